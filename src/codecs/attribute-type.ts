@@ -1,0 +1,33 @@
+import { Codec } from './codec';
+import { stringCodec } from './string-codec';
+import { numberCodec } from './number-codec';
+import { booleanCodec } from './boolean-codec';
+import { dateCodec } from './date-codec';
+import { jsonCodec } from './json-codec';
+
+/** The attribute types redis-record knows; `custom` is any user codec. */
+export type AttributeType = 'string' | 'number' | 'boolean' | 'date' | 'json';
+export type StoredType = AttributeType | 'custom';
+
+export const ATTRIBUTE_TYPES: readonly AttributeType[] = ['string', 'number', 'boolean', 'date', 'json'];
+
+const codecs: Record<AttributeType, Codec<any>> = {
+  string: stringCodec,
+  number: numberCodec,
+  boolean: booleanCodec,
+  date: dateCodec,
+  json: jsonCodec,
+};
+
+export function codecFor(type: AttributeType): Codec<any> {
+  return codecs[type];
+}
+
+/** The type TypeScript's emitted `design:type` names, or undefined when it names none we can store. */
+export function typeFromDesignType(designType: unknown): AttributeType | undefined {
+  if (designType === String) return 'string';
+  if (designType === Number) return 'number';
+  if (designType === Boolean) return 'boolean';
+  if (designType === Date) return 'date';
+  return undefined;
+}

@@ -1,0 +1,74 @@
+import { createClient } from 'redis';
+import { ConnectionError, RedisRecordError } from '../errors/errors';
+import { assertValidPrefix } from '../keys/prefix-format';
+import { RedisCommands } from './redis-commands';
+
+export interface ConnectOptions {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://...` for TLS. */
+  url?: string;
+  /** An existing node-redis client (already connected, or not: it is connected if needed). Left open by disconnect(). */
+  client?: unknown;
+  /** Namespace of every key redis-record writes (default `rr`). Must not contain `{` or `}`. */
+  prefix?: string;
+}
+
+/** The client and prefix every model uses. */
+export class Connection {
+  constructor(
+    readonly client: RedisCommands,
+    readonly prefix: string,
+    private readonly close: (() => Promise<void>) | undefined,
+  ) {}
+
+  /** Closes the client if redis-record opened it; a client passed in by the caller stays theirs. */
+  async release(): Promise<void> {
+    await this.close?.();
+  }
+}
+
+let current: Connection | undefined;
+
+export const DEFAULT_PREFIX = 'rr';
+
+export async function connect(options: ConnectOptions = {}): Promise<Connection> {
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  assertValidPrefix(prefix);
+  if (options.client && options.url) throw new RedisRecordError('connect: pass either url or client, not both');
+  if (current) await disconnect();
+
+  let connection: Connection;
+  if (options.client) {
+    const client = options.client as RedisCommands & { isOpen?: boolean; connect?: () => Promise<unknown> };
+    if (typeof client.evalSha !== 'function') throw new RedisRecordError('connect: client is not a node-redis client');
+    if (client.isOpen === false && client.connect) await client.connect();
+    connection = new Connection(client, prefix, undefined);
+  } else {
+    const client = createClient({ url: options.url ?? 'redis://127.0.0.1:6379' });
+    // Without a listener, a dropped connection would crash the process; the client reconnects by itself
+    // and commands issued meanwhile fail with their own errors.
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+    } catch (error) {
+      client.destroy();
+      throw new ConnectionError(`connect: cannot reach Redis: ${(error as Error).message}`);
+    }
+    connection = new Connection(client as unknown as RedisCommands, prefix, async () => {
+      if (client.isOpen) await client.close();
+    });
+  }
+  current = connection;
+  return connection;
+}
+
+export async function disconnect(): Promise<void> {
+  const closing = current;
+  current = undefined;
+  await closing?.release();
+}
+
+/** The current connection; throws ConnectionError when there is none. */
+export function activeConnection(): Connection {
+  if (!current) throw new ConnectionError('not connected: call connect() first');
+  return current;
+}

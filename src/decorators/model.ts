@@ -1,0 +1,27 @@
+import { SchemaError } from '../errors/errors';
+import { ModelDescriptor, ModelOptions } from '../metadata/model-descriptor';
+import { registerModel } from '../metadata/model-registry';
+import { collectAttributes, collectHooks } from '../metadata/pending-metadata';
+import { resolveAttribute } from '../metadata/resolve-attribute';
+
+const MODEL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/** Declares an entity class as a model; its @Attr properties (and its base classes') are what gets stored. */
+export function Model(options: ModelOptions = {}): ClassDecorator {
+  return (target) => {
+    const name = options.name ?? target.name;
+    if (!MODEL_NAME.test(name)) {
+      throw new SchemaError(`${target.name}: model name ${JSON.stringify(name)} must be 1 to 64 letters, digits or _`);
+    }
+    const idStrategy = options.idStrategy ?? 'sequence';
+    if (idStrategy !== 'sequence' && idStrategy !== 'uuid') {
+      throw new SchemaError(`${target.name}: idStrategy must be 'sequence' or 'uuid'`);
+    }
+    let sample: Record<string, unknown> | undefined;
+    const defaults = () => (sample ??= new (target as unknown as new () => Record<string, unknown>)());
+    const attributes = collectAttributes(target).map((pending) =>
+      resolveAttribute(pending, () => defaults()[pending.property]),
+    );
+    registerModel(new ModelDescriptor(name, target, idStrategy, attributes, collectHooks(target)));
+  };
+}

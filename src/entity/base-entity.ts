@@ -1,0 +1,203 @@
+import { v4 as uuidv4 } from 'uuid';
+import { activeConnection } from '../connection/connection';
+import { attributeFailure } from '../errors/attribute-failure';
+import { NotFoundError, RedisRecordError, ValidationError } from '../errors/errors';
+import { normalizeId } from '../keys/id-format';
+import { attributeFields, decodeInto, encodeAttributes } from '../mapper/attribute-encoder';
+import { diffFields, isEmpty } from '../mapper/change-set';
+import { EncodedFields } from '../mapper/encoded-fields';
+import { ObjectStore } from '../mapper/object-store';
+import { ModelDescriptor } from '../metadata/model-descriptor';
+import { descriptorOf } from '../metadata/model-registry';
+import { AttributeInput, EntityClass, Persisted, SaveOptions } from '../types/entity-types';
+import { serialized, stateOf } from './entity-state';
+import { runHooks } from './run-hooks';
+import { validateEntity } from './validate-entity';
+
+function storeOf(model: ModelDescriptor): ObjectStore {
+  return new ObjectStore(model, activeConnection());
+}
+
+/** The ActiveRecord facade: model classes extend it and get persistence as static and instance methods. */
+export abstract class BaseEntity {
+  /** The id: set once saved ('1', '2', ... or a uuid), undefined before. */
+  get id(): string | undefined {
+    return stateOf(this).id;
+  }
+
+  isPersisted(): boolean {
+    return stateOf(this).snapshot !== undefined;
+  }
+
+  /**
+   * Validates and writes the entity: a create (one script: id, hash and `all` entry together) or an update
+   * of only the attributes that changed since it was loaded or saved. Nothing is written when validation
+   * or a before-hook fails.
+   */
+  save(options: SaveOptions = {}): Promise<Persisted<this>> {
+    return serialized(this, async () => {
+      const model = descriptorOf(this.constructor);
+      const state = stateOf(this);
+      const creating = state.snapshot === undefined;
+      await runHooks(model, this, 'beforeValidate');
+      if (options.validate !== false) await validateEntity(model, this);
+      await runHooks(model, this, 'beforeSave');
+      await runHooks(model, this, creating ? 'beforeCreate' : 'beforeUpdate');
+      const fields = encodeAttributes(model, this);
+      const store = storeOf(model);
+      if (creating) {
+        const wanted = model.idStrategy === 'uuid' ? uuidv4() : undefined;
+        const id = await store.insert(fields, wanted);
+        if (id === null) throw new RedisRecordError(`${model.name} ${wanted} exists already`);
+        state.id = id;
+      } else {
+        const changes = diffFields(state.snapshot!, fields);
+        if (!isEmpty(changes) && !(await store.update(state.id!, changes))) {
+          throw new NotFoundError(model.name, state.id!);
+        }
+      }
+      state.snapshot = fields;
+      await runHooks(model, this, creating ? 'afterCreate' : 'afterUpdate');
+      await runHooks(model, this, 'afterSave');
+      return this as Persisted<this>;
+    });
+  }
+
+  /** Reads the stored attributes again, dropping unsaved changes. NotFoundError if the object is gone. */
+  reload(): Promise<this> {
+    return serialized(this, async () => {
+      const model = descriptorOf(this.constructor);
+      const id = requireId(model, this);
+      const [fields] = await storeOf(model).loadMany([id]);
+      if (!fields) throw new NotFoundError(model.name, id);
+      await applyStored(model, this, id, fields);
+      return this;
+    });
+  }
+
+  /** Deletes the object (hash, `all` entry) atomically. Removing one that is already gone is not an error. */
+  remove(): Promise<void> {
+    return serialized(this, async () => {
+      const model = descriptorOf(this.constructor);
+      const id = requireId(model, this);
+      await runHooks(model, this, 'beforeRemove');
+      await storeOf(model).remove(id);
+      const state = stateOf(this);
+      state.snapshot = undefined;
+      await runHooks(model, this, 'afterRemove');
+      state.id = undefined;
+    });
+  }
+
+  /** `{ id, ...attributes }`; absent attributes are left out. */
+  toJSON(): Record<string, unknown> {
+    const model = descriptorOf(this.constructor);
+    const json: Record<string, unknown> = { id: this.id };
+    for (const attribute of model.attributes) {
+      const value = (this as Record<string, unknown>)[attribute.property];
+      if (value !== undefined && value !== null) json[attribute.property] = value;
+    }
+    return json;
+  }
+
+  /** A new, unsaved instance with the given attributes. Unknown attribute names throw ValidationError. */
+  static build<T extends BaseEntity>(this: EntityClass<T>, attributes: AttributeInput<T> = {}): T {
+    return buildEntity(this, attributes);
+  }
+
+  /** Builds, validates and saves in one step. */
+  static async create<T extends BaseEntity>(
+    this: EntityClass<T>,
+    attributes: AttributeInput<T> = {},
+    options: SaveOptions = {},
+  ): Promise<Persisted<T>> {
+    return buildEntity(this, attributes).save(options);
+  }
+
+  /** The object with this id, or null. One round trip. */
+  static async find<T extends BaseEntity>(this: EntityClass<T>, id: string | number): Promise<Persisted<T> | null> {
+    return findOne(this, id);
+  }
+
+  /** The object with this id; NotFoundError when there is none. */
+  static async findOrFail<T extends BaseEntity>(this: EntityClass<T>, id: string | number): Promise<Persisted<T>> {
+    const found = await findOne(this, id);
+    if (!found) throw new NotFoundError(descriptorOf(this).name, String(id));
+    return found;
+  }
+
+  /** The objects with these ids, in the same order, null where missing. One round trip for any number. */
+  static async findMany<T extends BaseEntity>(
+    this: EntityClass<T>,
+    ids: ReadonlyArray<string | number>,
+  ): Promise<Array<Persisted<T> | null>> {
+    const model = descriptorOf(this);
+    const normalized = ids.map((id) => normalizeId(model.name, id));
+    const loaded = await storeOf(model).loadMany(normalized);
+    return Promise.all(loaded.map((fields, i) => (fields ? materialize(this, model, normalized[i], fields) : null)));
+  }
+
+  static async exists<T extends BaseEntity>(this: EntityClass<T>, id: string | number): Promise<boolean> {
+    const model = descriptorOf(this);
+    return storeOf(model).exists(normalizeId(model.name, id));
+  }
+
+  /** The number of objects (ZCARD of `all`). */
+  static async count<T extends BaseEntity>(this: EntityClass<T>): Promise<number> {
+    return storeOf(descriptorOf(this)).count();
+  }
+}
+
+function requireId(model: ModelDescriptor, entity: BaseEntity): string {
+  const state = stateOf(entity);
+  if (state.snapshot === undefined || state.id === undefined) {
+    throw new RedisRecordError(`${model.name}: this instance is not saved`);
+  }
+  return state.id;
+}
+
+function buildEntity<T extends BaseEntity>(ctor: EntityClass<T>, input: AttributeInput<T>): T {
+  const model = descriptorOf(ctor);
+  const entity = new ctor();
+  const attributes = input as Record<string, unknown>;
+  const unknown = Object.keys(attributes).filter((key) => !model.attribute(key));
+  if (unknown.length > 0) {
+    throw new ValidationError(
+      model.name,
+      unknown.map((key) =>
+        attributeFailure(entity, key, attributes[key], 'unknownAttribute', `${model.name} has no attribute ${key}`),
+      ),
+    );
+  }
+  for (const key of Object.keys(attributes)) {
+    const value = attributes[key];
+    (entity as Record<string, unknown>)[key] = value === null ? undefined : value;
+  }
+  return entity;
+}
+
+async function findOne<T extends BaseEntity>(ctor: EntityClass<T>, id: string | number): Promise<Persisted<T> | null> {
+  const model = descriptorOf(ctor);
+  const normalized = normalizeId(model.name, id);
+  const [fields] = await storeOf(model).loadMany([normalized]);
+  return fields ? materialize(ctor, model, normalized, fields) : null;
+}
+
+async function materialize<T extends BaseEntity>(
+  ctor: EntityClass<T>,
+  model: ModelDescriptor,
+  id: string,
+  fields: EncodedFields,
+): Promise<Persisted<T>> {
+  const entity = new ctor();
+  await applyStored(model, entity, id, fields);
+  return entity as Persisted<T>;
+}
+
+async function applyStored(model: ModelDescriptor, entity: object, id: string, fields: EncodedFields): Promise<void> {
+  decodeInto(model, id, fields, entity);
+  const state = stateOf(entity);
+  state.id = id;
+  state.snapshot = attributeFields(model, fields);
+  await runHooks(model, entity, 'afterLoad');
+}

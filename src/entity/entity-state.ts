@@ -1,0 +1,32 @@
+import { EncodedFields } from '../mapper/encoded-fields';
+
+/**
+ * What an entity instance knows about its stored copy, kept outside the instance so that instances hold
+ * only their attributes. `snapshot` is the stored form of the attributes at the last save or load: the base
+ * of the next update's change set. No snapshot means not persisted.
+ */
+export interface EntityState {
+  id?: string;
+  snapshot?: EncodedFields;
+  /** The last operation of this instance: saves and removes of one instance run one after another. */
+  queue: Promise<unknown>;
+}
+
+const states = new WeakMap<object, EntityState>();
+
+export function stateOf(entity: object): EntityState {
+  let state = states.get(entity);
+  if (!state) {
+    state = { queue: Promise.resolve() };
+    states.set(entity, state);
+  }
+  return state;
+}
+
+/** Runs `operation` after the instance's previous save or remove has settled. */
+export function serialized<T>(entity: object, operation: () => Promise<T>): Promise<T> {
+  const state = stateOf(entity);
+  const result = state.queue.then(operation, operation);
+  state.queue = result.catch(() => undefined);
+  return result;
+}

@@ -1,0 +1,75 @@
+import type { ValidationError as ClassValidatorError } from 'class-validator';
+
+/** Base class of every error redis-record throws on purpose. */
+export class RedisRecordError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** A model definition that cannot work: thrown when the class is defined, naming class and property. */
+export class SchemaError extends RedisRecordError {}
+
+/** No connection: `connect()` was not called, or `disconnect()` was. */
+export class ConnectionError extends RedisRecordError {}
+
+/**
+ * The entity (or the input given to `create`/`build`) is not valid; nothing was written.
+ * `errors` is class-validator's array (codec failures such as NaN appear there too).
+ */
+export class ValidationError extends RedisRecordError {
+  readonly errors: ClassValidatorError[];
+  constructor(model: string, errors: ClassValidatorError[]) {
+    super(`${model} is not valid: ${describe(errors)}`);
+    this.errors = errors;
+  }
+}
+
+/** The object does not exist (any more). */
+export class NotFoundError extends RedisRecordError {
+  constructor(
+    readonly model: string,
+    readonly id: string,
+  ) {
+    super(`${model} ${JSON.stringify(id)} not found`);
+  }
+}
+
+/** An id that is not of the form a model's keys can hold; it could otherwise forge another key. */
+export class InvalidIdError extends RedisRecordError {
+  constructor(
+    readonly model: string,
+    readonly id: unknown,
+  ) {
+    super(
+      `${model}: invalid id ${safeRepr(id)}: ids are 1 to 128 characters of A-Z a-z 0-9 _ -, or a non-negative safe integer`,
+    );
+  }
+}
+
+/** A value read from Redis that the attribute's codec cannot decode (written by something else). */
+export class DecodeError extends RedisRecordError {
+  constructor(
+    readonly model: string,
+    readonly id: string,
+    readonly attribute: string,
+    reason: string,
+  ) {
+    super(`${model} ${JSON.stringify(id)}: attribute ${attribute} cannot be decoded: ${reason}`);
+  }
+}
+
+function describe(errors: ClassValidatorError[]): string {
+  const parts: string[] = [];
+  for (const error of errors) {
+    const messages = Object.values(error.constraints ?? {});
+    parts.push(messages.length > 0 ? messages.join(', ') : `${error.property} is invalid`);
+  }
+  return parts.join('; ');
+}
+
+function safeRepr(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

@@ -1,0 +1,34 @@
+import 'reflect-metadata';
+
+export { connect, disconnect, Connection } from './connection/connection';
+export type { ConnectOptions } from './connection/connection';
+export { Model } from './decorators/model';
+export { Attr } from './decorators/attr';
+export type { AttrOptions } from './decorators/attr';
+export {
+  BeforeValidate,
+  BeforeSave,
+  BeforeCreate,
+  BeforeUpdate,
+  AfterCreate,
+  AfterUpdate,
+  AfterSave,
+  BeforeRemove,
+  AfterRemove,
+  AfterLoad,
+} from './decorators/hooks';
+export { BaseEntity } from './entity/base-entity';
+export {
+  RedisRecordError,
+  ValidationError,
+  NotFoundError,
+  SchemaError,
+  ConnectionError,
+  InvalidIdError,
+  DecodeError,
+} from './errors/errors';
+export type { Codec } from './codecs/codec';
+export { CodecError } from './codecs/codec';
+export type { AttributeType } from './codecs/attribute-type';
+export type { ModelOptions, IdStrategy } from './metadata/model-descriptor';
+export type { AttributeName, AttributeInput, Persisted, EntityClass, SaveOptions } from './types/entity-types';

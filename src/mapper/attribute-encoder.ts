@@ -1,0 +1,66 @@
+import { ValidationError as ClassValidatorError } from 'class-validator';
+import { CodecError } from '../codecs/codec';
+import { attributeFailure } from '../errors/attribute-failure';
+import { DecodeError, ValidationError } from '../errors/errors';
+import { ModelDescriptor } from '../metadata/model-descriptor';
+import { EncodedFields } from './encoded-fields';
+
+/**
+ * Encodes every attribute of an entity. `undefined` and `null` mean absent. Values a codec refuses are
+ * reported all at once as a ValidationError, in class-validator's shape, before anything is written.
+ */
+export function encodeAttributes(model: ModelDescriptor, entity: object): EncodedFields {
+  const fields: EncodedFields = new Map();
+  let errors: ClassValidatorError[] | undefined;
+  for (const attribute of model.attributes) {
+    const value = (entity as Record<string, unknown>)[attribute.property];
+    if (value === undefined || value === null) continue;
+    try {
+      fields.set(attribute.field, attribute.codec.encode(value));
+    } catch (error) {
+      (errors ??= []).push(codecFailure(entity, attribute.property, value, error));
+    }
+  }
+  if (errors) throw new ValidationError(model.name, errors);
+  return fields;
+}
+
+function codecFailure(entity: object, property: string, value: unknown, error: unknown): ClassValidatorError {
+  const constraint = error instanceof CodecError ? error.constraint : 'codec';
+  const message = error instanceof Error ? error.message : String(error);
+  return attributeFailure(entity, property, value, constraint, `${property} ${message}`);
+}
+
+/** The stored fields from a flat HGETALL reply; internal `#` fields are kept apart from attributes. */
+export function fieldsFromReply(reply: readonly string[]): EncodedFields {
+  const fields: EncodedFields = new Map();
+  for (let i = 0; i + 1 < reply.length; i += 2) fields.set(reply[i], reply[i + 1]);
+  return fields;
+}
+
+/** Sets every attribute of `entity` from stored fields; attributes without a field become undefined. */
+export function decodeInto(model: ModelDescriptor, id: string, fields: EncodedFields, entity: object): void {
+  const target = entity as Record<string, unknown>;
+  for (const attribute of model.attributes) {
+    const raw = fields.get(attribute.field);
+    if (raw === undefined) {
+      target[attribute.property] = undefined;
+      continue;
+    }
+    try {
+      target[attribute.property] = attribute.codec.decode(raw);
+    } catch (error) {
+      throw new DecodeError(model.name, id, attribute.property, (error as Error).message);
+    }
+  }
+}
+
+/** Only the attribute fields of a stored object (internal `#` fields dropped): the entity's snapshot. */
+export function attributeFields(model: ModelDescriptor, fields: EncodedFields): EncodedFields {
+  const snapshot: EncodedFields = new Map();
+  for (const attribute of model.attributes) {
+    const raw = fields.get(attribute.field);
+    if (raw !== undefined) snapshot.set(attribute.field, raw);
+  }
+  return snapshot;
+}

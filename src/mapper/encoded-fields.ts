@@ -1,0 +1,2 @@
+/** An object's attributes as stored: hash field -> encoded string. Absent attributes have no entry. */
+export type EncodedFields = Map<string, string>;

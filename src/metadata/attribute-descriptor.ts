@@ -1,0 +1,11 @@
+import { Codec } from '../codecs/codec';
+import { StoredType } from '../codecs/attribute-type';
+
+/** One persisted attribute of a model: the property, the hash field it lives in, and how it is encoded. */
+export interface AttributeDescriptor {
+  readonly property: string;
+  /** The hash field. Equal to the property name: names are JS identifiers, so they never clash with internal `#` fields. */
+  readonly field: string;
+  readonly type: StoredType;
+  readonly codec: Codec<any>;
+}

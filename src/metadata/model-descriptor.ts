@@ -1,0 +1,48 @@
+import { AttributeDescriptor } from './attribute-descriptor';
+import { HookKind } from './hook-kind';
+import { ModelKeys } from '../keys/model-keys';
+
+export type IdStrategy = 'sequence' | 'uuid';
+
+export interface ModelOptions {
+  /** The model's name in Redis keys; defaults to the class name. Letters, digits and `_`. */
+  name?: string;
+  /** `sequence` (default): ids '1', '2', ... from an INCR counter. `uuid`: random v4 uuids. */
+  idStrategy?: IdStrategy;
+}
+
+/** Everything redis-record knows about one model class, built once by `@Model`. */
+export class ModelDescriptor {
+  readonly attributes: readonly AttributeDescriptor[];
+  private readonly byProperty: ReadonlyMap<string, AttributeDescriptor>;
+  private readonly keysByPrefix = new Map<string, ModelKeys>();
+
+  constructor(
+    readonly name: string,
+    readonly ctor: Function,
+    readonly idStrategy: IdStrategy,
+    attributes: AttributeDescriptor[],
+    private readonly hooks: ReadonlyMap<HookKind, readonly string[]>,
+  ) {
+    this.attributes = attributes;
+    this.byProperty = new Map(attributes.map((a) => [a.property, a]));
+  }
+
+  attribute(property: string): AttributeDescriptor | undefined {
+    return this.byProperty.get(property);
+  }
+
+  hookMethods(kind: HookKind): readonly string[] {
+    return this.hooks.get(kind) ?? [];
+  }
+
+  /** The model's keys under a connection prefix (cached: key strings are built once). */
+  keys(prefix: string): ModelKeys {
+    let keys = this.keysByPrefix.get(prefix);
+    if (!keys) {
+      keys = new ModelKeys(prefix, this.name);
+      this.keysByPrefix.set(prefix, keys);
+    }
+    return keys;
+  }
+}

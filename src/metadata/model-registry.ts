@@ -1,0 +1,23 @@
+import { ModelDescriptor } from './model-descriptor';
+import { SchemaError } from '../errors/errors';
+
+const byClass = new WeakMap<Function, ModelDescriptor>();
+const byName = new Map<string, ModelDescriptor>();
+
+export function registerModel(descriptor: ModelDescriptor): void {
+  const existing = byName.get(descriptor.name);
+  if (existing && existing.ctor !== descriptor.ctor) {
+    throw new SchemaError(
+      `${descriptor.ctor.name}: a model named ${descriptor.name} is already defined (by class ${existing.ctor.name}); pick another with @Model({ name })`,
+    );
+  }
+  byName.set(descriptor.name, descriptor);
+  byClass.set(descriptor.ctor, descriptor);
+}
+
+/** The descriptor of a class decorated with @Model; a class without one is a definition error. */
+export function descriptorOf(ctor: Function): ModelDescriptor {
+  const descriptor = byClass.get(ctor);
+  if (!descriptor) throw new SchemaError(`${ctor.name} is not a model: decorate it with @Model()`);
+  return descriptor;
+}

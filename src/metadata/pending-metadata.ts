@@ -1,0 +1,60 @@
+import 'reflect-metadata';
+import { HookKind } from './hook-kind';
+
+/**
+ * Property and method decorators run before the class decorator; they leave what they saw here, on the
+ * prototype they decorate, and `@Model` gathers it along the prototype chain (so base classes share theirs).
+ */
+export interface PendingAttribute {
+  readonly property: string;
+  /** The class that declares it, for error messages. */
+  readonly owner: string;
+  /** What TypeScript emitted as `design:type` (Object for an un-annotated initializer such as `views = 0`). */
+  readonly designType: unknown;
+  readonly options: { readonly type?: unknown; readonly codec?: unknown };
+}
+
+const ATTRIBUTES = Symbol('redis-record:attributes');
+const HOOKS = Symbol('redis-record:hooks');
+
+export function addPendingAttribute(prototype: object, attribute: PendingAttribute): void {
+  const own: PendingAttribute[] = Reflect.getOwnMetadata(ATTRIBUTES, prototype) ?? [];
+  Reflect.defineMetadata(ATTRIBUTES, [...own.filter((a) => a.property !== attribute.property), attribute], prototype);
+}
+
+export function addPendingHook(prototype: object, kind: HookKind, method: string): void {
+  const own: Array<[HookKind, string]> = Reflect.getOwnMetadata(HOOKS, prototype) ?? [];
+  Reflect.defineMetadata(HOOKS, [...own, [kind, method]], prototype);
+}
+
+/** Prototypes from the furthest base down to `ctor.prototype`. */
+function chain(ctor: Function): object[] {
+  const protos: object[] = [];
+  for (let p = ctor.prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) protos.unshift(p);
+  return protos;
+}
+
+/** Attributes of the class and its bases; a subclass redeclaring a property replaces the base's. */
+export function collectAttributes(ctor: Function): PendingAttribute[] {
+  const byProperty = new Map<string, PendingAttribute>();
+  for (const proto of chain(ctor)) {
+    for (const attribute of (Reflect.getOwnMetadata(ATTRIBUTES, proto) ?? []) as PendingAttribute[]) {
+      byProperty.delete(attribute.property);
+      byProperty.set(attribute.property, attribute);
+    }
+  }
+  return [...byProperty.values()];
+}
+
+/** Hook method names per kind, base classes first; a method name appears once even if overridden. */
+export function collectHooks(ctor: Function): Map<HookKind, string[]> {
+  const hooks = new Map<HookKind, string[]>();
+  for (const proto of chain(ctor)) {
+    for (const [kind, method] of (Reflect.getOwnMetadata(HOOKS, proto) ?? []) as Array<[HookKind, string]>) {
+      const list = hooks.get(kind) ?? [];
+      if (!list.includes(method)) list.push(method);
+      hooks.set(kind, list);
+    }
+  }
+  return hooks;
+}

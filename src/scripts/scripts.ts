@@ -1,0 +1,22 @@
+import { loadScript, Script } from './script';
+
+/** Every script redis-record runs, by name; each is read once, when first used. */
+const cache = new Map<string, Script>();
+
+function script(file: string): () => Script {
+  return () => {
+    let loaded = cache.get(file);
+    if (!loaded) {
+      loaded = loadScript(file);
+      cache.set(file, loaded);
+    }
+    return loaded;
+  };
+}
+
+export const scripts = {
+  create: script('create.lua'),
+  update: script('update.lua'),
+  remove: script('remove.lua'),
+  load: script('load.lua'),
+};

@@ -1,0 +1,24 @@
+import type { BaseEntity } from '../entity/base-entity';
+
+type AnyFunction = (...args: any[]) => any;
+
+/** The names of an entity's attributes: its own non-method properties. */
+export type AttributeName<T> = {
+  [K in keyof T]-?: K extends keyof BaseEntity ? never : T[K] extends AnyFunction ? never : K extends string ? K : never;
+}[keyof T];
+
+/** What `build` and `create` accept: any subset of the attributes, each of its declared type (or null = absent). */
+export type AttributeInput<T> = { [K in AttributeName<T>]?: T[K] | null };
+
+/** An entity known to be stored: its id is set. */
+export type Persisted<T> = T & { readonly id: string };
+
+/** A model class, as the `this` of BaseEntity's static methods, so `Post.find` resolves to Post. */
+export interface EntityClass<T extends BaseEntity> {
+  new (): T;
+}
+
+export interface SaveOptions {
+  /** `false` skips class-validator (codecs still refuse values that cannot be stored). Default true. */
+  validate?: boolean;
+}

@@ -1,0 +1,37 @@
+import { randomBytes } from 'crypto';
+import { createClient } from 'redis';
+import { connect, disconnect } from '../../src';
+
+export type RawClient = ReturnType<typeof createClient>;
+
+/** A prefix no other test file or run uses. */
+export function uniquePrefix(label = 't'): string {
+  return `${label}${randomBytes(4).toString('hex')}`;
+}
+
+/** Every key under `prefix:` (SCAN, never KEYS). */
+export async function keysUnder(raw: RawClient, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const batch of raw.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 })) keys.push(...batch);
+  return keys.sort();
+}
+
+/**
+ * Connects redis-record under a fresh prefix for the test file, gives a raw client for looking at keys,
+ * and deletes every key under the prefix afterwards: a test never touches data it did not create.
+ */
+export function useTestRedis(): { readonly prefix: string; readonly raw: RawClient } {
+  const context = { prefix: uniquePrefix(), raw: undefined as unknown as RawClient };
+  beforeAll(async () => {
+    context.raw = createClient({ url: process.env.REDIS_URL });
+    await context.raw.connect();
+    await connect({ url: process.env.REDIS_URL, prefix: context.prefix });
+  });
+  afterAll(async () => {
+    await disconnect();
+    const keys = await keysUnder(context.raw, context.prefix);
+    for (let i = 0; i < keys.length; i += 500) await context.raw.del(keys.slice(i, i + 500));
+    await context.raw.close();
+  });
+  return context;
+}

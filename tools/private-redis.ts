@@ -1,0 +1,110 @@
+import { spawn, spawnSync, ChildProcess } from 'child_process';
+import { mkdtempSync, rmSync } from 'fs';
+import { createServer, createConnection } from 'net';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+/**
+ * A throwaway redis-server for tests, the demo and benchmarks: a free port on 127.0.0.1, a temp dir,
+ * nothing saved to disk (unless asked), stopped and removed by stop(). It never touches another Redis.
+ */
+export interface PrivateRedis {
+  readonly url: string;
+  readonly port: number;
+  readonly dir: string;
+  readonly process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export const MISSING_REDIS =
+  'redis-record: redis-server is not on PATH and REDIS_URL is not set: install Redis (apt-get install -y redis-server) or set REDIS_URL=redis://host:port';
+
+export function redisServerInstalled(): boolean {
+  return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function ping(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    let reply = '';
+    socket.setTimeout(500);
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (data) => {
+      reply += data.toString();
+      if (reply.includes('\r\n')) {
+        socket.destroy();
+        resolve(reply.startsWith('+PONG'));
+      }
+    });
+    socket.on('error', () => resolve(false));
+    socket.on('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+/** Starts redis-server with `extraArgs` appended (e.g. ['--appendonly', 'yes']); resolves once it answers PING. */
+export async function startPrivateRedis(extraArgs: string[] = [], port?: number): Promise<PrivateRedis> {
+  for (let attempt = 0; ; attempt++) {
+    const chosen = port ?? (await freePort());
+    const dir = mkdtempSync(join(tmpdir(), 'redis-record-'));
+    const child = spawn(
+      'redis-server',
+      ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extraArgs],
+      { stdio: 'ignore' },
+    );
+    let exited = false;
+    child.once('exit', () => (exited = true));
+    for (let i = 0; i < 100 && !exited; i++) {
+      if (await ping(chosen)) {
+        return {
+          url: `redis://127.0.0.1:${chosen}`,
+          port: chosen,
+          dir,
+          process: child,
+          stop: () => stopServer(child, dir),
+        };
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await stopServer(child, dir);
+    if (attempt >= 4 || port !== undefined) throw new Error(`redis-server did not start on port ${chosen}`);
+  }
+}
+
+async function stopServer(child: ChildProcess, dir: string): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * REDIS_URL when set; otherwise a private server. Exits the process with one line naming both fixes when
+ * there is neither.
+ */
+export async function redisForRun(): Promise<{ url: string; stop(): Promise<void> }> {
+  if (process.env.REDIS_URL) return { url: process.env.REDIS_URL, stop: async () => undefined };
+  if (!redisServerInstalled()) {
+    console.error(MISSING_REDIS);
+    process.exit(1);
+  }
+  return startPrivateRedis();
+}
