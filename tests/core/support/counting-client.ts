@@ -1,0 +1,29 @@
+/** The commands redis-record can send; each call of one of them is one round trip to Redis. */
+const COMMANDS = new Set(['evalSha', 'eval', 'zCard', 'zScore', 'sendCommand', 'multi', 'hGetAll', 'hSet', 'del', 'exists']);
+
+export interface CountingClient<T> {
+  /** A node-redis client whose command calls are recorded; pass it to connect({ client }). */
+  readonly client: T;
+  /** The command methods called, in order, since the last reset. */
+  readonly calls: string[];
+  reset(): void;
+}
+
+/**
+ * Wraps a connected node-redis client in a Proxy that records every command method called through it, so
+ * a test can assert how many round trips an operation cost (and that an invalid call sent nothing).
+ */
+export function countingClient<T extends object>(target: T): CountingClient<T> {
+  const calls: string[] = [];
+  const client = new Proxy(target, {
+    get(object, property, receiver) {
+      const value = Reflect.get(object, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (typeof property === 'string' && COMMANDS.has(property)) calls.push(property);
+        return (value as (...a: unknown[]) => unknown).apply(object, args);
+      };
+    },
+  });
+  return { client, calls, reset: () => void calls.splice(0) };
+}
