@@ -4,17 +4,17 @@ const COMMANDS = new Set(['evalSha', 'eval', 'zCard', 'zScore', 'sendCommand', '
 export interface CountingClient<T> {
   /** A node-redis client whose command calls are recorded; pass it to connect({ client }). */
   readonly client: T;
-  /** The command methods called, in order, since the last reset. */
+  /** The command methods called, in order, since the last reset (plus whatever else shares the list). */
   readonly calls: string[];
   reset(): void;
 }
 
 /**
- * Wraps a connected node-redis client in a Proxy that records every command method called through it, so
- * a test can assert how many round trips an operation cost (and that an invalid call sent nothing).
+ * Wraps a node-redis client in a Proxy that records every command method called through it, so a test can
+ * assert how many round trips an operation cost, or that an invalid call sent nothing. `calls` may be a list
+ * the test writes to as well (hooks, for instance), to see commands and other events in one order.
  */
-export function countingClient<T extends object>(target: T): CountingClient<T> {
-  const calls: string[] = [];
+export function countingClient<T extends object>(target: T, calls: string[] = []): CountingClient<T> {
   const client = new Proxy(target, {
     get(object, property, receiver) {
       const value = Reflect.get(object, property, receiver);
