@@ -5,6 +5,8 @@ export type { ConnectOptions } from './connection/connection';
 export { Model } from './decorators/model';
 export { Attr } from './decorators/attr';
 export type { AttrOptions } from './decorators/attr';
+export { Index, Unique } from './decorators/indexes';
+export type { IndexOptions, UniqueOptions } from './decorators/indexes';
 export {
   BeforeValidate,
   BeforeSave,
@@ -26,6 +28,8 @@ export {
   ConnectionError,
   InvalidIdError,
   DecodeError,
+  UniqueConstraintError,
+  QueryError,
 } from './errors/errors';
 export type { Codec } from './codecs/codec';
 export { CodecError } from './codecs/codec';

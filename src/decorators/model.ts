@@ -1,8 +1,10 @@
 import { SchemaError } from '../errors/errors';
 import { ModelDescriptor, ModelOptions } from '../metadata/model-descriptor';
 import { registerModel } from '../metadata/model-registry';
-import { collectAttributes, collectHooks } from '../metadata/pending-metadata';
+import { collectAttributes, collectHooks, collectIndexes } from '../metadata/pending-metadata';
 import { resolveAttribute } from '../metadata/resolve-attribute';
+import { resolveIndex } from '../metadata/resolve-index';
+import { IndexDescriptor } from '../metadata/index-descriptor';
 
 const MODEL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
@@ -22,6 +24,16 @@ export function Model(options: ModelOptions = {}): ClassDecorator {
     const attributes = collectAttributes(target).map((pending) =>
       resolveAttribute(pending, () => defaults()[pending.property]),
     );
-    registerModel(new ModelDescriptor(name, target, idStrategy, attributes, collectHooks(target)));
+    const byName = new Map(attributes.map((a) => [a.property, a]));
+    const indexes: IndexDescriptor[] = [];
+    for (const pending of collectIndexes(target)) {
+      const index = resolveIndex(pending, (property) => byName.get(property));
+      const same = indexes.find(
+        (other) => other.kind === index.kind && other.attribute === index.attribute && other.scope === index.scope,
+      );
+      if (same) throw new SchemaError(`${pending.owner}.${pending.property}: the same index is declared twice`);
+      indexes.push(index);
+    }
+    registerModel(new ModelDescriptor(name, target, idStrategy, attributes, indexes, collectHooks(target)));
   };
 }

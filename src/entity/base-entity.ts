@@ -1,12 +1,12 @@
 import { v4 as uuidv4 } from 'uuid';
 import { activeConnection } from '../connection/connection';
 import { attributeFailure } from '../errors/attribute-failure';
-import { NotFoundError, RedisRecordError, ValidationError } from '../errors/errors';
+import { NotFoundError, RedisRecordError, UniqueConstraintError, ValidationError } from '../errors/errors';
 import { normalizeId } from '../keys/id-format';
-import { attributeFields, decodeInto, encodeAttributes } from '../mapper/attribute-encoder';
-import { diffFields, isEmpty } from '../mapper/change-set';
+import { ownedFields, decodeInto, encodeAttributes } from '../mapper/attribute-encoder';
+import { ChangeSet, diffFields, isEmpty } from '../mapper/change-set';
 import { EncodedFields } from '../mapper/encoded-fields';
-import { ObjectStore } from '../mapper/object-store';
+import { ObjectStore, SaveOutcome } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { descriptorOf } from '../metadata/model-registry';
 import { AttributeInput, EntityClass, Persisted, SaveOptions } from '../types/entity-types';
@@ -45,17 +45,18 @@ export abstract class BaseEntity {
       await runHooks(model, this, creating ? 'beforeCreate' : 'beforeUpdate');
       const fields = encodeAttributes(model, this);
       const store = storeOf(model);
-      if (creating) {
-        const wanted = model.idStrategy === 'uuid' ? uuidv4() : undefined;
-        const id = await store.insert(fields, wanted);
-        if (id === null) throw new RedisRecordError(`${model.name} ${wanted} exists already`);
-        state.id = id;
-      } else {
-        const changes = diffFields(state.snapshot!, fields);
-        if (!isEmpty(changes) && !(await store.update(state.id!, changes))) {
-          throw new NotFoundError(model.name, state.id!);
-        }
+      const outcome = creating
+        ? await store.insert(fields, model.idStrategy === 'uuid' ? uuidv4() : undefined)
+        : await updateChanges(store, state.id!, diffFields(state.snapshot!, fields));
+      if ('uniqueTaken' in outcome) {
+        const attribute = outcome.uniqueTaken;
+        throw new UniqueConstraintError(model.name, attribute, (this as Record<string, unknown>)[attribute]);
       }
+      if ('missing' in outcome) {
+        if (creating) throw new RedisRecordError(`${model.name}: the generated id exists already`);
+        throw new NotFoundError(model.name, state.id!);
+      }
+      state.id = outcome.id;
       state.snapshot = fields;
       await runHooks(model, this, creating ? 'afterCreate' : 'afterUpdate');
       await runHooks(model, this, 'afterSave');
@@ -148,6 +149,11 @@ export abstract class BaseEntity {
   }
 }
 
+/** An update with no change writes nothing and costs no round trip. */
+function updateChanges(store: ObjectStore, id: string, changes: ChangeSet): Promise<SaveOutcome> {
+  return isEmpty(changes) ? Promise.resolve({ id }) : store.update(id, changes);
+}
+
 function requireId(model: ModelDescriptor, entity: BaseEntity): string {
   const state = stateOf(entity);
   if (state.snapshot === undefined || state.id === undefined) {
@@ -198,6 +204,6 @@ async function applyStored(model: ModelDescriptor, entity: object, id: string, f
   decodeInto(model, id, fields, entity);
   const state = stateOf(entity);
   state.id = id;
-  state.snapshot = attributeFields(model, fields);
+  state.snapshot = ownedFields(model, fields);
   await runHooks(model, entity, 'afterLoad');
 }

@@ -60,6 +60,20 @@ export class DecodeError extends RedisRecordError {
   }
 }
 
+/** A unique value is already held by another object; nothing was written. */
+export class UniqueConstraintError extends RedisRecordError {
+  constructor(
+    readonly model: string,
+    readonly attribute: string,
+    readonly value: unknown,
+  ) {
+    super(`${model}.${attribute} must be unique: ${safeRepr(value)} is taken`);
+  }
+}
+
+/** A query the indexes cannot answer (it names the attribute and the index it needs), or a malformed query. */
+export class QueryError extends RedisRecordError {}
+
 function describe(errors: ClassValidatorError[]): string {
   const parts: string[] = [];
   for (const error of errors) {

@@ -2,6 +2,7 @@ import { ValidationError as ClassValidatorError } from 'class-validator';
 import { CodecError } from '../codecs/codec';
 import { attributeFailure } from '../errors/attribute-failure';
 import { DecodeError, ValidationError } from '../errors/errors';
+import { caseFoldField } from '../metadata/index-descriptor';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { EncodedFields } from './encoded-fields';
 
@@ -22,6 +23,10 @@ export function encodeAttributes(model: ModelDescriptor, entity: object): Encode
     }
   }
   if (errors) throw new ValidationError(model.name, errors);
+  for (const index of model.indexes) {
+    const value = index.caseInsensitive ? fields.get(index.attribute.field) : undefined;
+    if (value !== undefined) fields.set(caseFoldField(index.attribute.field), value.toLowerCase());
+  }
   return fields;
 }
 
@@ -55,12 +60,11 @@ export function decodeInto(model: ModelDescriptor, id: string, fields: EncodedFi
   }
 }
 
-/** Only the attribute fields of a stored object (internal `#` fields dropped): the entity's snapshot. */
-export function attributeFields(model: ModelDescriptor, fields: EncodedFields): EncodedFields {
+/** The fields of a stored object the entity owns (attributes and derived fields): the entity's snapshot. */
+export function ownedFields(model: ModelDescriptor, fields: EncodedFields): EncodedFields {
   const snapshot: EncodedFields = new Map();
-  for (const attribute of model.attributes) {
-    const raw = fields.get(attribute.field);
-    if (raw !== undefined) snapshot.set(attribute.field, raw);
+  for (const [field, value] of fields) {
+    if (model.ownedFields.has(field)) snapshot.set(field, value);
   }
   return snapshot;
 }

@@ -1,13 +1,17 @@
 import { Connection } from '../connection/connection';
+import { IndexDescriptor, scriptKind } from '../metadata/index-descriptor';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { scripts } from '../scripts/scripts';
 import { ChangeSet } from './change-set';
 import { EncodedFields } from './encoded-fields';
 import { fieldsFromReply } from './attribute-encoder';
 
+/** What a save came to: the id, the object being gone (or the id taken), or a unique value held by another. */
+export type SaveOutcome = { id: string } | { missing: true } | { uniqueTaken: string };
+
 /**
  * Turns entity changes into one atomic script call each: the persistence pattern of docs/consistency.md.
- * It knows keys and scripts, not entities.
+ * It knows keys, index specs and scripts, not entities.
  */
 export class ObjectStore {
   constructor(
@@ -19,29 +23,38 @@ export class ObjectStore {
     return this.model.keys(this.connection.prefix);
   }
 
-  /** Inserts a new object; `id` undefined takes the next sequence value. Resolves to the id, or null if `id` exists. */
-  async insert(fields: EncodedFields, id?: string): Promise<string | null> {
-    const keys = this.keys;
-    const args = [id ?? ''];
-    for (const [field, value] of fields) args.push(field, value);
-    const reply = await scripts.create().run(this.connection.client, [keys.sequence, keys.all, keys.objectPrefix], args);
-    return reply === null ? null : String(reply);
+  /** Inserts a new object with its index entries; `id` undefined takes the next sequence value. */
+  insert(fields: EncodedFields, id?: string): Promise<SaveOutcome> {
+    return this.save('c', id ?? '', { set: fields, removed: [] }, this.model.indexes);
   }
 
-  /** Applies a change set; resolves to false when the object no longer exists (nothing written). */
-  async update(id: string, changes: ChangeSet): Promise<boolean> {
+  /** Applies a change set and moves the index entries it touches. */
+  update(id: string, changes: ChangeSet): Promise<SaveOutcome> {
+    const touched = new Set<IndexDescriptor>();
+    for (const field of [...changes.set.keys(), ...changes.removed]) {
+      for (const index of this.model.indexesTouching(field)) touched.add(index);
+    }
+    return this.save('u', id, changes, [...touched]);
+  }
+
+  private async save(mode: 'c' | 'u', id: string, changes: ChangeSet, indexes: Iterable<IndexDescriptor>): Promise<SaveOutcome> {
     const keys = this.keys;
-    const args = [id, String(changes.set.size)];
+    const args = [mode, id, String(changes.set.size)];
     for (const [field, value] of changes.set) args.push(field, value);
-    args.push(...changes.removed);
-    const reply = await scripts.update().run(this.connection.client, [keys.all, keys.object(id)], args);
-    return Number(reply) === 1;
+    args.push(String(changes.removed.length), ...changes.removed);
+    pushSpecs(args, [...indexes]);
+    const reply = await scripts.save().run(this.connection.client, [keys.sequence, keys.all, keys.base], args);
+    if (reply === null) return { missing: true };
+    if (Array.isArray(reply)) return { uniqueTaken: String(reply[1]) };
+    return { id: String(reply) };
   }
 
-  /** Deletes an object; resolves to whether it existed. */
+  /** Deletes an object and its index entries; resolves to whether it existed. */
   async remove(id: string): Promise<boolean> {
     const keys = this.keys;
-    const reply = await scripts.remove().run(this.connection.client, [keys.all, keys.object(id)], [id]);
+    const args = [id];
+    pushSpecs(args, this.model.indexes);
+    const reply = await scripts.remove().run(this.connection.client, [keys.all, keys.object(id), keys.base], args);
     return Number(reply) === 1;
   }
 
@@ -64,4 +77,9 @@ export class ObjectStore {
   async count(): Promise<number> {
     return this.connection.client.zCard(this.keys.all);
   }
+}
+
+function pushSpecs(args: string[], indexes: readonly IndexDescriptor[]): void {
+  args.push(String(indexes.length));
+  for (const index of indexes) args.push(scriptKind(index), index.attribute.field, index.scope?.field ?? '');
 }

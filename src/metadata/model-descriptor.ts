@@ -1,5 +1,6 @@
 import { AttributeDescriptor } from './attribute-descriptor';
 import { HookKind } from './hook-kind';
+import { caseFoldField, IndexDescriptor } from './index-descriptor';
 import { ModelKeys } from '../keys/model-keys';
 
 export type IdStrategy = 'sequence' | 'uuid';
@@ -14,6 +15,9 @@ export interface ModelOptions {
 /** Everything redis-record knows about one model class, built once by `@Model`. */
 export class ModelDescriptor {
   readonly attributes: readonly AttributeDescriptor[];
+  readonly indexes: readonly IndexDescriptor[];
+  /** Every hash field an entity of this model writes: attributes, and derived internal fields (`#ci:`). */
+  readonly ownedFields: ReadonlySet<string>;
   private readonly byProperty: ReadonlyMap<string, AttributeDescriptor>;
   private readonly keysByPrefix = new Map<string, ModelKeys>();
 
@@ -22,10 +26,25 @@ export class ModelDescriptor {
     readonly ctor: Function,
     readonly idStrategy: IdStrategy,
     attributes: AttributeDescriptor[],
+    indexes: IndexDescriptor[],
     private readonly hooks: ReadonlyMap<HookKind, readonly string[]>,
   ) {
     this.attributes = attributes;
+    this.indexes = indexes;
     this.byProperty = new Map(attributes.map((a) => [a.property, a]));
+    const owned = new Set(attributes.map((a) => a.field));
+    for (const index of indexes) if (index.caseInsensitive) owned.add(caseFoldField(index.attribute.field));
+    this.ownedFields = owned;
+  }
+
+  /** Indexes an attribute takes part in, as the indexed attribute or as the scope. */
+  indexesTouching(field: string): IndexDescriptor[] {
+    return this.indexes.filter(
+      (index) =>
+        index.attribute.field === field ||
+        index.scope?.field === field ||
+        (index.caseInsensitive && caseFoldField(index.attribute.field) === field),
+    );
   }
 
   attribute(property: string): AttributeDescriptor | undefined {

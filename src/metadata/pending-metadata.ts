@@ -14,12 +14,25 @@ export interface PendingAttribute {
   readonly options: { readonly type?: unknown; readonly codec?: unknown };
 }
 
+export interface PendingIndex {
+  readonly property: string;
+  readonly owner: string;
+  readonly kind: 'index' | 'unique';
+  readonly options: { readonly sortable?: unknown; readonly scope?: unknown; readonly caseInsensitive?: unknown };
+}
+
 const ATTRIBUTES = Symbol('redis-record:attributes');
+const INDEXES = Symbol('redis-record:indexes');
 const HOOKS = Symbol('redis-record:hooks');
 
 export function addPendingAttribute(prototype: object, attribute: PendingAttribute): void {
   const own: PendingAttribute[] = Reflect.getOwnMetadata(ATTRIBUTES, prototype) ?? [];
   Reflect.defineMetadata(ATTRIBUTES, [...own.filter((a) => a.property !== attribute.property), attribute], prototype);
+}
+
+export function addPendingIndex(prototype: object, index: PendingIndex): void {
+  const own: PendingIndex[] = Reflect.getOwnMetadata(INDEXES, prototype) ?? [];
+  Reflect.defineMetadata(INDEXES, [...own, index], prototype);
 }
 
 export function addPendingHook(prototype: object, kind: HookKind, method: string): void {
@@ -57,4 +70,9 @@ export function collectHooks(ctor: Function): Map<HookKind, string[]> {
     }
   }
   return hooks;
+}
+
+/** Index declarations of the class and its bases, in declaration order. */
+export function collectIndexes(ctor: Function): PendingIndex[] {
+  return chain(ctor).flatMap((proto) => (Reflect.getOwnMetadata(INDEXES, proto) ?? []) as PendingIndex[]);
 }

@@ -15,8 +15,7 @@ function script(file: string): () => Script {
 }
 
 export const scripts = {
-  create: script('create.lua'),
-  update: script('update.lua'),
+  save: script('save.lua'),
   remove: script('remove.lua'),
   load: script('load.lua'),
 };

@@ -1,0 +1,33 @@
+import { SchemaError } from '../errors/errors';
+import { addPendingIndex } from '../metadata/pending-metadata';
+
+export interface IndexOptions {
+  /** Strings only: keep them in lexicographic order too, for ranges, startsWith and orderBy. */
+  sortable?: boolean;
+  /** A sorted index per value of this attribute (e.g. createdAt per userId): O(log N + k) scoped pages. */
+  scope?: string;
+}
+
+export interface UniqueOptions {
+  /** Compare values in lower case: 'Ann@x.io' and 'ann@x.io' collide. */
+  caseInsensitive?: boolean;
+}
+
+function propertyDecorator(kind: 'index' | 'unique', options: object): PropertyDecorator {
+  return (target: object, property: string | symbol) => {
+    if (typeof target === 'function' || typeof property !== 'string') {
+      throw new SchemaError(`${String(property)}: @${kind === 'index' ? 'Index' : 'Unique'} goes on instance attributes`);
+    }
+    addPendingIndex(target, { property, owner: target.constructor.name, kind, options });
+  };
+}
+
+/** A secondary index on the attribute, maintained in the same atomic script as every write. */
+export function Index(options: IndexOptions = {}): PropertyDecorator {
+  return propertyDecorator('index', options);
+}
+
+/** No two objects of the model hold the same value; enforced inside the atomic write. */
+export function Unique(options: UniqueOptions = {}): PropertyDecorator {
+  return propertyDecorator('unique', options);
+}

@@ -1,0 +1,41 @@
+import { SchemaError } from '../errors/errors';
+import { AttributeDescriptor } from './attribute-descriptor';
+import { IndexDescriptor } from './index-descriptor';
+import { PendingIndex } from './pending-metadata';
+
+/** Checks an index declaration against the model's attributes and picks its kind from the attribute's type. */
+export function resolveIndex(
+  pending: PendingIndex,
+  attributeOf: (name: string) => AttributeDescriptor | undefined,
+): IndexDescriptor {
+  const where = `${pending.owner}.${pending.property}`;
+  const attribute = attributeOf(pending.property);
+  if (!attribute) throw new SchemaError(`${where}: @${pending.kind === 'index' ? 'Index' : 'Unique'} needs @Attr() on the same property`);
+  const { sortable, scope, caseInsensitive } = pending.options;
+  if (attribute.type === 'json') throw new SchemaError(`${where}: json attributes cannot be indexed`);
+
+  if (pending.kind === 'unique') {
+    if (caseInsensitive && attribute.type !== 'string') {
+      throw new SchemaError(`${where}: caseInsensitive applies to string attributes only`);
+    }
+    return { kind: 'unique', attribute, caseInsensitive: Boolean(caseInsensitive) };
+  }
+
+  let kind: IndexDescriptor['kind'];
+  if (attribute.type === 'number' || attribute.type === 'date') kind = 'score';
+  else if (sortable) {
+    if (attribute.type !== 'string') throw new SchemaError(`${where}: sortable applies to string attributes (numbers and Dates are always ordered)`);
+    kind = 'lex';
+  } else kind = 'set';
+
+  if (scope === undefined) return { kind, attribute, caseInsensitive: false };
+  if (typeof scope !== 'string') throw new SchemaError(`${where}: scope must name an attribute`);
+  const scopeAttribute = attributeOf(scope);
+  if (!scopeAttribute) throw new SchemaError(`${where}: scope ${JSON.stringify(scope)} is not an attribute of the model`);
+  if (scope === pending.property) throw new SchemaError(`${where}: an index cannot be scoped by its own attribute`);
+  if (scopeAttribute.type === 'json') throw new SchemaError(`${where}: scope ${scope} is a json attribute`);
+  if (kind === 'set') {
+    throw new SchemaError(`${where}: scope needs an ordered index (a number, a Date or a sortable string)`);
+  }
+  return { kind, attribute, scope: scopeAttribute, caseInsensitive: false };
+}

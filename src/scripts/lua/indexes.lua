@@ -1,0 +1,124 @@
+-- indexes.lua: the index entries of one object; a library inlined into save.lua and remove.lua.
+-- KEYS/ARGV: none of its own. An index spec is three ARGV strings: kind, attribute field, scope field ('' = none).
+--   S  set per value       <base>:idx:<attr>:<value>                          member: id
+--   Z  sorted by value     <base>:idx:<attr>[@<scope>:<scopeValue>]           member: id, score: value ('inf' when absent)
+--   L  lexicographic       <base>:lex:<attr>[@<scope>:<scopeValue>]           member: esc(value) \0\0 len(id) id, score 0
+--                          (esc turns \0 into \0\1; an absent value is \255, after every UTF-8 string)
+--   U  unique              <base>:uniq:<attr>  hash field: value -> id
+--   C  unique, case-folded <base>:uniq:<attr>  hash field: the `#ci:<attr>` value -> id
+-- Entries are always computed from values stored in the object's hash (read inside the calling script),
+-- never from a client's copy: that is what keeps invariant 3 under concurrent writers.
+-- An object whose scope attribute is absent is in no scoped index; sorted indexes hold every object.
+
+local function lexMember(value, id)
+  local tail = '\0\0' .. string.char(#id) .. id
+  if not value then
+    return '\255' .. tail
+  end
+  return (string.gsub(value, '%z', '\0\1')) .. tail
+end
+
+local function sortedKey(base, spec, values)
+  local key = base .. (spec.kind == 'L' and ':lex:' or ':idx:') .. spec.attr
+  if spec.scope == '' then
+    return key
+  end
+  local scopeValue = values[spec.scope]
+  if not scopeValue then
+    return nil
+  end
+  return key .. '@' .. spec.scope .. ':' .. scopeValue
+end
+
+local function uniqueValue(spec, values)
+  if spec.kind == 'C' then
+    return values['#ci:' .. spec.attr]
+  end
+  return values[spec.attr]
+end
+
+local function isUnique(spec)
+  return spec.kind == 'U' or spec.kind == 'C'
+end
+
+local function addEntry(base, spec, values, id)
+  if spec.kind == 'S' then
+    local value = values[spec.attr]
+    if value then
+      redis.call('SADD', base .. ':idx:' .. spec.attr .. ':' .. value, id)
+    end
+  elseif isUnique(spec) then
+    local value = uniqueValue(spec, values)
+    if value then
+      redis.call('HSET', base .. ':uniq:' .. spec.attr, value, id)
+    end
+  else
+    local key = sortedKey(base, spec, values)
+    if key then
+      if spec.kind == 'Z' then
+        redis.call('ZADD', key, values[spec.attr] or 'inf', id)
+      else
+        redis.call('ZADD', key, 0, lexMember(values[spec.attr], id))
+      end
+    end
+  end
+end
+
+local function removeEntry(base, spec, values, id)
+  if spec.kind == 'S' then
+    local value = values[spec.attr]
+    if value then
+      redis.call('SREM', base .. ':idx:' .. spec.attr .. ':' .. value, id)
+    end
+  elseif isUnique(spec) then
+    local value = uniqueValue(spec, values)
+    local key = base .. ':uniq:' .. spec.attr
+    if value and redis.call('HGET', key, value) == id then
+      redis.call('HDEL', key, value)
+    end
+  else
+    local key = sortedKey(base, spec, values)
+    if key then
+      redis.call('ZREM', key, spec.kind == 'Z' and id or lexMember(values[spec.attr], id))
+    end
+  end
+end
+
+-- Reads `count` specs from ARGV starting at `from`; returns them and the fields their entries depend on.
+local function readSpecs(from, count)
+  local specs, fields, seen = {}, {}, {}
+  local function need(field)
+    if field ~= '' and not seen[field] then
+      seen[field] = true
+      fields[#fields + 1] = field
+    end
+  end
+  for i = 0, count - 1 do
+    local spec = { kind = ARGV[from + 3 * i], attr = ARGV[from + 3 * i + 1], scope = ARGV[from + 3 * i + 2] }
+    specs[#specs + 1] = spec
+    need(spec.attr)
+    need(spec.scope)
+    if spec.kind == 'C' then
+      need('#ci:' .. spec.attr)
+    end
+  end
+  return specs, fields
+end
+
+-- field -> stored value or false, for the given fields of hash `key`.
+local function readValues(key, fields)
+  local values = {}
+  if #fields > 0 then
+    local stored = redis.call('HMGET', key, unpack(fields))
+    for i, field in ipairs(fields) do
+      values[field] = stored[i]
+    end
+  end
+  return values
+end
+
+local function sameEntry(spec, before, after)
+  return before[spec.attr] == after[spec.attr]
+    and (spec.scope == '' or before[spec.scope] == after[spec.scope])
+    and (spec.kind ~= 'C' or before['#ci:' .. spec.attr] == after['#ci:' .. spec.attr])
+end

@@ -1,0 +1,87 @@
+-- save.lua: create or update one object together with its index and unique entries.
+-- KEYS[1]  the model's sequence (string)
+-- KEYS[2]  the model's `all` zset
+-- KEYS[3]  the model's key base `<prefix>:{<Model>}`; the object's hash (<base>:obj:<id>) and its index keys
+--          derive from it and share its hash tag, so they are in the same Cluster slot
+-- ARGV[1]  'c' create | 'u' update
+-- ARGV[2]  the id; '' on create takes the next value of the sequence (and scores it in `all` by value;
+--          given ids, such as uuids, are scored 0 and so ordered by id)
+-- ARGV[3]  n; then n field, value pairs to set (HSET)
+-- then     m; then m fields to remove (HDEL)
+-- then     k; then k index specs (kind, attribute, scope: see indexes.lua): every index on create, the indexes
+--          touching the changed fields on update
+-- Returns: the id; false when updating an object that is not in `all` (it is never revived) or creating an
+--          id that exists; {'unique', attribute} when a unique value belongs to another live object.
+-- Guarantees: all checks run before the first write, so a refused save writes nothing; the hash, its `all`
+-- entry and every index and unique entry change together (invariants 1 to 5); index entries are computed from
+-- the values stored before and after the write, not from the client's copy.
+--!include indexes.lua
+
+local mode, id = ARGV[1], ARGV[2]
+local sequence, all, base = KEYS[1], KEYS[2], KEYS[3]
+
+local setCount = tonumber(ARGV[3])
+local setFrom = 4
+local delCount = tonumber(ARGV[setFrom + 2 * setCount])
+local delFrom = setFrom + 2 * setCount + 1
+local specCount = tonumber(ARGV[delFrom + delCount])
+local specs, fields = readSpecs(delFrom + delCount + 1, specCount)
+
+if mode == 'u' then
+  if not redis.call('ZSCORE', all, id) then
+    return false
+  end
+elseif id ~= '' and redis.call('ZSCORE', all, id) then
+  return false
+end
+
+-- Unique values must be free (or held by this object, or by an object that no longer exists).
+local written = {}
+for i = 0, setCount - 1 do
+  written[ARGV[setFrom + 2 * i]] = ARGV[setFrom + 2 * i + 1]
+end
+for _, spec in ipairs(specs) do
+  if isUnique(spec) then
+    local value = uniqueValue(spec, written)
+    if value then
+      local owner = redis.call('HGET', base .. ':uniq:' .. spec.attr, value)
+      if owner and owner ~= id and redis.call('ZSCORE', all, owner) then
+        return { 'unique', spec.attr }
+      end
+    end
+  end
+end
+
+local sequenced = id == ''
+if sequenced then
+  id = tostring(redis.call('INCR', sequence))
+end
+local key = base .. ':obj:' .. id
+local before = {}
+if mode == 'u' then
+  before = readValues(key, fields)
+else
+  redis.call('DEL', key)
+end
+
+if setCount > 0 then
+  redis.call('HSET', key, unpack(ARGV, setFrom, setFrom + 2 * setCount - 1))
+end
+if delCount > 0 then
+  redis.call('HDEL', key, unpack(ARGV, delFrom, delFrom + delCount - 1))
+end
+if mode == 'c' then
+  redis.call('HSET', key, '#id', id)
+  redis.call('ZADD', all, sequenced and id or 0, id)
+end
+
+local after = readValues(key, fields)
+for _, spec in ipairs(specs) do
+  if mode == 'c' then
+    addEntry(base, spec, after, id)
+  elseif not sameEntry(spec, before, after) then
+    removeEntry(base, spec, before, id)
+    addEntry(base, spec, after, id)
+  end
+end
+return id
