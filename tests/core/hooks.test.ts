@@ -1,5 +1,5 @@
 import { createClient } from 'redis';
-import { MaxLength, ValidateBy } from 'class-validator';
+import { IsOptional, MaxLength, ValidateBy } from 'class-validator';
 import {
   AfterCreate,
   AfterLoad,
@@ -127,7 +127,7 @@ class HookedSlow extends BaseEntity {
 class HookedSlug extends BaseEntity {
   @Attr() title!: string;
   @Attr() slug?: string;
-  @Attr() @MaxLength(6) trimmed?: string;
+  @Attr() @IsOptional() @MaxLength(6) trimmed?: string;
 
   @BeforeValidate trim() {
     if (this.trimmed !== undefined) this.trimmed = this.trimmed.trim();
