@@ -1,0 +1,272 @@
+import { Attr, BaseEntity, Codec, Model, SchemaError } from '../../src';
+import { useTestRedis } from '../support/test-redis';
+
+/**
+ * A model that cannot work fails when its class is defined, not at its first save: a SchemaError whose
+ * message names the class and the property.
+ */
+
+interface Address {
+  street: string;
+  city: string;
+}
+
+const passthrough: Codec<string> = { encode: (value) => value, decode: (raw) => raw };
+
+/** The SchemaError that `define` throws (it defines a class). */
+function schemaErrorOf(define: () => unknown): SchemaError {
+  let caught: unknown;
+  try {
+    define();
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(SchemaError);
+  return caught as SchemaError;
+}
+
+describe('attribute types that cannot be inferred', () => {
+  it('a union type', () => {
+    const error = schemaErrorOf(() => {
+      @Model()
+      class SchemaUnion extends BaseEntity {
+        @Attr() x!: string | number;
+      }
+      return SchemaUnion;
+    });
+    expect(error.message).toContain('SchemaUnion.x');
+    expect(error.message).toMatch(/infer/);
+  });
+
+  it('an interface type', () => {
+    const error = schemaErrorOf(() => {
+      @Model()
+      class SchemaInterface extends BaseEntity {
+        @Attr() address!: Address;
+      }
+      return SchemaInterface;
+    });
+    expect(error.message).toContain('SchemaInterface.address');
+  });
+
+  it('an array type without { type: "json" }', () => {
+    const error = schemaErrorOf(() => {
+      @Model()
+      class SchemaArray extends BaseEntity {
+        @Attr() tags!: string[];
+      }
+      return SchemaArray;
+    });
+    expect(error.message).toContain('SchemaArray.tags');
+  });
+
+  it('an un-annotated property whose default is null', () => {
+    const error = schemaErrorOf(() => {
+      @Model()
+      class SchemaNullDefault extends BaseEntity {
+        @Attr() nothing = null;
+      }
+      return SchemaNullDefault;
+    });
+    expect(error.message).toContain('SchemaNullDefault.nothing');
+  });
+
+  it('names the class that declares the property, for an inherited attribute', () => {
+    const error = schemaErrorOf(() => {
+      abstract class SchemaBrokenBase extends BaseEntity {
+        @Attr() either!: string | boolean;
+      }
+      @Model()
+      class SchemaBrokenChild extends SchemaBrokenBase {}
+      return SchemaBrokenChild;
+    });
+    expect(error.message).toContain('SchemaBrokenBase.either');
+  });
+});
+
+describe('attribute options that cannot work', () => {
+  it('an unknown type option', () => {
+    const error = schemaErrorOf(() => {
+      @Model()
+      class SchemaUnknownType extends BaseEntity {
+        @Attr({ type: 'uuid' as never }) ref!: string;
+      }
+      return SchemaUnknownType;
+    });
+    expect(error.message).toContain('SchemaUnknownType.ref');
+    expect(error.message).toContain('uuid');
+  });
+
+  it('both type and codec', () => {
+    const error = schemaErrorOf(() => {
+      @Model()
+      class SchemaTypeAndCodec extends BaseEntity {
+        @Attr({ type: 'string', codec: passthrough }) code!: string;
+      }
+      return SchemaTypeAndCodec;
+    });
+    expect(error.message).toContain('SchemaTypeAndCodec.code');
+  });
+
+  it('a codec without decode', () => {
+    const error = schemaErrorOf(() => {
+      @Model()
+      class SchemaHalfCodec extends BaseEntity {
+        @Attr({ codec: { encode: String } as never }) code!: string;
+      }
+      return SchemaHalfCodec;
+    });
+    expect(error.message).toContain('SchemaHalfCodec.code');
+  });
+
+  it('a type that contradicts the declared type', () => {
+    const error = schemaErrorOf(() => {
+      @Model()
+      class SchemaContradiction extends BaseEntity {
+        @Attr({ type: 'number' }) label!: string;
+      }
+      return SchemaContradiction;
+    });
+    expect(error.message).toContain('SchemaContradiction.label');
+  });
+});
+
+describe('attribute names that cannot be used', () => {
+  it('id is reserved', () => {
+    const error = schemaErrorOf(() => {
+      @Model()
+      class SchemaOwnId extends BaseEntity {
+        // @ts-expect-error TS2610: `id` is BaseEntity's accessor, and a property cannot override it
+        @Attr() id!: string;
+      }
+      return SchemaOwnId;
+    });
+    expect(error.message).toContain('SchemaOwnId.id');
+  });
+
+  it('a static property', () => {
+    const error = schemaErrorOf(() => {
+      @Model()
+      class SchemaStatic extends BaseEntity {
+        @Attr() static shared: string;
+      }
+      return SchemaStatic;
+    });
+    expect(error.message).toContain('SchemaStatic');
+    expect(error.message).toContain('shared');
+  });
+});
+
+describe('model names', () => {
+  it('a duplicate model name', () => {
+    @Model({ name: 'SchemaTaken' })
+    class SchemaFirstOwner extends BaseEntity {
+      @Attr() title!: string;
+    }
+    expect(SchemaFirstOwner).toBeDefined();
+
+    const error = schemaErrorOf(() => {
+      @Model({ name: 'SchemaTaken' })
+      class SchemaSecondOwner extends BaseEntity {
+        @Attr() title!: string;
+      }
+      return SchemaSecondOwner;
+    });
+    expect(error.message).toContain('SchemaSecondOwner');
+    expect(error.message).toContain('SchemaTaken');
+    expect(error.message).toContain('SchemaFirstOwner');
+  });
+
+  it('two classes of the same name (the default model name) in different scopes', () => {
+    const defineSameName = () => {
+      @Model()
+      class SchemaSameName extends BaseEntity {
+        @Attr() title!: string;
+      }
+      return SchemaSameName;
+    };
+    defineSameName();
+    const error = schemaErrorOf(defineSameName);
+    expect(error.message).toContain('SchemaSameName');
+  });
+
+  it.each([
+    ['empty', ''],
+    ['with a space', 'two words'],
+    ['with a colon', 'a:b'],
+    ['with braces', '{x}'],
+    ['with a glob star', 'a*'],
+    ['starting with a digit', '1st'],
+    ['longer than 64 characters', 'm'.repeat(65)],
+  ])('an invalid model name: %s', (_label, name) => {
+    const error = schemaErrorOf(() => {
+      @Model({ name })
+      class SchemaBadName extends BaseEntity {
+        @Attr() title!: string;
+      }
+      return SchemaBadName;
+    });
+    expect(error.message).toContain('SchemaBadName');
+  });
+
+  it('an unknown idStrategy', () => {
+    const error = schemaErrorOf(() => {
+      @Model({ idStrategy: 'random' as never })
+      class SchemaBadIds extends BaseEntity {
+        @Attr() title!: string;
+      }
+      return SchemaBadIds;
+    });
+    expect(error.message).toContain('SchemaBadIds');
+  });
+
+  it('a class without @Model cannot be used', async () => {
+    class SchemaUndecorated extends BaseEntity {
+      @Attr() title!: string;
+    }
+    expect(() => SchemaUndecorated.build({ title: 'x' })).toThrow(SchemaError);
+    await expect(SchemaUndecorated.find('1')).rejects.toThrow(SchemaError);
+    await expect(SchemaUndecorated.find('1')).rejects.toThrow(/SchemaUndecorated/);
+  });
+});
+
+describe('inferring the type from the default value', () => {
+  // TypeScript emits design:type Object for `views = 0` (no annotation): the default value gives the type.
+  @Model()
+  class SchemaDefaults extends BaseEntity {
+    @Attr() views = 0;
+    @Attr() title = '';
+    @Attr() done = false;
+    @Attr() since = new Date(0);
+    @Attr({ type: 'json' }) tags: string[] = [];
+  }
+
+  const redis = useTestRedis();
+
+  it('TypeScript emits design:type Object for an un-annotated initializer', () => {
+    expect(Reflect.getMetadata('design:type', SchemaDefaults.prototype, 'views')).toBe(Object);
+  });
+
+  it('stores and loads each attribute with the type of its default', async () => {
+    const saved = await SchemaDefaults.create({ views: 7, title: 'seven', done: true, since: new Date(7), tags: ['x'] });
+    const stored = await redis.raw.hGetAll(`${redis.prefix}:{SchemaDefaults}:obj:${saved.id}`);
+    expect(stored).toMatchObject({ views: '7', title: 'seven', done: 'true', since: '7', tags: '["x"]' });
+
+    const loaded = await SchemaDefaults.findOrFail(saved.id);
+    expect(loaded.views).toBe(7);
+    expect(loaded.title).toBe('seven');
+    expect(loaded.done).toBe(true);
+    expect(loaded.since).toEqual(new Date(7));
+    expect(loaded.tags).toEqual(['x']);
+  });
+
+  it('stores the defaults when nothing else is given', async () => {
+    const saved = await SchemaDefaults.create();
+    const loaded = await SchemaDefaults.findOrFail(saved.id);
+    expect(loaded.toJSON()).toEqual({ id: saved.id, views: 0, title: '', done: false, since: new Date(0), tags: [] });
+  });
+
+  it('refuses a value of another type for an inferred attribute', async () => {
+    await expect(SchemaDefaults.create({ views: 'many' as never })).rejects.toThrow(/views/);
+  });
+});
