@@ -1,0 +1,168 @@
+import { createClient } from 'redis';
+import { Attr, BaseEntity, connect, ConnectionError, disconnect, Model, RedisRecordError } from '../../src';
+import { keysUnder, RawClient, uniquePrefix } from '../support/test-redis';
+
+/**
+ * redis-record uses one connection, opened by connect() from a url or handed an existing node-redis client.
+ * Without one, every operation that needs Redis throws ConnectionError. (This file manages connections
+ * itself and does not use useTestRedis.)
+ */
+
+@Model()
+class ConnectedNote extends BaseEntity {
+  @Attr() body!: string;
+}
+
+@Model({ idStrategy: 'uuid' })
+class ConnectedTicket extends BaseEntity {
+  @Attr() subject!: string;
+}
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+const raw: RawClient = createClient({ url: process.env.REDIS_URL });
+const prefixes: string[] = [];
+
+/** A prefix of this file, cleaned up after all tests. */
+function freshPrefix(): string {
+  const prefix = uniquePrefix('conn');
+  prefixes.push(prefix);
+  return prefix;
+}
+
+beforeAll(async () => {
+  await raw.connect();
+});
+
+afterAll(async () => {
+  await disconnect();
+  for (const prefix of prefixes) {
+    const keys = await keysUnder(raw, prefix);
+    if (keys.length > 0) await raw.del(keys);
+  }
+  await raw.close();
+});
+
+describe('before connect()', () => {
+  it('every operation that needs Redis throws ConnectionError', async () => {
+    await expect(ConnectedNote.create({ body: 'x' })).rejects.toThrow(ConnectionError);
+    await expect(ConnectedNote.find('1')).rejects.toThrow(ConnectionError);
+    await expect(ConnectedNote.findOrFail('1')).rejects.toThrow(ConnectionError);
+    await expect(ConnectedNote.findMany(['1'])).rejects.toThrow(ConnectionError);
+    await expect(ConnectedNote.exists('1')).rejects.toThrow(ConnectionError);
+    await expect(ConnectedNote.count()).rejects.toThrow(ConnectionError);
+    await expect(ConnectedNote.build({ body: 'x' }).save()).rejects.toThrow(ConnectionError);
+  });
+
+  it('the error says to call connect()', async () => {
+    await expect(ConnectedNote.count()).rejects.toThrow(/connect\(\)/);
+  });
+
+  it('build needs no connection', () => {
+    expect(ConnectedNote.build({ body: 'offline' }).body).toBe('offline');
+  });
+
+  it('a failed create leaves the instance unsaved', async () => {
+    const note = ConnectedNote.build({ body: 'x' });
+    await expect(note.save()).rejects.toThrow(ConnectionError);
+    expect(note.isPersisted()).toBe(false);
+  });
+});
+
+describe('connect({ url, prefix })', () => {
+  it('writes under the prefix; after disconnect() operations throw ConnectionError again', async () => {
+    const prefix = freshPrefix();
+    await connect({ url: process.env.REDIS_URL, prefix });
+    const note = await ConnectedNote.create({ body: 'hello' });
+    expect(await raw.hGet(`${prefix}:{ConnectedNote}:obj:${note.id}`, 'body')).toBe('hello');
+
+    await disconnect();
+    await expect(ConnectedNote.find(note.id)).rejects.toThrow(ConnectionError);
+    note.body = 'after disconnect';
+    await expect(note.save()).rejects.toThrow(ConnectionError);
+    await expect(note.remove()).rejects.toThrow(ConnectionError);
+  });
+
+  it('keeps prefixes apart: another prefix sees none of the objects', async () => {
+    await connect({ url: process.env.REDIS_URL, prefix: freshPrefix() });
+    await ConnectedNote.create({ body: 'in the first prefix' });
+    await connect({ url: process.env.REDIS_URL, prefix: freshPrefix() });
+    expect(await ConnectedNote.count()).toBe(0);
+    expect(await ConnectedNote.find('1')).toBeNull();
+    await disconnect();
+  });
+
+  it('refuses a prefix with braces, and an empty one', async () => {
+    await expect(connect({ url: process.env.REDIS_URL, prefix: 'a{b}' })).rejects.toThrow(RedisRecordError);
+    await expect(connect({ url: process.env.REDIS_URL, prefix: '' })).rejects.toThrow(RedisRecordError);
+  });
+});
+
+describe('connect({ client })', () => {
+  it('uses an existing node-redis client and leaves it open on disconnect()', async () => {
+    const client = createClient({ url: process.env.REDIS_URL });
+    await client.connect();
+    const prefix = freshPrefix();
+    await connect({ client, prefix });
+
+    const note = await ConnectedNote.create({ body: 'through my client' });
+    expect((await ConnectedNote.findOrFail(note.id)).body).toBe('through my client');
+    expect(await raw.exists(`${prefix}:{ConnectedNote}:obj:${note.id}`)).toBe(1);
+
+    await disconnect();
+    expect(client.isOpen).toBe(true);
+    expect(await client.ping()).toBe('PONG');
+    await client.close();
+  });
+
+  it('connects a client that is not connected yet', async () => {
+    const client = createClient({ url: process.env.REDIS_URL });
+    expect(client.isOpen).toBe(false);
+    await connect({ client, prefix: freshPrefix() });
+    expect(client.isOpen).toBe(true);
+    expect(await ConnectedNote.count()).toBe(0);
+    await disconnect();
+    await client.close();
+  });
+
+  it('refuses both url and client, and something that is not a node-redis client', async () => {
+    await expect(connect({ url: process.env.REDIS_URL, client: raw })).rejects.toThrow(RedisRecordError);
+    await expect(connect({ client: { get: () => null } })).rejects.toThrow(RedisRecordError);
+  });
+});
+
+describe("@Model({ idStrategy: 'uuid' })", () => {
+  beforeAll(async () => {
+    await connect({ url: process.env.REDIS_URL, prefix: freshPrefix() });
+  });
+  afterAll(async () => {
+    await disconnect();
+  });
+
+  it('gives random v4 uuid ids', async () => {
+    const tickets = await Promise.all([1, 2, 3].map((n) => ConnectedTicket.create({ subject: `s${n}` })));
+    for (const ticket of tickets) expect(ticket.id).toMatch(UUID_V4);
+    expect(new Set(tickets.map((ticket) => ticket.id)).size).toBe(3);
+    expect(await ConnectedTicket.count()).toBe(3);
+  });
+
+  it('finds, updates and removes by uuid', async () => {
+    const ticket = await ConnectedTicket.create({ subject: 'printer' });
+    const found = await ConnectedTicket.findOrFail(ticket.id);
+    expect(found.subject).toBe('printer');
+    found.subject = 'printer on fire';
+    await found.save();
+    expect((await ConnectedTicket.findMany([ticket.id, '00000000-0000-4000-8000-000000000000'])).map((t) => t?.subject ?? null)).toEqual([
+      'printer on fire',
+      null,
+    ]);
+    await found.remove();
+    expect(await ConnectedTicket.exists(ticket.id)).toBe(false);
+  });
+
+  it('uses no sequence', async () => {
+    await ConnectedTicket.create({ subject: 'x' });
+    const prefix = prefixes[prefixes.length - 1];
+    expect(await raw.exists(`${prefix}:{ConnectedTicket}:seq`)).toBe(0);
+  });
+});
