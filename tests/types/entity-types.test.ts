@@ -1,0 +1,161 @@
+import { Attr, AttributeInput, AttributeName, BaseEntity, Model, Persisted } from '../../src';
+import { useTestRedis } from '../support/test-redis';
+
+/**
+ * What the compiler accepts and refuses. ts-jest type-checks this file: every `// @ts-expect-error` line
+ * must fail to compile (an unused one fails the run), and every other line must compile. Each test also
+ * runs, and asserts what happens at runtime.
+ */
+
+@Model()
+class TypedPost extends BaseEntity {
+  @Attr() author!: string;
+  @Attr() views = 0;
+  @Attr() published?: Date;
+  @Attr({ type: 'json' }) tags: string[] = [];
+
+  summary(): string {
+    return `${this.author} (${this.views})`;
+  }
+}
+
+@Model()
+class TypedUser extends BaseEntity {
+  @Attr() email!: string;
+  @Attr() admin = false;
+}
+
+/** Compiles only when X and Y are the same type. */
+type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false;
+function assertType<T extends true>(): T | undefined {
+  return undefined;
+}
+
+useTestRedis();
+
+describe('the attributes a model accepts', () => {
+  it('AttributeName is the attributes only: no id, no methods', () => {
+    assertType<Equal<AttributeName<TypedPost>, 'author' | 'views' | 'published' | 'tags'>>();
+    const names: Array<AttributeName<TypedPost>> = ['author', 'views', 'published', 'tags'];
+    // @ts-expect-error the id is not an attribute
+    names.push('id');
+    // @ts-expect-error methods are not attributes
+    names.push('summary');
+    expect(names).toHaveLength(6);
+  });
+
+  it('create takes typed attributes, any subset, null meaning absent', async () => {
+    const input: AttributeInput<TypedPost> = { author: 'ann', published: null };
+    const post = await TypedPost.create(input);
+    expect(post.published).toBeUndefined();
+    expect(post.author).toBe('ann');
+  });
+
+  it('refuses a misspelt attribute at compile time (and ValidationError at runtime)', async () => {
+    // @ts-expect-error `autor` is not an attribute of TypedPost
+    await expect(TypedPost.create({ autor: 'x' })).rejects.toThrow('autor');
+  });
+
+  it('refuses a value of the wrong type (and ValidationError at runtime)', async () => {
+    // @ts-expect-error views is a number
+    await expect(TypedPost.create({ views: 'x' })).rejects.toThrow('views');
+    // @ts-expect-error published is a Date, not a string
+    await expect(TypedPost.create({ published: '2024-01-01' })).rejects.toThrow('published');
+    // @ts-expect-error tags is string[]
+    await expect(TypedPost.create({ tags: [1, 2] })).resolves.toBeInstanceOf(TypedPost); // json takes any JSON
+  });
+
+  it('refuses id and method names in create and build', async () => {
+    // @ts-expect-error the id is chosen by the model, not by create
+    await expect(TypedPost.create({ id: '7' })).rejects.toThrow('id');
+    // @ts-expect-error methods are not attributes
+    expect(() => TypedPost.build({ summary: 'x' })).toThrow('summary');
+  });
+
+  it('refuses attributes of another model', async () => {
+    // @ts-expect-error email belongs to TypedUser
+    await expect(TypedPost.create({ email: 'a@b.c' })).rejects.toThrow('email');
+  });
+});
+
+describe('what reads resolve to', () => {
+  it('find resolves to the model class or null, with the id set', async () => {
+    const created = await TypedPost.create({ author: 'bob', views: 3 });
+    const found = await TypedPost.find(created.id);
+    assertType<Equal<typeof found, Persisted<TypedPost> | null>>();
+    const asPost: TypedPost | null = found;
+    expect(asPost).toBeInstanceOf(TypedPost);
+
+    if (found) {
+      const id: string = found.id;
+      const views: number = found.views;
+      const author: string = found.author;
+      const tags: string[] = found.tags;
+      const published: Date | undefined = found.published;
+      expect([id, views, author, tags, published]).toEqual([created.id, 3, 'bob', [], undefined]);
+      expect(found.summary()).toBe('bob (3)');
+    }
+  });
+
+  it('a possibly-null result cannot be used without a check', async () => {
+    const p: TypedPost | null = await TypedPost.find('999');
+    // @ts-expect-error p may be null
+    expect(() => p.views).toThrow(TypeError);
+    expect(p?.views).toBeUndefined();
+  });
+
+  it('attributes keep their types', async () => {
+    const post = await TypedPost.create({ author: 'cy' });
+    // @ts-expect-error views is a number
+    const views: string = post.views;
+    // @ts-expect-error author is a string
+    post.author = 42;
+    expect(typeof views).toBe('number');
+    expect(post.author).toBe(42);
+  });
+
+  it('the result of TypedPost.find is not a TypedUser', async () => {
+    const created = await TypedPost.create({ author: 'dee' });
+    // @ts-expect-error a TypedPost has no email or admin
+    const user: TypedUser | null = await TypedPost.find(created.id);
+    expect(user).toBeInstanceOf(TypedPost);
+    expect(user).not.toBeInstanceOf(TypedUser);
+  });
+
+  it('findOrFail resolves to the model, never null; findMany to an array of model or null', async () => {
+    const created = await TypedUser.create({ email: 'e@example.com' });
+    const user = await TypedUser.findOrFail(created.id);
+    assertType<Equal<typeof user, Persisted<TypedUser>>>();
+    const many = await TypedUser.findMany([created.id, '999']);
+    assertType<Equal<typeof many, Array<Persisted<TypedUser> | null>>>();
+    const admin: boolean = user.admin;
+    expect(admin).toBe(false);
+    expect(many.map((item) => item?.email ?? null)).toEqual(['e@example.com', null]);
+  });
+
+  it('create and save resolve to the persisted model, whose id is a string', async () => {
+    const post = await TypedPost.create({ author: 'fay' });
+    const id: string = post.id;
+    const built = TypedPost.build({ author: 'gus' });
+    // @ts-expect-error an unsaved entity's id may be undefined
+    const unsavedId: string = built.id;
+    const saved = await built.save();
+    const savedId: string = saved.id;
+    expect(id).toMatch(/^\d+$/);
+    expect(unsavedId).toBeUndefined();
+    expect(savedId).toBe(built.id);
+  });
+
+  it('the id is read-only', async () => {
+    const post = await TypedPost.create({ author: 'hal' });
+    // @ts-expect-error id has no setter
+    expect(() => (post.id = '5')).toThrow(TypeError);
+  });
+
+  it('count and exists resolve to a number and a boolean', async () => {
+    const count: number = await TypedUser.count();
+    const exists: boolean = await TypedUser.exists('1');
+    expect(count).toBeGreaterThan(0);
+    expect(exists).toBe(true);
+  });
+});
