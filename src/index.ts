@@ -36,3 +36,13 @@ export { CodecError } from './codecs/codec';
 export type { AttributeType } from './codecs/attribute-type';
 export type { ModelOptions, IdStrategy } from './metadata/model-descriptor';
 export type { AttributeName, AttributeInput, Persisted, EntityClass, SaveOptions } from './types/entity-types';
+export type {
+  Where,
+  Condition,
+  RangeOperators,
+  FindOptions,
+  IterateOptions,
+  OrderableName,
+  Direction,
+  SortableString,
+} from './query/where-types';

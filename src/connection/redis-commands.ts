@@ -4,7 +4,7 @@
  */
 export interface EvalArguments {
   keys: string[];
-  arguments: string[];
+  arguments: Array<string | Buffer>;
 }
 
 export interface RedisCommands {

@@ -3,9 +3,8 @@ import { activeConnection } from '../connection/connection';
 import { attributeFailure } from '../errors/attribute-failure';
 import { NotFoundError, RedisRecordError, UniqueConstraintError, ValidationError } from '../errors/errors';
 import { normalizeId } from '../keys/id-format';
-import { ownedFields, decodeInto, encodeAttributes } from '../mapper/attribute-encoder';
+import { encodeAttributes } from '../mapper/attribute-encoder';
 import { ChangeSet, diffFields, isEmpty } from '../mapper/change-set';
-import { EncodedFields } from '../mapper/encoded-fields';
 import { ObjectStore, SaveOutcome } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { descriptorOf } from '../metadata/model-registry';
@@ -13,6 +12,9 @@ import { AttributeInput, EntityClass, Persisted, SaveOptions } from '../types/en
 import { serialized, stateOf } from './entity-state';
 import { runHooks } from './run-hooks';
 import { validateEntity } from './validate-entity';
+import { applyStored, materialize } from './materialize';
+import { countWhere, findBy, findIds, iterate } from './entity-queries';
+import type { FindOptions, IterateOptions, Where } from '../query/where-types';
 
 function storeOf(model: ModelDescriptor): ObjectStore {
   return new ObjectStore(model, activeConnection());
@@ -143,9 +145,46 @@ export abstract class BaseEntity {
     return storeOf(model).exists(normalizeId(model.name, id));
   }
 
-  /** The number of objects (ZCARD of `all`). */
-  static async count<T extends BaseEntity>(this: EntityClass<T>): Promise<number> {
-    return storeOf(descriptorOf(this)).count();
+  /** The number of objects (ZCARD of `all`), or of those matching `where` (counted inside Redis). */
+  static async count<T extends BaseEntity>(this: EntityClass<T>, where?: Where<T>): Promise<number> {
+    if (where === undefined) return storeOf(descriptorOf(this)).count();
+    return countWhere(this, where);
+  }
+
+  /**
+   * The objects matching `where` (every object without one), ordered by id or by `orderBy`, paged by
+   * `offset` and `limit`: one script call that intersects indexes, orders, pages and reads the attributes.
+   */
+  static findBy<T extends BaseEntity>(
+    this: EntityClass<T>,
+    where?: Where<T>,
+    options: FindOptions<T> = {},
+  ): Promise<Array<Persisted<T>>> {
+    return findBy(this, where, options);
+  }
+
+  /** The first match (by id, or by `orderBy`), or null. */
+  static async findOneBy<T extends BaseEntity>(
+    this: EntityClass<T>,
+    where: Where<T>,
+    options: Omit<FindOptions<T>, 'limit'> = {},
+  ): Promise<Persisted<T> | null> {
+    const [first] = await findBy(this, where, { ...options, limit: 1 });
+    return first ?? null;
+  }
+
+  /** Like findBy, but only the ids: nothing but the page's ids leaves Redis. */
+  static findIds<T extends BaseEntity>(this: EntityClass<T>, where?: Where<T>, options: FindOptions<T> = {}): Promise<string[]> {
+    return findIds(this, where, options);
+  }
+
+  /** Every match, in id order, read `batchSize` objects per round trip: memory stays bounded. */
+  static iterate<T extends BaseEntity>(
+    this: EntityClass<T>,
+    where?: Where<T>,
+    options: IterateOptions = {},
+  ): AsyncGenerator<Persisted<T>> {
+    return iterate(this, where, options);
   }
 }
 
@@ -187,23 +226,4 @@ async function findOne<T extends BaseEntity>(ctor: EntityClass<T>, id: string | 
   const normalized = normalizeId(model.name, id);
   const [fields] = await storeOf(model).loadMany([normalized]);
   return fields ? materialize(ctor, model, normalized, fields) : null;
-}
-
-async function materialize<T extends BaseEntity>(
-  ctor: EntityClass<T>,
-  model: ModelDescriptor,
-  id: string,
-  fields: EncodedFields,
-): Promise<Persisted<T>> {
-  const entity = new ctor();
-  await applyStored(model, entity, id, fields);
-  return entity as Persisted<T>;
-}
-
-async function applyStored(model: ModelDescriptor, entity: object, id: string, fields: EncodedFields): Promise<void> {
-  decodeInto(model, id, fields, entity);
-  const state = stateOf(entity);
-  state.id = id;
-  state.snapshot = ownedFields(model, fields);
-  await runHooks(model, entity, 'afterLoad');
 }

@@ -5,6 +5,12 @@
  *   <prefix>:{<Model>}:seq        string  the id sequence (INCR)
  *   <prefix>:{<Model>}:all        zset    every live id; score = the id for sequence ids, 0 for uuids
  *   <prefix>:{<Model>}:obj:<id>   hash    the attributes, plus the internal field `#id`
+ *   <prefix>:{<Model>}:idx:<attr>:<value>                 set   ids whose attr is value (equality index)
+ *   <prefix>:{<Model>}:idx:<attr>[@<scope>:<scopeValue>]  zset  ids scored by attr (number and Date index)
+ *   <prefix>:{<Model>}:lex:<attr>[@<scope>:<scopeValue>]  zset  sortable string index (members value, id)
+ *   <prefix>:{<Model>}:uniq:<attr>                        hash  unique value -> id
+ *   <prefix>:{<Model>}:tmp:<n>                            temporary keys of a running query (10 s TTL)
+ * The Lua scripts build the same names (src/scripts/lua/indexes.lua).
  */
 export class ModelKeys {
   readonly base: string;
@@ -25,5 +31,19 @@ export class ModelKeys {
 
   object(id: string): string {
     return this.objectPrefix + id;
+  }
+
+  valueSet(field: string, value: string): string {
+    return `${this.base}:idx:${field}:${value}`;
+  }
+
+  /** A sorted index: `score` for numbers and Dates, `lex` for sortable strings; scoped ones name the scope value. */
+  sorted(kind: 'score' | 'lex', field: string, scope?: { field: string; value: string }): string {
+    const key = `${this.base}:${kind === 'lex' ? 'lex' : 'idx'}:${field}`;
+    return scope ? `${key}@${scope.field}:${scope.value}` : key;
+  }
+
+  unique(field: string): string {
+    return `${this.base}:uniq:${field}`;
   }
 }

@@ -18,4 +18,5 @@ export const scripts = {
   save: script('save.lua'),
   remove: script('remove.lua'),
   load: script('load.lua'),
+  query: script('query.lua'),
 };

@@ -1,0 +1,56 @@
+import { activeConnection } from '../connection/connection';
+import { QueryError } from '../errors/errors';
+import { descriptorOf } from '../metadata/model-registry';
+import { QueryRunner } from '../query/query-runner';
+import type { FindOptions, IterateOptions, Where } from '../query/where-types';
+import type { EntityClass, Persisted } from '../types/entity-types';
+import type { BaseEntity } from './base-entity';
+import { materialize } from './materialize';
+
+function runnerOf(ctor: Function) {
+  const model = descriptorOf(ctor);
+  return { model, runner: new QueryRunner(model, activeConnection()) };
+}
+
+export async function findBy<T extends BaseEntity>(
+  ctor: EntityClass<T>,
+  where: Where<T> | undefined,
+  options: FindOptions<T>,
+): Promise<Array<Persisted<T>>> {
+  const { model, runner } = runnerOf(ctor);
+  const found = await runner.load(runner.plan(where, options.orderBy), runner.page(options));
+  return Promise.all(found.map((object) => materialize(ctor, model, object.id, object.fields)));
+}
+
+export async function findIds<T extends BaseEntity>(
+  ctor: EntityClass<T>,
+  where: Where<T> | undefined,
+  options: FindOptions<T>,
+): Promise<string[]> {
+  const { runner } = runnerOf(ctor);
+  return runner.ids(runner.plan(where, options.orderBy), runner.page(options));
+}
+
+export async function countWhere<T extends BaseEntity>(ctor: EntityClass<T>, where: Where<T>): Promise<number> {
+  const { runner } = runnerOf(ctor);
+  return runner.count(runner.plan(where));
+}
+
+/** Every match in id order, `batchSize` per round trip, resuming after the last id seen (not by offset). */
+export async function* iterate<T extends BaseEntity>(
+  ctor: EntityClass<T>,
+  where: Where<T> | undefined,
+  options: IterateOptions,
+): AsyncGenerator<Persisted<T>> {
+  const { model, runner } = runnerOf(ctor);
+  const batchSize = options.batchSize ?? 500;
+  if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new QueryError(`${model.name}: batchSize must be a whole number >= 1`);
+  const plan = runner.plan(where);
+  let afterId: string | undefined;
+  for (;;) {
+    const batch = await runner.load(plan, { offset: 0, limit: batchSize, afterId });
+    for (const object of batch) yield await materialize(ctor, model, object.id, object.fields);
+    if (batch.length < batchSize) return;
+    afterId = batch[batch.length - 1].id;
+  }
+}

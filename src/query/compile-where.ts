@@ -1,0 +1,123 @@
+import { QueryError } from '../errors/errors';
+import { ModelKeys } from '../keys/model-keys';
+import { IndexDescriptor } from '../metadata/index-descriptor';
+import { ModelDescriptor } from '../metadata/model-descriptor';
+import { lexEquals, lexWindow, scoreWindow } from './bounds';
+import { AttributeCondition, parseWhere } from './parse-where';
+import { ScriptArg } from './query-plan';
+
+/** Attribute field -> the single value an equality pins it to, in this AND level and the ones around it. */
+export type Pins = ReadonlyMap<string, string>;
+
+/**
+ * Compiles a where into query.lua instructions that leave the matching ids on the stack, or null when it
+ * does not constrain anything. Every condition is served by an index; one that cannot be throws QueryError
+ * naming the attribute and the index it needs (there is no fallback scan).
+ */
+export function compileWhere(model: ModelDescriptor, keys: ModelKeys, where: unknown, outer: Pins = new Map()): ScriptArg[] | null {
+  const parsed = parseWhere(model, where);
+  const pins = new Map(outer);
+  for (const condition of parsed.conditions) {
+    if (condition.equals?.length === 1) pins.set(condition.attribute.field, condition.equals[0]);
+  }
+  const parts: ScriptArg[][] = [];
+  const impliedScopes = new Set<string>();
+  for (const condition of parsed.conditions) {
+    if (condition.score || condition.lex) {
+      const { program, scope } = rangeSource(model, keys, condition, pins);
+      parts.push(program);
+      if (scope) impliedScopes.add(scope);
+    }
+  }
+  for (const condition of parsed.conditions) {
+    if (!condition.equals) continue;
+    const field = condition.attribute.field;
+    if (condition.equals.length === 1 && impliedScopes.has(field)) continue; // the scoped key already holds it
+    parts.push(equalitySource(model, keys, condition, pins));
+  }
+  if (parsed.or) {
+    const branches = parsed.or.map((branch) => compileWhere(model, keys, branch, pins));
+    if (!branches.includes(null)) parts.push([...branches.flatMap((b) => b!), '|', String(branches.length)]);
+  }
+  if (parts.length === 0) return null;
+  if (parts.length === 1) return parts[0];
+  return [...parts.flat(), '&', String(parts.length)];
+}
+
+function indexesOf(model: ModelDescriptor, field: string): IndexDescriptor[] {
+  return model.indexes.filter((index) => index.attribute.field === field);
+}
+
+/** A sorted index of the attribute usable here: unscoped, or scoped by an attribute the where pins. */
+export function usableSortedIndex(
+  model: ModelDescriptor,
+  field: string,
+  kind: 'score' | 'lex',
+  pins: Pins,
+): { index: IndexDescriptor; scopeValue?: string } | undefined {
+  const candidates = indexesOf(model, field).filter((index) => index.kind === kind);
+  const unscoped = candidates.find((index) => !index.scope);
+  if (unscoped) return { index: unscoped };
+  for (const index of candidates) {
+    const scopeValue = pins.get(index.scope!.field);
+    if (scopeValue !== undefined) return { index, scopeValue };
+  }
+  return undefined;
+}
+
+export function sortedKey(keys: ModelKeys, found: { index: IndexDescriptor; scopeValue?: string }): string {
+  const { index, scopeValue } = found;
+  const scope = index.scope && scopeValue !== undefined ? { field: index.scope.field, value: scopeValue } : undefined;
+  return keys.sorted(index.kind === 'lex' ? 'lex' : 'score', index.attribute.field, scope);
+}
+
+function rangeSource(model: ModelDescriptor, keys: ModelKeys, condition: AttributeCondition, pins: Pins) {
+  const kind = condition.score ? 'score' : 'lex';
+  const field = condition.attribute.field;
+  const found = usableSortedIndex(model, field, kind, pins);
+  if (!found) throw missingRangeIndex(model, field, kind);
+  const key = sortedKey(keys, found);
+  const window = condition.score ? scoreWindow(condition.score) : lexWindow(condition.lex);
+  return { program: [kind === 'score' ? 'Z' : 'L', key, window.min, window.max], scope: found.index.scope?.field };
+}
+
+function missingRangeIndex(model: ModelDescriptor, field: string, kind: 'score' | 'lex'): QueryError {
+  const scoped = indexesOf(model, field).find((index) => index.kind === kind && index.scope);
+  if (scoped) {
+    return new QueryError(
+      `${model.name}.${field}: its index is scoped by ${scoped.scope!.field}; add an equality on ${scoped.scope!.field} to the where, or an unscoped @Index() on ${field}`,
+    );
+  }
+  const needed = kind === 'score' ? '@Index()' : '@Index({ sortable: true })';
+  return new QueryError(`${model.name}.${field}: ranges and ordering need ${needed} on ${field}`);
+}
+
+function equalitySource(model: ModelDescriptor, keys: ModelKeys, condition: AttributeCondition, pins: Pins): ScriptArg[] {
+  const values = condition.equals!;
+  if (values.length === 0) return ['0'];
+  const one = values.map((value) => equalsOne(model, keys, condition, value, pins));
+  return one.length === 1 ? one[0] : [...one.flat(), '|', String(one.length)];
+}
+
+function equalsOne(model: ModelDescriptor, keys: ModelKeys, condition: AttributeCondition, value: string, pins: Pins): ScriptArg[] {
+  const field = condition.attribute.field;
+  const own = indexesOf(model, field);
+  const set = own.find((index) => index.kind === 'set');
+  if (set) return ['S', keys.valueSet(field, value)];
+  const unique = own.find((index) => index.kind === 'unique');
+  if (unique) {
+    const foldedOrExact = unique.caseInsensitive ? value.toLowerCase() : value;
+    return ['U', keys.unique(field), foldedOrExact];
+  }
+  const score = usableSortedIndex(model, field, 'score', pins);
+  if (score) return ['Z', sortedKey(keys, score), value, value];
+  const lex = usableSortedIndex(model, field, 'lex', pins);
+  if (lex) {
+    const window = lexWindow(lexEquals(value));
+    return ['L', sortedKey(keys, lex), window.min, window.max];
+  }
+  const scopedBy = model.indexes.find((index) => index.scope?.field === field);
+  if (scopedBy) return ['K', sortedKey(keys, { index: scopedBy, scopeValue: value })];
+  throw new QueryError(`${model.name}.${field}: equality needs @Index() (or @Unique()) on ${field}`);
+}
+

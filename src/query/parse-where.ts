@@ -1,0 +1,111 @@
+import { QueryError } from '../errors/errors';
+import { AttributeDescriptor } from '../metadata/attribute-descriptor';
+import { ModelDescriptor } from '../metadata/model-descriptor';
+import {
+  LexRange,
+  lexLowerGt,
+  lexLowerGte,
+  lexUpperLt,
+  lexUpperLte,
+  lexUpperPrefix,
+  ScoreRange,
+  tighterLexMax,
+  tighterLexMin,
+  tighterMax,
+  tighterMin,
+} from './bounds';
+
+/** The conditions on one attribute, with values already in their stored form. */
+export interface AttributeCondition {
+  readonly attribute: AttributeDescriptor;
+  /** Equality (one value) or `in` (any of them); undefined: no such condition. */
+  equals?: string[];
+  score?: ScoreRange;
+  lex?: LexRange;
+}
+
+/** One AND level of a where: conditions per attribute, and the OR alternatives. */
+export interface ParsedWhere {
+  readonly conditions: AttributeCondition[];
+  readonly or?: readonly unknown[];
+}
+
+const OPERATORS = new Set(['in', 'gt', 'gte', 'lt', 'lte', 'startsWith']);
+
+export function parseWhere(model: ModelDescriptor, where: unknown): ParsedWhere {
+  if (where === undefined || where === null) return { conditions: [] };
+  if (!isPlainObject(where)) throw new QueryError(`${model.name}: a where must be an object`);
+  const conditions: AttributeCondition[] = [];
+  let or: unknown[] | undefined;
+  for (const key of Object.keys(where)) {
+    const raw = where[key];
+    if (key === 'OR') {
+      if (!Array.isArray(raw) || raw.length === 0) throw new QueryError(`${model.name}: OR takes a non-empty array of wheres`);
+      or = raw;
+      continue;
+    }
+    const attribute = model.attribute(key);
+    if (!attribute) throw new QueryError(`${model.name} has no attribute ${key}`);
+    if (raw === undefined) continue;
+    conditions.push(parseCondition(model, attribute, raw));
+  }
+  return { conditions, or };
+}
+
+function parseCondition(model: ModelDescriptor, attribute: AttributeDescriptor, raw: unknown): AttributeCondition {
+  const name = `${model.name}.${attribute.property}`;
+  const condition: AttributeCondition = { attribute };
+  if (raw === null) throw new QueryError(`${name}: null is not a queryable value (absent values are not indexed)`);
+  if (!isPlainObject(raw)) {
+    condition.equals = [encode(name, attribute, raw)];
+    return condition;
+  }
+  for (const operator of Object.keys(raw)) {
+    if (!OPERATORS.has(operator)) throw new QueryError(`${name}: unknown operator ${operator}`);
+    const value = raw[operator];
+    if (value === undefined) continue;
+    if (operator === 'in') {
+      if (!Array.isArray(value)) throw new QueryError(`${name}: in takes an array`);
+      condition.equals = [...new Set(value.map((item) => encode(name, attribute, item)))];
+    } else if (attribute.type === 'number' || attribute.type === 'date') {
+      if (operator === 'startsWith') throw new QueryError(`${name}: startsWith applies to sortable strings`);
+      const bound = { value: Number(encode(name, attribute, value)), inclusive: operator.endsWith('e') };
+      const range = (condition.score ??= {});
+      if (operator.startsWith('g')) range.min = tighterMin(range.min, bound);
+      else range.max = tighterMax(range.max, bound);
+    } else if (attribute.type === 'string') {
+      const text = encode(name, attribute, value);
+      const range = (condition.lex ??= {});
+      if (operator === 'gte') range.min = tighterLexMin(range.min, lexLowerGte(text));
+      else if (operator === 'gt') range.min = tighterLexMin(range.min, lexLowerGt(text));
+      else if (operator === 'lt') range.max = tighterLexMax(range.max, lexUpperLt(text));
+      else if (operator === 'lte') range.max = tighterLexMax(range.max, lexUpperLte(text));
+      else {
+        range.min = tighterLexMin(range.min, lexLowerGte(text));
+        range.max = tighterLexMax(range.max, lexUpperPrefix(text));
+      }
+    } else {
+      throw new QueryError(`${name}: ${operator} applies to numbers, Dates and sortable strings`);
+    }
+  }
+  return condition;
+}
+
+function encode(name: string, attribute: AttributeDescriptor, value: unknown): string {
+  try {
+    return attribute.codec.encode(value);
+  } catch (error) {
+    throw new QueryError(`${name}: cannot compare with ${describe(value)}: ${(error as Error).message}`);
+  }
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
+  return value instanceof Date ? 'a Date' : String(value);
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Date) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}

@@ -1,0 +1,99 @@
+import { QueryError } from '../errors/errors';
+import { ModelKeys } from '../keys/model-keys';
+import { AttributeDescriptor } from '../metadata/attribute-descriptor';
+import { ModelDescriptor } from '../metadata/model-descriptor';
+import { lexWindow, scoreWindow } from './bounds';
+import { compileWhere, Pins, sortedKey, usableSortedIndex } from './compile-where';
+import { isPlainObject, parseWhere } from './parse-where';
+import { PageRequest, QueryPlan } from './query-plan';
+
+interface OrderRequest {
+  readonly attribute: AttributeDescriptor;
+  readonly kind: 'score' | 'lex';
+  readonly desc: boolean;
+}
+
+/**
+ * Plans a query. When the where only narrows the order's own index (a range on the ordered attribute, an
+ * equality on its scope), the page is read straight from that index: O(log N + page). Otherwise the matches
+ * are built with set algebra in temporary keys and then ordered.
+ */
+export function planQuery(model: ModelDescriptor, keys: ModelKeys, where: unknown, orderBy: unknown): QueryPlan {
+  const order = parseOrder(model, orderBy);
+  if (!order) return { program: compileWhere(model, keys, where) ?? [], order: { kind: 'id' } };
+  return windowPlan(model, keys, where, order) ?? generalPlan(model, keys, where, order);
+}
+
+function parseOrder(model: ModelDescriptor, orderBy: unknown): OrderRequest | undefined {
+  if (orderBy === undefined) return undefined;
+  if (!isPlainObject(orderBy)) throw new QueryError(`${model.name}: orderBy takes { attribute: 'asc' | 'desc' }`);
+  const entries = Object.entries(orderBy).filter(([, direction]) => direction !== undefined);
+  if (entries.length === 0) return undefined;
+  if (entries.length > 1) throw new QueryError(`${model.name}: orderBy takes one attribute`);
+  const [name, direction] = entries[0];
+  const attribute = model.attribute(name);
+  if (!attribute) throw new QueryError(`${model.name} has no attribute ${name}`);
+  if (direction !== 'asc' && direction !== 'desc') throw new QueryError(`${model.name}: orderBy ${name} must be 'asc' or 'desc'`);
+  const kind = attribute.type === 'number' || attribute.type === 'date' ? 'score' : 'lex';
+  const indexed = model.indexes.some((index) => index.attribute === attribute && index.kind === kind);
+  if (!indexed) {
+    const needed = kind === 'score' ? '@Index()' : '@Index({ sortable: true })';
+    throw new QueryError(`${model.name}.${name}: orderBy needs ${needed} on ${name}`);
+  }
+  return { attribute, kind, desc: direction === 'desc' };
+}
+
+function windowPlan(model: ModelDescriptor, keys: ModelKeys, where: unknown, order: OrderRequest): QueryPlan | undefined {
+  const parsed = parseWhere(model, where);
+  if (parsed.or) return undefined;
+  const pins = new Map<string, string>();
+  let own;
+  for (const condition of parsed.conditions) {
+    if (condition.attribute === order.attribute) {
+      if (condition.equals) return undefined;
+      own = condition;
+    } else if (condition.equals?.length === 1 && !condition.score && !condition.lex) {
+      pins.set(condition.attribute.field, condition.equals[0]);
+    } else return undefined;
+  }
+  const found = usableSortedIndex(model, order.attribute.field, order.kind, pins);
+  if (!found) return undefined;
+  const scope = found.index.scope?.field;
+  if ([...pins.keys()].some((field) => field !== scope)) return undefined;
+  const window = order.kind === 'score' ? scoreWindow(own?.score) : lexWindow(own?.lex);
+  return {
+    program: [],
+    order: { kind: order.kind, key: sortedKey(keys, found), field: order.attribute.field, desc: order.desc },
+    window,
+  };
+}
+
+function generalPlan(model: ModelDescriptor, keys: ModelKeys, where: unknown, order: OrderRequest): QueryPlan {
+  const program = compileWhere(model, keys, where) ?? [];
+  const field = order.attribute.field;
+  const pins: Pins = new Map(
+    parseWhere(model, where)
+      .conditions.filter((condition) => condition.equals?.length === 1)
+      .map((condition) => [condition.attribute.field, condition.equals![0]]),
+  );
+  const found = usableSortedIndex(model, field, order.kind, pins);
+  if (!found) {
+    const scoped = model.indexes.find((index) => index.attribute === order.attribute && index.scope);
+    throw new QueryError(
+      `${model.name}.${field}: orderBy uses an index scoped by ${scoped?.scope?.field}; add an equality on ${scoped?.scope?.field} to the where, or an unscoped @Index() on ${field}`,
+    );
+  }
+  return { program, order: { kind: order.kind, key: sortedKey(keys, found), field, desc: order.desc } };
+}
+
+export function pageRequest(model: ModelDescriptor, options: { offset?: unknown; limit?: unknown }): PageRequest {
+  const offset = options.offset ?? 0;
+  const limit = options.limit;
+  if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) {
+    throw new QueryError(`${model.name}: offset must be a whole number >= 0`);
+  }
+  if (limit !== undefined && (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 0)) {
+    throw new QueryError(`${model.name}: limit must be a whole number >= 0`);
+  }
+  return { offset, limit: limit === undefined ? -1 : limit };
+}

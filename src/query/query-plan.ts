@@ -1,0 +1,39 @@
+/** A query compiled for query.lua (see its header for the instruction set). */
+export type ScriptArg = string | Buffer;
+
+export type PlanOrder =
+  | { readonly kind: 'id' }
+  | { readonly kind: 'score' | 'lex'; readonly key: string; readonly field: string; readonly desc: boolean };
+
+export interface QueryPlan {
+  /** Instructions leaving the matching ids on the stack; empty: every object. */
+  readonly program: readonly ScriptArg[];
+  readonly order: PlanOrder;
+  /** Set when the page is read straight from a window of the order's index (no temporary keys). */
+  readonly window?: { readonly min: ScriptArg; readonly max: ScriptArg };
+}
+
+export interface PageRequest {
+  readonly offset: number;
+  /** -1: no limit. */
+  readonly limit: number;
+  readonly afterId?: string;
+}
+
+export function planArguments(mode: 'ids' | 'load' | 'count', numericIds: boolean, plan: QueryPlan, page: PageRequest): ScriptArg[] {
+  const order = plan.order;
+  const args: ScriptArg[] = [
+    mode,
+    numericIds ? '1' : '0',
+    String(page.offset),
+    String(page.limit),
+    page.afterId ?? '',
+    order.kind,
+    order.kind === 'id' ? '' : order.key,
+    order.kind === 'id' ? '' : order.field,
+    order.kind !== 'id' && order.desc ? '1' : '0',
+  ];
+  if (plan.window) args.push('1', plan.window.min, plan.window.max);
+  else args.push('0', '', '', ...plan.program);
+  return args;
+}

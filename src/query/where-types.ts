@@ -1,0 +1,59 @@
+import type { AttributeName } from '../types/entity-types';
+
+declare const sortableBrand: unique symbol;
+
+/**
+ * A string attribute kept in lexicographic order (`@Index({ sortable: true })`). Any string can be assigned to
+ * it; declaring the attribute with this type is what lets range operators, startsWith and orderBy on it compile.
+ */
+export type SortableString = string & { readonly [sortableBrand]?: true };
+
+type IsSortable<V> = typeof sortableBrand extends keyof V ? true : false;
+
+export interface RangeOperators<V> {
+  gt?: V;
+  gte?: V;
+  lt?: V;
+  lte?: V;
+}
+
+/** The conditions one attribute accepts, by its type: ranges only where an ordered index can exist. */
+export type Condition<V> = [V] extends [Date]
+  ? Date | ({ in?: readonly Date[] } & RangeOperators<Date>)
+  : [V] extends [number]
+    ? V | ({ in?: readonly V[] } & RangeOperators<number>)
+    : [V] extends [boolean]
+      ? boolean | { in?: readonly boolean[] }
+      : [V] extends [string]
+        ? IsSortable<V> extends true
+          ? string | ({ in?: readonly string[]; startsWith?: string } & RangeOperators<string>)
+          : V | { in?: readonly V[] }
+        : [V] extends [object]
+          ? never
+          : V | { in?: readonly V[] };
+
+/** Conditions on attributes, ANDed; `OR` adds alternatives (each a Where), ANDed with the rest. */
+export type Where<T> = { [K in AttributeName<T>]?: Condition<NonNullable<T[K]>> } & {
+  OR?: ReadonlyArray<Where<T>>;
+};
+
+type Orderable<V> = [V] extends [number] ? true : [V] extends [Date] ? true : [V] extends [string] ? IsSortable<V> : false;
+
+/** Attributes a query can be ordered by: numbers, Dates and sortable strings. */
+export type OrderableName<T> = {
+  [K in AttributeName<T>]-?: Orderable<NonNullable<T[K]>> extends true ? K : never;
+}[AttributeName<T>];
+
+export type Direction = 'asc' | 'desc';
+
+export interface FindOptions<T> {
+  /** One indexed attribute. Ties are ordered by id; 'desc' is the exact reverse of 'asc'. Default: by id. */
+  orderBy?: { [K in OrderableName<T>]?: Direction };
+  offset?: number;
+  limit?: number;
+}
+
+export interface IterateOptions {
+  /** Objects read per round trip (default 500): memory stays bounded whatever the number of matches. */
+  batchSize?: number;
+}

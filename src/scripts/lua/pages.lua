@@ -1,0 +1,107 @@
+-- pages.lua: reading one page of an ordered set; a library inlined into query.lua.
+-- KEYS/ARGV: none of its own.
+-- Orders: by score then id ascending, or the exact reverse (desc). Redis orders equal scores by member bytes,
+-- which is id order for uuids but not for sequence ids ('10' < '9'); with `numeric` set, ties are re-sorted
+-- by (length, bytes), which is numeric order, reading whole only the tie groups at the page's two ends.
+-- `limit` < 0 means no limit.
+
+local function idLess(a, b)
+  if #a ~= #b then
+    return #a < #b
+  end
+  return a < b
+end
+
+local function idMore(a, b)
+  return idLess(b, a)
+end
+
+-- The id carried at the end of a lex index member (esc(value) \0\0 len(id) id).
+local function lexId(member)
+  return string.match(member, '%z%z.([^%z]*)$')
+end
+
+local function pageByScore(key, min, max, desc, offset, limit, numeric)
+  if limit == 0 then
+    return {}
+  end
+  local rows
+  if desc then
+    rows = redis.call('ZRANGE', key, max, min, 'BYSCORE', 'REV', 'LIMIT', offset, limit, 'WITHSCORES')
+  else
+    rows = redis.call('ZRANGE', key, min, max, 'BYSCORE', 'LIMIT', offset, limit, 'WITHSCORES')
+  end
+  local ids = {}
+  if not numeric then
+    for i = 1, #rows, 2 do
+      ids[#ids + 1] = rows[i]
+    end
+    return ids
+  end
+  if #rows == 0 then
+    return ids
+  end
+  -- Group the page by score; the first and last groups may reach past the page, so read them whole.
+  local groups = {}
+  for i = 1, #rows, 2 do
+    local last = groups[#groups]
+    if not last or last.score ~= rows[i + 1] then
+      last = { score = rows[i + 1], members = {} }
+      groups[#groups + 1] = last
+    end
+    last.members[#last.members + 1] = rows[i]
+  end
+  groups[1].members = redis.call('ZRANGE', key, groups[1].score, groups[1].score, 'BYSCORE')
+  if #groups > 1 then
+    groups[#groups].members = redis.call('ZRANGE', key, groups[#groups].score, groups[#groups].score, 'BYSCORE')
+  end
+  local before
+  if desc then
+    before = redis.call('ZCOUNT', key, '(' .. groups[1].score, max)
+  else
+    before = redis.call('ZCOUNT', key, min, '(' .. groups[1].score)
+  end
+  local ordered = {}
+  for _, group in ipairs(groups) do
+    table.sort(group.members, desc and idMore or idLess)
+    for _, member in ipairs(group.members) do
+      ordered[#ordered + 1] = member
+    end
+  end
+  local first = offset - before + 1
+  local last = limit < 0 and #ordered or math.min(#ordered, first + limit - 1)
+  for i = first, last do
+    ids[#ids + 1] = ordered[i]
+  end
+  return ids
+end
+
+local function pageByLex(key, min, max, desc, offset, limit)
+  if limit == 0 then
+    return {}
+  end
+  local members
+  if desc then
+    members = redis.call('ZRANGE', key, max, min, 'BYLEX', 'REV', 'LIMIT', offset, limit)
+  else
+    members = redis.call('ZRANGE', key, min, max, 'BYLEX', 'LIMIT', offset, limit)
+  end
+  for i, member in ipairs(members) do
+    members[i] = lexId(member)
+  end
+  return members
+end
+
+-- A set of ids scored by id order (sequence ids by value, uuids all 0), from position `offset`, or after `afterId`.
+local function pageById(key, offset, limit, afterId, numeric)
+  if limit == 0 then
+    return {}
+  end
+  if afterId == '' then
+    return redis.call('ZRANGE', key, offset, limit < 0 and -1 or offset + limit - 1)
+  end
+  if numeric then
+    return redis.call('ZRANGE', key, '(' .. afterId, '+inf', 'BYSCORE', 'LIMIT', offset, limit)
+  end
+  return redis.call('ZRANGE', key, '(' .. afterId, '+', 'BYLEX', 'LIMIT', offset, limit)
+end

@@ -1,0 +1,158 @@
+-- query.lua: one query, answered inside Redis: set algebra over the indexes, order, offset and limit,
+-- and (mode 'load') the attributes of the page, in one call.
+-- KEYS[1]  the model's `all` zset
+-- KEYS[2]  the model's key base `<prefix>:{<Model>}`; index keys and the temporary keys <base>:tmp:<n> derive
+--          from it (same hash tag, same Cluster slot)
+-- ARGV[1]  mode: 'ids' | 'load' | 'count'
+-- ARGV[2]  '1' when ids are sequence numbers (ties then ordered numerically), else '0'
+-- ARGV[3]  offset;  ARGV[4] limit (-1: no limit);  ARGV[5] afterId ('' none; id order only)
+-- ARGV[6]  order: 'id' | 'score' | 'lex';  ARGV[7] the order's index key;  ARGV[8] the order's attribute field
+-- ARGV[9]  '1' descending, else '0'
+-- ARGV[10] '1' when the page is read directly from a window of the order key, then ARGV[11] min, ARGV[12] max
+-- ARGV[13..] the program (unless a window): instructions building the matching ids on a stack
+--   S key | K key            an index set or sorted set as it is
+--   Z key min max            ids of a sorted index with score in [min, max]   (ZRANGESTORE)
+--   L key min max            ids of a lex index with member in [min, max]
+--   U key field              the owner of a unique value
+--   0                        nothing
+--   & n | '|' n              intersection / union of the top n
+--   (an empty program means every object)
+-- Returns: 'count' the number of matches; 'ids' the page's ids; 'load' id, HGETALL list, id, HGETALL list ...
+-- Guarantees: reads one consistent state (the script is atomic); the matches are intersected with `all`, so
+-- only live objects are returned; temporary keys expire after 10 s even if the script fails, and are deleted.
+--!include indexes.lua
+--!include pages.lua
+
+local all, base = KEYS[1], KEYS[2]
+local mode, numeric = ARGV[1], ARGV[2] == '1'
+local offset, limit, afterId = tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
+local order, orderKey, orderField, desc = ARGV[6], ARGV[7], ARGV[8], ARGV[9] == '1'
+
+local temps = {}
+local function temp()
+  local key = base .. ':tmp:' .. (#temps + 1)
+  temps[#temps + 1] = key
+  return key
+end
+local function stored(key)
+  redis.call('PEXPIRE', key, 10000)
+  return key
+end
+local function cleanup(result)
+  if #temps > 0 then
+    redis.call('DEL', unpack(temps))
+  end
+  return result
+end
+
+local function run(from)
+  local stack = {}
+  local i = from
+  local function pop(n)
+    local keys = {}
+    for k = #stack - n + 1, #stack do
+      keys[#keys + 1] = stack[k]
+      stack[k] = nil
+    end
+    return keys
+  end
+  while i <= #ARGV do
+    local op = ARGV[i]
+    if op == 'S' or op == 'K' then
+      stack[#stack + 1] = ARGV[i + 1]
+      i = i + 2
+    elseif op == 'Z' then
+      local key = temp()
+      redis.call('ZRANGESTORE', key, ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], 'BYSCORE')
+      stack[#stack + 1] = stored(key)
+      i = i + 4
+    elseif op == 'L' then
+      local key = temp()
+      local members = redis.call('ZRANGE', ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], 'BYLEX')
+      for start = 1, #members, 1000 do
+        local ids = {}
+        for m = start, math.min(start + 999, #members) do
+          ids[#ids + 1] = lexId(members[m])
+        end
+        redis.call('SADD', key, unpack(ids))
+      end
+      stack[#stack + 1] = stored(key)
+      i = i + 4
+    elseif op == 'U' then
+      local key = temp()
+      local owner = redis.call('HGET', ARGV[i + 1], ARGV[i + 2])
+      if owner then
+        redis.call('SADD', key, owner)
+        stored(key)
+      end
+      stack[#stack + 1] = key
+      i = i + 3
+    elseif op == '0' then
+      stack[#stack + 1] = temp()
+      i = i + 1
+    elseif op == '&' or op == '|' then
+      local n = tonumber(ARGV[i + 1])
+      local key = temp()
+      redis.call(op == '&' and 'ZINTERSTORE' or 'ZUNIONSTORE', key, n, unpack(pop(n)))
+      stack[#stack + 1] = stored(key)
+      i = i + 2
+    else
+      return redis.error_reply('query.lua: unknown instruction ' .. tostring(op))
+    end
+  end
+  return stack[1]
+end
+
+local ids
+if ARGV[10] == '1' then
+  local min, max = ARGV[11], ARGV[12]
+  if mode == 'count' then
+    return redis.call(order == 'lex' and 'ZLEXCOUNT' or 'ZCOUNT', orderKey, min, max)
+  end
+  if order == 'lex' then
+    ids = pageByLex(orderKey, min, max, desc, offset, limit)
+  else
+    ids = pageByScore(orderKey, min, max, desc, offset, limit, numeric)
+  end
+else
+  local matches = all
+  if #ARGV >= 13 then
+    if mode == 'count' and ARGV[13] == 'S' and #ARGV == 14 then
+      return redis.call('SCARD', ARGV[14])
+    end
+    local found = run(13)
+    if type(found) == 'table' then
+      return cleanup(found)
+    end
+    matches = stored(temp())
+    redis.call('ZINTERSTORE', matches, 2, all, found, 'WEIGHTS', 1, 0)
+  end
+  if mode == 'count' then
+    return cleanup(redis.call('ZCARD', matches))
+  end
+  if order == 'id' then
+    ids = pageById(matches, offset, limit, afterId, numeric)
+  elseif order == 'score' then
+    local ordered = stored(temp())
+    redis.call('ZINTERSTORE', ordered, 2, matches, orderKey, 'WEIGHTS', 0, 1)
+    ids = pageByScore(ordered, '-inf', '+inf', desc, offset, limit, numeric)
+  else
+    local ordered = temp()
+    local members = redis.call('ZRANGE', matches, 0, -1)
+    for _, id in ipairs(members) do
+      redis.call('ZADD', ordered, 0, lexMember(redis.call('HGET', base .. ':obj:' .. id, orderField), id))
+    end
+    stored(ordered)
+    ids = pageByLex(ordered, '-', '+', desc, offset, limit)
+  end
+end
+
+if mode == 'ids' then
+  return cleanup(ids)
+end
+local out = {}
+for _, id in ipairs(ids) do
+  out[#out + 1] = id
+  out[#out + 1] = redis.call('HGETALL', base .. ':obj:' .. id)
+end
+return cleanup(out)
