@@ -1,5 +1,5 @@
 import { createClient } from 'redis';
-import { Attr, BaseEntity, connect, InvalidIdError, Model, NotFoundError } from '../../src';
+import { Attr, BaseEntity, connect, DecodeError, InvalidIdError, Model, NotFoundError } from '../../src';
 import { countingClient } from './support/counting-client';
 import { useTestRedis } from '../support/test-redis';
 
@@ -11,6 +11,11 @@ import { useTestRedis } from '../support/test-redis';
 @Model()
 class LookupNote extends BaseEntity {
   @Attr() body!: string;
+}
+
+@Model()
+class LookupCounter extends BaseEntity {
+  @Attr() value!: number;
 }
 
 const redis = useTestRedis();
@@ -56,6 +61,17 @@ describe('find', () => {
     await redis.raw.hSet(`${redis.prefix}:{LookupNote}:obj:500`, { body: 'orphan' });
     expect(await LookupNote.find('500')).toBeNull();
     await redis.raw.del(`${redis.prefix}:{LookupNote}:obj:500`);
+  });
+});
+
+describe('a stored value written by something else', () => {
+  it('that the codec cannot read throws DecodeError naming the model, id and attribute', async () => {
+    const counter = await LookupCounter.create({ value: 1 });
+    await redis.raw.hSet(`${redis.prefix}:{LookupCounter}:obj:${counter.id}`, 'value', 'not a number');
+    const error = await LookupCounter.find(counter.id).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DecodeError);
+    expect(error).toMatchObject({ model: 'LookupCounter', id: counter.id, attribute: 'value' });
+    await counter.remove();
   });
 });
 
