@@ -4,7 +4,7 @@
  * through hand-written node-redis code issuing the reference commands, in one run, interleaved in blocks
  * (the order flipping every block) so that machine noise hits both alike.
  *
- *   npm run bench:crud -- [--n=10000] [--reps=3] [--block=500] [--json[=file]]
+ *   npm run bench:crud -- [--n=10000] [--reps=3] [--block=100] [--json[=file]]
  *   (or N=... REPS=... BLOCK=... BENCH_JSON=file in the environment)
  *
  * A private redis-server is started unless REDIS_URL is set; keys go under a fresh prefix, removed at the end.
@@ -42,7 +42,7 @@ function positive(name: string, envName: string, fallback: number): number {
 
 const N = positive('n', 'N', 10_000);
 const REPS = positive('reps', 'REPS', 3);
-const BLOCK = positive('block', 'BLOCK', 500);
+const BLOCK = positive('block', 'BLOCK', 100);
 const WARMUP = Math.min(500, N);
 const jsonOption = option('json', 'BENCH_JSON');
 const JSON_FILE =
