@@ -1,0 +1,532 @@
+/**
+ * Query benchmark: redis-record against nohm 3 on the same posts, in one run, on one Redis.
+ *
+ *   npm run bench:query -- [--sizes 50000,500000] [--reps 100] [--budget 4] [--batch 1000] [--json [file]]
+ *   (or SIZES=... REPS=... BUDGET=... BATCH=... BENCH_JSON=file in the environment)
+ *
+ * Posts: topic among t0..t9, score 0..999, authorId among a0..a499, createdAt distinct (one second apart), all
+ * from a seeded generator so both libraries hold the very same data. The sizes are reached by loading more
+ * posts on top of the previous size (the first 50,000 posts of the 500,000 are the 50,000 of the first size).
+ *
+ * Queries (each library answers with what it offers for it):
+ *   Q1 topic = 't3' AND 100 <= score <= 200, ids       redis-record findIds        nohm find
+ *   Q2 the same, objects                                 redis-record findBy         nohm findAndLoad
+ *   Q3 top 20 by score desc, objects                     redis-record findBy orderBy nohm sort + loadMany
+ *   Q4 newest 20 posts of one author, objects            redis-record findBy on the  nohm find + sort(ids) +
+ *                                                        createdAt index scoped by   loadMany
+ *                                                        authorId
+ * Each query runs the two libraries alternately, `reps` times each, or fewer when a library has spent `budget`
+ * seconds on it (never fewer than 5); every answer is checked against the data before it is timed again.
+ *
+ * A private redis-server is started unless REDIS_URL is set. Each library writes under its own fresh prefix;
+ * both are removed at the end.
+ */
+import 'reflect-metadata';
+import { randomBytes } from 'crypto';
+import { mkdirSync, writeFileSync } from 'fs';
+import { dirname, resolve } from 'path';
+import { Nohm } from 'nohm';
+import { createClient } from 'redis';
+import { Attr, BaseEntity, connect, disconnect, Index, Model } from '../src';
+import { redisForRun } from '../tools/private-redis';
+
+/** ioredis 4 (the client nohm documents) ships no typings; the little used here. */
+interface IORedisClient {
+  readonly status: string;
+  connect(): Promise<void>;
+  quit(): Promise<unknown>;
+  disconnect(): void;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const IORedis: new (url: string, options: { lazyConnect: boolean }) => IORedisClient = require('ioredis');
+
+const newClient = (url: string) => createClient({ url });
+type Client = ReturnType<typeof newClient>;
+
+// ---------------------------------------------------------------------------------------------- options
+
+/** `--name value`, `--name=value`, a bare `--name` ('true'), or the environment variable. */
+function option(name: string, envName: string): string | undefined {
+  const args = process.argv.slice(2);
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3);
+    if (arg === `--${name}`) return args[i + 1] !== undefined && !args[i + 1].startsWith('--') ? args[i + 1] : 'true';
+  }
+  return process.env[envName];
+}
+
+function positive(name: string, envName: string, fallback: number): number {
+  const raw = option(name, envName);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number, got ${raw}`);
+  return value;
+}
+
+function sizesOption(): number[] {
+  const raw = option('sizes', 'SIZES') ?? '50000,500000';
+  const sizes = raw.split(',').map((part) => Number(part.replace(/_/g, '')));
+  for (const size of sizes) {
+    if (!Number.isSafeInteger(size) || size <= 0) throw new Error(`--sizes takes positive integers, got ${raw}`);
+  }
+  return [...new Set(sizes)].sort((a, b) => a - b);
+}
+
+const SIZES = sizesOption();
+const REPS = Math.round(positive('reps', 'REPS', 100));
+const BUDGET_SECONDS = positive('budget', 'BUDGET', 4);
+const BATCH = Math.round(positive('batch', 'BATCH', 1000));
+const MIN_REPS = 5;
+const WARMUP_REPS = 3;
+const jsonOption = option('json', 'BENCH_JSON');
+const JSON_FILE =
+  jsonOption === undefined ? undefined : jsonOption === 'true' ? `bench/results/query-${Date.now()}.json` : jsonOption;
+
+// ---------------------------------------------------------------------------------------------- data
+
+interface PostData {
+  topic: string;
+  score: number;
+  authorId: string;
+  createdAt: number; // ms since the epoch
+}
+
+const TOPICS = 10;
+const AUTHORS = 500;
+const EPOCH = Date.UTC(2024, 0, 1);
+
+/** The seeded generator of bench/crud.ts: every run and both libraries see the same posts. */
+function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function makePosts(n: number, seed: number): PostData[] {
+  const random = generator(seed);
+  return Array.from({ length: n }, (_, i) => ({
+    topic: `t${Math.floor(random() * TOPICS)}`,
+    score: Math.floor(random() * 1000),
+    authorId: `a${Math.floor(random() * AUTHORS)}`,
+    createdAt: EPOCH + i * 1000,
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------- queries
+
+const Q1_TOPIC = 't3';
+const Q1_MIN = 100;
+const Q1_MAX = 200;
+const TOP = 20;
+/** Q4 cycles through these authors, one per repetition. */
+const Q4_AUTHORS = Array.from({ length: 10 }, (_, k) => `a${(k * 47 + 13) % AUTHORS}`);
+
+const QUERIES = [
+  { key: 'Q1', label: `Q1 topic = '${Q1_TOPIC}' AND score ${Q1_MIN}..${Q1_MAX}, ids` },
+  { key: 'Q2', label: 'Q2 the same, objects' },
+  { key: 'Q3', label: `Q3 top ${TOP} by score desc, objects` },
+  { key: 'Q4', label: `Q4 newest ${TOP} of one author, objects` },
+] as const;
+type QueryKey = (typeof QUERIES)[number]['key'];
+
+/** What a query must answer over the first `n` posts, to check each library's reply. */
+class Expected {
+  readonly q1Count: number;
+  readonly topScores: number[];
+  private readonly newestByAuthor = new Map<string, number[]>();
+
+  constructor(posts: PostData[], n: number) {
+    let count = 0;
+    const scores: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const post = posts[i];
+      if (post.topic === Q1_TOPIC && post.score >= Q1_MIN && post.score <= Q1_MAX) count++;
+      scores.push(post.score);
+    }
+    this.q1Count = count;
+    this.topScores = scores.sort((a, b) => b - a).slice(0, TOP);
+    for (const author of Q4_AUTHORS) {
+      const times: number[] = [];
+      for (let i = n - 1; i >= 0 && times.length < TOP; i--) if (posts[i].authorId === author) times.push(posts[i].createdAt);
+      this.newestByAuthor.set(author, times);
+    }
+  }
+
+  newest(author: string): number[] {
+    return this.newestByAuthor.get(author)!;
+  }
+}
+
+function check(condition: boolean, message: string): void {
+  if (!condition) throw new Error(`benchmark self-check failed: ${message}`);
+}
+
+const same = (a: number[], b: number[]) => a.length === b.length && a.every((value, i) => value === b[i]);
+
+/** One library: how it loads posts and answers each query (checking the answer against `expected`). */
+interface Library {
+  readonly label: string;
+  load(posts: PostData[], from: number, to: number): Promise<void>;
+  query(key: QueryKey, rep: number, expected: Expected): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------- redis-record
+
+@Model({ name: 'QueryBenchPost' })
+class RecordPost extends BaseEntity {
+  @Attr() @Index() topic!: string;
+  @Attr() @Index() score!: number;
+  @Attr() authorId!: string;
+  @Attr() @Index({ scope: 'authorId' }) createdAt!: Date;
+}
+
+function checkObjects(label: string, posts: Array<{ topic: string; score: number }>, expected: Expected): void {
+  check(posts.length === expected.q1Count, `${label} Q2 returned ${posts.length} posts, expected ${expected.q1Count}`);
+  for (const post of posts) {
+    check(post.topic === Q1_TOPIC && post.score >= Q1_MIN && post.score <= Q1_MAX, `${label} Q2 returned a post outside the where`);
+  }
+}
+
+const redisRecord: Library = {
+  label: 'redis-record',
+  async load(posts, from, to) {
+    for (let start = from; start < to; start += BATCH) {
+      const batch: Promise<unknown>[] = [];
+      for (let i = start; i < Math.min(to, start + BATCH); i++) {
+        const post = posts[i];
+        batch.push(RecordPost.create({ ...post, createdAt: new Date(post.createdAt) }));
+      }
+      await Promise.all(batch);
+    }
+  },
+  async query(key, rep, expected) {
+    const where = { topic: Q1_TOPIC, score: { gte: Q1_MIN, lte: Q1_MAX } };
+    if (key === 'Q1') {
+      const ids = await RecordPost.findIds(where);
+      check(ids.length === expected.q1Count, `redis-record Q1 returned ${ids.length} ids, expected ${expected.q1Count}`);
+    } else if (key === 'Q2') {
+      checkObjects('redis-record', await RecordPost.findBy(where), expected);
+    } else if (key === 'Q3') {
+      const top = await RecordPost.findBy({}, { orderBy: { score: 'desc' }, limit: TOP });
+      check(same(top.map((post) => post.score), expected.topScores), 'redis-record Q3 scores differ from the data');
+    } else {
+      const author = Q4_AUTHORS[rep % Q4_AUTHORS.length];
+      const newest = await RecordPost.findBy({ authorId: author }, { orderBy: { createdAt: 'desc' }, limit: TOP });
+      check(
+        same(newest.map((post) => post.createdAt.getTime()), expected.newest(author)),
+        `redis-record Q4 createdAt of ${author} differ from the data`,
+      );
+    }
+  },
+};
+
+// ---------------------------------------------------------------------------------------------- nohm
+
+interface NohmPostProps {
+  topic: string;
+  score: number;
+  authorId: string;
+  createdAt: number;
+}
+
+function nohmLibrary(): Library {
+  const Post = Nohm.model('QueryBenchPost', {
+    properties: {
+      topic: { type: 'string', index: true },
+      score: { type: 'integer', index: true },
+      authorId: { type: 'string', index: true },
+      createdAt: { type: 'timestamp', index: true },
+    },
+    idGenerator: 'increment', // sequence ids, as redis-record's
+  });
+  const props = (models: Array<{ allProperties(): unknown }>) =>
+    models.map((model) => model.allProperties() as NohmPostProps);
+  const range = { min: Q1_MIN, max: Q1_MAX, endpoints: '[]' as const };
+  return {
+    label: 'nohm',
+    async load(posts, from, to) {
+      for (let start = from; start < to; start += BATCH) {
+        const batch: Promise<unknown>[] = [];
+        for (let i = start; i < Math.min(to, start + BATCH); i++) {
+          const model = new Post();
+          model.property(posts[i] as unknown as Record<string, unknown>);
+          batch.push(model.save());
+        }
+        await Promise.all(batch);
+      }
+    },
+    async query(key, rep, expected) {
+      if (key === 'Q1') {
+        const ids = await Post.find({ topic: Q1_TOPIC, score: range });
+        check(ids.length === expected.q1Count, `nohm Q1 returned ${ids.length} ids, expected ${expected.q1Count}`);
+      } else if (key === 'Q2') {
+        const found = await Post.findAndLoad({ topic: Q1_TOPIC, score: range });
+        checkObjects('nohm', props(found), expected);
+      } else if (key === 'Q3') {
+        const ids = await Post.sort({ field: 'score', direction: 'DESC', limit: [0, TOP] });
+        const top = props(await Post.loadMany(ids));
+        check(same(top.map((post) => post.score), expected.topScores), 'nohm Q3 scores differ from the data');
+      } else {
+        const author = Q4_AUTHORS[rep % Q4_AUTHORS.length];
+        const ids = await Post.find({ authorId: author });
+        const newestIds = await Post.sort({ field: 'createdAt', direction: 'DESC', limit: [0, TOP] }, ids);
+        const newest = props(await Post.loadMany(newestIds));
+        check(
+          same(newest.map((post) => Number(post.createdAt)), expected.newest(author)),
+          `nohm Q4 createdAt of ${author} differ from the data`,
+        );
+      }
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------- measuring
+
+interface Stats {
+  reps: number;
+  medianMs: number;
+  p95Ms: number;
+  meanMs: number;
+}
+
+function stats(samples: number[]): Stats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  const p95 = sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)];
+  const mean = sorted.reduce((sum, value) => sum + value, 0) / sorted.length;
+  return { reps: sorted.length, medianMs: median, p95Ms: p95, meanMs: mean };
+}
+
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const began = process.hrtime.bigint();
+  await run();
+  return Number(process.hrtime.bigint() - began) / 1e6;
+}
+
+/**
+ * Runs one query on every library, alternately (the order flipping each round) so that machine noise hits all
+ * alike; a library stops at REPS samples or once it has spent BUDGET_SECONDS (and has at least MIN_REPS).
+ */
+async function measure(libraries: readonly Library[], key: QueryKey, expected: Expected): Promise<Stats[]> {
+  for (const library of libraries) for (let rep = 0; rep < WARMUP_REPS; rep++) await library.query(key, rep, expected);
+  const samples: number[][] = libraries.map(() => []);
+  const spent = libraries.map(() => 0);
+  const done = (which: number) =>
+    samples[which].length >= REPS || (samples[which].length >= MIN_REPS && spent[which] >= BUDGET_SECONDS * 1000);
+  for (let round = 0; !libraries.every((_, which) => done(which)); round++) {
+    const order = libraries.map((_, which) => which);
+    if (round % 2 === 1) order.reverse();
+    for (const which of order) {
+      if (done(which)) continue;
+      const ms = await timed(() => libraries[which].query(key, round, expected));
+      samples[which].push(ms);
+      spent[which] += ms;
+    }
+  }
+  return samples.map(stats);
+}
+
+// ---------------------------------------------------------------------------------------------- report
+
+interface SizeResult {
+  size: number;
+  load: Array<{ library: string; from: number; to: number; seconds: number; postsPerSecond: number }>;
+  queries: Array<{ key: QueryKey; query: string; results: Record<string, Stats>; ratio: number }>;
+}
+
+const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
+
+function printSize(result: SizeResult, labels: readonly string[]): void {
+  console.log('');
+  console.log(`## ${result.size.toLocaleString('en-US')} posts`);
+  console.log('');
+  for (const load of result.load) {
+    console.log(
+      `load ${load.library}: posts ${load.from.toLocaleString('en-US')}..${load.to.toLocaleString('en-US')} in ` +
+        `${load.seconds.toFixed(1)} s (${Math.round(load.postsPerSecond).toLocaleString('en-US')} posts/s)`,
+    );
+  }
+  console.log('');
+  const ratioColumn = labels.length > 1 ? ` ${labels[1]} / ${labels[0]} |` : '';
+  console.log(`| query |${labels.map((label) => ` ${label} median / p95 (ms) |`).join('')}${ratioColumn} reps |`);
+  console.log(`| --- |${labels.map(() => ' ---: |').join('')}${labels.length > 1 ? ' ---: |' : ''} ---: |`);
+  for (const row of result.queries) {
+    const cells = labels.map((label) => ` ${ms(row.results[label].medianMs)} / ${ms(row.results[label].p95Ms)} |`).join('');
+    const ratio = labels.length > 1 ? ` ${row.ratio.toFixed(1)}x |` : '';
+    console.log(`| ${row.query} |${cells}${ratio} ${labels.map((label) => row.results[label].reps).join(' / ')} |`);
+  }
+}
+
+interface Verdict {
+  target: string;
+  measured: string;
+  met: boolean;
+}
+
+function verdicts(results: SizeResult[], labels: readonly string[]): Verdict[] {
+  const out: Verdict[] = [];
+  if (labels.length > 1) {
+    for (const result of results) {
+      for (const key of ['Q1', 'Q2'] as const) {
+        const row = result.queries.find((query) => query.key === key)!;
+        out.push({
+          target: `${key} at ${result.size.toLocaleString('en-US')}: redis-record >= 10x faster than nohm`,
+          measured: `${row.ratio.toFixed(1)}x`,
+          met: row.ratio >= 10,
+        });
+      }
+    }
+  }
+  for (let i = 1; i < results.length; i++) {
+    const before = results[i - 1];
+    const after = results[i];
+    const factor = after.size / before.size;
+    for (const key of ['Q3', 'Q4'] as const) {
+      const a = before.queries.find((query) => query.key === key)!.results[labels[0]].medianMs;
+      const b = after.queries.find((query) => query.key === key)!.results[labels[0]].medianMs;
+      out.push({
+        target: `${key} redis-record growth ${before.size.toLocaleString('en-US')} -> ${after.size.toLocaleString('en-US')} (data x${factor.toFixed(1)}): < 2x`,
+        measured: `${(b / a).toFixed(2)}x (${ms(a)} -> ${ms(b)} ms)`,
+        met: b / a < 2,
+      });
+    }
+  }
+  return out;
+}
+
+function growthTable(results: SizeResult[], labels: readonly string[]): void {
+  if (results.length < 2) return;
+  const first = results[0];
+  const last = results[results.length - 1];
+  console.log('');
+  console.log(`## Growth of the median, ${first.size.toLocaleString('en-US')} -> ${last.size.toLocaleString('en-US')} posts`);
+  console.log('');
+  console.log(`| query |${labels.map((label) => ` ${label} |`).join('')}`);
+  console.log(`| --- |${labels.map(() => ' ---: |').join('')}`);
+  for (const { key, label } of QUERIES) {
+    const cells = labels.map((library) => {
+      const a = first.queries.find((query) => query.key === key)!.results[library].medianMs;
+      const b = last.queries.find((query) => query.key === key)!.results[library].medianMs;
+      return ` ${(b / a).toFixed(2)}x |`;
+    });
+    console.log(`| ${label} |${cells.join('')}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- run
+
+async function deleteKeys(client: Client, prefix: string): Promise<number> {
+  let deleted = 0;
+  for await (const keys of client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 5000 })) {
+    if (keys.length > 0) deleted += await client.unlink(keys);
+  }
+  return deleted;
+}
+
+async function main(): Promise<void> {
+  const redis = await redisForRun();
+  const hex = randomBytes(4).toString('hex');
+  const recordPrefix = `benchq${hex}`;
+  const nohmPrefix = `benchqnohm${hex}`;
+  const raw = newClient(redis.url);
+  raw.on('error', (error) => console.error('redis client:', error.message));
+  await raw.connect();
+  const nohmClient = new IORedis(redis.url, { lazyConnect: true });
+  nohmClient.on('error', (error) => console.error('ioredis client:', error.message));
+  const skipNohm = option('skip-nohm', 'SKIP_NOHM') !== undefined;
+  try {
+    await connect({ url: redis.url, prefix: recordPrefix });
+    const libraries: Library[] = [redisRecord];
+    if (!skipNohm) {
+      await nohmClient.connect();
+      Nohm.setPrefix(nohmPrefix);
+      Nohm.setClient(nohmClient as never);
+      libraries.push(nohmLibrary());
+    }
+    const labels = libraries.map((library) => library.label);
+    const server = (await raw.info('server')).match(/redis_version:(\S+)/)?.[1];
+
+    console.log(
+      `# Query benchmark: sizes ${SIZES.map((size) => size.toLocaleString('en-US')).join(', ')}; up to ${REPS} reps per query ` +
+        `(>= ${MIN_REPS}, ${BUDGET_SECONDS} s budget per library and query); loads ${BATCH} creates in flight; Node ${process.version}`,
+    );
+    console.log(
+      `redis ${server}: ${redis.url === process.env.REDIS_URL ? redis.url : `private redis-server at ${redis.url}`}; ` +
+        `nohm ${require('nohm/package.json').version} over ioredis ${require('ioredis/package.json').version}`,
+    );
+
+    const posts = makePosts(SIZES[SIZES.length - 1], 20240601);
+    const results: SizeResult[] = [];
+    let loaded = 0;
+    for (const size of SIZES) {
+      const result: SizeResult = { size, load: [], queries: [] };
+      for (const library of libraries) {
+        const seconds = (await timed(() => library.load(posts, loaded, size))) / 1000;
+        result.load.push({ library: library.label, from: loaded, to: size, seconds, postsPerSecond: (size - loaded) / seconds });
+        process.stderr.write(`${library.label}: loaded posts ${loaded}..${size} in ${seconds.toFixed(1)} s\n`);
+      }
+      loaded = size;
+      check((await RecordPost.count()) === size, `redis-record holds ${await RecordPost.count()} posts, expected ${size}`);
+      const expected = new Expected(posts, size);
+      for (const { key, label } of QUERIES) {
+        const measured = await measure(libraries, key, expected);
+        const results = Object.fromEntries(labels.map((library, which) => [library, measured[which]]));
+        const ratio = labels.length > 1 ? measured[1].medianMs / measured[0].medianMs : 1;
+        result.queries.push({ key, query: label, results, ratio });
+        process.stderr.write(`${size}: ${label}: ${labels.map((l, w) => `${l} ${ms(measured[w].medianMs)} ms`).join(', ')}\n`);
+      }
+      results.push(result);
+      printSize(result, labels);
+    }
+
+    growthTable(results, labels);
+    const targets = verdicts(results, labels);
+    console.log('');
+    console.log('## Targets');
+    console.log('');
+    console.log('| target | measured | met |');
+    console.log('| --- | ---: | :---: |');
+    for (const verdict of targets) console.log(`| ${verdict.target} | ${verdict.measured} | ${verdict.met ? 'yes' : 'NO'} |`);
+
+    if (JSON_FILE) {
+      const file = resolve(JSON_FILE);
+      mkdirSync(dirname(file), { recursive: true });
+      const report = {
+        sizes: SIZES,
+        reps: REPS,
+        minReps: MIN_REPS,
+        budgetSeconds: BUDGET_SECONDS,
+        batch: BATCH,
+        node: process.version,
+        redis: server,
+        nohm: skipNohm ? undefined : require('nohm/package.json').version,
+        date: new Date().toISOString(),
+        results,
+        targets,
+      };
+      writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+      console.log(`\nresults written to ${file}`);
+    }
+  } finally {
+    await disconnect();
+    const removed = (await deleteKeys(raw, recordPrefix)) + (await deleteKeys(raw, nohmPrefix));
+    process.stderr.write(`removed ${removed} keys\n`);
+    if (nohmClient.status === 'ready') await nohmClient.quit();
+    else nohmClient.disconnect();
+    await raw.close();
+    await redis.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
