@@ -9,8 +9,7 @@ export const dateCodec: Codec<Date> = {
     return String(time);
   },
   decode(raw) {
-    const time = Number(raw);
-    if (raw === '' || !Number.isInteger(time)) throw new CodecError('isDate', `not a timestamp: ${raw.slice(0, 40)}`);
-    return new Date(time);
+    if (!/^-?(0|[1-9]\d*)$/.test(raw)) throw new CodecError('isDate', `not a timestamp: ${raw.slice(0, 40)}`);
+    return new Date(Number(raw));
   },
 };

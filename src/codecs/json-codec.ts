@@ -2,7 +2,8 @@ import { Codec, CodecError } from './codec';
 
 /**
  * Objects and arrays as JSON. Values JSON would silently change are refused instead (NaN, Infinity, -0,
- * undefined in arrays, Dates, class instances, bigints, cycles, lone surrogates), so what is read back equals
+ * undefined in arrays, array holes and extra array properties, symbol keys, Dates, class instances, bigints,
+ * cycles, lone surrogates), so what is read back equals
  * what was saved. Object properties whose value is undefined are left out, as JSON does.
  * Decoding uses JSON.parse, which creates `__proto__` as a plain own property: no prototype is touched.
  */
@@ -35,7 +36,11 @@ function assertJsonExact(value: unknown, path: string, seen: Set<object>): void 
   if (typeof value !== 'object') throw new CodecError('isJson', `${path} is a ${typeof value}, which JSON cannot hold`);
   if (seen.has(value)) throw new CodecError('isJson', `${path} is circular`);
   seen.add(value);
+  if (Object.getOwnPropertySymbols(value).length > 0) throw new CodecError('isJson', `${path} has symbol keys, which JSON drops`);
   if (Array.isArray(value)) {
+    if (Object.keys(value).length !== value.length) {
+      throw new CodecError('isJson', `${path} is an array with holes or extra properties, which JSON drops`);
+    }
     for (let i = 0; i < value.length; i++) {
       if (value[i] === undefined) throw new CodecError('isJson', `${path}[${i}] is undefined`);
       assertJsonExact(value[i], `${path}[${i}]`, seen);

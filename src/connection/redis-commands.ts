@@ -10,6 +10,6 @@ export interface EvalArguments {
 export interface RedisCommands {
   evalSha(sha: string, options: EvalArguments): Promise<unknown>;
   eval(script: string, options: EvalArguments): Promise<unknown>;
-  zCard(key: string): Promise<number>;
-  zScore(key: string, member: string): Promise<number | null | unknown>;
+  exists(key: string): Promise<number>;
+  pTTL(key: string): Promise<number>;
 }

@@ -19,6 +19,10 @@ export function Model(options: ModelOptions = {}): ClassDecorator {
     if (idStrategy !== 'sequence' && idStrategy !== 'uuid') {
       throw new SchemaError(`${target.name}: idStrategy must be 'sequence' or 'uuid'`);
     }
+    const ttl = options.ttl;
+    if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl <= 0 || !Number.isInteger(ttl * 1000))) {
+      throw new SchemaError(`${target.name}: ttl must be a positive number of seconds (millisecond precision)`);
+    }
     let sample: Record<string, unknown> | undefined;
     const defaults = () => (sample ??= new (target as unknown as new () => Record<string, unknown>)());
     const attributes = collectAttributes(target).map((pending) =>
@@ -34,6 +38,6 @@ export function Model(options: ModelOptions = {}): ClassDecorator {
       if (same) throw new SchemaError(`${pending.owner}.${pending.property}: the same index is declared twice`);
       indexes.push(index);
     }
-    registerModel(new ModelDescriptor(name, target, idStrategy, attributes, indexes, collectHooks(target)));
+    registerModel(new ModelDescriptor(name, target, idStrategy, ttl === undefined ? undefined : ttl * 1000, attributes, indexes, collectHooks(target)));
   };
 }

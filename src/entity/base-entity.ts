@@ -14,6 +14,7 @@ import { runHooks } from './run-hooks';
 import { validateEntity } from './validate-entity';
 import { applyStored, materialize } from './materialize';
 import { countWhere, findBy, findIds, iterate } from './entity-queries';
+import { expireObject, persistObject, sweepModel, ttlOf } from './expiry';
 import type { FindOptions, IterateOptions, Where } from '../query/where-types';
 
 function storeOf(model: ModelDescriptor): ObjectStore {
@@ -78,7 +79,10 @@ export abstract class BaseEntity {
     });
   }
 
-  /** Deletes the object (hash, `all` entry) atomically. Removing one that is already gone is not an error. */
+  /**
+   * Deletes the object with all its entries, atomically. An object someone else removed already is not an
+   * error; an instance that was never saved, or was removed through this instance, throws.
+   */
   remove(): Promise<void> {
     return serialized(this, async () => {
       const model = descriptorOf(this.constructor);
@@ -90,6 +94,24 @@ export abstract class BaseEntity {
       await runHooks(model, this, 'afterRemove');
       state.id = undefined;
     });
+  }
+
+  /** Lets the object live `seconds` more (then it is invisible at once and swept with all its entries). */
+  async expire(seconds: number): Promise<void> {
+    const model = descriptorOf(this.constructor);
+    await expireObject(model, requireId(model, this), seconds);
+  }
+
+  /** Removes the object's time to live. */
+  async persist(): Promise<void> {
+    const model = descriptorOf(this.constructor);
+    await persistObject(model, requireId(model, this));
+  }
+
+  /** Seconds the object has left, or null when it does not expire. NotFoundError when it is gone. */
+  async ttl(): Promise<number | null> {
+    const model = descriptorOf(this.constructor);
+    return ttlOf(model, requireId(model, this));
   }
 
   /** `{ id, ...attributes }`; absent attributes are left out. */
@@ -143,6 +165,11 @@ export abstract class BaseEntity {
   static async exists<T extends BaseEntity>(this: EntityClass<T>, id: string | number): Promise<boolean> {
     const model = descriptorOf(this);
     return storeOf(model).exists(normalizeId(model.name, id));
+  }
+
+  /** Deletes every expired object with its index and unique entries; resolves to how many. */
+  static sweep<T extends BaseEntity>(this: EntityClass<T>): Promise<number> {
+    return sweepModel(descriptorOf(this));
   }
 
   /** The number of objects (ZCARD of `all`), or of those matching `where` (counted inside Redis). */

@@ -10,6 +10,8 @@
  *   <prefix>:{<Model>}:lex:<attr>[@<scope>:<scopeValue>]  zset  sortable string index (members value, id)
  *   <prefix>:{<Model>}:uniq:<attr>                        hash  unique value -> id
  *   <prefix>:{<Model>}:tmp:<n>                            temporary keys of a running query (10 s TTL)
+ *   <prefix>:{<Model>}:exp                                zset  id -> expiry time (ms) of objects with a TTL
+ *   <prefix>:{<Model>}:memo:<id>                          hash  index entries of an object with a TTL
  * The Lua scripts build the same names (src/scripts/lua/indexes.lua).
  */
 export class ModelKeys {
@@ -18,6 +20,7 @@ export class ModelKeys {
   readonly all: string;
   /** Object keys are `objectPrefix + id`; scripts derive them from this declared key (same hash tag). */
   readonly objectPrefix: string;
+  readonly expiring: string;
 
   constructor(
     readonly prefix: string,
@@ -27,6 +30,7 @@ export class ModelKeys {
     this.sequence = `${this.base}:seq`;
     this.all = `${this.base}:all`;
     this.objectPrefix = `${this.base}:obj:`;
+    this.expiring = `${this.base}:exp`;
   }
 
   object(id: string): string {

@@ -25,7 +25,7 @@ export class ObjectStore {
 
   /** Inserts a new object with its index entries; `id` undefined takes the next sequence value. */
   insert(fields: EncodedFields, id?: string): Promise<SaveOutcome> {
-    return this.save('c', id ?? '', { set: fields, removed: [] }, this.model.indexes);
+    return this.save('c', id ?? '', { set: fields, removed: [] }, this.model.indexes, this.model.ttlMs);
   }
 
   /** Applies a change set and moves the index entries it touches. */
@@ -37,9 +37,15 @@ export class ObjectStore {
     return this.save('u', id, changes, [...touched]);
   }
 
-  private async save(mode: 'c' | 'u', id: string, changes: ChangeSet, indexes: Iterable<IndexDescriptor>): Promise<SaveOutcome> {
+  private async save(
+    mode: 'c' | 'u',
+    id: string,
+    changes: ChangeSet,
+    indexes: Iterable<IndexDescriptor>,
+    ttlMs?: number,
+  ): Promise<SaveOutcome> {
     const keys = this.keys;
-    const args = [mode, id, String(changes.set.size)];
+    const args = [mode, id, ttlMs === undefined ? '' : String(ttlMs), String(changes.set.size)];
     for (const [field, value] of changes.set) args.push(field, value);
     args.push(String(changes.removed.length), ...changes.removed);
     pushSpecs(args, [...indexes]);
@@ -70,12 +76,42 @@ export class ObjectStore {
     return reply.map((item) => (item ? fieldsFromReply(item) : null));
   }
 
+  /** A live object always has its hash (it holds `#id`), and an expired one has none. */
   async exists(id: string): Promise<boolean> {
-    return (await this.connection.client.zScore(this.keys.all, id)) !== null;
+    return (await this.connection.client.exists(this.keys.object(id))) === 1;
   }
 
+  /** Live objects: expired ones not yet swept are not counted. */
   async count(): Promise<number> {
-    return this.connection.client.zCard(this.keys.all);
+    const keys = this.keys;
+    return Number(await scripts.count().run(this.connection.client, [keys.all, keys.expiring], []));
+  }
+
+  /** Sets a time to live; false when the object is gone. */
+  async expire(id: string, ms: number): Promise<boolean> {
+    const keys = this.keys;
+    const args = [id, String(ms)];
+    pushSpecs(args, this.model.indexes);
+    return Number(await scripts.expire().run(this.connection.client, [keys.all, keys.object(id), keys.base], args)) === 1;
+  }
+
+  /** Removes the time to live; false when the object is gone. */
+  async persist(id: string): Promise<boolean> {
+    const keys = this.keys;
+    return Number(await scripts.persist().run(this.connection.client, [keys.all, keys.object(id), keys.base], [id])) === 1;
+  }
+
+  /** Milliseconds left; null without a TTL; undefined when the object is gone. */
+  async ttl(id: string): Promise<number | null | undefined> {
+    const left = await this.connection.client.pTTL(this.keys.object(id));
+    if (left === -2) return undefined;
+    return left === -1 ? null : left;
+  }
+
+  /** Deletes up to `batch` expired objects; resolves to how many. */
+  async sweep(batch: number): Promise<number> {
+    const keys = this.keys;
+    return Number(await scripts.sweep().run(this.connection.client, [keys.all, keys.base], [String(batch)]));
   }
 }
 

@@ -10,6 +10,8 @@ export interface ModelOptions {
   name?: string;
   /** `sequence` (default): ids '1', '2', ... from an INCR counter. `uuid`: random v4 uuids. */
   idStrategy?: IdStrategy;
+  /** Seconds each object lives after its creation (expired objects are invisible at once, swept later). */
+  ttl?: number;
 }
 
 /** Everything redis-record knows about one model class, built once by `@Model`. */
@@ -25,6 +27,8 @@ export class ModelDescriptor {
     readonly name: string,
     readonly ctor: Function,
     readonly idStrategy: IdStrategy,
+    /** Time to live of new objects in ms, or undefined. */
+    readonly ttlMs: number | undefined,
     attributes: AttributeDescriptor[],
     indexes: IndexDescriptor[],
     private readonly hooks: ReadonlyMap<HookKind, readonly string[]>,

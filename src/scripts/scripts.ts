@@ -19,4 +19,8 @@ export const scripts = {
   remove: script('remove.lua'),
   load: script('load.lua'),
   query: script('query.lua'),
+  count: script('count.lua'),
+  expire: script('expire.lua'),
+  persist: script('persist.lua'),
+  sweep: script('sweep.lua'),
 };

@@ -8,6 +8,8 @@
 --   C  unique, case-folded <base>:uniq:<attr>  hash field: the `#ci:<attr>` value -> id
 -- Entries are always computed from values stored in the object's hash (read inside the calling script),
 -- never from a client's copy: that is what keeps invariant 3 under concurrent writers.
+-- Objects with a TTL also keep a memo (<base>:memo:<id>, a hash 'S'|'Z'|'U' .. key -> member) of the entries
+-- they sit in, so that they can be removed after the hash itself has expired (see objects.lua).
 -- An object whose scope attribute is absent is in no scoped index; sorted indexes hold every object.
 
 local function lexMember(value, id)
@@ -41,45 +43,68 @@ local function isUnique(spec)
   return spec.kind == 'U' or spec.kind == 'C'
 end
 
-local function addEntry(base, spec, values, id)
+-- The entry of object `id` for `spec`: kind ('S' set, 'Z' sorted set, 'U' unique hash), key and member;
+-- nil when the object has none (absent set/unique value, absent scope value).
+local function entryOf(base, spec, values, id)
   if spec.kind == 'S' then
     local value = values[spec.attr]
     if value then
-      redis.call('SADD', base .. ':idx:' .. spec.attr .. ':' .. value, id)
+      return 'S', base .. ':idx:' .. spec.attr .. ':' .. value, id
     end
   elseif isUnique(spec) then
     local value = uniqueValue(spec, values)
     if value then
-      redis.call('HSET', base .. ':uniq:' .. spec.attr, value, id)
+      return 'U', base .. ':uniq:' .. spec.attr, value
     end
   else
     local key = sortedKey(base, spec, values)
     if key then
       if spec.kind == 'Z' then
-        redis.call('ZADD', key, values[spec.attr] or 'inf', id)
-      else
-        redis.call('ZADD', key, 0, lexMember(values[spec.attr], id))
+        return 'Z', key, id
       end
+      return 'Z', key, lexMember(values[spec.attr], id)
     end
+  end
+  return nil
+end
+
+-- Removes one recorded entry; a unique value is released only by its owner.
+local function dropEntry(kind, key, member, id)
+  if kind == 'S' then
+    redis.call('SREM', key, member)
+  elseif kind == 'Z' then
+    redis.call('ZREM', key, member)
+  elseif redis.call('HGET', key, member) == id then
+    redis.call('HDEL', key, member)
   end
 end
 
-local function removeEntry(base, spec, values, id)
-  if spec.kind == 'S' then
-    local value = values[spec.attr]
-    if value then
-      redis.call('SREM', base .. ':idx:' .. spec.attr .. ':' .. value, id)
-    end
-  elseif isUnique(spec) then
-    local value = uniqueValue(spec, values)
-    local key = base .. ':uniq:' .. spec.attr
-    if value and redis.call('HGET', key, value) == id then
-      redis.call('HDEL', key, value)
-    end
+-- `memo` is the object's memo key when it keeps one, else nil.
+local function addEntry(base, spec, values, id, memo)
+  local kind, key, member = entryOf(base, spec, values, id)
+  if not kind then
+    return
+  end
+  if kind == 'S' then
+    redis.call('SADD', key, member)
+  elseif kind == 'U' then
+    redis.call('HSET', key, member, id)
+  elseif spec.kind == 'Z' then
+    redis.call('ZADD', key, values[spec.attr] or 'inf', member)
   else
-    local key = sortedKey(base, spec, values)
-    if key then
-      redis.call('ZREM', key, spec.kind == 'Z' and id or lexMember(values[spec.attr], id))
+    redis.call('ZADD', key, 0, member)
+  end
+  if memo then
+    redis.call('HSET', memo, kind .. key, member)
+  end
+end
+
+local function removeEntry(base, spec, values, id, memo)
+  local kind, key, member = entryOf(base, spec, values, id)
+  if kind then
+    dropEntry(kind, key, member, id)
+    if memo then
+      redis.call('HDEL', memo, kind .. key)
     end
   end
 end

@@ -18,15 +18,19 @@
 --   & n | '|' n              intersection / union of the top n
 --   (an empty program means every object)
 -- Returns: 'count' the number of matches; 'ids' the page's ids; 'load' id, HGETALL list, id, HGETALL list ...
--- Guarantees: reads one consistent state (the script is atomic); the matches are intersected with `all`, so
--- only live objects are returned; temporary keys expire after 10 s even if the script fails, and are deleted.
+-- Guarantees: reads one consistent state (the script is atomic); objects whose time has come are swept first
+-- and the matches are intersected with `all`, so only live objects are returned; temporary keys expire after
+-- 10 s even if the script fails, and are deleted.
 --!include indexes.lua
+--!include objects.lua
 --!include pages.lua
 
 local all, base = KEYS[1], KEYS[2]
 local mode, numeric = ARGV[1], ARGV[2] == '1'
 local offset, limit, afterId = tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
 local order, orderKey, orderField, desc = ARGV[6], ARGV[7], ARGV[8], ARGV[9] == '1'
+
+sweepDue(base, all, -1)
 
 local temps = {}
 local function temp()

@@ -6,22 +6,26 @@
 -- ARGV[1]  'c' create | 'u' update
 -- ARGV[2]  the id; '' on create takes the next value of the sequence (and scores it in `all` by value;
 --          given ids, such as uuids, are scored 0 and so ordered by id)
--- ARGV[3]  n; then n field, value pairs to set (HSET)
+-- ARGV[3]  create only: the time to live in ms ('' for none); the object then keeps a memo and an `exp` entry
+-- ARGV[4]  n; then n field, value pairs to set (HSET)
 -- then     m; then m fields to remove (HDEL)
 -- then     k; then k index specs (kind, attribute, scope: see indexes.lua): every index on create, the indexes
 --          touching the changed fields on update
--- Returns: the id; false when updating an object that is not in `all` (it is never revived) or creating an
---          id that exists; {'unique', attribute} when a unique value belongs to another live object.
+-- Returns: the id; false when updating an object that does not exist or has expired (it is never revived;
+--          an expired one is swept) or creating an id that exists; {'unique', attribute} when a unique value
+--          belongs to another live object.
 -- Guarantees: all checks run before the first write, so a refused save writes nothing; the hash, its `all`
 -- entry and every index and unique entry change together (invariants 1 to 5); index entries are computed from
--- the values stored before and after the write, not from the client's copy.
+-- the values stored before and after the write, not from the client's copy. Saving keeps the object's TTL.
 --!include indexes.lua
+--!include objects.lua
 
 local mode, id = ARGV[1], ARGV[2]
 local sequence, all, base = KEYS[1], KEYS[2], KEYS[3]
 
-local setCount = tonumber(ARGV[3])
-local setFrom = 4
+local ttl = tonumber(ARGV[3])
+local setCount = tonumber(ARGV[4])
+local setFrom = 5
 local delCount = tonumber(ARGV[setFrom + 2 * setCount])
 local delFrom = setFrom + 2 * setCount + 1
 local specCount = tonumber(ARGV[delFrom + delCount])
@@ -29,6 +33,10 @@ local specs, fields = readSpecs(delFrom + delCount + 1, specCount)
 
 if mode == 'u' then
   if not redis.call('ZSCORE', all, id) then
+    return false
+  end
+  if redis.call('EXISTS', base .. ':obj:' .. id) == 0 then
+    purgeObject(base, all, id, nil, nil)
     return false
   end
 elseif id ~= '' and redis.call('ZSCORE', all, id) then
@@ -45,7 +53,7 @@ for _, spec in ipairs(specs) do
     local value = uniqueValue(spec, written)
     if value then
       local owner = redis.call('HGET', base .. ':uniq:' .. spec.attr, value)
-      if owner and owner ~= id and redis.call('ZSCORE', all, owner) then
+      if owner and owner ~= id and redis.call('EXISTS', base .. ':obj:' .. owner) == 1 then
         return { 'unique', spec.attr }
       end
     end
@@ -57,11 +65,18 @@ if sequenced then
   id = tostring(redis.call('INCR', sequence))
 end
 local key = base .. ':obj:' .. id
+local memo = base .. ':memo:' .. id
 local before = {}
 if mode == 'u' then
   before = readValues(key, fields)
+  if redis.call('EXISTS', memo) == 0 then
+    memo = nil
+  end
 else
-  redis.call('DEL', key)
+  redis.call('DEL', key, memo)
+  if not ttl then
+    memo = nil
+  end
 end
 
 if setCount > 0 then
@@ -73,15 +88,20 @@ end
 if mode == 'c' then
   redis.call('HSET', key, '#id', id)
   redis.call('ZADD', all, sequenced and id or 0, id)
+  if ttl then
+    redis.call('PEXPIRE', key, ttl)
+    redis.call('ZADD', base .. ':exp', nowMs() + ttl, id)
+  end
+  sweepDue(base, all, 10)
 end
 
 local after = readValues(key, fields)
 for _, spec in ipairs(specs) do
   if mode == 'c' then
-    addEntry(base, spec, after, id)
+    addEntry(base, spec, after, id, memo)
   elseif not sameEntry(spec, before, after) then
-    removeEntry(base, spec, before, id)
-    addEntry(base, spec, after, id)
+    removeEntry(base, spec, before, id, memo)
+    addEntry(base, spec, after, id, memo)
   end
 end
 return id

@@ -1,0 +1,69 @@
+-- objects.lua: deleting whole objects and sweeping expired ones; a library inlined into the scripts that
+-- write (save, remove, expire, sweep, query). Needs indexes.lua before it.
+-- KEYS/ARGV: none of its own.
+-- Keys: <base>:obj:<id> the hash, <base>:memo:<id> the memo of index entries (objects with a TTL only),
+-- <base>:exp a zset id -> the time it expires (ms), for every object with a TTL.
+-- Guarantees: an object is deleted with every index and unique entry it has, whether its hash still exists
+-- (entries computed from its values) or has expired (entries read from its memo).
+
+local function nowMs()
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+
+-- Deletes object `id`: its entries, hash, memo and `all` and `exp` entries. `specs`/`fields` (every index of
+-- the model) are used when there is no memo; without them an object with no memo only loses hash and `all`.
+local function purgeObject(base, all, id, specs, fields)
+  local key = base .. ':obj:' .. id
+  local memo = base .. ':memo:' .. id
+  local recorded = redis.call('HGETALL', memo)
+  if #recorded > 0 then
+    for i = 1, #recorded, 2 do
+      local field = recorded[i]
+      dropEntry(string.sub(field, 1, 1), string.sub(field, 2), recorded[i + 1], id)
+    end
+  elseif specs and #specs > 0 then
+    local values = readValues(key, fields)
+    for _, spec in ipairs(specs) do
+      removeEntry(base, spec, values, id, nil)
+    end
+  end
+  redis.call('DEL', key, memo)
+  redis.call('ZREM', base .. ':exp', id)
+  return redis.call('ZREM', all, id)
+end
+
+-- Deletes up to `max` objects whose time has come (max < 0: all of them); returns how many.
+local function sweepDue(base, all, max)
+  local due = redis.call('ZRANGE', base .. ':exp', '-inf', nowMs(), 'BYSCORE', 'LIMIT', 0, max)
+  local swept = 0
+  for _, id in ipairs(due) do
+    if redis.call('EXISTS', base .. ':obj:' .. id) == 0 then
+      purgeObject(base, all, id, nil, nil)
+      swept = swept + 1
+    else
+      -- still alive (its TTL was extended by hand): trust the hash's own TTL
+      local left = redis.call('PTTL', base .. ':obj:' .. id)
+      if left < 0 then
+        redis.call('ZREM', base .. ':exp', id)
+        redis.call('DEL', base .. ':memo:' .. id)
+      else
+        redis.call('ZADD', base .. ':exp', nowMs() + left, id)
+      end
+    end
+  end
+  return swept
+end
+
+-- Writes the memo of object `id` from scratch, from its stored values (used when it gets a TTL).
+local function writeMemo(base, specs, values, id)
+  local memo = base .. ':memo:' .. id
+  redis.call('DEL', memo)
+  for _, spec in ipairs(specs) do
+    local kind, key, member = entryOf(base, spec, values, id)
+    if kind then
+      redis.call('HSET', memo, kind .. key, member)
+    end
+  end
+  return memo
+end

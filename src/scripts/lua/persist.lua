@@ -1,0 +1,15 @@
+-- persist.lua: remove the time to live of one live object.
+-- KEYS[1]  the model's `all` zset
+-- KEYS[2]  the object's hash
+-- KEYS[3]  the model's key base
+-- ARGV[1]  the id
+-- Returns: 1, or 0 when the object does not exist or has expired.
+-- Guarantees: TTL, `exp` entry and memo go together; the object then lives until it is removed.
+local all, key, base, id = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
+if not redis.call('ZSCORE', all, id) or redis.call('EXISTS', key) == 0 then
+  return 0
+end
+redis.call('PERSIST', key)
+redis.call('ZREM', base .. ':exp', id)
+redis.call('DEL', base .. ':memo:' .. id)
+return 1

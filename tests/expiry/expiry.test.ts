@@ -1,0 +1,79 @@
+import { Attr, BaseEntity, Index, Model, NotFoundError, Unique } from '../../src';
+import { keysUnder, useTestRedis } from '../support/test-redis';
+
+@Model({ ttl: 1 })
+class ExpLog extends BaseEntity {
+  @Attr() @Index() level?: string;
+  @Attr() userId?: string;
+  @Attr() @Index({ scope: 'userId' }) createdAt?: Date;
+  @Attr() @Unique() token?: string;
+}
+
+@Model()
+class ExpNote extends BaseEntity {
+  @Attr() @Index() tag?: string;
+}
+
+const redis = useTestRedis();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('objects that expire', () => {
+  it('are invisible at once when their time comes, and leave no key after the sweep', async () => {
+    const log = await ExpLog.create({ level: 'warn', userId: 'u1', createdAt: new Date(5), token: 'tok' });
+    const ttl = await log.ttl();
+    expect(ttl).toBeGreaterThan(0.5);
+    expect(ttl).toBeLessThanOrEqual(1);
+    log.level = 'error';
+    await log.save(); // saving keeps the TTL
+    expect(await log.ttl()).toBeGreaterThan(0);
+    expect(await ExpLog.count()).toBe(1);
+
+    await sleep(1200);
+    expect(await ExpLog.find(log.id)).toBeNull();
+    expect(await ExpLog.findMany([log.id])).toEqual([null]);
+    expect(await ExpLog.exists(log.id)).toBe(false);
+    expect(await ExpLog.count()).toBe(0);
+    // the memo still knows the entries, until the sweep
+    expect(await redis.raw.exists(`${redis.prefix}:{ExpLog}:memo:${log.id}`)).toBe(1);
+
+    expect(await ExpLog.sweep()).toBe(1);
+    const left = await keysUnder(redis.raw, redis.prefix);
+    expect(left.filter((key) => key.includes('{ExpLog}'))).toEqual([`${redis.prefix}:{ExpLog}:seq`]);
+  });
+
+  it('are dropped from query results and counts without a sweep', async () => {
+    const a = await ExpLog.create({ level: 'info', userId: 'u2', createdAt: new Date(1) });
+    await sleep(600);
+    const b = await ExpLog.create({ level: 'info', userId: 'u2', createdAt: new Date(2) });
+    await sleep(600);
+    expect((await ExpLog.findBy({ level: 'info' })).map((l) => l.id)).toEqual([b.id]);
+    expect(await ExpLog.count({ userId: 'u2' })).toBe(1);
+    expect(await ExpLog.find(a.id)).toBeNull();
+    await b.remove();
+  });
+
+  it('free their unique values once expired', async () => {
+    await ExpLog.create({ token: 'reused' });
+    await sleep(1100);
+    const again = await ExpLog.create({ token: 'reused' });
+    expect(await ExpLog.findOneBy({ token: 'reused' })).not.toBeNull();
+    await again.remove();
+  });
+
+  it('can be given a TTL, have it removed, and cannot be updated once expired', async () => {
+    const note = await ExpNote.create({ tag: 'x' });
+    expect(await note.ttl()).toBeNull();
+    await note.expire(0.5);
+    expect(await note.ttl()).toBeGreaterThan(0);
+    await note.persist();
+    expect(await note.ttl()).toBeNull();
+    await note.expire(0.3);
+    await sleep(450);
+    note.tag = 'y';
+    await expect(note.save()).rejects.toBeInstanceOf(NotFoundError);
+    await expect(note.ttl()).rejects.toBeInstanceOf(NotFoundError);
+    expect(await ExpNote.count({ tag: 'x' })).toBe(0);
+    const left = await keysUnder(redis.raw, redis.prefix);
+    expect(left.filter((key) => key.includes('{ExpNote}'))).toEqual([`${redis.prefix}:{ExpNote}:seq`]);
+  });
+});
