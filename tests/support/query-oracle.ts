@@ -85,11 +85,11 @@ export function matches(row: Row, where: Record<string, unknown> | undefined): b
 export function expectedIds(
   rows: readonly Row[],
   where: Record<string, unknown> | undefined,
-  options: { orderBy?: Record<string, 'asc' | 'desc'>; offset?: number; limit?: number } = {},
+  options: { orderBy?: Readonly<Record<string, 'asc' | 'desc' | undefined>>; offset?: number; limit?: number } = {},
   kind: IdKind = 'sequence',
 ): string[] {
   const found = rows.filter((row) => matches(row, where));
-  const [attribute, direction] = Object.entries(options.orderBy ?? {})[0] ?? [];
+  const [attribute, direction] = Object.entries(options.orderBy ?? {}).find(([, d]) => d !== undefined) ?? [];
   found.sort((a, b) => {
     if (attribute) {
       const x = a[attribute] as Value | undefined;
