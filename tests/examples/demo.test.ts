@@ -43,7 +43,15 @@ describe('examples/demo.ts', () => {
     expect(stdout).toContain('ValidationError: title: title should not be empty');
     expect(stdout).toContain('nothing written: Post.count() is still 2');
     for (const key of ['all', 'obj:1', 'obj:2', 'seq']) expect(stdout).toContain(`${prefix}:{Post}:${key}`);
-    expect(stdout).toContain(`HGETALL ${prefix}:{Post}:obj:1 -> {"#id":"1","title":"Hello, Redis!"`);
+    const hash = stdout.split('\n').find((line) => line.startsWith(`HGETALL ${prefix}:{Post}:obj:1 -> `));
+    expect(JSON.parse(hash!.slice(hash!.indexOf('-> ') + 3))).toEqual({
+      '#id': '1',
+      title: 'Hello, Redis!',
+      slug: 'hello-redis',
+      views: '1',
+      tags: '["intro"]',
+      publishedAt: '1735787045678',
+    });
     expect(stdout).toContain('post.remove() -> Post.exists("1") is false, Post.count() is 1');
     expect(stdout).toContain(`cleanup: deleted 3 keys under "${prefix}:"`);
 
