@@ -6,6 +6,9 @@ export { Model } from './decorators/model';
 export { Attr } from './decorators/attr';
 export type { AttrOptions } from './decorators/attr';
 export { Index, Unique } from './decorators/indexes';
+export { Counter, Version, DynamicAttrs } from './decorators/roles';
+export type { LockOptions } from './entity/locking';
+export type { CapOptions } from './metadata/model-descriptor';
 export type { IndexOptions, UniqueOptions } from './decorators/indexes';
 export {
   BeforeValidate,
@@ -30,12 +33,14 @@ export {
   DecodeError,
   UniqueConstraintError,
   QueryError,
+  StaleObjectError,
+  LockTimeoutError,
 } from './errors/errors';
 export type { Codec } from './codecs/codec';
 export { CodecError } from './codecs/codec';
 export type { AttributeType } from './codecs/attribute-type';
 export type { ModelOptions, IdStrategy } from './metadata/model-descriptor';
-export type { AttributeName, AttributeInput, Persisted, EntityClass, SaveOptions } from './types/entity-types';
+export type { AttributeName, AttributeInput, CounterName, Persisted, EntityClass, SaveOptions } from './types/entity-types';
 export type {
   Where,
   Condition,

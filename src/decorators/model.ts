@@ -1,7 +1,7 @@
 import { SchemaError } from '../errors/errors';
-import { ModelDescriptor, ModelOptions } from '../metadata/model-descriptor';
+import { Cap, ModelDescriptor, ModelOptions } from '../metadata/model-descriptor';
 import { registerModel } from '../metadata/model-registry';
-import { collectAttributes, collectHooks, collectIndexes } from '../metadata/pending-metadata';
+import { collectAttributes, collectDynamic, collectHooks, collectIndexes } from '../metadata/pending-metadata';
 import { resolveAttribute } from '../metadata/resolve-attribute';
 import { resolveIndex } from '../metadata/resolve-index';
 import { IndexDescriptor } from '../metadata/index-descriptor';
@@ -38,6 +38,39 @@ export function Model(options: ModelOptions = {}): ClassDecorator {
       if (same) throw new SchemaError(`${pending.owner}.${pending.property}: the same index is declared twice`);
       indexes.push(index);
     }
-    registerModel(new ModelDescriptor(name, target, idStrategy, ttl === undefined ? undefined : ttl * 1000, attributes, indexes, collectHooks(target)));
+    if (attributes.filter((a) => a.role === 'version').length > 1) throw new SchemaError(`${target.name}: only one @Version attribute`);
+    const dynamic = collectDynamic(target);
+    if (dynamic.length > 1) throw new SchemaError(`${target.name}: only one @DynamicAttrs property`);
+    if (dynamic[0] && byName.has(dynamic[0])) throw new SchemaError(`${target.name}.${dynamic[0]}: @DynamicAttrs cannot also be an @Attr`);
+    for (const index of indexes) {
+      if (index.kind === 'unique' && index.attribute.role) {
+        throw new SchemaError(`${target.name}.${index.attribute.property}: a counter or version cannot be @Unique`);
+      }
+    }
+    registerModel(
+      new ModelDescriptor(
+        name,
+        target,
+        idStrategy,
+        ttl === undefined ? undefined : ttl * 1000,
+        attributes,
+        indexes,
+        collectHooks(target),
+        dynamic[0],
+        resolveCap(target.name, options, indexes),
+      ),
+    );
   };
+}
+
+function resolveCap(owner: string, options: ModelOptions, indexes: IndexDescriptor[]): Cap | undefined {
+  const cap = options.cap;
+  if (cap === undefined) return undefined;
+  if (!Number.isSafeInteger(cap.keep) || cap.keep < 1) throw new SchemaError(`${owner}: cap.keep must be a whole number >= 1`);
+  if (cap.order !== undefined && cap.order !== 'desc' && cap.order !== 'asc') {
+    throw new SchemaError(`${owner}: cap.order must be 'desc' (keep the highest) or 'asc' (keep the lowest)`);
+  }
+  const index = indexes.find((i) => i.kind === 'score' && !i.scope && i.attribute.property === cap.by);
+  if (!index) throw new SchemaError(`${owner}: cap by ${cap.by} needs a number or Date attribute ${cap.by} with @Index()`);
+  return { index, keep: cap.keep, keepLowest: cap.order === 'asc' };
 }

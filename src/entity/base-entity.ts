@@ -1,20 +1,20 @@
-import { v4 as uuidv4 } from 'uuid';
 import { activeConnection } from '../connection/connection';
 import { attributeFailure } from '../errors/attribute-failure';
-import { NotFoundError, RedisRecordError, UniqueConstraintError, ValidationError } from '../errors/errors';
+import { NotFoundError, RedisRecordError, ValidationError } from '../errors/errors';
 import { normalizeId } from '../keys/id-format';
-import { encodeAttributes } from '../mapper/attribute-encoder';
-import { ChangeSet, diffFields, isEmpty } from '../mapper/change-set';
-import { ObjectStore, SaveOutcome } from '../mapper/object-store';
+import { ObjectStore } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { descriptorOf } from '../metadata/model-registry';
-import { AttributeInput, EntityClass, Persisted, SaveOptions } from '../types/entity-types';
+import { AttributeInput, CounterName, EntityClass, Persisted, SaveOptions } from '../types/entity-types';
 import { serialized, stateOf } from './entity-state';
 import { runHooks } from './run-hooks';
 import { validateEntity } from './validate-entity';
+import { writeEntity } from './write-entity';
 import { applyStored, materialize } from './materialize';
 import { countWhere, findBy, findIds, iterate } from './entity-queries';
 import { expireObject, persistObject, sweepModel, ttlOf } from './expiry';
+import { incrementCounter } from './counters';
+import { LockOptions, withObjectLock } from './locking';
 import type { FindOptions, IterateOptions, Where } from '../query/where-types';
 
 function storeOf(model: ModelDescriptor): ObjectStore {
@@ -46,21 +46,7 @@ export abstract class BaseEntity {
       if (options.validate !== false) await validateEntity(model, this);
       await runHooks(model, this, 'beforeSave');
       await runHooks(model, this, creating ? 'beforeCreate' : 'beforeUpdate');
-      const fields = encodeAttributes(model, this);
-      const store = storeOf(model);
-      const outcome = creating
-        ? await store.insert(fields, model.idStrategy === 'uuid' ? uuidv4() : undefined)
-        : await updateChanges(store, state.id!, diffFields(state.snapshot!, fields));
-      if ('uniqueTaken' in outcome) {
-        const attribute = outcome.uniqueTaken;
-        throw new UniqueConstraintError(model.name, attribute, (this as Record<string, unknown>)[attribute]);
-      }
-      if ('missing' in outcome) {
-        if (creating) throw new RedisRecordError(`${model.name}: the generated id exists already`);
-        throw new NotFoundError(model.name, state.id!);
-      }
-      state.id = outcome.id;
-      state.snapshot = fields;
+      await writeEntity(model, this, state);
       await runHooks(model, this, creating ? 'afterCreate' : 'afterUpdate');
       await runHooks(model, this, 'afterSave');
       return this as Persisted<this>;
@@ -96,6 +82,17 @@ export abstract class BaseEntity {
     });
   }
 
+  /**
+   * Adds `amount` (default 1, may be negative or fractional) to a @Counter attribute in one atomic command;
+   * resolves to the new value. Concurrent increments never lose one.
+   */
+  increment(property: CounterName<this>, amount = 1): Promise<number> {
+    return serialized(this, () => {
+      const model = descriptorOf(this.constructor);
+      return incrementCounter(model, this, stateOf(this), property, amount);
+    });
+  }
+
   /** Lets the object live `seconds` more (then it is invisible at once and swept with all its entries). */
   async expire(seconds: number): Promise<void> {
     const model = descriptorOf(this.constructor);
@@ -122,6 +119,7 @@ export abstract class BaseEntity {
       const value = (this as Record<string, unknown>)[attribute.property];
       if (value !== undefined && value !== null) json[attribute.property] = value;
     }
+    if (model.dynamicProperty) json[model.dynamicProperty] = { ...((this as Record<string, unknown>)[model.dynamicProperty] as object) };
     return json;
   }
 
@@ -146,9 +144,7 @@ export abstract class BaseEntity {
 
   /** The object with this id; NotFoundError when there is none. */
   static async findOrFail<T extends BaseEntity>(this: EntityClass<T>, id: string | number): Promise<Persisted<T>> {
-    const found = await findOne(this, id);
-    if (!found) throw new NotFoundError(descriptorOf(this).name, String(id));
-    return found;
+    return findOrFailOne(this, id);
   }
 
   /** The objects with these ids, in the same order, null where missing. One round trip for any number. */
@@ -170,6 +166,22 @@ export abstract class BaseEntity {
   /** Deletes every expired object with its index and unique entries; resolves to how many. */
   static sweep<T extends BaseEntity>(this: EntityClass<T>): Promise<number> {
     return sweepModel(descriptorOf(this));
+  }
+
+  /**
+   * Loads the object and runs `work` on it while holding its lock (mutual exclusion among withLock callers);
+   * the lock is released afterwards, or expires after ttlMs if this process dies. NotFoundError when the object
+   * does not exist, LockTimeoutError when the lock cannot be had within waitMs.
+   */
+  static withLock<T extends BaseEntity, R>(
+    this: EntityClass<T>,
+    id: string | number,
+    work: (entity: Persisted<T>) => Promise<R>,
+    options: LockOptions = {},
+  ): Promise<R> {
+    const model = descriptorOf(this);
+    const normalized = normalizeId(model.name, id);
+    return withObjectLock(model, normalized, async () => work(await findOrFailOne(this, normalized)), options);
   }
 
   /** The number of objects (ZCARD of `all`), or of those matching `where` (counted inside Redis). */
@@ -215,11 +227,6 @@ export abstract class BaseEntity {
   }
 }
 
-/** An update with no change writes nothing and costs no round trip. */
-function updateChanges(store: ObjectStore, id: string, changes: ChangeSet): Promise<SaveOutcome> {
-  return isEmpty(changes) ? Promise.resolve({ id }) : store.update(id, changes);
-}
-
 function requireId(model: ModelDescriptor, entity: BaseEntity): string {
   const state = stateOf(entity);
   if (state.snapshot === undefined || state.id === undefined) {
@@ -232,7 +239,7 @@ function buildEntity<T extends BaseEntity>(ctor: EntityClass<T>, input: Attribut
   const model = descriptorOf(ctor);
   const entity = new ctor();
   const attributes = input as Record<string, unknown>;
-  const unknown = Object.keys(attributes).filter((key) => !model.attribute(key));
+  const unknown = Object.keys(attributes).filter((key) => !model.attribute(key) && key !== model.dynamicProperty);
   if (unknown.length > 0) {
     throw new ValidationError(
       model.name,
@@ -246,6 +253,12 @@ function buildEntity<T extends BaseEntity>(ctor: EntityClass<T>, input: Attribut
     (entity as Record<string, unknown>)[key] = value === null ? undefined : value;
   }
   return entity;
+}
+
+async function findOrFailOne<T extends BaseEntity>(ctor: EntityClass<T>, id: string | number): Promise<Persisted<T>> {
+  const found = await findOne(ctor, id);
+  if (!found) throw new NotFoundError(descriptorOf(ctor).name, String(id));
+  return found;
 }
 
 async function findOne<T extends BaseEntity>(ctor: EntityClass<T>, id: string | number): Promise<Persisted<T> | null> {

@@ -71,6 +71,27 @@ export class UniqueConstraintError extends RedisRecordError {
   }
 }
 
+/** The instance's @Version is behind the stored one: someone saved in between. Nothing was written. */
+export class StaleObjectError extends RedisRecordError {
+  constructor(
+    readonly model: string,
+    readonly id: string,
+  ) {
+    super(`${model} ${JSON.stringify(id)} was changed by someone else since it was loaded; reload and retry`);
+  }
+}
+
+/** withLock could not take the lock within waitMs. */
+export class LockTimeoutError extends RedisRecordError {
+  constructor(
+    readonly model: string,
+    readonly id: string,
+    readonly waitMs: number,
+  ) {
+    super(`${model} ${JSON.stringify(id)}: lock not acquired within ${waitMs} ms`);
+  }
+}
+
 /** A query the indexes cannot answer (it names the attribute and the index it needs), or a malformed query. */
 export class QueryError extends RedisRecordError {}
 

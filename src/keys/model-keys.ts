@@ -11,7 +11,8 @@
  *   <prefix>:{<Model>}:uniq:<attr>                        hash  unique value -> id
  *   <prefix>:{<Model>}:tmp:<n>                            temporary keys of a running query (10 s TTL)
  *   <prefix>:{<Model>}:exp                                zset  id -> expiry time (ms) of objects with a TTL
- *   <prefix>:{<Model>}:memo:<id>                          hash  index entries of an object with a TTL
+ *   <prefix>:{<Model>}:memo:<id>                          hash  index entries of an object with a TTL or a cap
+ *   <prefix>:{<Model>}:lock:<id>                          string the holder's token while withLock runs
  * The Lua scripts build the same names (src/scripts/lua/indexes.lua).
  */
 export class ModelKeys {
@@ -45,6 +46,10 @@ export class ModelKeys {
   sorted(kind: 'score' | 'lex', field: string, scope?: { field: string; value: string }): string {
     const key = `${this.base}:${kind === 'lex' ? 'lex' : 'idx'}:${field}`;
     return scope ? `${key}@${scope.field}:${scope.value}` : key;
+  }
+
+  lock(id: string): string {
+    return `${this.base}:lock:${id}`;
   }
 
   unique(field: string): string {

@@ -5,6 +5,7 @@ import { DecodeError, ValidationError } from '../errors/errors';
 import { caseFoldField } from '../metadata/index-descriptor';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { EncodedFields } from './encoded-fields';
+import { decodeDynamic, encodeDynamic } from './dynamic-attributes';
 
 /**
  * Encodes every attribute of an entity. `undefined` and `null` mean absent. Values a codec refuses are
@@ -22,7 +23,8 @@ export function encodeAttributes(model: ModelDescriptor, entity: object): Encode
       (errors ??= []).push(codecFailure(entity, attribute.property, value, error));
     }
   }
-  if (errors) throw new ValidationError(model.name, errors);
+  if (model.dynamicProperty) encodeDynamic(entity, model.dynamicProperty, fields, (errors ??= []));
+  if (errors && errors.length > 0) throw new ValidationError(model.name, errors);
   for (const index of model.indexes) {
     const value = index.caseInsensitive ? fields.get(index.attribute.field) : undefined;
     if (value !== undefined) fields.set(caseFoldField(index.attribute.field), value.toLowerCase());
@@ -58,13 +60,14 @@ export function decodeInto(model: ModelDescriptor, id: string, fields: EncodedFi
       throw new DecodeError(model.name, id, attribute.property, (error as Error).message);
     }
   }
+  if (model.dynamicProperty) target[model.dynamicProperty] = decodeDynamic(fields);
 }
 
 /** The fields of a stored object the entity owns (attributes and derived fields): the entity's snapshot. */
 export function ownedFields(model: ModelDescriptor, fields: EncodedFields): EncodedFields {
   const snapshot: EncodedFields = new Map();
   for (const [field, value] of fields) {
-    if (model.ownedFields.has(field)) snapshot.set(field, value);
+    if (model.owns(field)) snapshot.set(field, value);
   }
   return snapshot;
 }

@@ -7,7 +7,7 @@ import { EncodedFields } from './encoded-fields';
 import { fieldsFromReply } from './attribute-encoder';
 
 /** What a save came to: the id, the object being gone (or the id taken), or a unique value held by another. */
-export type SaveOutcome = { id: string } | { missing: true } | { uniqueTaken: string };
+export type SaveOutcome = { id: string } | { missing: true } | { uniqueTaken: string } | { stale: true };
 
 /**
  * Turns entity changes into one atomic script call each: the persistence pattern of docs/consistency.md.
@@ -25,33 +25,55 @@ export class ObjectStore {
 
   /** Inserts a new object with its index entries; `id` undefined takes the next sequence value. */
   insert(fields: EncodedFields, id?: string): Promise<SaveOutcome> {
-    return this.save('c', id ?? '', { set: fields, removed: [] }, this.model.indexes, this.model.ttlMs);
+    return this.save('c', id ?? '', { set: fields, removed: [] }, this.model.indexes);
   }
 
   /** Applies a change set and moves the index entries it touches. */
-  update(id: string, changes: ChangeSet): Promise<SaveOutcome> {
+  update(id: string, changes: ChangeSet, readVersion?: string): Promise<SaveOutcome> {
+    return this.save('u', id, changes, this.touched(changes), readVersion);
+  }
+
+  /** The indexes whose entries depend on the changed fields. */
+  private touched(changes: ChangeSet): IndexDescriptor[] {
+    if (this.model.indexes.length === 0) return [];
     const touched = new Set<IndexDescriptor>();
-    for (const field of [...changes.set.keys(), ...changes.removed]) {
+    const add = (field: string) => {
       for (const index of this.model.indexesTouching(field)) touched.add(index);
-    }
-    return this.save('u', id, changes, [...touched]);
+    };
+    for (const field of changes.set.keys()) add(field);
+    for (const field of changes.removed) add(field);
+    return [...touched];
   }
 
   private async save(
     mode: 'c' | 'u',
     id: string,
     changes: ChangeSet,
-    indexes: Iterable<IndexDescriptor>,
-    ttlMs?: number,
+    indexes: readonly IndexDescriptor[],
+    readVersion?: string,
   ): Promise<SaveOutcome> {
     const keys = this.keys;
-    const args = [mode, id, ttlMs === undefined ? '' : String(ttlMs), String(changes.set.size)];
+    const model = this.model;
+    const cap = model.cap;
+    const args = [
+      mode,
+      id,
+      mode === 'c' && model.ttlMs !== undefined ? String(model.ttlMs) : '',
+      model.keepsMemo ? '1' : '0',
+      model.version?.field ?? '',
+      readVersion ?? '',
+      cap ? keys.sorted('score', cap.index.attribute.field) : '',
+      cap ? String(cap.keep) : '',
+      cap?.keepLowest ? 'asc' : 'desc',
+      model.idStrategy === 'sequence' ? '1' : '0',
+      String(changes.set.size),
+    ];
     for (const [field, value] of changes.set) args.push(field, value);
     args.push(String(changes.removed.length), ...changes.removed);
-    pushSpecs(args, [...indexes]);
+    pushSpecs(args, indexes);
     const reply = await scripts.save().run(this.connection.client, [keys.sequence, keys.all, keys.base], args);
     if (reply === null) return { missing: true };
-    if (Array.isArray(reply)) return { uniqueTaken: String(reply[1]) };
+    if (Array.isArray(reply)) return reply[0] === 'stale' ? { stale: true } : { uniqueTaken: String(reply[1]) };
     return { id: String(reply) };
   }
 
@@ -106,6 +128,25 @@ export class ObjectStore {
     const left = await this.connection.client.pTTL(this.keys.object(id));
     if (left === -2) return undefined;
     return left === -1 ? null : left;
+  }
+
+  /** Adds `amount` to a counter; resolves to the stored result, or undefined when the object is gone. */
+  async increment(id: string, field: string, amount: number): Promise<string | undefined> {
+    const keys = this.keys;
+    const cap = this.model.cap;
+    const capped = cap && cap.index.attribute.field === field;
+    const args = [
+      id,
+      field,
+      String(amount),
+      capped ? keys.sorted('score', field) : '',
+      capped ? String(cap.keep) : '',
+      cap?.keepLowest ? 'asc' : 'desc',
+      this.model.idStrategy === 'sequence' ? '1' : '0',
+    ];
+    pushSpecs(args, this.model.indexesTouching(field));
+    const reply = await scripts.increment().run(this.connection.client, [keys.all, keys.object(id), keys.base], args);
+    return reply === null ? undefined : String(reply);
   }
 
   /** Deletes up to `batch` expired objects; resolves to how many. */

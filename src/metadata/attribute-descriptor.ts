@@ -8,4 +8,6 @@ export interface AttributeDescriptor {
   readonly field: string;
   readonly type: StoredType;
   readonly codec: Codec<any>;
+  /** `counter`: changed only by increment() (written by save() on create only); `version`: optimistic lock. */
+  readonly role?: 'counter' | 'version';
 }

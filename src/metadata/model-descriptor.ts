@@ -3,6 +3,9 @@ import { HookKind } from './hook-kind';
 import { caseFoldField, IndexDescriptor } from './index-descriptor';
 import { ModelKeys } from '../keys/model-keys';
 
+/** Hash fields of dynamic attributes are `~<key>`: no declared attribute (an identifier) can collide. */
+export const DYNAMIC_PREFIX = '~';
+
 export type IdStrategy = 'sequence' | 'uuid';
 
 export interface ModelOptions {
@@ -12,6 +15,21 @@ export interface ModelOptions {
   idStrategy?: IdStrategy;
   /** Seconds each object lives after its creation (expired objects are invisible at once, swept later). */
   ttl?: number;
+  /** Keep only the top `keep` objects by an indexed number or Date attribute (`order` 'asc' keeps the lowest). */
+  cap?: CapOptions;
+}
+
+export interface CapOptions {
+  by: string;
+  keep: number;
+  order?: 'desc' | 'asc';
+}
+
+/** A resolved cap: the score index it trims and how many objects it keeps. */
+export interface Cap {
+  readonly index: IndexDescriptor;
+  readonly keep: number;
+  readonly keepLowest: boolean;
 }
 
 /** Everything redis-record knows about one model class, built once by `@Model`. */
@@ -32,6 +50,9 @@ export class ModelDescriptor {
     attributes: AttributeDescriptor[],
     indexes: IndexDescriptor[],
     private readonly hooks: ReadonlyMap<HookKind, readonly string[]>,
+    /** At most one: the property holding per-object dynamic attributes (hash fields `~<key>`). */
+    readonly dynamicProperty: string | undefined,
+    readonly cap: Cap | undefined,
   ) {
     this.attributes = attributes;
     this.indexes = indexes;
@@ -39,6 +60,23 @@ export class ModelDescriptor {
     const owned = new Set(attributes.map((a) => a.field));
     for (const index of indexes) if (index.caseInsensitive) owned.add(caseFoldField(index.attribute.field));
     this.ownedFields = owned;
+    this.version = attributes.find((a) => a.role === 'version');
+    this.counters = new Set(attributes.filter((a) => a.role === 'counter').map((a) => a.field));
+  }
+
+  /** The @Version attribute, if any. */
+  readonly version: AttributeDescriptor | undefined;
+  /** Fields of @Counter attributes: save() writes them on create only. */
+  readonly counters: ReadonlySet<string>;
+
+  /** Whether a stored field belongs to the entity (attributes, derived fields, dynamic attributes). */
+  owns(field: string): boolean {
+    return this.ownedFields.has(field) || (this.dynamicProperty !== undefined && field.startsWith(DYNAMIC_PREFIX));
+  }
+
+  /** New objects keep a memo of their index entries when they can disappear without a remove() call. */
+  get keepsMemo(): boolean {
+    return this.ttlMs !== undefined || this.cap !== undefined;
   }
 
   /** Indexes an attribute takes part in, as the indexed attribute or as the scope. */

@@ -12,6 +12,7 @@ export interface PendingAttribute {
   /** What TypeScript emitted as `design:type` (Object for an un-annotated initializer such as `views = 0`). */
   readonly designType: unknown;
   readonly options: { readonly type?: unknown; readonly codec?: unknown };
+  readonly role?: 'counter' | 'version';
 }
 
 export interface PendingIndex {
@@ -23,6 +24,7 @@ export interface PendingIndex {
 
 const ATTRIBUTES = Symbol('redis-record:attributes');
 const INDEXES = Symbol('redis-record:indexes');
+const DYNAMIC = Symbol('redis-record:dynamic');
 const HOOKS = Symbol('redis-record:hooks');
 
 export function addPendingAttribute(prototype: object, attribute: PendingAttribute): void {
@@ -75,4 +77,14 @@ export function collectHooks(ctor: Function): Map<HookKind, string[]> {
 /** Index declarations of the class and its bases, in declaration order. */
 export function collectIndexes(ctor: Function): PendingIndex[] {
   return chain(ctor).flatMap((proto) => (Reflect.getOwnMetadata(INDEXES, proto) ?? []) as PendingIndex[]);
+}
+
+export function setPendingDynamic(prototype: object, property: string): void {
+  const own: string[] = Reflect.getOwnMetadata(DYNAMIC, prototype) ?? [];
+  Reflect.defineMetadata(DYNAMIC, [...own, property], prototype);
+}
+
+/** Properties decorated with @DynamicAttrs along the prototype chain. */
+export function collectDynamic(ctor: Function): string[] {
+  return [...new Set(chain(ctor).flatMap((proto) => (Reflect.getOwnMetadata(DYNAMIC, proto) ?? []) as string[]))];
 }

@@ -9,6 +9,15 @@ import { PendingAttribute } from './pending-metadata';
  * else the type of the property's default value (`views = 0` emits no usable type metadata).
  */
 export function resolveAttribute(pending: PendingAttribute, defaultValue: () => unknown): AttributeDescriptor {
+  const descriptor = resolveType(pending, defaultValue);
+  if (!pending.role) return descriptor;
+  if (descriptor.type !== 'number') {
+    throw new SchemaError(`${pending.owner}.${pending.property}: @${pending.role === 'counter' ? 'Counter' : 'Version'} needs a number attribute`);
+  }
+  return { ...descriptor, role: pending.role };
+}
+
+function resolveType(pending: PendingAttribute, defaultValue: () => unknown): AttributeDescriptor {
   const where = `${pending.owner}.${pending.property}`;
   const { property, options } = pending;
   if (options.codec !== undefined) {

@@ -23,4 +23,7 @@ export const scripts = {
   expire: script('expire.lua'),
   persist: script('persist.lua'),
   sweep: script('sweep.lua'),
+  increment: script('increment.lua'),
+  lock: script('lock.lua'),
+  unlock: script('unlock.lua'),
 };

@@ -7,6 +7,9 @@ export type AttributeName<T> = {
   [K in keyof T]-?: K extends keyof BaseEntity ? never : T[K] extends AnyFunction ? never : K extends string ? K : never;
 }[keyof T];
 
+/** Attributes that can be counters: the number-typed ones (the runtime checks for @Counter). */
+export type CounterName<T> = { [K in AttributeName<T>]-?: NonNullable<T[K]> extends number ? K : never }[AttributeName<T>];
+
 /** What `build` and `create` accept: any subset of the attributes, each of its declared type (or null = absent). */
 export type AttributeInput<T> = { [K in AttributeName<T>]?: T[K] | null };
 

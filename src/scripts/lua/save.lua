@@ -7,25 +7,35 @@
 -- ARGV[2]  the id; '' on create takes the next value of the sequence (and scores it in `all` by value;
 --          given ids, such as uuids, are scored 0 and so ordered by id)
 -- ARGV[3]  create only: the time to live in ms ('' for none); the object then keeps a memo and an `exp` entry
--- ARGV[4]  n; then n field, value pairs to set (HSET)
+-- ARGV[4]  create only: '1' to keep a memo of the object's index entries (models with a TTL or a cap)
+-- ARGV[5]  the @Version field ('' none); ARGV[6] update only: the version the client read
+-- ARGV[7]  the cap's index key ('' none); ARGV[8] how many to keep; ARGV[9] 'asc' keeps the lowest
+-- ARGV[10] '1' when ids are sequence numbers (cap ties ordered numerically)
+-- ARGV[11] n; then n field, value pairs to set (HSET)
 -- then     m; then m fields to remove (HDEL)
 -- then     k; then k index specs (kind, attribute, scope: see indexes.lua): every index on create, the indexes
 --          touching the changed fields on update
 -- Returns: the id; false when updating an object that does not exist or has expired (it is never revived;
 --          an expired one is swept) or creating an id that exists; {'unique', attribute} when a unique value
---          belongs to another live object.
+--          belongs to another live object; {'stale'} when the stored version is not the one the client read.
 -- Guarantees: all checks run before the first write, so a refused save writes nothing; the hash, its `all`
 -- entry and every index and unique entry change together (invariants 1 to 5); index entries are computed from
 -- the values stored before and after the write, not from the client's copy. Saving keeps the object's TTL.
+-- A capped model is trimmed back to its top objects in the same script.
 --!include indexes.lua
 --!include objects.lua
+--!include pages.lua
+--!include caps.lua
 
 local mode, id = ARGV[1], ARGV[2]
 local sequence, all, base = KEYS[1], KEYS[2], KEYS[3]
 
 local ttl = tonumber(ARGV[3])
-local setCount = tonumber(ARGV[4])
-local setFrom = 5
+local keepMemo = ARGV[4] == '1'
+local versionField, readVersion = ARGV[5], ARGV[6]
+local capKey, capKeep, capKeepLowest, numeric = ARGV[7], tonumber(ARGV[8]), ARGV[9] == 'asc', ARGV[10] == '1'
+local setCount = tonumber(ARGV[11])
+local setFrom = 12
 local delCount = tonumber(ARGV[setFrom + 2 * setCount])
 local delFrom = setFrom + 2 * setCount + 1
 local specCount = tonumber(ARGV[delFrom + delCount])
@@ -38,6 +48,9 @@ if mode == 'u' then
   if redis.call('EXISTS', base .. ':obj:' .. id) == 0 then
     purgeObject(base, all, id, nil, nil)
     return false
+  end
+  if versionField ~= '' and redis.call('HGET', base .. ':obj:' .. id, versionField) ~= readVersion then
+    return { 'stale' }
   end
 elseif id ~= '' and redis.call('ZSCORE', all, id) then
   return false
@@ -74,7 +87,7 @@ if mode == 'u' then
   end
 else
   redis.call('DEL', key, memo)
-  if not ttl then
+  if not keepMemo then
     memo = nil
   end
 end
@@ -103,5 +116,8 @@ for _, spec in ipairs(specs) do
     removeEntry(base, spec, before, id, memo)
     addEntry(base, spec, after, id, memo)
   end
+end
+if capKey ~= '' then
+  trimCap(base, all, capKey, capKeep, capKeepLowest, numeric)
 end
 return id

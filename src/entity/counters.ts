@@ -1,0 +1,32 @@
+import { activeConnection } from '../connection/connection';
+import { NotFoundError, RedisRecordError } from '../errors/errors';
+import { ObjectStore } from '../mapper/object-store';
+import { ModelDescriptor } from '../metadata/model-descriptor';
+import { EntityState } from './entity-state';
+
+/**
+ * One atomic HINCRBY (HINCRBYFLOAT for fractions) with its index entries moved in the same script; the
+ * instance's value and snapshot take the stored result, so a later save() does not write the counter back.
+ */
+export async function incrementCounter(
+  model: ModelDescriptor,
+  entity: object,
+  state: EntityState,
+  property: string,
+  amount: number,
+): Promise<number> {
+  const attribute = model.attribute(property);
+  if (!attribute || attribute.role !== 'counter') {
+    throw new RedisRecordError(`${model.name}.${property} is not a @Counter attribute`);
+  }
+  if (typeof amount !== 'number' || !Number.isFinite(amount)) {
+    throw new RedisRecordError(`${model.name}.${property}: increment takes a finite number`);
+  }
+  if (state.snapshot === undefined || state.id === undefined) throw new RedisRecordError(`${model.name}: this instance is not saved`);
+  const stored = await new ObjectStore(model, activeConnection()).increment(state.id, attribute.field, amount);
+  if (stored === undefined) throw new NotFoundError(model.name, state.id);
+  const value = Number(stored);
+  (entity as Record<string, unknown>)[property] = value;
+  state.snapshot.set(attribute.field, stored);
+  return value;
+}

@@ -1,0 +1,45 @@
+import { randomUUID } from 'crypto';
+import { activeConnection } from '../connection/connection';
+import { LockTimeoutError, RedisRecordError } from '../errors/errors';
+import { ModelDescriptor } from '../metadata/model-descriptor';
+import { scripts } from '../scripts/scripts';
+
+export interface LockOptions {
+  /** How long the lock lives if its holder never releases it (a crashed process). Default 5000 ms. */
+  ttlMs?: number;
+  /** How long to wait for a lock someone else holds before LockTimeoutError. Default 2000 ms. */
+  waitMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs `work` while holding the object's lock: a key with a random token (SET NX PX), released by a script
+ * only if the token is still ours, expiring by itself if the holder dies. Mutual exclusion holds among
+ * callers of withLock, for at most ttlMs: work that runs longer should use a longer ttlMs.
+ */
+export async function withObjectLock<R>(
+  model: ModelDescriptor,
+  id: string,
+  work: () => Promise<R>,
+  options: LockOptions,
+): Promise<R> {
+  const ttlMs = options.ttlMs ?? 5000;
+  const waitMs = options.waitMs ?? 2000;
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 1) throw new RedisRecordError(`${model.name}: ttlMs must be a whole number >= 1`);
+  if (!Number.isSafeInteger(waitMs) || waitMs < 0) throw new RedisRecordError(`${model.name}: waitMs must be a whole number >= 0`);
+  const connection = activeConnection();
+  const key = model.keys(connection.prefix).lock(id);
+  const token = randomUUID();
+  const deadline = Date.now() + waitMs;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+    if (Number(await scripts.lock().run(connection.client, [key], [token, String(ttlMs)])) === 1) break;
+    if (Date.now() >= deadline) throw new LockTimeoutError(model.name, id, waitMs);
+    await sleep(Math.min(pause + Math.random() * pause, Math.max(1, deadline - Date.now())));
+  }
+  try {
+    return await work();
+  } finally {
+    await scripts.unlock().run(connection.client, [key], [token]);
+  }
+}

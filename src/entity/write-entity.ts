@@ -1,0 +1,51 @@
+import { v4 as uuidv4 } from 'uuid';
+import { activeConnection } from '../connection/connection';
+import { attributeFailure } from '../errors/attribute-failure';
+import { NotFoundError, RedisRecordError, StaleObjectError, UniqueConstraintError, ValidationError } from '../errors/errors';
+import { encodeAttributes } from '../mapper/attribute-encoder';
+import { isEmpty } from '../mapper/change-set';
+import { ObjectStore, SaveOutcome } from '../mapper/object-store';
+import { planUpdate } from '../mapper/update-plan';
+import { ModelDescriptor } from '../metadata/model-descriptor';
+import { EntityState } from './entity-state';
+
+/**
+ * The write step of save(): one script call that creates the object, or updates what changed since the
+ * snapshot (with the @Version check), then the instance's id, version and snapshot follow what was stored.
+ */
+export async function writeEntity(model: ModelDescriptor, entity: object, state: EntityState): Promise<boolean> {
+  const target = entity as Record<string, unknown>;
+  const creating = state.snapshot === undefined;
+  if (creating && model.version) target[model.version.property] = 1;
+  if (model.cap && (target[model.cap.index.attribute.property] === undefined || target[model.cap.index.attribute.property] === null)) {
+    const property = model.cap.index.attribute.property;
+    throw new ValidationError(model.name, [
+      attributeFailure(entity, property, undefined, 'isDefined', `${property} is required: the model is capped by it`),
+    ]);
+  }
+  const fields = encodeAttributes(model, entity);
+  const store = new ObjectStore(model, activeConnection());
+  let outcome: SaveOutcome;
+  if (creating) {
+    outcome = await store.insert(fields, model.idStrategy === 'uuid' ? uuidv4() : undefined);
+    state.snapshot = fields;
+  } else {
+    const plan = planUpdate(model, state.snapshot!, fields);
+    outcome = isEmpty(plan.changes) ? { id: state.id! } : await store.update(state.id!, plan.changes, plan.readVersion);
+    if ('id' in outcome) {
+      state.snapshot = plan.stored;
+      if (model.version) target[model.version.property] = Number(plan.stored.get(model.version.field));
+    }
+  }
+  if ('uniqueTaken' in outcome) {
+    const attribute = outcome.uniqueTaken;
+    throw new UniqueConstraintError(model.name, attribute, target[attribute]);
+  }
+  if ('stale' in outcome) throw new StaleObjectError(model.name, state.id!);
+  if ('missing' in outcome) {
+    if (creating) throw new RedisRecordError(`${model.name}: the generated id exists already`);
+    throw new NotFoundError(model.name, state.id!);
+  }
+  state.id = outcome.id;
+  return creating;
+}

@@ -1,0 +1,20 @@
+-- caps.lua: keeping a capped model to its top `keep` objects; a library inlined into save.lua and
+-- increment.lua. Needs indexes.lua, objects.lua and pages.lua before it.
+-- KEYS/ARGV: none of its own.
+-- The kept objects are exactly the first `keep` of the cap index read in query order (desc: highest score
+-- first; asc: lowest first; ties by id as in pages.lua), so ranks shown by a query and the cap agree.
+-- Capped objects keep a memo, so every evicted object is deleted whole (objects.lua).
+
+local function trimCap(base, all, capKey, keep, keepLowest, numeric)
+  local excess = redis.call('ZCARD', capKey) - keep
+  if excess <= 0 then
+    return 0
+  end
+  -- The victims are the first `excess` objects in the opposite order.
+  local victims = pageByScore(capKey, '-inf', '+inf', keepLowest, 0, excess, numeric)
+  for _, id in ipairs(victims) do
+    purgeObject(base, all, id, nil, nil)
+    redis.call('ZREM', capKey, id)
+  end
+  return #victims
+end

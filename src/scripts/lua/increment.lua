@@ -1,0 +1,48 @@
+-- increment.lua: add to a counter attribute of one live object, moving its index entries.
+-- KEYS[1]  the model's `all` zset
+-- KEYS[2]  the object's hash
+-- KEYS[3]  the model's key base (index keys, memo, cap index derive from it, same hash tag)
+-- ARGV[1]  the id;  ARGV[2] the counter's field;  ARGV[3] the amount (a decimal number)
+-- ARGV[4]  the cap's index key ('' none); ARGV[5] how many to keep; ARGV[6] 'asc' keeps the lowest
+-- ARGV[7]  '1' when ids are sequence numbers
+-- ARGV[8]  k; then k index specs (kind, attribute, scope): the indexes touching the counter
+-- Returns: the new value as Redis stores it; false when the object does not exist or has expired.
+-- Guarantees: HINCRBY (or HINCRBYFLOAT for fractions) is atomic, so concurrent increments never lose one;
+-- index entries and the cap follow in the same script (invariant 3).
+--!include indexes.lua
+--!include objects.lua
+--!include pages.lua
+--!include caps.lua
+
+local all, key, base, id, field, amount = KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3]
+if not redis.call('ZSCORE', all, id) then
+  return false
+end
+if redis.call('EXISTS', key) == 0 then
+  purgeObject(base, all, id, nil, nil)
+  return false
+end
+local specs, fields = readSpecs(9, tonumber(ARGV[8]))
+local memo = base .. ':memo:' .. id
+if redis.call('EXISTS', memo) == 0 then
+  memo = nil
+end
+local before = readValues(key, fields)
+local current = redis.call('HGET', key, field)
+local value
+if string.match(amount, '^-?%d+$') and (not current or string.match(current, '^-?%d+$')) then
+  value = tostring(redis.call('HINCRBY', key, field, amount))
+else
+  value = redis.call('HINCRBYFLOAT', key, field, amount)
+end
+local after = readValues(key, fields)
+for _, spec in ipairs(specs) do
+  if not sameEntry(spec, before, after) then
+    removeEntry(base, spec, before, id, memo)
+    addEntry(base, spec, after, id, memo)
+  end
+end
+if ARGV[4] ~= '' then
+  trimCap(base, all, ARGV[4], tonumber(ARGV[5]), ARGV[6] == 'asc', ARGV[7] == '1')
+end
+return value

@@ -1,0 +1,112 @@
+import {
+  Attr,
+  BaseEntity,
+  Counter,
+  DynamicAttrs,
+  Index,
+  LockTimeoutError,
+  Model,
+  StaleObjectError,
+  ValidationError,
+  Version,
+} from '../../src';
+import { keysUnder, useTestRedis } from '../support/test-redis';
+
+@Model({ cap: { by: 'score', keep: 3 } })
+class CapScore extends BaseEntity {
+  @Attr() player?: string;
+  @Attr() @Index() score?: number;
+}
+
+@Model()
+class CntPost extends BaseEntity {
+  @Attr() title?: string;
+  @Counter() @Index() views = 0;
+  @Version() version?: number;
+  @DynamicAttrs() extra: Record<string, string | number | boolean> = {};
+}
+
+const redis = useTestRedis();
+
+describe('capped models', () => {
+  it('keep exactly the top N, ties broken by id, and delete the rest whole', async () => {
+    for (const [player, score] of [['a', 5], ['b', 9], ['c', 5], ['d', 1], ['e', 7]] as const) {
+      await CapScore.create({ player, score });
+    }
+    const top = await CapScore.findBy({}, { orderBy: { score: 'desc' } });
+    expect(top.map((p) => [p.player, p.score])).toEqual([['b', 9], ['e', 7], ['c', 5]]);
+    expect(await CapScore.count()).toBe(3);
+    const keys = await keysUnder(redis.raw, redis.prefix);
+    expect(keys.filter((k) => k.includes('{CapScore}:obj:'))).toHaveLength(3);
+    expect(keys.filter((k) => k.includes('{CapScore}:memo:'))).toHaveLength(3);
+    await expect(CapScore.create({ player: 'z' })).rejects.toBeInstanceOf(ValidationError);
+  });
+});
+
+describe('counters, versions and dynamic attributes', () => {
+  it('increments atomically, keeps the index in step, and save() never writes the counter back', async () => {
+    const post = await CntPost.create({ title: 'x' });
+    const other = await CntPost.findOrFail(post.id);
+    await Promise.all(Array.from({ length: 200 }, () => other.increment('views')));
+    expect(await post.increment('views', 2.5)).toBe(202.5);
+    post.title = 'y';
+    await post.save();
+    expect((await CntPost.findOrFail(post.id)).views).toBe(202.5);
+    expect(await CntPost.findIds({ views: { gt: 200 } })).toEqual([post.id]);
+  });
+
+  it('refuses a stale save and writes nothing', async () => {
+    const post = await CntPost.create({ title: 'v1' });
+    expect(post.version).toBe(1);
+    const first = await CntPost.findOrFail(post.id);
+    const second = await CntPost.findOrFail(post.id);
+    first.title = 'v2';
+    await first.save();
+    expect(first.version).toBe(2);
+    second.title = 'lost';
+    await expect(second.save()).rejects.toBeInstanceOf(StaleObjectError);
+    expect((await CntPost.findOrFail(post.id)).title).toBe('v2');
+  });
+
+  it('stores dynamic attributes one field each, with their types', async () => {
+    const post = await CntPost.create({ title: 'd', extra: { color: 'red', size: 3, ok: true, 'a:b{c}': '' } });
+    const loaded = await CntPost.findOrFail(post.id);
+    expect(loaded.extra).toEqual({ color: 'red', size: 3, ok: true, 'a:b{c}': '' });
+    delete loaded.extra.color;
+    loaded.extra.size = -0;
+    await loaded.save();
+    const hash = await redis.raw.hGetAll(`${redis.prefix}:{CntPost}:obj:${post.id}`);
+    expect(hash['~color']).toBeUndefined();
+    expect(hash['~size']).toBe('n-0');
+    await expect(CntPost.create({ extra: { bad: {} as never } })).rejects.toBeInstanceOf(ValidationError);
+    const polluting = JSON.parse('{"__proto__": "x"}') as Record<string, string>;
+    await expect(CntPost.create({ extra: polluting })).rejects.toBeInstanceOf(ValidationError);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+});
+
+describe('withLock', () => {
+  it('gives mutual exclusion and times out', async () => {
+    const post = await CntPost.create({ title: 'lock' });
+    let inside = 0;
+    let overlap = false;
+    await Promise.all(
+      Array.from({ length: 5 }, () =>
+        CntPost.withLock(post.id, async (p) => {
+          inside++;
+          if (inside > 1) overlap = true;
+          await new Promise((r) => setTimeout(r, 20));
+          p.title = `${p.title}!`;
+          await p.save();
+          inside--;
+        }),
+      ),
+    );
+    expect(overlap).toBe(false);
+    expect((await CntPost.findOrFail(post.id)).title).toBe('lock!!!!!');
+    await expect(
+      CntPost.withLock(post.id, () => CntPost.withLock(post.id, async () => 1, { waitMs: 50 }), { waitMs: 50 }),
+    ).rejects.toBeInstanceOf(LockTimeoutError);
+    expect(await redis.raw.exists(`${redis.prefix}:{CntPost}:lock:${post.id}`)).toBe(0);
+  });
+});
