@@ -2,9 +2,9 @@
  * A worker process for the index concurrency tests. Env: REDIS_URL, WORKER_PREFIX, WORKER_MODE, and per mode:
  *   race   WORKER_EMAIL: waits for a line on stdin, creates one RaceMember with that e-mail, prints
  *          `ok <id>` or `unique <attribute>` (UniqueConstraintError) or `error <message>`, then exits.
- *   churn  WORKER_IDS (comma-separated ChurnItem ids), WORKER_MS: for that long, loads random objects and
- *          changes random indexed attributes (scope and unique ones included, clearing some), saves, sometimes
- *          removes one and creates a replacement; prints one JSON line of counts, then exits.
+ *   churn  WORKER_IDS (comma-separated ChurnItem ids), WORKER_MS: waits for a line on stdin, then for that long
+ *          loads random objects, changes random indexed attributes (scope and unique ones included, clearing
+ *          some) and saves, sometimes removes one and creates a replacement; prints one JSON line of counts.
  * Lines other than these mean a failure the test reports.
  */
 import { connect, disconnect, NotFoundError, UniqueConstraintError } from '../../../src';
@@ -52,6 +52,8 @@ function randomize(item: ChurnItem): void {
 
 async function churn(): Promise<void> {
   const ids = process.env.WORKER_IDS!.split(',');
+  process.stdout.write('ready\n');
+  await firstLine(); // every writer starts at the same moment
   const until = Date.now() + Number(process.env.WORKER_MS);
   const counts = { saves: 0, unique: 0, missing: 0, removes: 0, creates: 0 };
   const lane = async () => {
@@ -59,7 +61,9 @@ async function churn(): Promise<void> {
       const at = rand(ids.length);
       const item = await ChurnItem.find(ids[at]);
       if (!item) {
+        // another writer removed it (and created a replacement): pick from the objects there are now
         counts.missing++;
+        ids.splice(0, ids.length, ...(await ChurnItem.findIds()));
         continue;
       }
       try {
