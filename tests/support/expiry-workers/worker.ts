@@ -8,8 +8,9 @@
  *              instances. Report: { whole, mixed } (every reply, per tally).
  *   version    { id, ops, token }  `ops` successful load-change-save rounds on Ledger `id` (total + 1, token
  *              appended), retrying on StaleObjectError. Report: { ok, stale }.
- *   lock       { id, ops, token, locked }  the same on LockBox `id`, inside withLock when `locked`, else bare.
- *              Report: { ok }.
+ *   lock       { locked, bare, ops, token }  at the same time, `ops` load-change-save rounds (total + 1, token
+ *              appended) of LockBox `locked` inside withLock, and as many of LockBox `bare` without it.
+ *              Report: { locked, bare } (rounds done).
  *   hold       { id, ttlMs }  takes LockBox `id`'s lock, prints `locked <epoch ms>` and waits to be killed.
  *   acquire    { id, ttlMs, waitMs }  takes the lock (waiting up to waitMs), prints `acquired <epoch ms>`.
  *   cap        { ms, token }  for `ms`, creates CapEntry and CapCounter objects and raises CapEntry scores
@@ -66,19 +67,23 @@ async function version(args: Args) {
 }
 
 async function lock(args: Args) {
-  let ok = 0;
-  const change = async (box: LockBox) => {
-    box.total += 1;
-    box.tokens += `${args.token}.${ok};`;
-    await sleep(rand(3));
-    await box.save();
+  const ops = Number(args.ops);
+  const rounds = async (id: string, inLock: boolean) => {
+    let done = 0;
+    const change = async (box: LockBox) => {
+      box.total += 1;
+      box.tokens += `${args.token}.${done};`;
+      await sleep(rand(3));
+      await box.save();
+    };
+    for (; done < ops; done++) {
+      if (inLock) await LockBox.withLock(id, change, { ttlMs: 5000, waitMs: 15_000 });
+      else await change(await LockBox.findOrFail(id));
+    }
+    return done;
   };
-  while (ok < Number(args.ops)) {
-    if (args.locked) await LockBox.withLock(args.id, change, { ttlMs: 5000, waitMs: 15_000 });
-    else await change(await LockBox.findOrFail(args.id));
-    ok++;
-  }
-  return { ok };
+  const [locked, bare] = await Promise.all([rounds(String(args.locked), true), rounds(String(args.bare), false)]);
+  return { locked, bare };
 }
 
 async function hold(args: Args) {
