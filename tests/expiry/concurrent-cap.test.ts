@@ -17,7 +17,7 @@ import { keysUnder, useTestRedis } from '../support/test-redis';
 const redis = useTestRedis();
 const workers = useExpiryWorkers(redis);
 const PROCESSES = 4;
-const RUN_MS = 2500;
+const RUN_MS = 2000;
 
 type Report = { entries: Record<string, number>; counters: Record<string, number>; counts: Record<string, number> };
 

@@ -1,6 +1,6 @@
 import { LockTimeoutError } from '../../src';
 import { expectIndexesConsistent } from '../support/index-consistency';
-import { reportOf } from '../support/worker-processes/spawn-worker';
+import { reportOf, WorkerProcess } from '../support/worker-processes/spawn-worker';
 import { useExpiryWorkers } from '../support/expiry-workers/use-workers';
 import { LockBox } from '../support/expiry-workers/worker-models';
 import { useTestRedis } from '../support/test-redis';
@@ -39,26 +39,36 @@ describe('withLock across processes', () => {
     await expectIndexesConsistent(LockBox, redis.raw, redis.prefix);
   });
 
-  it('is taken by another process once a holder killed with SIGKILL has held it ttlMs', async () => {
-    const box = await LockBox.create({});
-    const ttlMs = 2000;
-    const holder = workers.start('hold', { id: box.id, ttlMs });
-    await holder.ready;
+});
+
+describe('a lock holder killed with SIGKILL', () => {
+  const ttlMs = 1500;
+  const shortTtlMs = 1000;
+  let boxes: string[] = [];
+  let locked = 0;
+  let killed = 0;
+  let next: WorkerProcess;
+
+  beforeAll(async () => {
+    boxes = [(await LockBox.create({})).id, (await LockBox.create({})).id];
+    const holder = workers.start('hold', { ids: boxes, ttlMs: [ttlMs, shortTtlMs] });
+    next = workers.start('acquire', { id: boxes[0], ttlMs, waitMs: 10_000 });
+    await Promise.all([holder.ready, next.ready]);
     holder.go();
-    const locked = Number((await holder.waitForLine('locked '))?.slice(7));
+    locked = Number((await holder.waitForLine('locked '))?.slice(7));
     expect(locked).toBeGreaterThan(0);
     holder.child.kill('SIGKILL');
     await holder.finished;
+    killed = Date.now();
+  });
 
-    const left = await redis.raw.pTTL(lockKey(box.id));
+  it('blocks others until ttlMs has passed, then another process takes the lock', async () => {
+    const left = await redis.raw.pTTL(lockKey(boxes[0]));
     expect(left).toBeGreaterThan(0);
     expect(left).toBeLessThanOrEqual(ttlMs);
     if (left > 300) {
-      await expect(LockBox.withLock(box.id, async () => 'in', { waitMs: 100 })).rejects.toBeInstanceOf(LockTimeoutError);
+      await expect(LockBox.withLock(boxes[0], async () => 'in', { waitMs: 100 })).rejects.toBeInstanceOf(LockTimeoutError);
     }
-
-    const next = workers.start('acquire', { id: box.id, ttlMs, waitMs: 10_000 });
-    await next.ready;
     next.go();
     const acquired = Number((await next.waitForLine('acquired '))?.slice(9));
     await next.finished;
@@ -66,23 +76,13 @@ describe('withLock across processes', () => {
     // not before the dead holder's lock expired (less the few ms between its SET and its report), not long after
     expect(acquired - locked).toBeGreaterThanOrEqual(ttlMs - 300);
     expect(acquired - locked).toBeLessThan(ttlMs + 5000);
-    expect(await redis.raw.exists(lockKey(box.id))).toBe(0);
+    expect(await redis.raw.exists(lockKey(boxes[0]))).toBe(0);
   });
 
-  it('leaves no lock key behind a killed holder once ttlMs has passed', async () => {
-    const box = await LockBox.create({});
-    const ttlMs = 1000;
-    const holder = workers.start('hold', { id: box.id, ttlMs });
-    await holder.ready;
-    holder.go();
-    await holder.waitForLine('locked ');
-    holder.child.kill('SIGKILL');
-    await holder.finished;
-    expect(await redis.raw.exists(lockKey(box.id))).toBe(1);
-    const killed = Date.now();
-    while ((await redis.raw.exists(lockKey(box.id))) === 1 && Date.now() - killed < ttlMs + 2000) await sleep(20);
-    expect(await redis.raw.exists(lockKey(box.id))).toBe(0);
-    expect(Date.now() - killed).toBeLessThanOrEqual(ttlMs + 2000);
+  it('leaves no lock key behind once ttlMs has passed', async () => {
+    while ((await redis.raw.exists(lockKey(boxes[1]))) === 1 && Date.now() - killed < shortTtlMs + 2000) await sleep(20);
+    expect(await redis.raw.exists(lockKey(boxes[1]))).toBe(0);
+    expect(Date.now() - locked).toBeLessThanOrEqual(shortTtlMs + 2000);
   });
 });
 

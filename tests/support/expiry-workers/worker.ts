@@ -11,7 +11,8 @@
  *   lock       { locked, bare, ops, token }  at the same time, `ops` load-change-save rounds (total + 1, token
  *              appended) of LockBox `locked` inside withLock, and as many of LockBox `bare` without it.
  *              Report: { locked, bare } (rounds done).
- *   hold       { id, ttlMs }  takes LockBox `id`'s lock, prints `locked <epoch ms>` and waits to be killed.
+ *   hold       { ids, ttlMs }  takes the locks of LockBoxes `ids` (ttlMs[i] each), prints `locked <epoch ms>`
+ *              and waits to be killed.
  *   acquire    { id, ttlMs, waitMs }  takes the lock (waiting up to waitMs), prints `acquired <epoch ms>`.
  *   cap        { ms, token }  for `ms`, creates CapEntry and CapCounter objects and raises CapEntry scores
  *              (load, change, save) and lowers CapCounter points (increment), its own objects only.
@@ -87,14 +88,16 @@ async function lock(args: Args) {
 }
 
 async function hold(args: Args) {
-  await LockBox.withLock(
-    args.id,
-    async () => {
+  const ids = args.ids as string[];
+  const ttls = args.ttlMs as number[];
+  const take = async (i: number): Promise<void> => {
+    if (i === ids.length) {
       say(`locked ${Date.now()}`);
       await new Promise(() => undefined); // until killed
-    },
-    { ttlMs: Number(args.ttlMs) },
-  );
+    }
+    await LockBox.withLock(ids[i], () => take(i + 1), { ttlMs: ttls[i] });
+  };
+  await take(0);
 }
 
 async function acquire(args: Args) {
