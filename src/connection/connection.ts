@@ -2,6 +2,7 @@ import { createClient } from 'redis';
 import { ConnectionError, RedisRecordError } from '../errors/errors';
 import { assertValidPrefix } from '../keys/prefix-format';
 import { RedisCommands } from './redis-commands';
+import { allScripts } from '../scripts/scripts';
 
 export interface ConnectOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://...` for TLS. */
@@ -43,12 +44,20 @@ export async function connect(options: ConnectOptions = {}): Promise<Connection>
     if (client.isOpen === false && client.connect) await client.connect();
     connection = new Connection(client, prefix, undefined);
   } else {
-    const client = createClient({ url: options.url ?? 'redis://127.0.0.1:6379' });
-    // Without a listener, a dropped connection would crash the process; the client reconnects by itself
-    // and commands issued meanwhile fail with their own errors.
+    // The first connection must succeed (or connect() fails at once); after that, a dropped connection is
+    // re-established with backoff, and commands issued meanwhile fail with their own errors.
+    let established = false;
+    const client = createClient({
+      url: options.url ?? 'redis://127.0.0.1:6379',
+      socket: {
+        reconnectStrategy: (retries: number, cause: Error) => (established ? Math.min(50 * 2 ** retries, 2000) : cause),
+      },
+    });
+    // Without a listener, a connection error would crash the process.
     client.on('error', () => undefined);
     try {
       await client.connect();
+      established = true;
     } catch (error) {
       client.destroy();
       throw new ConnectionError(`connect: cannot reach Redis: ${(error as Error).message}`);
@@ -57,6 +66,7 @@ export async function connect(options: ConnectOptions = {}): Promise<Connection>
       if (client.isOpen) await client.close();
     });
   }
+  await preloadScripts(connection.client);
   current = connection;
   return connection;
 }
@@ -71,4 +81,10 @@ export async function disconnect(): Promise<void> {
 export function activeConnection(): Connection {
   if (!current) throw new ConnectionError('not connected: call connect() first');
   return current;
+}
+
+/** Loads every script once, pipelined, so that each operation is one EVALSHA from its first use. */
+async function preloadScripts(client: RedisCommands): Promise<void> {
+  if (typeof client.scriptLoad !== 'function') return;
+  await Promise.all(allScripts().map((script) => client.scriptLoad(script.source)));
 }

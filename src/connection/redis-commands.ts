@@ -7,9 +7,20 @@ export interface EvalArguments {
   arguments: Array<string | Buffer>;
 }
 
+/** A transaction (MULTI/EXEC): queued commands sent in one round trip and applied together. */
+export interface RedisTransaction {
+  zScore(key: string, member: string): RedisTransaction;
+  zRem(key: string, member: string): RedisTransaction;
+  hGetAll(key: string): RedisTransaction;
+  del(key: string): RedisTransaction;
+  exec(): Promise<unknown[]>;
+}
+
 export interface RedisCommands {
+  multi(): RedisTransaction;
   evalSha(sha: string, options: EvalArguments): Promise<unknown>;
   eval(script: string, options: EvalArguments): Promise<unknown>;
   exists(key: string): Promise<number>;
+  scriptLoad(script: string): Promise<string>;
   pTTL(key: string): Promise<number>;
 }

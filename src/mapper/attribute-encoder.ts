@@ -38,10 +38,19 @@ function codecFailure(entity: object, property: string, value: unknown, error: u
   return attributeFailure(entity, property, value, constraint, `${property} ${message}`);
 }
 
-/** The stored fields from a flat HGETALL reply; internal `#` fields are kept apart from attributes. */
-export function fieldsFromReply(reply: readonly string[]): EncodedFields {
+/**
+ * The stored fields from an HGETALL reply: a flat field/value list (from a script), or the map node-redis
+ * makes of it (an object, or a Map with a custom type mapping).
+ */
+export function fieldsFromReply(reply: unknown): EncodedFields {
+  if (reply instanceof Map) return new Map([...reply].map(([field, value]) => [String(field), String(value)]));
+  if (Array.isArray(reply)) {
+    const fields: EncodedFields = new Map();
+    for (let i = 0; i + 1 < reply.length; i += 2) fields.set(String(reply[i]), String(reply[i + 1]));
+    return fields;
+  }
   const fields: EncodedFields = new Map();
-  for (let i = 0; i + 1 < reply.length; i += 2) fields.set(reply[i], reply[i + 1]);
+  for (const field of Object.keys(reply as object)) fields.set(field, String((reply as Record<string, unknown>)[field]));
   return fields;
 }
 

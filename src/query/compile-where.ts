@@ -48,7 +48,10 @@ function indexesOf(model: ModelDescriptor, field: string): IndexDescriptor[] {
   return model.indexes.filter((index) => index.attribute.field === field);
 }
 
-/** A sorted index of the attribute usable here: unscoped, or scoped by an attribute the where pins. */
+/**
+ * A sorted index of the attribute usable here: one scoped by an attribute the where pins to a value (it holds
+ * only that value's objects, so it answers the equality too: a composite index), else the unscoped one.
+ */
 export function usableSortedIndex(
   model: ModelDescriptor,
   field: string,
@@ -56,18 +59,23 @@ export function usableSortedIndex(
   pins: Pins,
 ): { index: IndexDescriptor; scopeValue?: string } | undefined {
   const candidates = indexesOf(model, field).filter((index) => index.kind === kind);
-  const unscoped = candidates.find((index) => !index.scope);
-  if (unscoped) return { index: unscoped };
   for (const index of candidates) {
-    const scopeValue = pins.get(index.scope!.field);
+    const scopeValue = index.scope ? pins.get(index.scope.field) : undefined;
     if (scopeValue !== undefined) return { index, scopeValue };
   }
-  return undefined;
+  const unscoped = candidates.find((index) => !index.scope);
+  return unscoped ? { index: unscoped } : undefined;
+}
+
+/** A number's index value: -0 is 0 (its stored form keeps '-0' so that it round-trips). Same rule as indexes.lua. */
+function indexValue(type: string, value: string): string {
+  return type === 'number' && value === '-0' ? '0' : value;
 }
 
 export function sortedKey(keys: ModelKeys, found: { index: IndexDescriptor; scopeValue?: string }): string {
   const { index, scopeValue } = found;
-  const scope = index.scope && scopeValue !== undefined ? { field: index.scope.field, value: scopeValue } : undefined;
+  const scope =
+    index.scope && scopeValue !== undefined ? { field: index.scope.field, value: indexValue(index.scope.type, scopeValue) } : undefined;
   return keys.sorted(index.kind === 'lex' ? 'lex' : 'score', index.attribute.field, scope);
 }
 
@@ -106,7 +114,7 @@ function equalsOne(model: ModelDescriptor, keys: ModelKeys, condition: Attribute
   if (set) return ['S', keys.valueSet(field, value)];
   const unique = own.find((index) => index.kind === 'unique');
   if (unique) {
-    const foldedOrExact = unique.caseInsensitive ? value.toLowerCase() : value;
+    const foldedOrExact = unique.caseInsensitive ? value.toLowerCase() : indexValue(condition.attribute.type, value);
     return ['U', keys.unique(field), foldedOrExact];
   }
   const score = usableSortedIndex(model, field, 'score', pins);
@@ -117,7 +125,11 @@ function equalsOne(model: ModelDescriptor, keys: ModelKeys, condition: Attribute
     return ['L', sortedKey(keys, lex), window.min, window.max];
   }
   const scopedBy = model.indexes.find((index) => index.scope?.field === field);
-  if (scopedBy) return ['K', sortedKey(keys, { index: scopedBy, scopeValue: value })];
+  if (scopedBy) {
+    const key = sortedKey(keys, { index: scopedBy, scopeValue: value });
+    // a score index holds ids; a lex index holds value-and-id members, from which L extracts the ids
+    return scopedBy.kind === 'lex' ? ['L', key, '-', '+'] : ['K', key];
+  }
   throw new QueryError(`${model.name}.${field}: equality needs @Index() (or @Unique()) on ${field}`);
 }
 

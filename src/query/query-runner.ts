@@ -38,7 +38,7 @@ export class QueryRunner {
     const reply = (await this.run('load', plan, page)) as Array<string | string[]>;
     const objects: StoredObject[] = [];
     for (let i = 0; i + 1 < reply.length; i += 2) {
-      objects.push({ id: reply[i] as string, fields: fieldsFromReply(reply[i + 1] as string[]) });
+      objects.push({ id: reply[i] as string, fields: fieldsFromReply(reply[i + 1]) });
     }
     return objects;
   }

@@ -14,10 +14,14 @@ function script(file: string): () => Script {
   };
 }
 
+/** Every script, loaded (and cached in this process). */
+export function allScripts(): Script[] {
+  return Object.values(scripts).map((get) => get());
+}
+
 export const scripts = {
   save: script('save.lua'),
   remove: script('remove.lua'),
-  load: script('load.lua'),
   query: script('query.lua'),
   count: script('count.lua'),
   expire: script('expire.lua'),

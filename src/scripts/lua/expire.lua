@@ -3,7 +3,7 @@
 -- KEYS[2]  the object's hash
 -- KEYS[3]  the model's key base (memo, `exp` and index keys derive from it, same hash tag)
 -- ARGV[1]  the id;  ARGV[2] the time to live in ms
--- ARGV[3]  k; then k index specs (kind, attribute, scope): every index of the model
+-- ARGV[3]  k; then k index specs (kind, attribute, scope, numeric): every index of the model
 -- Returns: 1, or 0 when the object does not exist or has expired.
 -- Guarantees: the hash's TTL, the `exp` entry and the memo of its index entries are set together, so that
 -- once the hash expires the object is invisible and every entry it had can still be removed.

@@ -5,7 +5,7 @@
 -- ARGV[1]  the id;  ARGV[2] the counter's field;  ARGV[3] the amount (a decimal number)
 -- ARGV[4]  the cap's index key ('' none); ARGV[5] how many to keep; ARGV[6] 'asc' keeps the lowest
 -- ARGV[7]  '1' when ids are sequence numbers
--- ARGV[8]  k; then k index specs (kind, attribute, scope): the indexes touching the counter
+-- ARGV[8]  k; then k index specs (kind, attribute, scope, numeric): the indexes touching the counter
 -- Returns: the new value as Redis stores it; false when the object does not exist or has expired.
 -- Guarantees: HINCRBY (or HINCRBYFLOAT for fractions) is atomic, so concurrent increments never lose one;
 -- index entries and the cap follow in the same script (invariant 3).

@@ -1,5 +1,7 @@
 -- indexes.lua: the index entries of one object; a library inlined into save.lua and remove.lua.
--- KEYS/ARGV: none of its own. An index spec is three ARGV strings: kind, attribute field, scope field ('' = none).
+-- KEYS/ARGV: none of its own. An index spec is four ARGV strings: kind, attribute field, scope field ('' = none),
+-- and which of the two hold numbers ('a', 's', 'as' or ''): a number's stored form keeps -0 as '-0' so that it
+-- round-trips, but as an index value (a unique value, a scope value) -0 is 0.
 --   S  set per value       <base>:idx:<attr>:<value>                          member: id
 --   Z  sorted by value     <base>:idx:<attr>[@<scope>:<scopeValue>]           member: id, score: value ('inf' when absent)
 --   L  lexicographic       <base>:lex:<attr>[@<scope>:<scopeValue>]           member: esc(value) \0\0 len(id) id, score 0
@@ -20,6 +22,13 @@ local function lexMember(value, id)
   return (string.gsub(value, '%z', '\0\1')) .. tail
 end
 
+local function canonical(value, numeric)
+  if numeric and value == '-0' then
+    return '0'
+  end
+  return value
+end
+
 local function sortedKey(base, spec, values)
   local key = base .. (spec.kind == 'L' and ':lex:' or ':idx:') .. spec.attr
   if spec.scope == '' then
@@ -29,14 +38,14 @@ local function sortedKey(base, spec, values)
   if not scopeValue then
     return nil
   end
-  return key .. '@' .. spec.scope .. ':' .. scopeValue
+  return key .. '@' .. spec.scope .. ':' .. canonical(scopeValue, spec.scopeNumeric)
 end
 
 local function uniqueValue(spec, values)
   if spec.kind == 'C' then
     return values['#ci:' .. spec.attr]
   end
-  return values[spec.attr]
+  return canonical(values[spec.attr], spec.attrNumeric)
 end
 
 local function isUnique(spec)
@@ -109,6 +118,22 @@ local function removeEntry(base, spec, values, id, memo)
   end
 end
 
+-- Calls `command key` with ARGV[from .. to] appended, in chunks (Lua's unpack takes about 8000 values at most).
+local function callWithArgs(command, key, from, to, lead)
+  for start = from, to, 1000 do
+    local stop = math.min(start + 999, to)
+    if lead then
+      redis.call(command, key, lead[1], lead[2], unpack(ARGV, start, stop))
+      lead = nil
+    else
+      redis.call(command, key, unpack(ARGV, start, stop))
+    end
+  end
+  if lead then
+    redis.call(command, key, lead[1], lead[2])
+  end
+end
+
 -- Reads `count` specs from ARGV starting at `from`; returns them and the fields their entries depend on.
 local function readSpecs(from, count)
   local specs, fields, seen = {}, {}, {}
@@ -119,7 +144,15 @@ local function readSpecs(from, count)
     end
   end
   for i = 0, count - 1 do
-    local spec = { kind = ARGV[from + 3 * i], attr = ARGV[from + 3 * i + 1], scope = ARGV[from + 3 * i + 2] }
+    local at = from + 4 * i
+    local numeric = ARGV[at + 3]
+    local spec = {
+      kind = ARGV[at],
+      attr = ARGV[at + 1],
+      scope = ARGV[at + 2],
+      attrNumeric = string.find(numeric, 'a', 1, true) ~= nil,
+      scopeNumeric = string.find(numeric, 's', 1, true) ~= nil,
+    }
     specs[#specs + 1] = spec
     need(spec.attr)
     need(spec.scope)

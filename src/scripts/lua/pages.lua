@@ -1,19 +1,40 @@
 -- pages.lua: reading one page of an ordered set; a library inlined into query.lua.
 -- KEYS/ARGV: none of its own.
 -- Orders: by score then id ascending, or the exact reverse (desc). Redis orders equal scores by member bytes,
--- which is id order for uuids but not for sequence ids ('10' < '9'); with `numeric` set, ties are re-sorted
--- by (length, bytes), which is numeric order, reading whole only the tie groups at the page's two ends.
+-- which is id order for uuids but not for sequence ids ('10' < '9'); with `numeric` set, ties are put in
+-- (length, bytes) order, which is numeric order, reading whole only the tie groups at the page's two ends.
+-- Byte order already holds among ids of one length, so a group is ordered by one pass that buckets it by
+-- length, with no comparison sort.
 -- `limit` < 0 means no limit.
 
-local function idLess(a, b)
-  if #a ~= #b then
-    return #a < #b
+local function reversed(list)
+  local out = {}
+  for i = #list, 1, -1 do
+    out[#out + 1] = list[i]
   end
-  return a < b
+  return out
 end
 
-local function idMore(a, b)
-  return idLess(b, a)
+-- A tie group in byte order -> the same ids in numeric order (or its reverse).
+local function numericOrder(members, desc)
+  local byLength, lengths = {}, {}
+  for _, id in ipairs(members) do
+    local bucket = byLength[#id]
+    if not bucket then
+      bucket = {}
+      byLength[#id] = bucket
+      lengths[#lengths + 1] = #id
+    end
+    bucket[#bucket + 1] = id
+  end
+  table.sort(lengths)
+  local ordered = {}
+  for _, length in ipairs(lengths) do
+    for _, id in ipairs(byLength[length]) do
+      ordered[#ordered + 1] = id
+    end
+  end
+  return desc and reversed(ordered) or ordered
 end
 
 -- The id carried at the end of a lex index member (esc(value) \0\0 len(id) id).
@@ -63,8 +84,12 @@ local function pageByScore(key, min, max, desc, offset, limit, numeric)
   end
   local ordered = {}
   for _, group in ipairs(groups) do
-    table.sort(group.members, desc and idMore or idLess)
-    for _, member in ipairs(group.members) do
+    -- end groups were read whole in byte order; middle ones come from the page, reversed when desc
+    local members = group.members
+    if desc and group ~= groups[1] and group ~= groups[#groups] then
+      members = reversed(members)
+    end
+    for _, member in ipairs(numericOrder(members, desc)) do
       ordered[#ordered + 1] = member
     end
   end

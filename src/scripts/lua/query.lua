@@ -20,7 +20,7 @@
 -- Returns: 'count' the number of matches; 'ids' the page's ids; 'load' id, HGETALL list, id, HGETALL list ...
 -- Guarantees: reads one consistent state (the script is atomic); objects whose time has come are swept first
 -- and the matches are intersected with `all`, so only live objects are returned; temporary keys expire after
--- 10 s even if the script fails, and are deleted.
+-- 10 s even if the script fails, and are unlinked at the end.
 --!include indexes.lua
 --!include objects.lua
 --!include pages.lua
@@ -36,6 +36,8 @@ local temps = {}
 local function temp()
   local key = base .. ':tmp:' .. (#temps + 1)
   temps[#temps + 1] = key
+  -- a query that failed may have left this name behind (for at most 10 s): start empty
+  redis.call('UNLINK', key)
   return key
 end
 local function stored(key)
@@ -43,8 +45,9 @@ local function stored(key)
   return key
 end
 local function cleanup(result)
-  if #temps > 0 then
-    redis.call('DEL', unpack(temps))
+  -- UNLINK frees large temporary sets in the background instead of inside this script
+  for start = 1, #temps, 1000 do
+    redis.call('UNLINK', unpack(temps, start, math.min(start + 999, #temps)))
   end
   return result
 end
@@ -97,7 +100,16 @@ local function run(from)
     elseif op == '&' or op == '|' then
       local n = tonumber(ARGV[i + 1])
       local key = temp()
-      redis.call(op == '&' and 'ZINTERSTORE' or 'ZUNIONSTORE', key, n, unpack(pop(n)))
+      local command = op == '&' and 'ZINTERSTORE' or 'ZUNIONSTORE'
+      local operands = pop(n)
+      -- in chunks: Lua's unpack takes about 8000 values at most (a long `in` list)
+      for start = 1, #operands, 1000 do
+        local chunk = { unpack(operands, start, math.min(start + 999, #operands)) }
+        if start > 1 then
+          table.insert(chunk, 1, key)
+        end
+        redis.call(command, key, #chunk, unpack(chunk))
+      end
       stack[#stack + 1] = stored(key)
       i = i + 2
     else

@@ -13,8 +13,8 @@
 -- ARGV[10] '1' when ids are sequence numbers (cap ties ordered numerically)
 -- ARGV[11] n; then n field, value pairs to set (HSET)
 -- then     m; then m fields to remove (HDEL)
--- then     k; then k index specs (kind, attribute, scope: see indexes.lua): every index on create, the indexes
---          touching the changed fields on update
+-- then     k; then k index specs (kind, attribute, scope, numeric: see indexes.lua): every index on create,
+--          the indexes touching the changed fields on update
 -- Returns: the id; false when updating an object that does not exist or has expired (it is never revived;
 --          an expired one is swept) or creating an id that exists; {'unique', attribute} when a unique value
 --          belongs to another live object; {'stale'} when the stored version is not the one the client read.
@@ -42,11 +42,11 @@ local specCount = tonumber(ARGV[delFrom + delCount])
 local specs, fields = readSpecs(delFrom + delCount + 1, specCount)
 
 if mode == 'u' then
-  if not redis.call('ZSCORE', all, id) then
-    return false
-  end
+  -- A live object's hash exists (it always holds #id); one still in `all` without it has expired.
   if redis.call('EXISTS', base .. ':obj:' .. id) == 0 then
-    purgeObject(base, all, id, nil, nil)
+    if redis.call('ZSCORE', all, id) then
+      purgeObject(base, all, id, nil, nil)
+    end
     return false
   end
   if versionField ~= '' and redis.call('HGET', base .. ':obj:' .. id, versionField) ~= readVersion then
@@ -82,33 +82,33 @@ local memo = base .. ':memo:' .. id
 local before = {}
 if mode == 'u' then
   before = readValues(key, fields)
-  if redis.call('EXISTS', memo) == 0 then
+  if #specs == 0 or redis.call('EXISTS', memo) == 0 then
     memo = nil
   end
+  if setCount > 0 then
+    callWithArgs('HSET', key, setFrom, setFrom + 2 * setCount - 1)
+  end
+  if delCount > 0 then
+    callWithArgs('HDEL', key, delFrom, delFrom + delCount - 1)
+  end
 else
-  redis.call('DEL', key, memo)
+  if not sequenced then
+    -- a given id (uuid): replace any stray hash or memo rather than merge into it
+    redis.call('DEL', key, memo)
+  end
   if not keepMemo then
     memo = nil
   end
-end
-
-if setCount > 0 then
-  redis.call('HSET', key, unpack(ARGV, setFrom, setFrom + 2 * setCount - 1))
-end
-if delCount > 0 then
-  redis.call('HDEL', key, unpack(ARGV, delFrom, delFrom + delCount - 1))
-end
-if mode == 'c' then
-  redis.call('HSET', key, '#id', id)
+  callWithArgs('HSET', key, setFrom, setFrom + 2 * setCount - 1, { '#id', id })
   redis.call('ZADD', all, sequenced and id or 0, id)
   if ttl then
     redis.call('PEXPIRE', key, ttl)
     redis.call('ZADD', base .. ':exp', nowMs() + ttl, id)
+    sweepDue(base, all, 10)
   end
-  sweepDue(base, all, 10)
 end
 
-local after = readValues(key, fields)
+local after = #specs > 0 and readValues(key, fields) or before
 for _, spec in ipairs(specs) do
   if mode == 'c' then
     addEntry(base, spec, after, id, memo)
