@@ -10,7 +10,7 @@ import { serialized, stateOf } from './entity-state';
 import { runHooks } from './run-hooks';
 import { validateEntity } from './validate-entity';
 import { writeEntity } from './write-entity';
-import { applyStored, materialize } from './materialize';
+import { applyStored, materialize, materializeAll } from './materialize';
 import { countWhere, findBy, findIds, iterate } from './entity-queries';
 import { expireObject, persistObject, sweepModel, ttlOf } from './expiry';
 import { incrementCounter } from './counters';
@@ -155,7 +155,7 @@ export abstract class BaseEntity {
     const model = descriptorOf(this);
     const normalized = ids.map((id) => normalizeId(model.name, id));
     const loaded = await storeOf(model).loadMany(normalized);
-    return Promise.all(loaded.map((fields, i) => (fields ? materialize(this, model, normalized[i], fields) : null)));
+    return materializeAll(this, model, loaded.map((fields, i) => (fields ? { id: normalized[i], fields } : null)));
   }
 
   static async exists<T extends BaseEntity>(this: EntityClass<T>, id: string | number): Promise<boolean> {

@@ -5,7 +5,7 @@ import { QueryRunner } from '../query/query-runner';
 import type { FindOptions, IterateOptions, Where } from '../query/where-types';
 import type { EntityClass, Persisted } from '../types/entity-types';
 import type { BaseEntity } from './base-entity';
-import { materialize } from './materialize';
+import { materializeAll } from './materialize';
 
 function runnerOf(ctor: Function) {
   const model = descriptorOf(ctor);
@@ -19,7 +19,7 @@ export async function findBy<T extends BaseEntity>(
 ): Promise<Array<Persisted<T>>> {
   const { model, runner } = runnerOf(ctor);
   const found = await runner.load(runner.plan(where, options.orderBy), runner.page(options));
-  return Promise.all(found.map((object) => materialize(ctor, model, object.id, object.fields)));
+  return (await materializeAll(ctor, model, found)) as Array<Persisted<T>>;
 }
 
 export async function findIds<T extends BaseEntity>(
@@ -49,7 +49,7 @@ export async function* iterate<T extends BaseEntity>(
   let afterId: string | undefined;
   for (;;) {
     const batch = await runner.load(plan, { offset: 0, limit: batchSize, afterId });
-    for (const object of batch) yield await materialize(ctor, model, object.id, object.fields);
+    for (const entity of await materializeAll(ctor, model, batch)) yield entity!;
     if (batch.length < batchSize) return;
     afterId = batch[batch.length - 1].id;
   }

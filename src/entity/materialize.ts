@@ -1,18 +1,45 @@
 import { decodeInto, ownedFields } from '../mapper/attribute-encoder';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { ModelDescriptor } from '../metadata/model-descriptor';
+import type { StoredObject } from '../query/query-runner';
 import type { EntityClass, Persisted } from '../types/entity-types';
 import type { BaseEntity } from './base-entity';
 import { stateOf } from './entity-state';
 import { runHooks } from './run-hooks';
 
-/** Sets an entity from its stored fields (attributes, id, snapshot) and runs its AfterLoad hooks. */
-export async function applyStored(model: ModelDescriptor, entity: object, id: string, fields: EncodedFields): Promise<void> {
+/** Sets an entity from its stored fields: attributes, id and snapshot (no hooks). */
+function fill(model: ModelDescriptor, entity: object, id: string, fields: EncodedFields): void {
   decodeInto(model, id, fields, entity);
   const state = stateOf(entity);
   state.id = id;
   state.snapshot = ownedFields(model, fields);
+}
+
+/** Sets an entity from its stored fields and runs its AfterLoad hooks. */
+export async function applyStored(model: ModelDescriptor, entity: object, id: string, fields: EncodedFields): Promise<void> {
+  fill(model, entity, id, fields);
   await runHooks(model, entity, 'afterLoad');
+}
+
+/**
+ * Instances of the model class holding stored objects, in order (null stays null). Built synchronously; the
+ * AfterLoad hooks, if the model has any, then run object by object.
+ */
+export async function materializeAll<T extends BaseEntity>(
+  ctor: EntityClass<T>,
+  model: ModelDescriptor,
+  objects: ReadonlyArray<StoredObject | null>,
+): Promise<Array<Persisted<T> | null>> {
+  const entities = objects.map((object) => {
+    if (!object) return null;
+    const entity = new ctor();
+    fill(model, entity, object.id, object.fields);
+    return entity as Persisted<T>;
+  });
+  if (model.hookMethods('afterLoad').length > 0) {
+    for (const entity of entities) if (entity) await runHooks(model, entity, 'afterLoad');
+  }
+  return entities;
 }
 
 /** A new instance of the model class holding a stored object. */
@@ -22,7 +49,6 @@ export async function materialize<T extends BaseEntity>(
   id: string,
   fields: EncodedFields,
 ): Promise<Persisted<T>> {
-  const entity = new ctor();
-  await applyStored(model, entity, id, fields);
-  return entity as Persisted<T>;
+  const [entity] = await materializeAll(ctor, model, [{ id, fields }]);
+  return entity!;
 }

@@ -72,11 +72,13 @@ export function decodeInto(model: ModelDescriptor, id: string, fields: EncodedFi
   if (model.dynamicProperty) target[model.dynamicProperty] = decodeDynamic(fields);
 }
 
-/** The fields of a stored object the entity owns (attributes and derived fields): the entity's snapshot. */
+/**
+ * The fields of a stored object the entity owns (attributes, derived and dynamic fields): the entity's
+ * snapshot. The map read from Redis is reused, with `#id` and any field the model does not know removed.
+ */
 export function ownedFields(model: ModelDescriptor, fields: EncodedFields): EncodedFields {
-  const snapshot: EncodedFields = new Map();
-  for (const [field, value] of fields) {
-    if (model.owns(field)) snapshot.set(field, value);
+  for (const field of fields.keys()) {
+    if (!model.owns(field)) fields.delete(field);
   }
-  return snapshot;
+  return fields;
 }
