@@ -139,7 +139,8 @@ export class ObjectStore {
   /** Removes the time to live; false when the object is gone. */
   async persist(id: string): Promise<boolean> {
     const keys = this.keys;
-    return Number(await scripts.persist().run(this.connection.client, [keys.all, keys.object(id), keys.base], [id])) === 1;
+    const args = [id, this.model.keepsMemo ? '1' : '0'];
+    return Number(await scripts.persist().run(this.connection.client, [keys.all, keys.object(id), keys.base], args)) === 1;
   }
 
   /** Milliseconds left; null without a TTL; undefined when the object is gone. */

@@ -110,3 +110,22 @@ describe('withLock', () => {
     expect(await redis.raw.exists(`${redis.prefix}:{CntPost}:lock:${post.id}`)).toBe(0);
   });
 });
+
+@Model({ cap: { by: 'score', keep: 2 } })
+class CapPersisted extends BaseEntity {
+  @Attr() @Index() score?: number;
+  @Attr() @Index() team?: string;
+}
+
+describe('a capped object that had a TTL removed', () => {
+  it('is still evicted whole', async () => {
+    const first = await CapPersisted.create({ score: 1, team: 'x' });
+    await first.expire(60);
+    await first.persist();
+    await CapPersisted.create({ score: 5 });
+    await CapPersisted.create({ score: 6 }); // evicts the first
+    expect(await CapPersisted.find(first.id)).toBeNull();
+    expect(await redis.raw.exists(`${redis.prefix}:{CapPersisted}:idx:team:x`)).toBe(0);
+    expect(await redis.raw.exists(`${redis.prefix}:{CapPersisted}:memo:${first.id}`)).toBe(0);
+  });
+});

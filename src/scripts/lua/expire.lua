@@ -16,7 +16,6 @@ if not redis.call('ZSCORE', all, id) or redis.call('EXISTS', key) == 0 then
 end
 local ttl = tonumber(ARGV[2])
 local specs, fields = readSpecs(4, tonumber(ARGV[3]))
-redis.call('PEXPIRE', key, ttl)
-redis.call('ZADD', base .. ':exp', nowMs() + ttl, id)
+setExpiry(base, key, id, ttl)
 writeMemo(base, specs, readValues(key, fields), id)
 return 1

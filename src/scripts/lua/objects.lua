@@ -11,6 +11,13 @@ local function nowMs()
   return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 
+-- Gives object `id` a TTL: the hash expires at exactly the time its `exp` entry records.
+local function setExpiry(base, key, id, ttl)
+  local at = nowMs() + ttl
+  redis.call('PEXPIREAT', key, at)
+  redis.call('ZADD', base .. ':exp', at, id)
+end
+
 -- Deletes object `id`: its entries, hash, memo and `all` and `exp` entries. `specs`/`fields` (every index of
 -- the model) are used when there is no memo; without them an object with no memo only loses hash and `all`.
 local function purgeObject(base, all, id, specs, fields)
@@ -42,11 +49,11 @@ local function sweepDue(base, all, max)
       purgeObject(base, all, id, nil, nil)
       swept = swept + 1
     else
-      -- still alive (its TTL was extended by hand): trust the hash's own TTL
+      -- still alive (its TTL was changed by hand): trust the hash's own TTL; the memo stays, kept in step by
+      -- every save, so entries can still be found if the object is evicted by a cap or expires later
       local left = redis.call('PTTL', base .. ':obj:' .. id)
       if left < 0 then
         redis.call('ZREM', base .. ':exp', id)
-        redis.call('DEL', base .. ':memo:' .. id)
       else
         redis.call('ZADD', base .. ':exp', nowMs() + left, id)
       end

@@ -168,7 +168,10 @@ if mode == 'ids' then
 end
 local out = {}
 for _, id in ipairs(ids) do
-  out[#out + 1] = id
-  out[#out + 1] = redis.call('HGETALL', base .. ':obj:' .. id)
+  local fields = redis.call('HGETALL', base .. ':obj:' .. id)
+  if #fields > 0 then
+    out[#out + 1] = id
+    out[#out + 1] = fields
+  end
 end
 return cleanup(out)

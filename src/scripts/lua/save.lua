@@ -102,8 +102,7 @@ else
   callWithArgs('HSET', key, setFrom, setFrom + 2 * setCount - 1, { '#id', id })
   redis.call('ZADD', all, sequenced and id or 0, id)
   if ttl then
-    redis.call('PEXPIRE', key, ttl)
-    redis.call('ZADD', base .. ':exp', nowMs() + ttl, id)
+    setExpiry(base, key, id, ttl)
     sweepDue(base, all, 10)
   end
 end
