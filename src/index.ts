@@ -7,6 +7,9 @@ export { Attr } from './decorators/attr';
 export type { AttrOptions } from './decorators/attr';
 export { Index, Unique } from './decorators/indexes';
 export { Counter, Version, DynamicAttrs } from './decorators/roles';
+export { BelongsTo, HasMany, ManyToMany } from './decorators/relations';
+export type { BelongsToOptions, HasManyOptions, ManyToManyOptions } from './decorators/relations';
+export type { OnDelete } from './metadata/relation-descriptor';
 export type { LockOptions } from './entity/locking';
 export type { CapOptions } from './metadata/model-descriptor';
 export type { IndexOptions, UniqueOptions } from './decorators/indexes';
@@ -35,6 +38,7 @@ export {
   QueryError,
   StaleObjectError,
   LockTimeoutError,
+  RelationError,
 } from './errors/errors';
 export type { Codec } from './codecs/codec';
 export { CodecError } from './codecs/codec';
@@ -48,6 +52,7 @@ export type {
   FindOptions,
   IterateOptions,
   OrderableName,
+  IncludableName,
   Direction,
   SortableString,
 } from './query/where-types';

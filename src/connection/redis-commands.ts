@@ -22,5 +22,10 @@ export interface RedisCommands {
   eval(script: string, options: EvalArguments): Promise<unknown>;
   exists(key: string): Promise<number>;
   scriptLoad(script: string): Promise<string>;
+  sIsMember(key: string, member: string): Promise<number | boolean>;
+  sMembers(key: string): Promise<unknown>;
+  sCard(key: string): Promise<number>;
+  unlink(keys: string[]): Promise<number>;
+  scanIterator(options: { MATCH: string; COUNT: number }): AsyncIterable<string[]>;
   pTTL(key: string): Promise<number>;
 }

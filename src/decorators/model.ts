@@ -1,7 +1,7 @@
 import { SchemaError } from '../errors/errors';
 import { Cap, ModelDescriptor, ModelOptions } from '../metadata/model-descriptor';
 import { registerModel } from '../metadata/model-registry';
-import { collectAttributes, collectDynamic, collectHooks, collectIndexes } from '../metadata/pending-metadata';
+import { collectAttributes, collectDynamic, collectHooks, collectIndexes, collectRelations } from '../metadata/pending-metadata';
 import { resolveAttribute } from '../metadata/resolve-attribute';
 import { resolveIndex } from '../metadata/resolve-index';
 import { IndexDescriptor } from '../metadata/index-descriptor';
@@ -33,10 +33,13 @@ export function Model(options: ModelOptions = {}): ClassDecorator {
     for (const pending of collectIndexes(target)) {
       const index = resolveIndex(pending, (property) => byName.get(property));
       const same = indexes.find(
-        (other) => other.kind === index.kind && other.attribute === index.attribute && other.scope === index.scope,
+        (other) =>
+          other.kind === index.kind &&
+          other.attribute === index.attribute &&
+          other.scope === index.scope &&
+          other.caseInsensitive === index.caseInsensitive,
       );
-      if (same) throw new SchemaError(`${pending.owner}.${pending.property}: the same index is declared twice`);
-      indexes.push(index);
+      if (!same) indexes.push(index); // the same index declared twice (e.g. by @BelongsTo and by hand) is one index
     }
     if (attributes.filter((a) => a.role === 'version').length > 1) throw new SchemaError(`${target.name}: only one @Version attribute`);
     const dynamic = collectDynamic(target);
@@ -47,18 +50,30 @@ export function Model(options: ModelOptions = {}): ClassDecorator {
         throw new SchemaError(`${target.name}.${index.attribute.property}: a counter or version cannot be @Unique`);
       }
     }
+    const group = options.group;
+    if (group !== undefined && !MODEL_NAME.test(group)) {
+      throw new SchemaError(`${target.name}: group ${JSON.stringify(group)} must be 1 to 64 letters, digits or _`);
+    }
+    const relations = collectRelations(target);
+    for (const relation of relations) {
+      if (byName.has(relation.property) || relation.property === dynamic[0]) {
+        throw new SchemaError(`${target.name}.${relation.property}: a relation cannot also be an attribute`);
+      }
+    }
     registerModel(
-      new ModelDescriptor(
+      new ModelDescriptor({
         name,
-        target,
+        ctor: target,
         idStrategy,
-        ttl === undefined ? undefined : ttl * 1000,
+        ttlMs: ttl === undefined ? undefined : ttl * 1000,
         attributes,
         indexes,
-        collectHooks(target),
-        dynamic[0],
-        resolveCap(target.name, options, indexes),
-      ),
+        hooks: collectHooks(target),
+        dynamicProperty: dynamic[0],
+        cap: resolveCap(target.name, options, indexes),
+        group,
+        relations,
+      }),
     );
   };
 }

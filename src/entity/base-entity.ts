@@ -10,6 +10,10 @@ import { serialized, stateOf } from './entity-state';
 import { runHooks } from './run-hooks';
 import { validateEntity } from './validate-entity';
 import { writeEntity } from './write-entity';
+import { removeObject } from './remove-entity';
+import { installRelations } from '../relations/install-relations';
+import { dropScope } from './drop-scope';
+import { scopedClass } from '../relations/tenant-scope';
 import { applyStored, materialize, materializeAll } from './materialize';
 import { countWhere, findBy, findIds, iterate } from './entity-queries';
 import { expireObject, persistObject, sweepModel, ttlOf } from './expiry';
@@ -74,7 +78,7 @@ export abstract class BaseEntity {
       const model = descriptorOf(this.constructor);
       const id = requireId(model, this);
       await runHooks(model, this, 'beforeRemove');
-      await storeOf(model).remove(id);
+      await removeObject(model, id);
       const state = stateOf(this);
       state.snapshot = undefined;
       await runHooks(model, this, 'afterRemove');
@@ -184,6 +188,19 @@ export abstract class BaseEntity {
     return withObjectLock(model, normalized, async () => work(await findOrFailOne(this, normalized)), options);
   }
 
+  /**
+   * The model within a tenant: the same API, with every key (objects, sequence, indexes, uniques) under the
+   * tenant's namespace, so tenants never mix. Relations of a tenant's objects stay within the tenant.
+   */
+  static scope<C extends abstract new (...args: never[]) => BaseEntity>(this: C, tenant: string): C {
+    return scopedClass(this, tenant);
+  }
+
+  /** Deletes every key of this model in the tenant scope it is called on (SCAN in batches, never KEYS). */
+  static drop<T extends BaseEntity>(this: EntityClass<T>): Promise<number> {
+    return dropScope(descriptorOf(this));
+  }
+
   /** The number of objects (ZCARD of `all`), or of those matching `where` (counted inside Redis). */
   static async count<T extends BaseEntity>(this: EntityClass<T>, where?: Where<T>): Promise<number> {
     if (where === undefined) return storeOf(descriptorOf(this)).count();
@@ -238,6 +255,7 @@ function requireId(model: ModelDescriptor, entity: BaseEntity): string {
 function buildEntity<T extends BaseEntity>(ctor: EntityClass<T>, input: AttributeInput<T>): T {
   const model = descriptorOf(ctor);
   const entity = new ctor();
+  installRelations(model, entity, () => stateOf(entity).id);
   const attributes = input as Record<string, unknown>;
   const unknown = Object.keys(attributes).filter((key) => !model.attribute(key) && key !== model.dynamicProperty);
   if (unknown.length > 0) {

@@ -6,6 +6,7 @@ import type { FindOptions, IterateOptions, Where } from '../query/where-types';
 import type { EntityClass, Persisted } from '../types/entity-types';
 import type { BaseEntity } from './base-entity';
 import { materializeAll } from './materialize';
+import { includeParents } from '../relations/include';
 
 function runnerOf(ctor: Function) {
   const model = descriptorOf(ctor);
@@ -19,7 +20,9 @@ export async function findBy<T extends BaseEntity>(
 ): Promise<Array<Persisted<T>>> {
   const { model, runner } = runnerOf(ctor);
   const found = await runner.load(runner.plan(where, options.orderBy), runner.page(options));
-  return (await materializeAll(ctor, model, found)) as Array<Persisted<T>>;
+  const entities = (await materializeAll(ctor, model, found)) as Array<Persisted<T>>;
+  if (options.include && options.include.length > 0) await includeParents(model, entities, options.include);
+  return entities;
 }
 
 export async function findIds<T extends BaseEntity>(

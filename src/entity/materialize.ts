@@ -6,6 +6,7 @@ import type { EntityClass, Persisted } from '../types/entity-types';
 import type { BaseEntity } from './base-entity';
 import { stateOf } from './entity-state';
 import { runHooks } from './run-hooks';
+import { installRelations } from '../relations/install-relations';
 
 /** Sets an entity from its stored fields: attributes, id and snapshot (no hooks). */
 function fill(model: ModelDescriptor, entity: object, id: string, fields: EncodedFields): void {
@@ -33,6 +34,7 @@ export async function materializeAll<T extends BaseEntity>(
   const entities = objects.map((object) => {
     if (!object) return null;
     const entity = new ctor();
+    installRelations(model, entity, () => stateOf(entity).id);
     fill(model, entity, object.id, object.fields);
     return entity as Persisted<T>;
   });

@@ -1,7 +1,8 @@
 import { v4 as uuidv4 } from 'uuid';
 import { activeConnection } from '../connection/connection';
 import { attributeFailure } from '../errors/attribute-failure';
-import { NotFoundError, RedisRecordError, StaleObjectError, UniqueConstraintError, ValidationError } from '../errors/errors';
+import { NotFoundError, RedisRecordError, RelationError, StaleObjectError, UniqueConstraintError, ValidationError } from '../errors/errors';
+import { parentChecks } from '../relations/parent-checks';
 import { encodeAttributes } from '../mapper/attribute-encoder';
 import { isEmpty } from '../mapper/change-set';
 import { ObjectStore, SaveOutcome } from '../mapper/object-store';
@@ -24,14 +25,16 @@ export async function writeEntity(model: ModelDescriptor, entity: object, state:
     ]);
   }
   const fields = encodeAttributes(model, entity);
-  const store = new ObjectStore(model, activeConnection());
+  const connection = activeConnection();
+  const store = new ObjectStore(model, connection);
+  const parents = parentChecks(model, connection.prefix);
   let outcome: SaveOutcome;
   if (creating) {
-    outcome = await store.insert(fields, model.idStrategy === 'uuid' ? uuidv4() : undefined);
-    state.snapshot = fields;
+    outcome = await store.insert(fields, model.idStrategy === 'uuid' ? uuidv4() : undefined, parents);
+    if ('id' in outcome) state.snapshot = fields;
   } else {
     const plan = planUpdate(model, state.snapshot!, fields);
-    outcome = isEmpty(plan.changes) ? { id: state.id! } : await store.update(state.id!, plan.changes, plan.readVersion);
+    outcome = isEmpty(plan.changes) ? { id: state.id! } : await store.update(state.id!, plan.changes, plan.readVersion, parents);
     if ('id' in outcome) {
       state.snapshot = plan.stored;
       if (model.version) target[model.version.property] = Number(plan.stored.get(model.version.field));
@@ -42,6 +45,10 @@ export async function writeEntity(model: ModelDescriptor, entity: object, state:
     throw new UniqueConstraintError(model.name, attribute, target[attribute]);
   }
   if ('stale' in outcome) throw new StaleObjectError(model.name, state.id!);
+  if ('missingParent' in outcome) {
+    const field = outcome.missingParent;
+    throw new RelationError(`${model.name}.${field}: no object ${JSON.stringify(target[field])} to belong to`);
+  }
   if ('missing' in outcome) {
     if (creating) throw new RedisRecordError(`${model.name}: the generated id exists already`);
     throw new NotFoundError(model.name, state.id!);

@@ -92,6 +92,12 @@ export class LockTimeoutError extends RedisRecordError {
   }
 }
 
+/**
+ * A relation would break: a @BelongsTo pointing to a missing object, removing an object others still belong
+ * to (onDelete 'restrict'), or a many-to-many membership with a missing object. Nothing was written.
+ */
+export class RelationError extends RedisRecordError {}
+
 /** A query the indexes cannot answer (it names the attribute and the index it needs), or a malformed query. */
 export class QueryError extends RedisRecordError {}
 

@@ -1,6 +1,9 @@
 /**
- * The key layout of one model under one prefix (docs/keys.md). Every key carries the hash tag `{Model}`,
- * so every key an atomic operation touches is in one Redis Cluster slot.
+ * The key layout of one model under one prefix (docs/keys.md). Every key carries the model's hash tag, so
+ * every key an atomic operation touches is in one Redis Cluster slot. The tag is `{<Model>}`, or `{<group>}`
+ * for models of a group (then followed by `:<Model>`), with `<tenant>/` in front inside a tenant scope:
+ *   <prefix>:{Post}   <prefix>:{blog}:Post   <prefix>:{t42/Post}   <prefix>:{t42/blog}:Post
+ * Below, `<prefix>:{<Model>}` stands for any of these bases.
  *
  *   <prefix>:{<Model>}:seq        string  the id sequence (INCR)
  *   <prefix>:{<Model>}:all        zset    every live id; score = the id for sequence ids, 0 for uuids
@@ -26,8 +29,11 @@ export class ModelKeys {
   constructor(
     readonly prefix: string,
     readonly model: string,
+    readonly group?: string,
+    readonly tenant?: string,
   ) {
-    this.base = `${prefix}:{${model}}`;
+    const tag = `${tenant === undefined ? '' : `${tenant}/`}${group ?? model}`;
+    this.base = group === undefined ? `${prefix}:{${tag}}` : `${prefix}:{${tag}}:${model}`;
     this.sequence = `${this.base}:seq`;
     this.all = `${this.base}:all`;
     this.objectPrefix = `${this.base}:obj:`;

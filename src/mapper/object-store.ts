@@ -1,5 +1,6 @@
 import { Connection } from '../connection/connection';
-import { IndexDescriptor, scriptKind } from '../metadata/index-descriptor';
+import { IndexDescriptor } from '../metadata/index-descriptor';
+import { pushSpecs } from './index-specs';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { scripts } from '../scripts/scripts';
 import { ChangeSet } from './change-set';
@@ -7,7 +8,18 @@ import { EncodedFields } from './encoded-fields';
 import { fieldsFromReply } from './attribute-encoder';
 
 /** What a save came to: the id, the object being gone (or the id taken), or a unique value held by another. */
-export type SaveOutcome = { id: string } | { missing: true } | { uniqueTaken: string } | { stale: true };
+export type SaveOutcome =
+  | { id: string }
+  | { missing: true }
+  | { uniqueTaken: string }
+  | { stale: true }
+  | { missingParent: string };
+
+/** Foreign key field -> the parent model's object key prefix: a value written to it must name a live parent. */
+export type ParentChecks = ReadonlyArray<readonly [string, string]>;
+
+/** What a remove came to: whether the object existed, or the dependents that forbid it (onDelete 'restrict'). */
+export type RemoveOutcome = { existed: boolean } | { restrictedBy: { model: number; foreignKey: string } };
 
 /**
  * Turns entity changes into one atomic script call each: the persistence pattern of docs/consistency.md.
@@ -24,13 +36,13 @@ export class ObjectStore {
   }
 
   /** Inserts a new object with its index entries; `id` undefined takes the next sequence value. */
-  insert(fields: EncodedFields, id?: string): Promise<SaveOutcome> {
-    return this.save('c', id ?? '', { set: fields, removed: [] }, this.model.indexes);
+  insert(fields: EncodedFields, id: string | undefined, parents: ParentChecks): Promise<SaveOutcome> {
+    return this.save('c', id ?? '', { set: fields, removed: [] }, this.model.indexes, undefined, parents);
   }
 
   /** Applies a change set and moves the index entries it touches. */
-  update(id: string, changes: ChangeSet, readVersion?: string): Promise<SaveOutcome> {
-    return this.save('u', id, changes, this.touched(changes), readVersion);
+  update(id: string, changes: ChangeSet, readVersion: string | undefined, parents: ParentChecks): Promise<SaveOutcome> {
+    return this.save('u', id, changes, this.touched(changes), readVersion, parents);
   }
 
   /** The indexes whose entries depend on the changed fields. */
@@ -50,7 +62,8 @@ export class ObjectStore {
     id: string,
     changes: ChangeSet,
     indexes: readonly IndexDescriptor[],
-    readVersion?: string,
+    readVersion: string | undefined,
+    parents: ParentChecks,
   ): Promise<SaveOutcome> {
     const keys = this.keys;
     const model = this.model;
@@ -71,31 +84,38 @@ export class ObjectStore {
     for (const [field, value] of changes.set) args.push(field, value);
     args.push(String(changes.removed.length), ...changes.removed);
     pushSpecs(args, indexes);
+    const checked = parents.filter(([field]) => changes.set.has(field));
+    args.push(String(checked.length));
+    for (const [field, objectPrefix] of checked) args.push(field, objectPrefix);
     const reply = await scripts.save().run(this.connection.client, [keys.sequence, keys.all, keys.base], args);
     if (reply === null) return { missing: true };
-    if (Array.isArray(reply)) return reply[0] === 'stale' ? { stale: true } : { uniqueTaken: String(reply[1]) };
+    if (Array.isArray(reply)) {
+      if (reply[0] === 'stale') return { stale: true };
+      if (reply[0] === 'relation') return { missingParent: String(reply[1]) };
+      return { uniqueTaken: String(reply[1]) };
+    }
     return { id: String(reply) };
   }
 
   /**
-   * Deletes an object and its index entries; resolves to whether it existed. Without index entries or a memo
-   * to clean, a MULTI of ZREM + DEL is as atomic as the script and cheaper for Redis.
+   * Deletes an object with remove.lua and the model table `removal` (its index entries, memo, dependents and
+   * memberships), or, when there is nothing but the object itself to remove (`removal` undefined), with a MULTI
+   * of ZREM + DEL, as atomic as the script and cheaper for Redis.
    */
-  async remove(id: string): Promise<boolean> {
+  async remove(id: string, removal: string[] | undefined): Promise<RemoveOutcome> {
     const keys = this.keys;
-    if (this.model.indexes.length === 0 && !this.model.keepsMemo) {
+    if (removal === undefined) {
       const [removed] = await this.connection.client
         .multi()
         .zRem(keys.all, id)
         .del(keys.object(id))
         .zRem(keys.expiring, id)
         .exec();
-      return Number(removed) === 1;
+      return { existed: Number(removed) === 1 };
     }
-    const args = [id];
-    pushSpecs(args, this.model.indexes);
-    const reply = await scripts.remove().run(this.connection.client, [keys.all, keys.object(id), keys.base], args);
-    return Number(reply) === 1;
+    const reply = await scripts.remove().run(this.connection.client, [keys.all, keys.object(id), keys.base], [id, ...removal]);
+    if (Array.isArray(reply)) return { restrictedBy: { model: Number(reply[1]), foreignKey: String(reply[2]) } };
+    return { existed: Number(reply) === 1 };
   }
 
   /**
@@ -173,13 +193,5 @@ export class ObjectStore {
   async sweep(batch: number): Promise<number> {
     const keys = this.keys;
     return Number(await scripts.sweep().run(this.connection.client, [keys.all, keys.base], [String(batch)]));
-  }
-}
-
-function pushSpecs(args: string[], indexes: readonly IndexDescriptor[]): void {
-  args.push(String(indexes.length));
-  for (const index of indexes) {
-    const numeric = `${index.attribute.type === 'number' ? 'a' : ''}${index.scope?.type === 'number' ? 's' : ''}`;
-    args.push(scriptKind(index), index.attribute.field, index.scope?.field ?? '', numeric);
   }
 }

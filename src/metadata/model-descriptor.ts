@@ -1,6 +1,7 @@
 import { AttributeDescriptor } from './attribute-descriptor';
 import { HookKind } from './hook-kind';
 import { caseFoldField, IndexDescriptor } from './index-descriptor';
+import { RelationDescriptor } from './relation-descriptor';
 import { ModelKeys } from '../keys/model-keys';
 
 /** Hash fields of dynamic attributes are `~<key>`: no declared attribute (an identifier) can collide. */
@@ -17,6 +18,11 @@ export interface ModelOptions {
   ttl?: number;
   /** Keep only the top `keep` objects by an indexed number or Date attribute (`order` 'asc' keeps the lowest). */
   cap?: CapOptions;
+  /**
+   * A keyspace group shared by models that relate to each other: one hash tag, so relation checks, cascades
+   * and many-to-many updates across them stay atomic on Redis Cluster too.
+   */
+  group?: string;
 }
 
 export interface CapOptions {
@@ -32,6 +38,21 @@ export interface Cap {
   readonly keepLowest: boolean;
 }
 
+export interface ModelDefinition {
+  readonly name: string;
+  readonly ctor: Function;
+  readonly idStrategy: IdStrategy;
+  readonly ttlMs: number | undefined;
+  readonly attributes: AttributeDescriptor[];
+  readonly indexes: IndexDescriptor[];
+  readonly hooks: ReadonlyMap<HookKind, readonly string[]>;
+  readonly dynamicProperty: string | undefined;
+  readonly cap: Cap | undefined;
+  readonly group: string | undefined;
+  readonly tenant?: string;
+  readonly relations: RelationDescriptor[];
+}
+
 /** Everything redis-record knows about one model class, built once by `@Model`. */
 export class ModelDescriptor {
   readonly attributes: readonly AttributeDescriptor[];
@@ -41,19 +62,34 @@ export class ModelDescriptor {
   private readonly byProperty: ReadonlyMap<string, AttributeDescriptor>;
   private readonly keysByPrefix = new Map<string, ModelKeys>();
 
-  constructor(
-    readonly name: string,
-    readonly ctor: Function,
-    readonly idStrategy: IdStrategy,
-    /** Time to live of new objects in ms, or undefined. */
-    readonly ttlMs: number | undefined,
-    attributes: AttributeDescriptor[],
-    indexes: IndexDescriptor[],
-    private readonly hooks: ReadonlyMap<HookKind, readonly string[]>,
-    /** At most one: the property holding per-object dynamic attributes (hash fields `~<key>`). */
-    readonly dynamicProperty: string | undefined,
-    readonly cap: Cap | undefined,
-  ) {
+  readonly name: string;
+  readonly ctor: Function;
+  readonly idStrategy: IdStrategy;
+  /** Time to live of new objects in ms, or undefined. */
+  readonly ttlMs: number | undefined;
+  /** At most one: the property holding per-object dynamic attributes (hash fields `~<key>`). */
+  readonly dynamicProperty: string | undefined;
+  readonly cap: Cap | undefined;
+  /** Models of one group share a hash tag, so operations spanning them stay atomic on Redis Cluster. */
+  readonly group: string | undefined;
+  /** Set on the descriptor of a tenant scope (`Model.scope(tenant)`): every key lives under the tenant. */
+  readonly tenant: string | undefined;
+  readonly relations: readonly RelationDescriptor[];
+  private readonly hooks: ReadonlyMap<HookKind, readonly string[]>;
+
+  constructor(definition: ModelDefinition) {
+    const { attributes, indexes } = definition;
+    this.name = definition.name;
+    this.ctor = definition.ctor;
+    this.idStrategy = definition.idStrategy;
+    this.ttlMs = definition.ttlMs;
+    this.dynamicProperty = definition.dynamicProperty;
+    this.cap = definition.cap;
+    this.group = definition.group;
+    this.tenant = definition.tenant;
+    this.relations = definition.relations;
+    this.hooks = definition.hooks;
+    this.definition = definition;
     this.attributes = attributes;
     this.indexes = indexes;
     this.byProperty = new Map(attributes.map((a) => [a.property, a]));
@@ -97,11 +133,18 @@ export class ModelDescriptor {
     return this.hooks.get(kind) ?? [];
   }
 
+  private readonly definition: ModelDefinition;
+
+  /** The same model within a tenant: same class, attributes and indexes; keys under the tenant's namespace. */
+  forTenant(ctor: Function, tenant: string): ModelDescriptor {
+    return new ModelDescriptor({ ...this.definition, ctor, tenant });
+  }
+
   /** The model's keys under a connection prefix (cached: key strings are built once). */
   keys(prefix: string): ModelKeys {
     let keys = this.keysByPrefix.get(prefix);
     if (!keys) {
-      keys = new ModelKeys(prefix, this.name);
+      keys = new ModelKeys(prefix, this.name, this.group, this.tenant);
       this.keysByPrefix.set(prefix, keys);
     }
     return keys;

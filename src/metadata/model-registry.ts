@@ -15,6 +15,16 @@ export function registerModel(descriptor: ModelDescriptor): void {
   byClass.set(descriptor.ctor, descriptor);
 }
 
+/** A tenant scope's class (a subclass made by Model.scope) with its descriptor; not registered by name. */
+export function registerScope(descriptor: ModelDescriptor): void {
+  byClass.set(descriptor.ctor, descriptor);
+}
+
+/** Every model defined with @Model (not the tenant scopes). */
+export function allModels(): ModelDescriptor[] {
+  return [...byName.values()];
+}
+
 /** The descriptor of a class decorated with @Model; a class without one is a definition error. */
 export function descriptorOf(ctor: Function): ModelDescriptor {
   const descriptor = byClass.get(ctor);

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { HookKind } from './hook-kind';
+import { RelationDescriptor } from './relation-descriptor';
 
 /**
  * Property and method decorators run before the class decorator; they leave what they saw here, on the
@@ -25,6 +26,7 @@ export interface PendingIndex {
 const ATTRIBUTES = Symbol('redis-record:attributes');
 const INDEXES = Symbol('redis-record:indexes');
 const DYNAMIC = Symbol('redis-record:dynamic');
+const RELATIONS = Symbol('redis-record:relations');
 const HOOKS = Symbol('redis-record:hooks');
 
 export function addPendingAttribute(prototype: object, attribute: PendingAttribute): void {
@@ -87,4 +89,14 @@ export function setPendingDynamic(prototype: object, property: string): void {
 /** Properties decorated with @DynamicAttrs along the prototype chain. */
 export function collectDynamic(ctor: Function): string[] {
   return [...new Set(chain(ctor).flatMap((proto) => (Reflect.getOwnMetadata(DYNAMIC, proto) ?? []) as string[]))];
+}
+
+export function addPendingRelation(prototype: object, relation: RelationDescriptor): void {
+  const own: RelationDescriptor[] = Reflect.getOwnMetadata(RELATIONS, prototype) ?? [];
+  Reflect.defineMetadata(RELATIONS, [...own, relation], prototype);
+}
+
+/** Relations declared on the class and its bases. */
+export function collectRelations(ctor: Function): RelationDescriptor[] {
+  return chain(ctor).flatMap((proto) => (Reflect.getOwnMetadata(RELATIONS, proto) ?? []) as RelationDescriptor[]);
 }

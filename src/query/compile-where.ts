@@ -110,9 +110,10 @@ function equalitySource(model: ModelDescriptor, keys: ModelKeys, condition: Attr
 function equalsOne(model: ModelDescriptor, keys: ModelKeys, condition: AttributeCondition, value: string, pins: Pins): ScriptArg[] {
   const field = condition.attribute.field;
   const own = indexesOf(model, field);
-  const set = own.find((index) => index.kind === 'set');
-  if (set) return ['S', keys.valueSet(field, value)];
   const unique = own.find((index) => index.kind === 'unique');
+  // equality on a case-insensitive unique attribute is case-insensitive, whatever other index it has
+  const set = own.find((index) => index.kind === 'set');
+  if (set && !unique?.caseInsensitive) return ['S', keys.valueSet(field, value)];
   if (unique) {
     const foldedOrExact = unique.caseInsensitive ? value.toLowerCase() : indexValue(condition.attribute.type, value);
     return ['U', keys.unique(field), foldedOrExact];

@@ -46,11 +46,19 @@ export type OrderableName<T> = {
 
 export type Direction = 'asc' | 'desc';
 
+/** @BelongsTo properties, whose parents `include` loads in one more round trip. */
+export type IncludableName<T> = {
+  [K in keyof T]-?: NonNullable<T[K]> extends { set(parent: any): void; load(): Promise<unknown> } ? K : never;
+}[keyof T] &
+  string;
+
 export interface FindOptions<T> {
   /** One indexed attribute. Ties are ordered by id; 'desc' is the exact reverse of 'asc'. Default: by id. */
   orderBy?: { [K in OrderableName<T>]?: Direction };
   offset?: number;
   limit?: number;
+  /** @BelongsTo relations whose parents are read too: one more round trip for all of them, no N+1. */
+  include?: ReadonlyArray<IncludableName<T>>;
 }
 
 export interface IterateOptions {

@@ -30,4 +30,5 @@ export const scripts = {
   increment: script('increment.lua'),
   lock: script('lock.lua'),
   unlock: script('unlock.lua'),
+  membership: script('membership.lua'),
 };

@@ -1,10 +1,19 @@
 import type { BaseEntity } from '../entity/base-entity';
+import type { RelationHandle } from '../relations/relation-handle';
 
 type AnyFunction = (...args: any[]) => any;
 
 /** The names of an entity's attributes: its own non-method properties. */
 export type AttributeName<T> = {
-  [K in keyof T]-?: K extends keyof BaseEntity ? never : T[K] extends AnyFunction ? never : K extends string ? K : never;
+  [K in keyof T]-?: K extends keyof BaseEntity
+    ? never
+    : T[K] extends AnyFunction
+      ? never
+      : NonNullable<T[K]> extends RelationHandle
+        ? never
+        : K extends string
+          ? K
+          : never;
 }[keyof T];
 
 /** Attributes that can be counters: the number-typed ones (the runtime checks for @Counter). */

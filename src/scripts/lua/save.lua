@@ -15,9 +15,12 @@
 -- then     m; then m fields to remove (HDEL)
 -- then     k; then k index specs (kind, attribute, scope, numeric: see indexes.lua): every index on create,
 --          the indexes touching the changed fields on update
+-- then     p; then p pairs (foreign key field, the parent model's object key prefix `<parentBase>:obj:`): a new
+--          value of such a field must name a live parent object
 -- Returns: the id; false when updating an object that does not exist or has expired (it is never revived;
 --          an expired one is swept) or creating an id that exists; {'unique', attribute} when a unique value
---          belongs to another live object; {'stale'} when the stored version is not the one the client read.
+--          belongs to another live object; {'stale'} when the stored version is not the one the client read;
+--          {'relation', field} when a foreign key names a missing parent.
 -- Guarantees: all checks run before the first write, so a refused save writes nothing; the hash, its `all`
 -- entry and every index and unique entry change together (invariants 1 to 5); index entries are computed from
 -- the values stored before and after the write, not from the client's copy. Saving keeps the object's TTL.
@@ -40,6 +43,7 @@ local delCount = tonumber(ARGV[setFrom + 2 * setCount])
 local delFrom = setFrom + 2 * setCount + 1
 local specCount = tonumber(ARGV[delFrom + delCount])
 local specs, fields = readSpecs(delFrom + delCount + 1, specCount)
+local parentsFrom = delFrom + delCount + 1 + 4 * specCount
 
 if mode == 'u' then
   -- A live object's hash exists (it always holds #id); one still in `all` without it has expired.
@@ -70,6 +74,15 @@ for _, spec in ipairs(specs) do
         return { 'unique', spec.attr }
       end
     end
+  end
+end
+
+-- A foreign key being set must name a live parent (its removal, in remove.lua, checks the other way round).
+for p = 0, tonumber(ARGV[parentsFrom]) - 1 do
+  local field = ARGV[parentsFrom + 1 + 2 * p]
+  local parent = written[field]
+  if parent and redis.call('EXISTS', ARGV[parentsFrom + 2 + 2 * p] .. parent) == 0 then
+    return { 'relation', field }
   end
 end
 

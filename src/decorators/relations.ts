@@ -1,0 +1,98 @@
+import { SchemaError } from '../errors/errors';
+import { addPendingAttribute, addPendingIndex, addPendingRelation } from '../metadata/pending-metadata';
+import { OnDelete } from '../metadata/relation-descriptor';
+import { BelongsToHandle } from '../relations/belongs-to-handle';
+import { HasManyHandle } from '../relations/has-many-handle';
+import { ManyToManyHandle } from '../relations/many-to-many-handle';
+
+/** The type of a @BelongsTo property: `post.author.set(user)`, `post.author.id`, `await post.author.load()`. */
+export type BelongsTo<T> = BelongsToHandle<T>;
+/** The type of a @HasMany property: `user.posts.findBy(...)`, `count()`, `create(...)`, `iterate()`. */
+export type HasMany<T> = HasManyHandle<T>;
+/** The type of a @ManyToMany property: `add`, `remove`, `has`, `ids`, `list`, `count`. */
+export type ManyToMany<T> = ManyToManyHandle<T>;
+
+function instanceProperty(decorator: string, target: object, property: string | symbol): string {
+  if (typeof target === 'function' || typeof property !== 'string') {
+    throw new SchemaError(`${String(property)}: @${decorator} goes on an instance property`);
+  }
+  if (typeof (target as Record<string, unknown>)[property] === 'function') {
+    throw new SchemaError(`${target.constructor.name}.${property}: @${decorator} goes on a property, not a method`);
+  }
+  return property;
+}
+
+function checkTarget(decorator: string, owner: string, property: string, target: unknown): () => Function {
+  if (typeof target !== 'function') {
+    throw new SchemaError(`${owner}.${property}: @${decorator} takes a function returning the related model, e.g. () => User`);
+  }
+  return target as () => Function;
+}
+
+export interface BelongsToOptions {
+  /** The attribute holding the parent's id; default `<property>Id`. It is indexed (one set per parent). */
+  foreignKey?: string;
+}
+
+/**
+ * The object belongs to one object of another model. The parent's id is stored in the indexed attribute
+ * `<property>Id`; saving a pointer to a missing object throws RelationError.
+ */
+export function BelongsTo(target: () => Function, options: BelongsToOptions = {}): PropertyDecorator {
+  return (prototype: object, key: string | symbol) => {
+    const property = instanceProperty('BelongsTo', prototype, key);
+    const owner = prototype.constructor.name;
+    const foreignKey = options.foreignKey ?? `${property}Id`;
+    addPendingAttribute(prototype, { property: foreignKey, owner, designType: String, options: { type: 'string' } });
+    addPendingIndex(prototype, { property: foreignKey, owner, kind: 'index', options: {} });
+    addPendingRelation(prototype, { kind: 'belongsTo', property, target: checkTarget('BelongsTo', owner, property, target), foreignKey });
+  };
+}
+
+export interface HasManyOptions {
+  /** The @BelongsTo property of the related model that points back here. */
+  inverse: string;
+  /** Deleting this object: 'restrict' (default: refused while it has any), 'cascade', or 'nullify'. */
+  onDelete?: OnDelete;
+}
+
+/** The objects of another model that belong to this one (through their @BelongsTo named `inverse`). */
+export function HasMany(target: () => Function, options: HasManyOptions): PropertyDecorator {
+  return (prototype: object, key: string | symbol) => {
+    const property = instanceProperty('HasMany', prototype, key);
+    const owner = prototype.constructor.name;
+    if (!options || typeof options.inverse !== 'string') {
+      throw new SchemaError(`${owner}.${property}: @HasMany needs { inverse: '<the @BelongsTo property of the other model>' }`);
+    }
+    const onDelete = options.onDelete ?? 'restrict';
+    if (!['restrict', 'cascade', 'nullify'].includes(onDelete)) {
+      throw new SchemaError(`${owner}.${property}: onDelete must be 'restrict', 'cascade' or 'nullify'`);
+    }
+    addPendingRelation(prototype, {
+      kind: 'hasMany',
+      property,
+      target: checkTarget('HasMany', owner, property, target),
+      inverse: options.inverse,
+      onDelete,
+    });
+  };
+}
+
+export interface ManyToManyOptions {
+  /** The @ManyToMany property of the other model that is the other side of this one, if it declares one. */
+  inverse?: string;
+}
+
+/** Membership on both sides, changed atomically; deleting either object removes it from the other side. */
+export function ManyToMany(target: () => Function, options: ManyToManyOptions = {}): PropertyDecorator {
+  return (prototype: object, key: string | symbol) => {
+    const property = instanceProperty('ManyToMany', prototype, key);
+    const owner = prototype.constructor.name;
+    addPendingRelation(prototype, {
+      kind: 'manyToMany',
+      property,
+      target: checkTarget('ManyToMany', owner, property, target),
+      inverse: options.inverse,
+    });
+  };
+}

@@ -1,0 +1,30 @@
+import { activeConnection } from '../connection/connection';
+import { RelationError } from '../errors/errors';
+import { ObjectStore } from '../mapper/object-store';
+import { ModelDescriptor } from '../metadata/model-descriptor';
+import { hasRelationsToClean } from '../relations/relation-graph';
+import { removalProgram } from '../relations/removal-program';
+
+/**
+ * The write step of remove(): one script that checks every onDelete 'restrict' of the cascade, then removes
+ * the object, its entries, cascaded children, nullified foreign keys and memberships together. A model with
+ * nothing but its own hash to remove uses a MULTI instead.
+ */
+export async function removeObject(model: ModelDescriptor, id: string): Promise<void> {
+  const connection = activeConnection();
+  const store = new ObjectStore(model, connection);
+  const simple = model.indexes.length === 0 && !model.keepsMemo && !hasRelationsToClean(model, connection.prefix);
+  if (simple) {
+    await store.remove(id, undefined);
+    return;
+  }
+  const program = removalProgram(model, connection.prefix);
+  const outcome = await store.remove(id, program.args);
+  if ('restrictedBy' in outcome) {
+    const { model: number, foreignKey } = outcome.restrictedBy;
+    const child = program.models[number - 1];
+    throw new RelationError(
+      `${model.name} ${JSON.stringify(id)} cannot be removed: ${child.name} objects still belong to it through ${foreignKey} (onDelete 'restrict')`,
+    );
+  }
+}

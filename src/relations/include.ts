@@ -1,0 +1,27 @@
+import { QueryError } from '../errors/errors';
+import type { ModelDescriptor } from '../metadata/model-descriptor';
+import type { BelongsToHandle } from './belongs-to-handle';
+import { inSameTenant } from './tenant-scope';
+
+type Loadable = { findMany(ids: readonly string[]): Promise<Array<object | null>> };
+
+/**
+ * Loads the parents of `relations` (@BelongsTo properties) for all `entities` at once: one findMany per
+ * relation, so a page of N objects costs one more round trip per relation, not N.
+ */
+export async function includeParents(model: ModelDescriptor, entities: readonly object[], relations: readonly string[]): Promise<void> {
+  for (const name of relations) {
+    const relation = model.relations.find((r) => r.property === name);
+    if (!relation || relation.kind !== 'belongsTo') {
+      throw new QueryError(`${model.name}: include takes @BelongsTo relations; ${JSON.stringify(name)} is not one`);
+    }
+    const handles = entities.map((entity) => (entity as Record<string, BelongsToHandle<object>>)[name]);
+    const ids = [...new Set(handles.map((handle) => handle.id).filter((id): id is string => id !== undefined))];
+    if (ids.length === 0) continue;
+    const parents = await (inSameTenant(model, relation.target()).ctor as unknown as Loadable).findMany(ids);
+    const byId = new Map(ids.map((id, i) => [id, parents[i]]));
+    for (const handle of handles) {
+      if (handle.id !== undefined) handle.preload(byId.get(handle.id) ?? null);
+    }
+  }
+}

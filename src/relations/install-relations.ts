@@ -1,0 +1,28 @@
+import type { ModelDescriptor } from '../metadata/model-descriptor';
+import { descriptorOf } from '../metadata/model-registry';
+import { BelongsToHandle } from './belongs-to-handle';
+import { HasManyHandle } from './has-many-handle';
+import { ManyToManyHandle } from './many-to-many-handle';
+import { RelationOwner } from './relation-handle';
+
+/**
+ * Puts the relation handles on an instance (after its class's field initializers have run, which would
+ * otherwise overwrite them). Instances made by build(), create(), find() and queries have them.
+ */
+export function installRelations(model: ModelDescriptor, entity: object, id: () => string | undefined): void {
+  if (model.relations.length === 0) return;
+  const owner: RelationOwner = { entity, model: () => descriptorOf(entity.constructor), id };
+  for (const relation of model.relations) {
+    let handle: object;
+    if (relation.kind === 'belongsTo') handle = new BelongsToHandle(owner, relation.foreignKey, relation.target);
+    else if (relation.kind === 'manyToMany') handle = new ManyToManyHandle(owner, relation);
+    else {
+      const inverse = descriptorOf(relation.target()).relations.find(
+        (r) => r.kind === 'belongsTo' && r.property === relation.inverse,
+      );
+      const foreignKey = inverse?.kind === 'belongsTo' ? inverse.foreignKey : `${relation.inverse}Id`;
+      handle = new HasManyHandle(owner, relation.target, foreignKey);
+    }
+    Object.defineProperty(entity, relation.property, { value: handle, enumerable: false, configurable: true, writable: false });
+  }
+}

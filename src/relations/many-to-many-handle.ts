@@ -1,0 +1,101 @@
+import { activeConnection } from '../connection/connection';
+import { NotFoundError, RelationError } from '../errors/errors';
+import { normalizeId } from '../keys/id-format';
+import type { ModelDescriptor } from '../metadata/model-descriptor';
+import type { RelationDescriptor } from '../metadata/relation-descriptor';
+import { scripts } from '../scripts/scripts';
+import type { Persisted } from '../types/entity-types';
+import { relationBrand, RelationHandle, RelationOwner } from './relation-handle';
+import { inverseSetPrefix } from './relation-graph';
+import { inSameTenant } from './tenant-scope';
+
+type ManyToManyRelation = Extract<RelationDescriptor, { kind: 'manyToMany' }>;
+type Related<T> = { findMany(ids: readonly string[]): Promise<Array<Persisted<T> | null>> };
+
+/**
+ * `user.tags`: a many-to-many membership, kept as a set of ids on each side (`<base>:rel:<property>:<id>`
+ * and the other side's set); add and remove change both sides in one script.
+ */
+export class ManyToManyHandle<T> implements RelationHandle {
+  declare readonly [relationBrand]: true;
+
+  constructor(
+    private readonly owner: RelationOwner,
+    private readonly relation: ManyToManyRelation,
+  ) {}
+
+  /** Adds the membership (both objects must exist: RelationError otherwise). Adding twice is harmless. */
+  async add(related: T | string | number): Promise<void> {
+    const reply = await this.change('add', related);
+    if (Array.isArray(reply)) {
+      const which = reply[1] === 'self' ? this.owner.model().name : this.targetModel().name;
+      throw new RelationError(`${this.owner.model().name}.${this.relation.property}: the ${which} object does not exist`);
+    }
+  }
+
+  /** Removes the membership from both sides; removing one that is not there is harmless. */
+  async remove(related: T | string | number): Promise<void> {
+    await this.change('remove', related);
+  }
+
+  async has(related: T | string | number): Promise<boolean> {
+    const { client } = activeConnection();
+    const reply = await client.sIsMember(this.mine(), this.idOf(related));
+    return Number(reply) === 1;
+  }
+
+  /** The related ids, in id order. */
+  async ids(): Promise<string[]> {
+    const ids = (await activeConnection().client.sMembers(this.mine())) as string[];
+    return ids.sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  /** The related objects, in id order (one round trip for the ids, one for the objects). */
+  async list(): Promise<Array<Persisted<T>>> {
+    const ids = await this.ids();
+    const found = await (this.targetModel().ctor as unknown as Related<T>).findMany(ids);
+    return found.filter((item): item is Persisted<T> => item !== null);
+  }
+
+  async count(): Promise<number> {
+    return Number(await activeConnection().client.sCard(this.mine()));
+  }
+
+  private async change(action: 'add' | 'remove', related: T | string | number): Promise<unknown> {
+    const { client, prefix } = activeConnection();
+    const model = this.owner.model();
+    const ownerId = this.ownerId();
+    const relatedId = this.idOf(related);
+    const keys = [
+      model.keys(prefix).object(ownerId),
+      this.targetModel().keys(prefix).object(relatedId),
+      this.mine(),
+      inverseSetPrefix(model, this.relation, prefix) + relatedId,
+    ];
+    return scripts.membership().run(client, keys, [action, ownerId, relatedId]);
+  }
+
+  private mine(): string {
+    const { prefix } = activeConnection();
+    return `${this.owner.model().keys(prefix).base}:rel:${this.relation.property}:${this.ownerId()}`;
+  }
+
+  private ownerId(): string {
+    const id = this.owner.id();
+    if (id === undefined) throw new NotFoundError(this.owner.model().name, '(unsaved)');
+    return id;
+  }
+
+  private idOf(related: T | string | number): string {
+    if (typeof related === 'object' && related !== null) {
+      const id = (related as { id?: string }).id;
+      if (id === undefined) throw new RelationError(`${this.relation.property}: the related object is not saved yet`);
+      return id;
+    }
+    return normalizeId(this.targetModel().name, related);
+  }
+
+  private targetModel(): ModelDescriptor {
+    return inSameTenant(this.owner.model(), this.relation.target());
+  }
+}

@@ -1,0 +1,33 @@
+import { ModelDescriptor } from '../metadata/model-descriptor';
+import { pushSpecs } from '../mapper/index-specs';
+import { dependentsOf, membershipsOf } from './relation-graph';
+
+/**
+ * The model table remove.lua walks (relations.lua): the removed object's model first, then every model whose
+ * objects can depend on it, transitively. Each entry: base, index specs, dependents (entry number, foreign
+ * key, rule), and many-to-many membership sides. Built from the definitions, so cascades follow the graph.
+ */
+export function removalProgram(model: ModelDescriptor, prefix: string): { args: string[]; models: ModelDescriptor[] } {
+  const models: ModelDescriptor[] = [model];
+  const args: string[] = [];
+  const entries: string[][] = [];
+  for (let i = 0; i < models.length; i++) {
+    const current = models[i];
+    const entry = [current.keys(prefix).base];
+    pushSpecs(entry, current.indexes);
+    const dependents = dependentsOf(current);
+    entry.push(String(dependents.length));
+    for (const dependent of dependents) {
+      let at = models.indexOf(dependent.child);
+      if (at < 0) at = models.push(dependent.child) - 1;
+      entry.push(String(at + 1), dependent.foreignKey, dependent.rule);
+    }
+    const memberships = membershipsOf(current, prefix);
+    entry.push(String(memberships.length));
+    for (const sides of memberships) entry.push(sides.mine, sides.other);
+    entries.push(entry);
+  }
+  args.push(String(models.length));
+  for (const entry of entries) args.push(...entry);
+  return { args, models };
+}
