@@ -4,6 +4,7 @@ import { BelongsToHandle } from './belongs-to-handle';
 import { HasManyHandle } from './has-many-handle';
 import { ManyToManyHandle } from './many-to-many-handle';
 import { RelationOwner } from './relation-handle';
+import { checkRelations } from './check-relations';
 
 /**
  * Puts the relation handles on an instance (after its class's field initializers have run, which would
@@ -11,6 +12,7 @@ import { RelationOwner } from './relation-handle';
  */
 export function installRelations(model: ModelDescriptor, entity: object, id: () => string | undefined): void {
   if (model.relations.length === 0) return;
+  checkRelations(model);
   const owner: RelationOwner = { entity, model: () => descriptorOf(entity.constructor), id };
   for (const relation of model.relations) {
     let handle: object;

@@ -123,3 +123,20 @@ describe('relations', () => {
     await expect(RelTag.drop()).rejects.toThrow(/scope\(tenant\)/);
   });
 });
+
+@Model()
+class RelBadParent extends BaseEntity {
+  @Attr() name?: string;
+  @HasMany(() => RelBadChild, { inverse: 'nothing' }) children!: HasMany<RelBadChild>;
+}
+
+@Model()
+class RelBadChild extends BaseEntity {
+  @BelongsTo(() => RelBadParent) parent!: BelongsTo<RelBadParent>;
+}
+
+describe('relation definitions', () => {
+  it('are checked on first use, naming the relation', () => {
+    expect(() => RelBadParent.build({ name: 'x' })).toThrow(/RelBadParent.children: inverse "nothing" must be a @BelongsTo/);
+  });
+});
