@@ -16,7 +16,10 @@ import { RawClient } from './test-redis';
  * An index entry that points to a dead object, or to one whose value differs, shows as an unexpected member;
  * an indexed value without its entry as a missing one. Objects without a scope value are in no scoped index.
  * Invariants 1 and 2 (`all` and the hashes agree) are checked too, since "live" depends on them, and any
- * other key under the model (such as a query's temporary key) is reported. An object whose hash has expired
+ * other key under the model (such as a query's temporary key) is reported, except relation keys (`<base>:rel:*`,
+ * `<base>:rev:*`: many-to-many memberships, which tests/support/relation-consistency.ts checks). The base is the
+ * model's own (`{<Model>}`, `{<group>}:<Model>`, or a tenant scope's `{<tenant>/...}` when given its class).
+ * An object whose hash has expired
  * but which is not swept yet (in `all` and in `exp`) is invisible: the entries its memo records are tolerated.
  * A live object's memo (`<base>:memo:<id>`, objects with a TTL) must record exactly the entries it has.
  */
@@ -84,7 +87,7 @@ export async function checkIndexConsistency(
   options: CheckOptions = {},
 ): Promise<ConsistencyReport> {
   const model = descriptorOf(modelClass);
-  const base = `${prefix}:{${model.name}}`;
+  const base = model.keys(prefix).base;
   const violations: string[] = [];
   const binary = raw.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
 
@@ -101,6 +104,7 @@ export async function checkIndexConsistency(
     else if (rest.startsWith('memo:')) memoKeys.set(rest.slice(5), key);
     else if (rest.startsWith('idx:') || rest.startsWith('lex:') || rest.startsWith('uniq:')) indexKeys.push(key);
     else if (rest.startsWith('tmp:') && options.allowTemporaryKeys) continue;
+    else if (rest.startsWith('rel:') || rest.startsWith('rev:')) continue;
     else violations.push(`unexpected key ${JSON.stringify(key)}`);
   }
 
