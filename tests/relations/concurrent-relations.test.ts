@@ -1,0 +1,65 @@
+import { runTogether, reportOf } from '../support/worker-processes/spawn-worker';
+import { transpileWorkers, TranspiledWorkers } from '../support/worker-processes/transpile';
+import { CcNote, CcPost, CcTag, CcUser, RELATION_MODELS } from '../support/relation-workers/worker-models';
+import { expectIndexesConsistent } from '../support/index-consistency';
+import { expectRelationsConsistent } from '../support/relation-consistency';
+import { useTestRedis } from '../support/test-redis';
+
+/**
+ * Worker processes remove parents (cascading and nullifying) while others create children pointing to them,
+ * re-point existing children and change memberships. Whatever the interleaving, no child points to a missing
+ * parent, every foreign key index and every index scoped by a foreign key agrees with the objects, and every
+ * membership is on both sides.
+ */
+
+const WORKER_SOURCE = 'tests/support/relation-workers/worker.ts';
+const USERS = 30;
+const TAGS = 8;
+const RUN_MS = 2500;
+
+const redis = useTestRedis();
+let compiled: TranspiledWorkers | undefined;
+
+beforeAll(async () => {
+  compiled = transpileWorkers(`relations-${redis.prefix}`, ['tests/support/relation-workers']);
+  for (let i = 0; i < USERS; i++) await CcUser.create({ name: `u${i}` });
+  for (let i = 0; i < TAGS; i++) await CcTag.create({ name: `t${i}` });
+});
+
+afterAll(() => compiled?.remove());
+
+it('parents removed while children are created and re-pointed: no dangling pointer, indexes and memberships agree', async () => {
+  const started = Date.now();
+  const modes = ['delete', 'delete', 'create', 'create', 'create'];
+  const workers = await runTogether(
+    compiled!.script(WORKER_SOURCE),
+    modes.length,
+    (i) => ({
+      REDIS_URL: process.env.REDIS_URL!,
+      WORKER_PREFIX: redis.prefix,
+      WORKER_MODE: modes[i],
+      WORKER_ARGS: JSON.stringify({ ms: RUN_MS, users: USERS, tags: TAGS }),
+    }),
+    30_000,
+  );
+  const totals: Record<string, number> = {};
+  for (const worker of workers) {
+    for (const [name, count] of Object.entries(reportOf<Record<string, number>>(worker))) totals[name] = (totals[name] ?? 0) + count;
+  }
+  // The run must really have raced: removals, and both accepted and refused child writes.
+  expect(totals.userRemove).toBeGreaterThan(5);
+  expect(totals.postCreate).toBeGreaterThan(10);
+  expect(totals.postCreateRefused).toBeGreaterThan(0);
+  expect(totals.tagAdd).toBeGreaterThan(5);
+  expect(totals.tagRemove).toBeGreaterThan(0);
+  expect(totals.postRepoint + totals.noteRepoint).toBeGreaterThan(5);
+
+  for (const model of RELATION_MODELS) await expectIndexesConsistent(model, redis.raw, redis.prefix);
+  const report = await expectRelationsConsistent(RELATION_MODELS, redis.raw, redis.prefix);
+  const [users, posts, notes, tags] = await Promise.all([CcUser.count(), CcPost.count(), CcNote.count(), CcTag.count()]);
+  console.log(
+    `relations under ${modes.length} processes for ${RUN_MS} ms: ${JSON.stringify(totals)}; left ${users} users, ${posts} posts, ` +
+      `${notes} notes, ${tags} tags, ${report.foreignKeys} foreign keys, ${report.memberships} memberships, all consistent ` +
+      `(${Date.now() - started} ms)`,
+  );
+});
