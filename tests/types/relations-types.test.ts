@@ -1,0 +1,108 @@
+import { Attr, BaseEntity, BelongsTo, FindOptions, HasMany, Index, IncludableName, ManyToMany, Model, Where } from '../../src';
+import { useTestRedis } from '../support/test-redis';
+
+/**
+ * What the compiler accepts and refuses around relations. ts-jest type-checks this file: every
+ * `// @ts-expect-error` line must fail to compile (an unused one fails the run), and every other line must
+ * compile. Relation properties are handles, not attributes; `include` takes @BelongsTo properties only; the
+ * handles' methods are typed by the related model.
+ */
+
+@Model({ group: 'typed' })
+class TyUser extends BaseEntity {
+  @Attr() name!: string;
+  @HasMany(() => TyPost, { inverse: 'author', onDelete: 'cascade' }) posts!: HasMany<TyPost>;
+  @ManyToMany(() => TyTag) tags!: ManyToMany<TyTag>;
+}
+
+@Model({ group: 'typed' })
+class TyPost extends BaseEntity {
+  @BelongsTo(() => TyUser) author!: BelongsTo<TyUser>;
+  authorId?: string;
+  @Attr() title!: string;
+  @Attr() @Index({ scope: 'authorId' }) score!: number;
+}
+
+@Model({ group: 'typed' })
+class TyTag extends BaseEntity {
+  @Attr() label!: string;
+}
+
+type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false;
+function assertType<T extends true>(): T | undefined {
+  return undefined;
+}
+
+useTestRedis();
+
+describe('relation properties are not attributes', () => {
+  it('create and build refuse them; the foreign key attribute is accepted', async () => {
+    const user = await TyUser.create({ name: 'ann' });
+    // @ts-expect-error a relation handle is not an attribute
+    await expect(TyPost.create({ title: 't', score: 1, author: user })).rejects.toThrow(/no attribute author/);
+    // @ts-expect-error nor is a has-many
+    expect(() => TyUser.build({ posts: [] })).toThrow(/no attribute posts/);
+    // @ts-expect-error nor a many-to-many
+    expect(() => TyUser.build({ tags: [] })).toThrow(/no attribute tags/);
+    const post = await TyPost.create({ title: 't', score: 1, authorId: user.id });
+    expect(post.author.id).toBe(user.id);
+    // @ts-expect-error where clauses cannot name a relation either
+    const where: Where<TyPost> = { author: user.id };
+    expect(where).toBeDefined();
+  });
+});
+
+describe('include', () => {
+  it('accepts @BelongsTo properties only', async () => {
+    assertType<Equal<IncludableName<TyPost>, 'author'>>();
+    assertType<Equal<IncludableName<TyUser>, never>>();
+    const ok: FindOptions<TyPost> = { include: ['author'] };
+    expect((await TyPost.findBy({}, ok))[0].author.value?.name).toBe('ann');
+    // @ts-expect-error a has-many cannot be included
+    await expect(TyUser.findBy({}, { include: ['posts'] })).rejects.toThrow(/include takes @BelongsTo/);
+    // @ts-expect-error nor can an attribute (even the foreign key)
+    await expect(TyPost.findBy({}, { include: ['authorId'] })).rejects.toThrow(/include takes @BelongsTo/);
+  });
+});
+
+describe('handle methods are typed by the related model', () => {
+  it('has-many queries, creates and results are the child model', async () => {
+    const user = await TyUser.findOrFail('1');
+    const posts = await user.posts.findBy({ score: { gte: 0 } }, { orderBy: { score: 'desc' }, include: ['author'] });
+    assertType<Equal<typeof posts, Array<TyPost & { readonly id: string }>>>();
+    const titles: string[] = posts.map((p) => p.title);
+    expect(titles).toEqual(['t']);
+    // @ts-expect-error name is an attribute of TyUser, not of TyPost
+    await user.posts.findBy({ name: 'ann' }).catch(() => undefined);
+    // @ts-expect-error score is a number
+    await user.posts.count({ score: 'high' }).catch(() => undefined);
+    // @ts-expect-error orderBy on a plain string is refused
+    await user.posts.findIds({}, { orderBy: { title: 'asc' } }).catch(() => undefined);
+    const created = await user.posts.create({ title: 'second', score: 2 });
+    assertType<Equal<typeof created, TyPost & { readonly id: string }>>();
+    // @ts-expect-error create takes the child's attributes
+    await user.posts.create({ label: 'x' }).catch(() => undefined);
+    expect(await user.posts.count()).toBe(2);
+  });
+
+  it('belongs-to and many-to-many take the related model, an id, or null where allowed', async () => {
+    const post = await TyPost.findOrFail('1');
+    const author = await post.author.load();
+    assertType<Equal<typeof author, TyUser | null>>();
+    const tag = await TyTag.create({ label: 'x' });
+    // @ts-expect-error a post's author is a TyUser, not a TyTag
+    post.author.set(tag);
+    post.author.set(author);
+    post.author.set('1');
+    post.author.set(null);
+    const user = author!;
+    await user.tags.add(tag);
+    // @ts-expect-error tags are TyTag objects or ids
+    await user.tags.add(post).catch(() => undefined);
+    const list = await user.tags.list();
+    assertType<Equal<typeof list, Array<TyTag & { readonly id: string }>>>();
+    const has: boolean = await user.tags.has(tag.id);
+    const ids: string[] = await user.tags.ids();
+    expect([has, ids, list.map((t) => t.label)]).toEqual([true, [tag.id], ['x']]);
+  });
+});
