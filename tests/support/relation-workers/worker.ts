@@ -9,7 +9,7 @@
  *           posts and notes, and adds and removes memberships; a refusal (RelationError, a vanished object) is
  *           counted, anything else fails the worker.
  */
-import { connect, disconnect, NotFoundError, RelationError } from '../../../src';
+import { BaseEntity, connect, disconnect, EntityClass, NotFoundError, RelationError } from '../../../src';
 import { CcNote, CcPost, CcTag, CcUser } from './worker-models';
 
 type Args = { ms: number; users: number; tags: number };
@@ -29,7 +29,10 @@ async function attempt(counts: Record<string, number>, name: string, step: () =>
 }
 
 /** The ids of the newest `n` objects of a model (where the races are: both sides pick from them). */
-async function newest(model: typeof CcUser | typeof CcPost | typeof CcNote | typeof CcTag, n: number): Promise<string[]> {
+async function newest<T extends BaseEntity>(
+  model: EntityClass<T> & Pick<typeof BaseEntity, 'count' | 'findIds'>,
+  n: number,
+): Promise<string[]> {
   const count = await model.count();
   return model.findIds({}, { offset: Math.max(0, count - n) });
 }
