@@ -37,11 +37,16 @@ const models = new Map(PATHS.map((path) => [path, expiringModel(`Exp${path}`)]))
 /** Per model: ids that expire, ids that were persisted and stay. */
 const ids = new Map<string, { expired: string[]; live: string[] }>();
 let started = 0;
+/**
+ * When each group of TTLs has surely run out: a TTL runs from the moment Redis applied the create or
+ * expire(), which is before its reply arrived, so "reply time + TTL" is an upper bound on a loaded machine.
+ */
+const deadlines = { models: 0, short: 0, longer: 0 };
 let notes: { kept: Persisted<ExpiryNote>; short: Persisted<ExpiryNote>; longer: Persisted<ExpiryNote> };
 
 const base = (path: string) => `${redis.prefix}:{Exp${path}}`;
 const model = (path: string) => models.get(path)!;
-const until = async (ms: number) => sleep(Math.max(0, started + ms - Date.now()));
+const until = async (at: number) => sleep(Math.max(0, at + 50 - Date.now()));
 
 /** The expired objects of the model are still in `all`, with their memo, but their hash is gone. */
 async function expectUnswept(path: string): Promise<void> {
@@ -78,6 +83,7 @@ beforeAll(async () => {
       ids.set(path, { expired: expired.map((e) => e.id), live: live.map((e) => e.id) });
     }),
   );
+  deadlines.models = Date.now() + 1000;
   notes = {
     kept: await ExpiryNote.create({ tag: 'n', slug: 'kept' }),
     short: await ExpiryNote.create({ tag: 'n', slug: 'short' }),
@@ -85,7 +91,9 @@ beforeAll(async () => {
   };
   await notes.kept.expire(1);
   await notes.short.expire(1);
+  deadlines.short = Date.now() + 1000;
   await notes.longer.expire(1.6);
+  deadlines.longer = Date.now() + 1600;
   await notes.kept.persist();
   if (Date.now() - started > 900) throw new Error('setup took too long for a 1 s TTL: the machine is overloaded');
 });
@@ -105,7 +113,7 @@ describe('objects of a model with a ttl, before their time', () => {
 });
 
 describe('expired objects, before any sweep', () => {
-  beforeAll(() => until(1100));
+  beforeAll(() => until(deadlines.models));
 
   it('are invisible to find, findMany, exists and count, which sweep nothing', async () => {
     const Lookups = model('Lookups');
@@ -172,13 +180,13 @@ describe('expired objects, before any sweep', () => {
 
 describe('expire() and persist() on a model without ttl', () => {
   it('expire after the time given, and persist() cancels it', async () => {
-    await until(1100);
+    await until(deadlines.short);
     expect(await ExpiryNote.find(notes.short.id)).toBeNull();
     expect(await ExpiryNote.exists(notes.short.id)).toBe(false);
     expect(await notes.longer.ttl()).toBeGreaterThan(0);
     expect((await ExpiryNote.find(notes.kept.id))?.slug).toBe('kept');
     expect(await ExpiryNote.count()).toBe(2);
-    await until(1700);
+    await until(deadlines.longer);
     expect(await ExpiryNote.find(notes.longer.id)).toBeNull();
     expect(await ExpiryNote.count()).toBe(1);
     expect(await ExpiryNote.count({ tag: 'n' })).toBe(1);
