@@ -15,6 +15,7 @@ export interface UpdatePlan {
  * changes them), and with @Version the next version when anything else changes.
  */
 export function planUpdate(model: ModelDescriptor, snapshot: EncodedFields, fields: EncodedFields): UpdatePlan {
+  if (model.counters.size === 0 && !model.version) return { changes: diffFields(snapshot, fields), stored: fields };
   const before = new Map(snapshot);
   const after = new Map(fields);
   for (const field of model.counters) {
