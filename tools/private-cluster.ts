@@ -1,0 +1,68 @@
+import { spawnSync } from 'child_process';
+import { createConnection } from 'net';
+import { PrivateRedis, startPrivateRedis } from './private-redis';
+
+/**
+ * A throwaway Redis Cluster for tests and benchmarks: `masters` masters with `replicasPerMaster` replicas
+ * each, every node a private redis-server on a free port of 127.0.0.1 (cluster-enabled, no persistence),
+ * formed with `redis-cli --cluster create`; stop() shuts every node down and removes their directories.
+ */
+export interface PrivateCluster {
+  readonly nodes: readonly PrivateRedis[];
+  readonly rootNodes: ReadonlyArray<{ url: string }>;
+  stop(): Promise<void>;
+}
+
+function info(port: number, section: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    let reply = '';
+    socket.on('connect', () => socket.write(`CLUSTER ${section}\r\n`));
+    socket.on('data', (data) => {
+      reply += data.toString();
+      const header = reply.match(/^\$(\d+)\r\n/);
+      if (header && reply.length >= header[0].length + Number(header[1])) {
+        socket.destroy();
+        resolve(reply);
+      }
+    });
+    socket.on('error', () => resolve(''));
+    setTimeout(() => {
+      socket.destroy();
+      resolve(reply);
+    }, 1000);
+  });
+}
+
+export async function startPrivateCluster(masters = 3, replicasPerMaster = 1): Promise<PrivateCluster> {
+  const count = masters * (1 + replicasPerMaster);
+  const nodes: PrivateRedis[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      nodes.push(await startPrivateRedis(['--cluster-enabled', 'yes', '--cluster-node-timeout', '2000', '--cluster-config-file', 'nodes.conf']));
+    }
+    const addresses = nodes.map((node) => `127.0.0.1:${node.port}`);
+    const created = spawnSync(
+      'redis-cli',
+      ['--cluster', 'create', ...addresses, '--cluster-replicas', String(replicasPerMaster), '--cluster-yes'],
+      { encoding: 'utf8', timeout: 60000 },
+    );
+    if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
+    for (let i = 0; i < 200; i++) {
+      const states = await Promise.all(nodes.map((node) => info(node.port, 'INFO')));
+      if (states.every((state) => state.includes('cluster_state:ok'))) break;
+      if (i === 199) throw new Error('the cluster did not reach cluster_state:ok');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return {
+      nodes,
+      rootNodes: nodes.slice(0, masters).map((node) => ({ url: node.url })),
+      stop: async () => {
+        await Promise.all(nodes.map((node) => node.stop()));
+      },
+    };
+  } catch (error) {
+    await Promise.all(nodes.map((node) => node.stop()));
+    throw error;
+  }
+}
