@@ -1,6 +1,7 @@
 import { Attr, BaseEntity, Index, Model, SortableString, Unique, Where } from '../../src';
 import { expectIndexesConsistent, temporaryKeys } from '../support/index-consistency';
-import { expectedIds, Row, seeded } from '../support/query-oracle';
+import { seeded } from '../../tools/seeded-random';
+import { expectedIds, Row } from '../support/query-oracle';
 import { useTestRedis } from '../support/test-redis';
 
 /**

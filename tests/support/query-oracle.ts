@@ -108,15 +108,3 @@ export function expectedIds(
   const end = options.limit === undefined ? undefined : offset + options.limit;
   return found.slice(offset, end).map((row) => row.id);
 }
-
-/** A small deterministic random generator (mulberry32), so data sets are the same on every run. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

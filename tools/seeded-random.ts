@@ -1,0 +1,14 @@
+/**
+ * A small deterministic random generator (mulberry32): the same seed gives the same sequence of numbers in
+ * [0, 1) on every run, so benchmarks and tests build the very same data each time.
+ */
+export function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
