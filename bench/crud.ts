@@ -12,41 +12,20 @@
  * exec is one, the commands queued in it are not.
  */
 import 'reflect-metadata';
-import { randomBytes } from 'crypto';
-import { mkdirSync, writeFileSync } from 'fs';
-import { dirname, resolve } from 'path';
-import { createClient } from 'redis';
 import { Attr, BaseEntity, connect, disconnect, Model } from '../src';
-import { redisForRun } from '../tools/private-redis';
-
-const newClient = (url: string) => createClient({ url });
-type Client = ReturnType<typeof newClient>;
+import { seeded } from '../tools/seeded-random';
+import { jsonFileOption, positiveInteger, writeJsonReport } from './support/args';
+import { Client, connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
+import { check, median } from './support/measure';
+import { printTable } from './support/table';
 
 // ---------------------------------------------------------------------------------------------- options
 
-function option(name: string, envName: string): string | undefined {
-  for (const arg of process.argv.slice(2)) {
-    if (arg === `--${name}`) return 'true';
-    if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3);
-  }
-  return process.env[envName];
-}
-
-function positive(name: string, envName: string, fallback: number): number {
-  const raw = option(name, envName);
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer, got ${raw}`);
-  return value;
-}
-
-const N = positive('n', 'N', 10_000);
-const REPS = positive('reps', 'REPS', 3);
-const BLOCK = positive('block', 'BLOCK', 100);
+const N = positiveInteger('n', 'N', 10_000);
+const REPS = positiveInteger('reps', 'REPS', 3);
+const BLOCK = positiveInteger('block', 'BLOCK', 100);
 const WARMUP = Math.min(500, N);
-const jsonOption = option('json', 'BENCH_JSON');
-const JSON_FILE =
-  jsonOption === undefined ? undefined : jsonOption === 'true' ? `bench/results/crud-${Date.now()}.json` : jsonOption;
+const JSON_FILE = jsonFileOption('crud');
 
 // ---------------------------------------------------------------------------------------------- round trips
 
@@ -107,18 +86,6 @@ interface PostData {
   content: string;
 }
 
-/** A small seeded generator: every run and both implementations see the same posts. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789 .,;!?';
 
 function makeText(random: () => number, min: number, max: number): string {
@@ -129,7 +96,7 @@ function makeText(random: () => number, min: number, max: number): string {
 }
 
 function makePosts(seed: number): { posts: PostData[]; newContent: string[]; newerContent: string[] } {
-  const random = generator(seed);
+  const random = seeded(seed); // every run and both implementations see the same posts
   const posts = Array.from({ length: N }, () => ({
     author: makeText(random, 5, 20),
     topic: makeText(random, 5, 40),
@@ -281,10 +248,6 @@ async function interleaved(
   return measures;
 }
 
-function check(condition: boolean, message: string): void {
-  if (!condition) throw new Error(`benchmark self-check failed: ${message}`);
-}
-
 /** One repetition of the whole workload; `count` is run N times (it is one ZCARD each). */
 async function repetition(
   impls: readonly Implementation[],
@@ -312,27 +275,11 @@ async function repetition(
   return result;
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
-async function deleteKeys(client: Client, prefix: string): Promise<void> {
-  for await (const keys of client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 })) {
-    if (keys.length > 0) await client.del(keys);
-  }
-}
-
 async function main(): Promise<void> {
   const redis = await redisForRun();
-  const prefix = `bench${randomBytes(4).toString('hex')}`;
-  const handClient = newClient(redis.url);
-  const recordClient = newClient(redis.url);
-  for (const client of [handClient, recordClient]) {
-    client.on('error', (error) => console.error('redis client:', error.message));
-    await client.connect();
-  }
+  const prefix = `bench${randomHex()}`;
+  const handClient = await connectedClient(redis.url);
+  const recordClient = await connectedClient(redis.url);
   try {
     const handTrips = new RoundTrips();
     const recordTrips = new RoundTrips();
@@ -342,7 +289,7 @@ async function main(): Promise<void> {
     const data = makePosts(20240601);
 
     console.log(`# CRUD benchmark: N=${N} posts, ${REPS} repetitions (median), blocks of ${BLOCK}, Node ${process.version}`);
-    console.log(`redis: ${redis.url === process.env.REDIS_URL ? redis.url : `private redis-server at ${redis.url}`}`);
+    console.log(`redis: ${describeRedis(redis.url)}`);
     // Warm-up: JIT, script cache, connections; not measured.
     await repetition(impls, data, false, 0, WARMUP);
 
@@ -368,14 +315,18 @@ async function main(): Promise<void> {
     });
 
     console.log('');
-    console.log('| operation | hand-written (s) | redis-record (s) | redis-record / hand-written | round trips/op hand-written | round trips/op redis-record |');
-    console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
-    for (const row of rows) {
-      console.log(
-        `| ${row.operation} | ${row.handSeconds.toFixed(3)} | ${row.recordSeconds.toFixed(3)} | ${row.ratio.toFixed(2)} | ` +
-          `${row.handTripsPerOp.toFixed(2)} | ${row.recordTripsPerOp.toFixed(2)} |`,
-      );
-    }
+    printTable(
+      ['operation', 'hand-written (s)', 'redis-record (s)', 'redis-record / hand-written', 'round trips/op hand-written', 'round trips/op redis-record'],
+      ['left', 'right', 'right', 'right', 'right', 'right'],
+      rows.map((row) => [
+        row.operation,
+        row.handSeconds.toFixed(3),
+        row.recordSeconds.toFixed(3),
+        row.ratio.toFixed(2),
+        row.handTripsPerOp.toFixed(2),
+        row.recordTripsPerOp.toFixed(2),
+      ]),
+    );
     console.log('');
     console.log(
       'update: hand-written runs a guarded EVALSHA (HSET only while the post is in `all`), as redis-record does;\n' +
@@ -383,11 +334,8 @@ async function main(): Promise<void> {
     );
 
     if (JSON_FILE) {
-      const file = resolve(JSON_FILE);
-      mkdirSync(dirname(file), { recursive: true });
       const report = { n: N, repetitions: REPS, block: BLOCK, node: process.version, date: new Date().toISOString(), rows };
-      writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
-      console.log(`results written to ${file}`);
+      console.log(`results written to ${writeJsonReport(JSON_FILE, report)}`);
     }
   } finally {
     await disconnect();

@@ -22,13 +22,13 @@
  * both are removed at the end.
  */
 import 'reflect-metadata';
-import { randomBytes } from 'crypto';
-import { mkdirSync, writeFileSync } from 'fs';
-import { dirname, resolve } from 'path';
 import { Nohm } from 'nohm';
-import { createClient } from 'redis';
 import { Attr, BaseEntity, connect, disconnect, Index, Model } from '../src';
-import { redisForRun } from '../tools/private-redis';
+import { seeded } from '../tools/seeded-random';
+import { jsonFileOption, option, positiveNumber, writeJsonReport } from './support/args';
+import { connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
+import { check, median } from './support/measure';
+import { printTable } from './support/table';
 
 /** ioredis 4 (the client nohm documents) ships no typings; the little used here. */
 interface IORedisClient {
@@ -41,29 +41,7 @@ interface IORedisClient {
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const IORedis: new (url: string, options: { lazyConnect: boolean }) => IORedisClient = require('ioredis');
 
-const newClient = (url: string) => createClient({ url });
-type Client = ReturnType<typeof newClient>;
-
 // ---------------------------------------------------------------------------------------------- options
-
-/** `--name value`, `--name=value`, a bare `--name` ('true'), or the environment variable. */
-function option(name: string, envName: string): string | undefined {
-  const args = process.argv.slice(2);
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3);
-    if (arg === `--${name}`) return args[i + 1] !== undefined && !args[i + 1].startsWith('--') ? args[i + 1] : 'true';
-  }
-  return process.env[envName];
-}
-
-function positive(name: string, envName: string, fallback: number): number {
-  const raw = option(name, envName);
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number, got ${raw}`);
-  return value;
-}
 
 function sizesOption(): number[] {
   const raw = option('sizes', 'SIZES') ?? '50000,500000';
@@ -75,14 +53,12 @@ function sizesOption(): number[] {
 }
 
 const SIZES = sizesOption();
-const REPS = Math.round(positive('reps', 'REPS', 100));
-const BUDGET_SECONDS = positive('budget', 'BUDGET', 4);
-const BATCH = Math.round(positive('batch', 'BATCH', 1000));
+const REPS = Math.round(positiveNumber('reps', 'REPS', 100));
+const BUDGET_SECONDS = positiveNumber('budget', 'BUDGET', 4);
+const BATCH = Math.round(positiveNumber('batch', 'BATCH', 1000));
 const MIN_REPS = 5;
 const WARMUP_REPS = 3;
-const jsonOption = option('json', 'BENCH_JSON');
-const JSON_FILE =
-  jsonOption === undefined ? undefined : jsonOption === 'true' ? `bench/results/query-${Date.now()}.json` : jsonOption;
+const JSON_FILE = jsonFileOption('query');
 
 // ---------------------------------------------------------------------------------------------- data
 
@@ -97,20 +73,8 @@ const TOPICS = 10;
 const AUTHORS = 500;
 const EPOCH = Date.UTC(2024, 0, 1);
 
-/** The seeded generator of bench/crud.ts: every run and both libraries see the same posts. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function makePosts(n: number, seed: number): PostData[] {
-  const random = generator(seed);
+  const random = seeded(seed); // every run and both libraries see the same posts
   return Array.from({ length: n }, (_, i) => ({
     topic: `t${Math.floor(random() * TOPICS)}`,
     score: Math.floor(random() * 1000),
@@ -162,10 +126,6 @@ class Expected {
   newest(author: string): number[] {
     return this.newestByAuthor.get(author)!;
   }
-}
-
-function check(condition: boolean, message: string): void {
-  if (!condition) throw new Error(`benchmark self-check failed: ${message}`);
 }
 
 const same = (a: number[], b: number[]) => a.length === b.length && a.every((value, i) => value === b[i]);
@@ -300,11 +260,9 @@ interface Stats {
 
 function stats(samples: number[]): Stats {
   const sorted = [...samples].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
   const p95 = sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)];
   const mean = sorted.reduce((sum, value) => sum + value, 0) / sorted.length;
-  return { reps: sorted.length, medianMs: median, p95Ms: p95, meanMs: mean };
+  return { reps: sorted.length, medianMs: median(sorted), p95Ms: p95, meanMs: mean };
 }
 
 async function timed(run: () => Promise<unknown>): Promise<number> {
@@ -357,14 +315,17 @@ function printSize(result: SizeResult, labels: readonly string[]): void {
     );
   }
   console.log('');
-  const ratioColumn = labels.length > 1 ? ` ${labels[1]} / ${labels[0]} |` : '';
-  console.log(`| query |${labels.map((label) => ` ${label} median / p95 (ms) |`).join('')}${ratioColumn} reps |`);
-  console.log(`| --- |${labels.map(() => ' ---: |').join('')}${labels.length > 1 ? ' ---: |' : ''} ---: |`);
-  for (const row of result.queries) {
-    const cells = labels.map((label) => ` ${ms(row.results[label].medianMs)} / ${ms(row.results[label].p95Ms)} |`).join('');
-    const ratio = labels.length > 1 ? ` ${row.ratio.toFixed(1)}x |` : '';
-    console.log(`| ${row.query} |${cells}${ratio} ${labels.map((label) => row.results[label].reps).join(' / ')} |`);
-  }
+  const ratio = labels.length > 1;
+  printTable(
+    ['query', ...labels.map((label) => `${label} median / p95 (ms)`), ...(ratio ? [`${labels[1]} / ${labels[0]}`] : []), 'reps'],
+    ['left', ...labels.map(() => 'right' as const), ...(ratio ? ['right' as const] : []), 'right'],
+    result.queries.map((row) => [
+      row.query,
+      ...labels.map((label) => `${ms(row.results[label].medianMs)} / ${ms(row.results[label].p95Ms)}`),
+      ...(ratio ? [`${row.ratio.toFixed(1)}x`] : []),
+      labels.map((label) => row.results[label].reps).join(' / '),
+    ]),
+  );
 }
 
 interface Verdict {
@@ -411,36 +372,28 @@ function growthTable(results: SizeResult[], labels: readonly string[]): void {
   console.log('');
   console.log(`## Growth of the median, ${first.size.toLocaleString('en-US')} -> ${last.size.toLocaleString('en-US')} posts`);
   console.log('');
-  console.log(`| query |${labels.map((label) => ` ${label} |`).join('')}`);
-  console.log(`| --- |${labels.map(() => ' ---: |').join('')}`);
-  for (const { key, label } of QUERIES) {
-    const cells = labels.map((library) => {
-      const a = first.queries.find((query) => query.key === key)!.results[library].medianMs;
-      const b = last.queries.find((query) => query.key === key)!.results[library].medianMs;
-      return ` ${(b / a).toFixed(2)}x |`;
-    });
-    console.log(`| ${label} |${cells.join('')}`);
-  }
+  printTable(
+    ['query', ...labels],
+    ['left', ...labels.map(() => 'right' as const)],
+    QUERIES.map(({ key, label }) => [
+      label,
+      ...labels.map((library) => {
+        const a = first.queries.find((query) => query.key === key)!.results[library].medianMs;
+        const b = last.queries.find((query) => query.key === key)!.results[library].medianMs;
+        return `${(b / a).toFixed(2)}x`;
+      }),
+    ]),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------- run
 
-async function deleteKeys(client: Client, prefix: string): Promise<number> {
-  let deleted = 0;
-  for await (const keys of client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 5000 })) {
-    if (keys.length > 0) deleted += await client.unlink(keys);
-  }
-  return deleted;
-}
-
 async function main(): Promise<void> {
   const redis = await redisForRun();
-  const hex = randomBytes(4).toString('hex');
+  const hex = randomHex();
   const recordPrefix = `benchq${hex}`;
   const nohmPrefix = `benchqnohm${hex}`;
-  const raw = newClient(redis.url);
-  raw.on('error', (error) => console.error('redis client:', error.message));
-  await raw.connect();
+  const raw = await connectedClient(redis.url);
   const nohmClient = new IORedis(redis.url, { lazyConnect: true });
   nohmClient.on('error', (error) => console.error('ioredis client:', error.message));
   const skipNohm = option('skip-nohm', 'SKIP_NOHM') !== undefined;
@@ -461,7 +414,7 @@ async function main(): Promise<void> {
         `(>= ${MIN_REPS}, ${BUDGET_SECONDS} s budget per library and query); loads ${BATCH} creates in flight; Node ${process.version}`,
     );
     console.log(
-      `redis ${server}: ${redis.url === process.env.REDIS_URL ? redis.url : `private redis-server at ${redis.url}`}; ` +
+      `redis ${server}: ${describeRedis(redis.url)}; ` +
         `nohm ${require('nohm/package.json').version} over ioredis ${require('ioredis/package.json').version}`,
     );
 
@@ -494,13 +447,13 @@ async function main(): Promise<void> {
     console.log('');
     console.log('## Targets');
     console.log('');
-    console.log('| target | measured | met |');
-    console.log('| --- | ---: | :---: |');
-    for (const verdict of targets) console.log(`| ${verdict.target} | ${verdict.measured} | ${verdict.met ? 'yes' : 'NO'} |`);
+    printTable(
+      ['target', 'measured', 'met'],
+      ['left', 'right', 'center'],
+      targets.map((verdict) => [verdict.target, verdict.measured, verdict.met ? 'yes' : 'NO']),
+    );
 
     if (JSON_FILE) {
-      const file = resolve(JSON_FILE);
-      mkdirSync(dirname(file), { recursive: true });
       const report = {
         sizes: SIZES,
         reps: REPS,
@@ -514,8 +467,7 @@ async function main(): Promise<void> {
         results,
         targets,
       };
-      writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
-      console.log(`\nresults written to ${file}`);
+      console.log(`\nresults written to ${writeJsonReport(JSON_FILE, report)}`);
     }
   } finally {
     await disconnect();

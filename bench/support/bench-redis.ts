@@ -1,0 +1,33 @@
+import { randomBytes } from 'crypto';
+import { createClient } from 'redis';
+import { redisForRun } from '../../tools/private-redis';
+
+export { redisForRun };
+
+export const newClient = (url: string) => createClient({ url });
+export type Client = ReturnType<typeof newClient>;
+
+/** A node-redis client on `url`, connected, its errors logged. */
+export async function connectedClient(url: string): Promise<Client> {
+  const client = newClient(url);
+  client.on('error', (error) => console.error('redis client:', error.message));
+  await client.connect();
+  return client;
+}
+
+/** Random hex for fresh key prefixes: each run writes under keys no other run uses. */
+export const randomHex = () => randomBytes(4).toString('hex');
+
+/** How the report names the server: REDIS_URL as given, or the private server started for the run. */
+export function describeRedis(url: string): string {
+  return url === process.env.REDIS_URL ? url : `private redis-server at ${url}`;
+}
+
+/** Unlinks every key under `prefix:` (SCAN, never KEYS); resolves to how many there were. */
+export async function deleteKeys(client: Client, prefix: string): Promise<number> {
+  let deleted = 0;
+  for await (const keys of client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 5000 })) {
+    if (keys.length > 0) deleted += await client.unlink(keys);
+  }
+  return deleted;
+}
