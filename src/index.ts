@@ -28,6 +28,7 @@ export {
 export { BaseEntity } from './entity/base-entity';
 export {
   RedisRecordError,
+  ArgumentError,
   ValidationError,
   NotFoundError,
   SchemaError,

@@ -20,8 +20,11 @@ export function Model(options: ModelOptions = {}): ClassDecorator {
       throw new SchemaError(`${target.name}: idStrategy must be 'sequence' or 'uuid'`);
     }
     const ttl = options.ttl;
-    if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl <= 0 || !Number.isInteger(ttl * 1000))) {
-      throw new SchemaError(`${target.name}: ttl must be a positive number of seconds (millisecond precision)`);
+    if (
+      ttl !== undefined &&
+      (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl <= 0 || !Number.isInteger(ttl * 1000) || ttl > 100_000 * 365 * 86_400)
+    ) {
+      throw new SchemaError(`${target.name}: ttl must be a positive number of seconds (millisecond precision, at most 100,000 years)`);
     }
     let sample: Record<string, unknown> | undefined;
     const defaults = () => (sample ??= new (target as unknown as new () => Record<string, unknown>)());

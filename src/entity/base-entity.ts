@@ -177,7 +177,7 @@ export abstract class BaseEntity {
    * the lock is released afterwards, or expires after ttlMs if this process dies. NotFoundError when the object
    * does not exist, LockTimeoutError when the lock cannot be had within waitMs.
    */
-  static withLock<T extends BaseEntity, R>(
+  static async withLock<T extends BaseEntity, R>(
     this: EntityClass<T>,
     id: string | number,
     work: (entity: Persisted<T>) => Promise<R>,

@@ -1,5 +1,5 @@
 import { activeConnection } from '../connection/connection';
-import { NotFoundError, RedisRecordError } from '../errors/errors';
+import { ArgumentError, NotFoundError, RedisRecordError } from '../errors/errors';
 import { ObjectStore } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { EntityState } from './entity-state';
@@ -17,14 +17,17 @@ export async function incrementCounter(
 ): Promise<number> {
   const attribute = model.attribute(property);
   if (!attribute || attribute.role !== 'counter') {
-    throw new RedisRecordError(`${model.name}.${property} is not a @Counter attribute`);
+    throw new ArgumentError(`${model.name}.${property} is not a @Counter attribute`);
   }
   if (typeof amount !== 'number' || !Number.isFinite(amount)) {
-    throw new RedisRecordError(`${model.name}.${property}: increment takes a finite number`);
+    throw new ArgumentError(`${model.name}.${property}: increment takes a finite number`);
   }
   if (state.snapshot === undefined || state.id === undefined) throw new RedisRecordError(`${model.name}: this instance is not saved`);
   const stored = await new ObjectStore(model, activeConnection()).increment(state.id, attribute.field, amount);
   if (stored === undefined) throw new NotFoundError(model.name, state.id);
+  if (stored === null) {
+    throw new ArgumentError(`${model.name}.${property}: adding ${amount} would leave the range of finite numbers; nothing was written`);
+  }
   const value = Number(stored);
   (entity as Record<string, unknown>)[property] = value;
   state.snapshot.set(attribute.field, stored);

@@ -1,5 +1,5 @@
 import { activeConnection } from '../connection/connection';
-import { NotFoundError, RedisRecordError } from '../errors/errors';
+import { ArgumentError, NotFoundError } from '../errors/errors';
 import { ObjectStore } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 
@@ -7,10 +7,13 @@ function storeOf(model: ModelDescriptor): ObjectStore {
   return new ObjectStore(model, activeConnection());
 }
 
+/** A time to live Redis can hold: whole milliseconds, at least 1, ending within the next 100,000 years. */
+const LONGEST_MS = 100_000 * 365 * 86_400_000;
+
 function milliseconds(model: ModelDescriptor, seconds: number): number {
   const ms = seconds * 1000;
-  if (typeof seconds !== 'number' || !Number.isFinite(ms) || ms < 1 || !Number.isInteger(ms)) {
-    throw new RedisRecordError(`${model.name}: expire takes a positive number of seconds (millisecond precision)`);
+  if (typeof seconds !== 'number' || !Number.isFinite(ms) || ms < 1 || !Number.isInteger(ms) || ms > LONGEST_MS) {
+    throw new ArgumentError(`${model.name}: expire takes a positive number of seconds (millisecond precision, at most 100,000 years)`);
   }
   return ms;
 }

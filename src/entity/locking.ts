@@ -1,6 +1,6 @@
 import { randomUUID } from 'crypto';
 import { activeConnection } from '../connection/connection';
-import { LockTimeoutError, RedisRecordError } from '../errors/errors';
+import { ArgumentError, LockTimeoutError } from '../errors/errors';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { scripts } from '../scripts/scripts';
 
@@ -26,8 +26,8 @@ export async function withObjectLock<R>(
 ): Promise<R> {
   const ttlMs = options.ttlMs ?? 5000;
   const waitMs = options.waitMs ?? 2000;
-  if (!Number.isSafeInteger(ttlMs) || ttlMs < 1) throw new RedisRecordError(`${model.name}: ttlMs must be a whole number >= 1`);
-  if (!Number.isSafeInteger(waitMs) || waitMs < 0) throw new RedisRecordError(`${model.name}: waitMs must be a whole number >= 0`);
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 1) throw new ArgumentError(`${model.name}: ttlMs must be a whole number >= 1`);
+  if (!Number.isSafeInteger(waitMs) || waitMs < 0) throw new ArgumentError(`${model.name}: waitMs must be a whole number >= 0`);
   const connection = activeConnection();
   const key = model.keys(connection.prefix).lock(id);
   const token = randomUUID();

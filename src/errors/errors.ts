@@ -11,6 +11,9 @@ export class RedisRecordError extends Error {
 /** A model definition that cannot work: thrown when the class is defined, naming class and property. */
 export class SchemaError extends RedisRecordError {}
 
+/** An argument that cannot work: a bad prefix or tenant name, an amount or a time out of range, bad options. */
+export class ArgumentError extends RedisRecordError {}
+
 /** No connection: `connect()` was not called, or `disconnect()` was. */
 export class ConnectionError extends RedisRecordError {}
 

@@ -170,8 +170,11 @@ export class ObjectStore {
     return left === -1 ? null : left;
   }
 
-  /** Adds `amount` to a counter; resolves to the stored result, or undefined when the object is gone. */
-  async increment(id: string, field: string, amount: number): Promise<string | undefined> {
+  /**
+   * Adds `amount` to a counter; resolves to the stored result, undefined when the object is gone, or null when
+   * the result would not be a finite number (nothing written).
+   */
+  async increment(id: string, field: string, amount: number): Promise<string | undefined | null> {
     const keys = this.keys;
     const cap = this.model.cap;
     const capped = cap && cap.index.attribute.field === field;
@@ -186,6 +189,7 @@ export class ObjectStore {
     ];
     pushSpecs(args, this.model.indexesTouching(field));
     const reply = await scripts.increment().run(this.connection.client, [keys.all, keys.object(id), keys.base], args);
+    if (Array.isArray(reply)) return null;
     return reply === null ? undefined : String(reply);
   }
 

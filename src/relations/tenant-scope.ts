@@ -1,4 +1,4 @@
-import { RedisRecordError } from '../errors/errors';
+import { ArgumentError } from '../errors/errors';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { descriptorOf, registerScope } from '../metadata/model-registry';
 
@@ -11,7 +11,7 @@ const scopes = new WeakMap<Function, Map<string, Function>>();
  */
 export function scopedClass<C extends Function>(ctor: C, tenant: string): C {
   if (typeof tenant !== 'string' || !TENANT.test(tenant)) {
-    throw new RedisRecordError(`invalid tenant ${JSON.stringify(tenant)}: 1 to 64 characters of A-Z a-z 0-9 _ -`);
+    throw new ArgumentError(`invalid tenant ${JSON.stringify(tenant)}: 1 to 64 characters of A-Z a-z 0-9 _ -`);
   }
   const model = descriptorOf(ctor);
   const root = model.tenant === undefined ? ctor : (Object.getPrototypeOf(ctor) as C);

@@ -6,9 +6,13 @@
 -- ARGV[4]  the cap's index key ('' none); ARGV[5] how many to keep; ARGV[6] 'asc' keeps the lowest
 -- ARGV[7]  '1' when ids are sequence numbers
 -- ARGV[8]  k; then k index specs (kind, attribute, scope, numeric): the indexes touching the counter
--- Returns: the new value as Redis stores it; false when the object does not exist or has expired.
--- Guarantees: HINCRBY (or HINCRBYFLOAT for fractions) is atomic, so concurrent increments never lose one;
--- index entries and the cap follow in the same script (invariant 3).
+-- Returns: the new value as stored; false when the object does not exist or has expired; {'range'} when the
+--          result would not be a finite number (nothing is written).
+-- Guarantees: the read, the sum and the write are one script, so concurrent increments never lose one. The
+-- sum is a double, as in JavaScript (HINCRBY would refuse '-0' and overflow int64; HINCRBYFLOAT adds in long
+-- double and could store what JavaScript cannot read back). It is stored as a whole number when it is one
+-- (exact up to 2^53) and otherwise with 17 significant digits, both read back exactly. Index entries and the
+-- cap follow in the same script (invariant 3); every check happens before the first write.
 --!include indexes.lua
 --!include objects.lua
 --!include pages.lua
@@ -28,13 +32,17 @@ if redis.call('EXISTS', memo) == 0 then
   memo = nil
 end
 local before = readValues(key, fields)
-local current = redis.call('HGET', key, field)
-local value
-if string.match(amount, '^-?%d+$') and (not current or string.match(current, '^-?%d+$')) then
-  value = tostring(redis.call('HINCRBY', key, field, amount))
-else
-  value = redis.call('HINCRBYFLOAT', key, field, amount)
+local sum = (tonumber(redis.call('HGET', key, field)) or 0) + tonumber(amount)
+if sum ~= sum or sum == math.huge or sum == -math.huge then
+  return { 'range' }
 end
+local value
+if sum == math.floor(sum) and math.abs(sum) < 2 ^ 53 then
+  value = string.format('%d', sum)
+else
+  value = string.format('%.17g', sum)
+end
+redis.call('HSET', key, field, value)
 local after = readValues(key, fields)
 for _, spec in ipairs(specs) do
   if not sameEntry(spec, before, after) then

@@ -13,7 +13,8 @@ end
 
 -- Gives object `id` a TTL: the hash expires at exactly the time its `exp` entry records.
 local function setExpiry(base, key, id, ttl)
-  local at = nowMs() + ttl
+  -- %d: a Lua number passed as is would be formatted like 1e+14, which PEXPIREAT refuses
+  local at = string.format('%d', nowMs() + ttl)
   redis.call('PEXPIREAT', key, at)
   redis.call('ZADD', base .. ':exp', at, id)
 end
@@ -55,7 +56,7 @@ local function sweepDue(base, all, max)
       if left < 0 then
         redis.call('ZREM', base .. ':exp', id)
       else
-        redis.call('ZADD', base .. ':exp', nowMs() + left, id)
+        redis.call('ZADD', base .. ':exp', string.format('%d', nowMs() + left), id)
       end
     end
   end

@@ -1,0 +1,48 @@
+import { ArgumentError, Attr, BaseEntity, Counter, Index, Model, NotFoundError } from '../../src';
+import { useTestRedis } from '../support/test-redis';
+
+@Model()
+class RangeCounter extends BaseEntity {
+  @Attr() name?: string;
+  @Counter() @Index() hits = 0;
+}
+
+const redis = useTestRedis();
+const stored = (id: string) => redis.raw.hGet(`${redis.prefix}:{RangeCounter}:obj:${id}`, 'hits');
+
+describe('counters at the edges of numbers', () => {
+  it('add to -0', async () => {
+    const c = await RangeCounter.create({ hits: -0 });
+    expect(await c.increment('hits', 1)).toBe(1);
+  });
+
+  it('add like JavaScript doubles, exactly, beyond int64 and at 15+ digits', async () => {
+    const big = await RangeCounter.create({ hits: 123456789012345 });
+    expect(await big.increment('hits', 1)).toBe(123456789012346);
+    expect((await RangeCounter.findOrFail(big.id)).hits).toBe(123456789012346);
+    const huge = await RangeCounter.create({ hits: 2 ** 62 });
+    expect(await huge.increment('hits', 2 ** 63)).toBe(2 ** 62 + 2 ** 63);
+    expect((await RangeCounter.findOrFail(huge.id)).hits).toBe(2 ** 62 + 2 ** 63);
+    const frac = await RangeCounter.create({ hits: 0.1 });
+    expect(await frac.increment('hits', 0.2)).toBe(0.1 + 0.2);
+    expect((await RangeCounter.findOrFail(frac.id)).hits).toBe(0.1 + 0.2);
+  });
+
+  it('refuse a sum that is not finite, and write nothing (index included)', async () => {
+    const max = await RangeCounter.create({ hits: Number.MAX_VALUE });
+    const before = await stored(max.id);
+    await expect(max.increment('hits', Number.MAX_VALUE)).rejects.toBeInstanceOf(ArgumentError);
+    expect(await stored(max.id)).toBe(before);
+    expect(await RangeCounter.findIds({ hits: { gte: 1e308 } })).toEqual([max.id]);
+    await expect(max.increment('hits', Infinity)).rejects.toBeInstanceOf(ArgumentError);
+  });
+
+  it('take expiry times far ahead, and refuse impossible ones with a typed error', async () => {
+    const c = await RangeCounter.create({ name: 'far' });
+    await c.expire(1e11);
+    expect(await c.ttl()).toBeGreaterThan(9.9e10);
+    await expect(c.expire(1e13)).rejects.toBeInstanceOf(ArgumentError);
+    await expect(RangeCounter.withLock('bad id', async () => 1)).rejects.toBeDefined();
+    await expect(RangeCounter.withLock('404', async () => 1)).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
