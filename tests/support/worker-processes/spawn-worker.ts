@@ -2,15 +2,15 @@ import { ChildProcess, spawn } from 'child_process';
 
 /**
  * A worker process speaking a line protocol on stdout: `ready` once it is connected, then whatever its
- * mode reports. It starts its work when the test writes a line to its stdin (so that several workers
- * really run at the same time).
+ * mode reports. Most start their work when the test writes a line to its stdin (so that several workers
+ * really run at the same time); a worker may also start by itself once ready (the crash worker does).
  */
 export interface WorkerProcess {
   readonly child: ChildProcess;
-  /** Every complete stdout line so far, `ready` excepted. */
+  /** Every complete stdout line so far, `ready` excepted (a line cut short by a kill is not one). */
   readonly lines: string[];
-  /** Resolves once it has printed `ready` (or has exited). */
-  readonly ready: Promise<void>;
+  /** Resolves once it has printed `ready` (true), or has exited without (false). */
+  readonly ready: Promise<boolean>;
   /** Resolves with its exit code once it has exited and its output is read. */
   readonly finished: Promise<number | null>;
   /** Resolves with the first line starting with `prefix` (or undefined if it exits first). */
@@ -26,15 +26,15 @@ export function startWorkerProcess(script: string, env: Record<string, string>):
   const waiters: Array<{ prefix: string; resolve: (line: string | undefined) => void }> = [];
   let partial = '';
   let stderr = '';
-  let signalReady: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => (signalReady = resolve));
+  let signalReady: (printed: boolean) => void = () => undefined;
+  const ready = new Promise<boolean>((resolve) => (signalReady = resolve));
   child.stdout!.setEncoding('utf8');
   child.stdout!.on('data', (chunk: string) => {
     const parts = (partial + chunk).split('\n');
     partial = parts.pop()!;
     for (const line of parts) {
       if (line === 'ready') {
-        signalReady();
+        signalReady(true);
         continue;
       }
       lines.push(line);
@@ -50,8 +50,9 @@ export function startWorkerProcess(script: string, env: Record<string, string>):
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const drained = new Promise<void>((resolve) => child.stdout!.once('end', () => resolve()));
   const finished = Promise.all([exited, drained]).then(([code]) => code);
+  // A worker that dies before `ready` must not leave the test waiting.
   void finished.then(() => {
-    signalReady();
+    signalReady(false);
     for (const waiter of waiters.splice(0)) waiter.resolve(undefined);
   });
   return {
@@ -67,6 +68,20 @@ export function startWorkerProcess(script: string, env: Record<string, string>):
     go: () => child.stdin!.write('go\n'),
     stderr: () => stderr,
   };
+}
+
+/** Waits until the worker has printed `ready`; kills it and throws with its output if it exits first or takes over `timeoutMs`. */
+export async function untilReady(worker: WorkerProcess, timeoutMs: number, name = 'worker'): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([
+    worker.ready.then((printed) => (printed ? ('ready' as const) : ('exited' as const))),
+    new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs))),
+  ]);
+  clearTimeout(timer);
+  if (outcome !== 'ready') {
+    worker.child.kill('SIGKILL');
+    throw new Error(`${name} did not start (${outcome}): ${worker.stderr() || worker.lines.join('\n')}`);
+  }
 }
 
 /** Starts `count` workers, waits until all are ready, starts them together and waits for them all to exit. */
