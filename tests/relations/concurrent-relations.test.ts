@@ -1,5 +1,5 @@
-import { runTogether, reportOf } from '../support/worker-processes/spawn-worker';
-import { transpileWorkers, TranspiledWorkers } from '../support/worker-processes/transpile';
+import { reportOf } from '../support/worker-processes/spawn-worker';
+import { modeEnv, useWorkerProcesses } from '../support/worker-processes/use-workers';
 import { CcNote, CcPost, CcTag, CcUser, RELATION_MODELS } from '../support/relation-workers/worker-models';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { expectRelationsConsistent } from '../support/relation-consistency';
@@ -12,36 +12,22 @@ import { useTestRedis } from '../support/test-redis';
  * membership is on both sides.
  */
 
-const WORKER_SOURCE = 'tests/support/relation-workers/worker.ts';
 const USERS = 30;
 const TAGS = 8;
 const RUN_MS = 2500;
 
 const redis = useTestRedis();
-let compiled: TranspiledWorkers | undefined;
+const relationWorkers = useWorkerProcesses(redis, 'relations', 'tests/support/relation-workers/worker.ts');
 
 beforeAll(async () => {
-  compiled = transpileWorkers(`relations-${redis.prefix}`, ['tests/support/relation-workers']);
   for (let i = 0; i < USERS; i++) await CcUser.create({ name: `u${i}` });
   for (let i = 0; i < TAGS; i++) await CcTag.create({ name: `t${i}` });
 });
 
-afterAll(() => compiled?.remove());
-
 it('parents removed while children are created and re-pointed: no dangling pointer, indexes and memberships agree', async () => {
   const started = Date.now();
   const modes = ['delete', 'delete', 'create', 'create', 'create'];
-  const workers = await runTogether(
-    compiled!.script(WORKER_SOURCE),
-    modes.length,
-    (i) => ({
-      REDIS_URL: process.env.REDIS_URL!,
-      WORKER_PREFIX: redis.prefix,
-      WORKER_MODE: modes[i],
-      WORKER_ARGS: JSON.stringify({ ms: RUN_MS, users: USERS, tags: TAGS }),
-    }),
-    30_000,
-  );
+  const workers = await relationWorkers.run(modes.length, (i) => modeEnv(modes[i], { ms: RUN_MS, users: USERS, tags: TAGS }), 30_000);
   const totals: Record<string, number> = {};
   for (const worker of workers) {
     for (const [name, count] of Object.entries(reportOf<Record<string, number>>(worker))) totals[name] = (totals[name] ?? 0) + count;

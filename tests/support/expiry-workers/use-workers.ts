@@ -1,7 +1,5 @@
-import { runTogether, startWorkerProcess, WorkerProcess } from '../worker-processes/spawn-worker';
-import { transpileWorkers, TranspiledWorkers } from '../worker-processes/transpile';
-
-const WORKER_SOURCE = 'tests/support/expiry-workers/worker.ts';
+import { WorkerProcess } from '../worker-processes/spawn-worker';
+import { modeEnv, useWorkerProcesses } from '../worker-processes/use-workers';
 
 export interface ExpiryWorkers {
   /** Starts one worker (it waits for `go()`). */
@@ -12,29 +10,9 @@ export interface ExpiryWorkers {
 
 /** Compiles the workers of tests/support/expiry-workers once for the test file; removes them afterwards. */
 export function useExpiryWorkers(redis: { readonly prefix: string }): ExpiryWorkers {
-  let compiled: TranspiledWorkers | undefined;
-  const started: WorkerProcess[] = [];
-  beforeAll(() => {
-    compiled = transpileWorkers(`expiry-${redis.prefix}`, ['tests/support/expiry-workers']);
-  });
-  afterAll(() => {
-    for (const worker of started) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
-    compiled?.remove();
-  });
-  const env = (mode: string, args: object) => ({
-    REDIS_URL: process.env.REDIS_URL!,
-    WORKER_PREFIX: redis.prefix,
-    WORKER_MODE: mode,
-    WORKER_ARGS: JSON.stringify(args),
-  });
+  const workers = useWorkerProcesses(redis, 'expiry', 'tests/support/expiry-workers/worker.ts');
   return {
-    start(mode, args) {
-      const worker = startWorkerProcess(compiled!.script(WORKER_SOURCE), env(mode, args));
-      started.push(worker);
-      return worker;
-    },
-    run(mode, count, args, timeoutMs) {
-      return runTogether(compiled!.script(WORKER_SOURCE), count, (i) => env(mode, args(i)), timeoutMs);
-    },
+    start: (mode, args) => workers.start(modeEnv(mode, args)),
+    run: (mode, count, args, timeoutMs) => workers.run(count, (i) => modeEnv(mode, args(i)), timeoutMs),
   };
 }

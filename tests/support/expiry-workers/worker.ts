@@ -1,8 +1,8 @@
 /**
  * A worker process for the concurrency tests under tests/expiry. Env: REDIS_URL, WORKER_PREFIX, WORKER_MODE,
  * WORKER_ARGS (JSON). It prints `ready` once connected, starts on a line on stdin, and ends with
- * `done <json>` (its report); `error <message>` lines are failures the test shows. Each process has its own
- * connection. Modes:
+ * `done <json>` (its report); `error <message>` lines are failures the test shows (see
+ * tests/support/worker-processes/worker-main.ts). Each process has its own connection. Modes:
  *   increment  { whole, mixed, count, lanes }  at the same time, `count` increments of 1 of Tally `whole`, and
  *              `count` of Tally `mixed` where every 10th adds 0.25 instead of 1, each spread over `lanes`
  *              instances. Report: { whole, mixed } (every reply, per tally).
@@ -18,15 +18,14 @@
  *              (load, change, save) and lowers CapCounter points (increment), its own objects only.
  *              Report: { entries, counters } (id -> last acknowledged value, evicted ones included) and counts.
  */
-import { connect, disconnect, NotFoundError, StaleObjectError } from '../../../src';
+import { NotFoundError, StaleObjectError } from '../../../src';
+import { runWorkerModes, say } from '../worker-processes/worker-main';
 import { CapCounter, CapEntry, Ledger, LockBox, Tally } from './worker-models';
 
 type Args = Record<string, unknown> & { id: string };
 
-
 const rand = (n: number) => Math.floor(Math.random() * n);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const say = (line: string) => process.stdout.write(line + '\n');
 
 async function increment(args: Args) {
   const count = Number(args.count);
@@ -170,26 +169,4 @@ async function cap(args: Args) {
   return { entries, counters, counts };
 }
 
-const modes: Record<string, (args: Args) => Promise<unknown>> = { increment, version, lock, hold, acquire, cap };
-
-async function main(): Promise<void> {
-  const url = process.env.REDIS_URL;
-  const prefix = process.env.WORKER_PREFIX;
-  const mode = modes[process.env.WORKER_MODE ?? ''];
-  if (!url || !prefix || !mode) throw new Error('REDIS_URL, WORKER_PREFIX and a known WORKER_MODE must be set');
-  const args = JSON.parse(process.env.WORKER_ARGS ?? '{}') as Args;
-  await connect({ url, prefix });
-  say('ready');
-  await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
-  const report = await mode(args);
-  say(`done ${JSON.stringify(report)}`);
-  await disconnect();
-}
-
-main().then(
-  () => process.exit(0),
-  (error) => {
-    say(`error ${(error as Error).stack ?? error}`.replace(/\n/g, ' | '));
-    process.exit(1);
-  },
-);
+runWorkerModes<Args>({ increment, version, lock, hold, acquire, cap });

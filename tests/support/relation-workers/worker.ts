@@ -2,20 +2,20 @@
  * A worker process for tests/relations/concurrent-relations.test.ts. Env: REDIS_URL, WORKER_PREFIX, WORKER_MODE,
  * WORKER_ARGS (JSON { ms, users, tags }: how long to run and how many of the newest users and tags to pick from). It prints `ready`
  * once connected, starts on a line on stdin, and ends with `done <json>` (counts of what it did and of the
- * refusals it met); `error <message>` lines are failures. Modes:
+ * refusals it met); `error <message>` lines are failures (see tests/support/worker-processes/worker-main.ts). Modes:
  *   delete  removes one of the newest users (cascading to their posts, nullifying their notes, dropping their
  *           memberships) or tags, and creates one in its place.
  *   create  creates posts pointing to the newest users, notes pointing to the newest posts, re-points existing
  *           posts and notes, and adds and removes memberships; a refusal (RelationError, a vanished object) is
  *           counted, anything else fails the worker.
  */
-import { BaseEntity, connect, disconnect, EntityClass, NotFoundError, RelationError } from '../../../src';
+import { BaseEntity, EntityClass, NotFoundError, RelationError } from '../../../src';
+import { runWorkerModes } from '../worker-processes/worker-main';
 import { CcNote, CcPost, CcTag, CcUser } from './worker-models';
 
 type Args = { ms: number; users: number; tags: number };
 
 const rand = (n: number) => Math.floor(Math.random() * n);
-const say = (line: string) => process.stdout.write(line + '\n');
 
 /** Runs `step` and counts a refusal instead of failing when the related object is gone. */
 async function attempt(counts: Record<string, number>, name: string, step: () => Promise<unknown>): Promise<void> {
@@ -102,27 +102,11 @@ async function creator(args: Args, counts: Record<string, number>) {
   }
 }
 
-const modes: Record<string, (args: Args, counts: Record<string, number>) => Promise<void>> = { delete: remover, create: creator };
-
-async function main(): Promise<void> {
-  const url = process.env.REDIS_URL;
-  const prefix = process.env.WORKER_PREFIX;
-  const mode = modes[process.env.WORKER_MODE ?? ''];
-  if (!url || !prefix || !mode) throw new Error('REDIS_URL, WORKER_PREFIX and a known WORKER_MODE must be set');
-  const args = JSON.parse(process.env.WORKER_ARGS ?? '{}') as Args;
-  await connect({ url, prefix });
-  say('ready');
-  await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
+/** A mode's report: the counts of what it did and of the refusals it met. */
+const counting = (mode: (args: Args, counts: Record<string, number>) => Promise<void>) => async (args: Args) => {
   const counts: Record<string, number> = {};
   await mode(args, counts);
-  say(`done ${JSON.stringify(counts)}`);
-  await disconnect();
-}
+  return counts;
+};
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    say(`error ${(error as Error).stack ?? error}`.replace(/\n/g, ' | '));
-    process.exit(1);
-  },
-);
+runWorkerModes<Args>({ delete: counting(remover), create: counting(creator) });
