@@ -1,8 +1,8 @@
 import { expectIndexesConsistent } from '../support/index-consistency';
-import { compileWorkers } from '../support/index-workers/compile-workers';
-import { startWorker, Worker } from '../support/index-workers/run-workers';
 import { ChurnItem } from '../support/index-workers/worker-models';
 import { useTestRedis } from '../support/test-redis';
+import { WorkerProcess } from '../support/worker-processes/spawn-worker';
+import { useWorkerProcesses } from '../support/worker-processes/use-workers';
 
 /**
  * 8 processes change the indexed attributes of one shared set of objects at random, at the same time, for a
@@ -16,15 +16,8 @@ const OBJECTS = 40;
 const RUN_MS = 2000;
 
 describe('8 concurrent writers changing indexed attributes', () => {
-  let compiled: ReturnType<typeof compileWorkers> | undefined;
-  const workers: Worker[] = [];
-  beforeAll(() => {
-    compiled = compileWorkers(redis.prefix);
-  });
-  afterAll(() => {
-    for (const worker of workers) worker.child.kill('SIGKILL');
-    compiled?.remove();
-  });
+  const indexWorkers = useWorkerProcesses(redis, 'index', 'tests/support/index-workers/index-worker.ts');
+  const workers: WorkerProcess[] = [];
 
   it('leave every index and unique entry agreeing with the objects', async () => {
     const ids: string[] = [];
@@ -35,10 +28,10 @@ describe('8 concurrent writers changing indexed attributes', () => {
     await expectIndexesConsistent(ChurnItem, redis.raw, redis.prefix);
 
     for (let i = 0; i < WORKERS; i++) {
-      workers.push(startWorker(compiled!.script, { WORKER_MODE: 'churn', WORKER_PREFIX: redis.prefix, WORKER_IDS: ids.join(','), WORKER_MS: String(RUN_MS) }));
+      workers.push(indexWorkers.start({ WORKER_MODE: 'churn', WORKER_IDS: ids.join(','), WORKER_MS: String(RUN_MS) }));
     }
     await Promise.all(workers.map((worker) => worker.ready));
-    for (const worker of workers) worker.child.stdin!.write('go\n');
+    for (const worker of workers) worker.go();
     const codes = await Promise.all(workers.map((worker) => worker.finished));
     const reports = workers.map((worker) => worker.lines);
     expect({ codes, reports: reports.filter((lines) => lines.length !== 1 || !lines[0].startsWith('{')) }).toEqual({ codes: codes.map(() => 0), reports: [] });

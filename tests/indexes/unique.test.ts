@@ -1,9 +1,9 @@
 import { Attr, BaseEntity, Model, Unique, UniqueConstraintError } from '../../src';
 import { expectIndexesConsistent } from '../support/index-consistency';
-import { compileWorkers } from '../support/index-workers/compile-workers';
-import { startWorker, Worker } from '../support/index-workers/run-workers';
 import { RaceMember } from '../support/index-workers/worker-models';
 import { keysUnder, useTestRedis } from '../support/test-redis';
+import { WorkerProcess } from '../support/worker-processes/spawn-worker';
+import { useWorkerProcesses } from '../support/worker-processes/use-workers';
 
 /**
  * @Unique: a value belongs to at most one live object. A save that would take a value held by another object
@@ -140,28 +140,15 @@ describe('concurrent claims of one value', () => {
   });
 
   describe('20 processes, each with its own connection', () => {
-    let compiled: ReturnType<typeof compileWorkers> | undefined;
-    const workers: Worker[] = [];
-    beforeAll(() => {
-      compiled = compileWorkers(redis.prefix);
-    });
-    afterAll(() => {
-      for (const worker of workers) worker.child.kill('SIGKILL');
-      compiled?.remove();
-    });
+    const indexWorkers = useWorkerProcesses(redis, 'index', 'tests/support/index-workers/index-worker.ts');
+    const workers: WorkerProcess[] = [];
 
     it('create the same value at once: exactly one succeeds, the others get UniqueConstraintError', async () => {
       for (let i = 0; i < 20; i++) {
-        workers.push(
-          startWorker(compiled!.script, {
-            WORKER_MODE: 'race',
-            WORKER_PREFIX: redis.prefix,
-            WORKER_EMAIL: i % 2 ? 'Same@Example.io' : 'same@example.IO',
-          }),
-        );
+        workers.push(indexWorkers.start({ WORKER_MODE: 'race', WORKER_EMAIL: i % 2 ? 'Same@Example.io' : 'same@example.IO' }));
       }
       await Promise.all(workers.map((worker) => worker.ready));
-      for (const worker of workers) worker.child.stdin!.write('go\n');
+      for (const worker of workers) worker.go();
       const codes = await Promise.all(workers.map((worker) => worker.finished));
       const lines = workers.flatMap((worker) => worker.lines);
       expect({ codes, stderr: workers.map((worker) => worker.stderr()).filter(Boolean) }).toEqual({ codes: codes.map(() => 0), stderr: [] });
