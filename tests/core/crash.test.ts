@@ -1,9 +1,7 @@
-import { ChildProcess, spawn } from 'child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
-import { dirname, join, relative } from 'path';
-import * as ts from 'typescript';
 import { CrashItem, stateOfItem } from '../support/crash/crash-item';
 import { keysUnder, RawClient, useTestRedis } from '../support/test-redis';
+import { untilReady } from '../support/worker-processes/spawn-worker';
+import { useWorkerProcesses } from '../support/worker-processes/use-workers';
 
 /**
  * A writer killed with SIGKILL at random instants, over and over, never leaves the store inconsistent and
@@ -12,7 +10,6 @@ import { keysUnder, RawClient, useTestRedis } from '../support/test-redis';
  * acknowledged; after every kill the keys are checked with a raw client.
  */
 
-const ROOT = join(__dirname, '..', '..');
 const KILLS = 12;
 const MIN_KILLS = 3;
 const BUDGET_MS = 20_000;
@@ -27,80 +24,8 @@ interface Expected {
   lastUpdate?: string;
 }
 
-/**
- * The worker compiled to JavaScript once (transpile only, like ts-jest's isolated mode), so that each start
- * costs a Node startup, not a TypeScript compiler load. It goes under node_modules/.cache so that its
- * requires of 'redis' and friends resolve to the project's packages.
- */
-function compileWorker(): { script: string; dir: string } {
-  const dir = join(ROOT, 'node_modules', '.cache', `redis-record-crash-${redis.prefix}`);
-  const walk = (folder: string): string[] =>
-    readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory() ? walk(join(folder, entry.name)) : [join(folder, entry.name)],
-    );
-  const sources = [...walk(join(ROOT, 'src')), ...walk(join(ROOT, 'tests', 'support', 'crash'))].filter(
-    (file) => file.endsWith('.ts') && !file.endsWith('.d.ts'),
-  );
-  for (const file of sources) {
-    const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), {
-      fileName: file,
-      compilerOptions: {
-        target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.CommonJS,
-        experimentalDecorators: true,
-        emitDecoratorMetadata: true,
-        esModuleInterop: true,
-      },
-    });
-    const out = join(dir, relative(ROOT, file)).replace(/\.ts$/, '.js');
-    mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, outputText);
-  }
-  cpSync(join(ROOT, 'src', 'scripts', 'lua'), join(dir, 'src', 'scripts', 'lua'), { recursive: true });
-  return { script: join(dir, 'tests', 'support', 'crash', 'crash-worker.js'), dir };
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const between = (low: number, high: number) => low + Math.floor(Math.random() * (high - low + 1));
-
-/** Starts the worker; resolves once it is connected and working, with every complete line it wrote collected in `lines`. */
-async function startWorker(script: string, clientName: string) {
-  const child = spawn(process.execPath, [script], {
-    env: { ...process.env, REDIS_URL: process.env.REDIS_URL, CRASH_PREFIX: redis.prefix, CRASH_CLIENT_NAME: clientName },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: string[] = [];
-  let partial = '';
-  let stderr = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // Only newline-terminated lines count: a line cut by the kill is not a report.
-  const drained = new Promise<void>((resolve) => child.stdout!.once('end', () => resolve()));
-  let signalReady: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => (signalReady = resolve));
-  child.stdout!.setEncoding('utf8');
-  child.stdout!.on('data', (chunk: string) => {
-    const parts = (partial + chunk).split('\n');
-    partial = parts.pop()!;
-    for (const line of parts) {
-      if (line === 'ready') signalReady();
-      else lines.push(line);
-    }
-  });
-  child.stderr!.setEncoding('utf8');
-  child.stderr!.on('data', (chunk: string) => (stderr += chunk));
-  let timer: NodeJS.Timeout | undefined;
-  const outcome = await Promise.race([
-    ready.then(() => 'ready' as const),
-    exited.then(() => 'exited' as const),
-    new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), 30_000))),
-  ]);
-  clearTimeout(timer);
-  if (outcome !== 'ready') {
-    child.kill('SIGKILL');
-    throw new Error(`crash worker did not start (${outcome}): ${stderr || lines.join('\n')}`);
-  }
-  return { child, lines, finished: Promise.all([exited, drained]) };
-}
 
 /** Waits until Redis has dropped the killed worker's connection, i.e. has run every command it had received. */
 async function waitUntilDisconnected(raw: RawClient, clientName: string): Promise<void> {
@@ -234,16 +159,8 @@ async function checkStates(
 }
 
 describe('a writer killed at random instants', () => {
-  let compiled: { script: string; dir: string } | undefined;
-  let running: ChildProcess | undefined;
-
-  beforeAll(() => {
-    compiled = compileWorker();
-  });
-  afterAll(() => {
-    running?.kill('SIGKILL');
-    if (compiled) rmSync(compiled.dir, { recursive: true, force: true });
-  });
+  // Each start costs a Node startup, not a TypeScript compiler load; a worker still running at the end is killed.
+  const crashWorkers = useWorkerProcesses(redis, 'crash', 'tests/support/crash/crash-worker.ts');
 
   it('leaves every invariant true and loses no acknowledged write', async () => {
     const clientName = `crash-worker-${redis.prefix}`;
@@ -253,12 +170,11 @@ describe('a writer killed at random instants', () => {
     const started = Date.now();
     let kills = 0;
     while (kills < KILLS && (Date.now() - started < BUDGET_MS || kills < MIN_KILLS)) {
-      const worker = await startWorker(compiled!.script, clientName);
-      running = worker.child;
+      const worker = crashWorkers.start({ WORKER_CLIENT_NAME: clientName });
+      await untilReady(worker, 30_000, 'crash worker');
       await sleep(between(100, 400));
       worker.child.kill('SIGKILL');
       await worker.finished;
-      running = undefined;
       kills++;
       await waitUntilDisconnected(redis.raw, clientName);
       const pendingCreates = replay(worker.lines, expected, violations, counts);

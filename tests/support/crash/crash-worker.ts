@@ -1,6 +1,7 @@
 /**
  * The crash test's worker: an endless stream of random creates, updates and removes of CrashItem, as fast
- * as it can, until it is killed. Run with REDIS_URL and CRASH_PREFIX set (CRASH_CLIENT_NAME optional).
+ * as it can, until it is killed. Run with REDIS_URL and WORKER_PREFIX set (WORKER_CLIENT_NAME optional).
+ * It starts by itself once connected (no line on stdin).
  *
  * Protocol (stdout, one line each, written synchronously before/after the command):
  *   ready                      connected, work starts
@@ -40,10 +41,10 @@ function randomize(item: CrashItem): void {
 
 async function main(): Promise<void> {
   const url = process.env.REDIS_URL;
-  const prefix = process.env.CRASH_PREFIX;
-  if (!url || !prefix) throw new Error('REDIS_URL and CRASH_PREFIX must be set');
+  const prefix = process.env.WORKER_PREFIX;
+  if (!url || !prefix) throw new Error('REDIS_URL and WORKER_PREFIX must be set');
   // A named client, so the test can wait until Redis has dropped it (and run everything it had sent).
-  const client = createClient({ url, name: process.env.CRASH_CLIENT_NAME ?? 'crash-worker' });
+  const client = createClient({ url, name: process.env.WORKER_CLIENT_NAME ?? 'crash-worker' });
   client.on('error', () => undefined);
   await client.connect();
   await connect({ client, prefix });
