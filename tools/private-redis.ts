@@ -45,7 +45,8 @@ function ping(port: number): Promise<boolean> {
       reply += data.toString();
       if (reply.includes('\r\n')) {
         socket.destroy();
-        resolve(reply.startsWith('+PONG'));
+        // A server started with --requirepass answers -NOAUTH: it is up all the same.
+        resolve(reply.startsWith('+PONG') || reply.startsWith('-NOAUTH'));
       }
     });
     socket.on('error', () => resolve(false));
