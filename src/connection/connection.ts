@@ -3,6 +3,8 @@ import { ConnectionError, RedisRecordError } from '../errors/errors';
 import { assertValidPrefix } from '../keys/prefix-format';
 import { RedisCommands } from './redis-commands';
 import { allScripts } from '../scripts/scripts';
+import type { SchemaStatus } from '../schema/schema-status';
+import { registerModels } from '../schema/first-use';
 
 export interface ConnectOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://...` for TLS. */
@@ -11,6 +13,12 @@ export interface ConnectOptions {
   client?: unknown;
   /** Namespace of every key redis-record writes (default `rr`). Must not contain `{` or `}`. */
   prefix?: string;
+  /**
+   * Called once per model and connection when the model's indexes differ from the definition stored in Redis
+   * (see docs/operations.md): the data lacks the added indexes until `Model.reindex()`. Default: one
+   * console.warn line.
+   */
+  onSchemaChange?: (status: SchemaStatus) => void;
 }
 
 /** The client and prefix every model uses. */
@@ -19,6 +27,7 @@ export class Connection {
     readonly client: RedisCommands,
     readonly prefix: string,
     private readonly close: (() => Promise<void>) | undefined,
+    readonly onSchemaChange?: (status: SchemaStatus) => void,
   ) {}
 
   /** Closes the client if redis-record opened it; a client passed in by the caller stays theirs. */
@@ -42,7 +51,7 @@ export async function connect(options: ConnectOptions = {}): Promise<Connection>
     const client = options.client as RedisCommands & { isOpen?: boolean; connect?: () => Promise<unknown> };
     if (typeof client.evalSha !== 'function') throw new RedisRecordError('connect: client is not a node-redis client');
     if (client.isOpen === false && client.connect) await client.connect();
-    connection = new Connection(client, prefix, undefined);
+    connection = new Connection(client, prefix, undefined, options.onSchemaChange);
   } else {
     // The first connection must succeed (or connect() fails at once); after that, a dropped connection is
     // re-established with backoff, and commands issued meanwhile fail with their own errors.
@@ -64,9 +73,10 @@ export async function connect(options: ConnectOptions = {}): Promise<Connection>
     }
     connection = new Connection(client as unknown as RedisCommands, prefix, async () => {
       if (client.isOpen) await client.close();
-    });
+    }, options.onSchemaChange);
   }
   await preloadScripts(connection.client);
+  await registerModels(connection);
   current = connection;
   return connection;
 }
@@ -80,6 +90,11 @@ export async function disconnect(): Promise<void> {
 /** The current connection; throws ConnectionError when there is none. */
 export function activeConnection(): Connection {
   if (!current) throw new ConnectionError('not connected: call connect() first');
+  return current;
+}
+
+/** The current connection, or undefined (for work that is skipped when there is none). */
+export function currentConnection(): Connection | undefined {
   return current;
 }
 

@@ -17,6 +17,10 @@
  *   <prefix>:{<Model>}:memo:<id>                          hash  index entries of an object with a TTL or a cap
  *   <prefix>:{<Model>}:lock:<id>                          string the holder's token while withLock runs
  * The Lua scripts build the same names (src/scripts/lua/indexes.lua).
+ *
+ * Outside the model bases, one key per prefix (src/schema/schema-registry.ts, docs/operations.md):
+ *   <prefix>#models   hash  model name -> stored definition (JSON); outside `<prefix>:` so that listing the data
+ *                           under `<prefix>:` shows the data only
  */
 export class ModelKeys {
   readonly base: string;

@@ -31,4 +31,10 @@ export const scripts = {
   lock: script('lock.lua'),
   unlock: script('unlock.lua'),
   membership: script('membership.lua'),
+  registerSchema: script('register-schema.lua'),
+  repairObject: script('repair-object.lua'),
+  repairEntries: script('repair-entries.lua'),
+  nullifyForeignKey: script('nullify-foreign-key.lua'),
+  repairMembership: script('repair-membership.lua'),
+  raiseSequence: script('raise-sequence.lua'),
 };

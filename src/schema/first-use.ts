@@ -1,0 +1,77 @@
+import { Connection, currentConnection } from '../connection/connection';
+import { ModelDescriptor } from '../metadata/model-descriptor';
+import { allModels } from '../metadata/model-registry';
+import { describeModel } from './describe-model';
+import { registerDefinition } from './schema-registry';
+import { compareDefinitions, describeChange, SchemaStatus } from './schema-status';
+
+/** Per connection, per model name: done (true) or the registration under way. */
+const registered = new WeakMap<Connection, Map<string, true | Promise<void>>>();
+
+function report(connection: Connection, status: SchemaStatus): void {
+  if (!status.needsReindex) return;
+  if (connection.onSchemaChange) connection.onSchemaChange(status);
+  else console.warn(describeChange(status));
+}
+
+async function register(connection: Connection, model: ModelDescriptor): Promise<void> {
+  let current;
+  try {
+    current = describeModel(model);
+  } catch {
+    return; // a definition error (a relation to a class that is no model): the operation reports it itself
+  }
+  let stored;
+  try {
+    stored = await registerDefinition(connection.client, connection.prefix, current);
+  } catch (error) {
+    // A stored definition that cannot be read must not stop the application: say so, once.
+    if (!(error instanceof SyntaxError) && !/stored model definition/.test((error as Error).message)) throw error;
+    console.warn(`redis-record: the stored definition of model ${model.name} cannot be read (${(error as Error).message}); run ${model.name}.reindex()`);
+    return;
+  }
+  report(connection, compareDefinitions(stored, current));
+}
+
+/**
+ * The first use of a model on a connection (or connect(), see registerModels) stores its definition (or compares it with the stored one and
+ * reports changed indexes through `connect({ onSchemaChange })`): one round trip, once. Afterwards, and when
+ * there is no connection (the operation reports that itself), it returns undefined without touching Redis.
+ * A failed registration is tried again by the next operation.
+ */
+export function schemaPending(model: ModelDescriptor): Promise<void> | undefined {
+  const connection = currentConnection();
+  return connection && pendingOn(connection, model);
+}
+
+function pendingOn(connection: Connection, model: ModelDescriptor): Promise<void> | undefined {
+  let models = registered.get(connection);
+  if (!models) registered.set(connection, (models = new Map()));
+  const state = models.get(model.name);
+  if (state === true) return undefined;
+  if (state) return state;
+  const done = models;
+  const pending = register(connection, model).then(
+    () => void done.set(model.name, true),
+    (error: unknown) => {
+      done.delete(model.name);
+      throw error;
+    },
+  );
+  models.set(model.name, pending);
+  return pending;
+}
+
+/**
+ * connect() registers every model defined so far, pipelined (one round trip for all), so that their first
+ * operations cost nothing extra; models defined later are registered at their first use.
+ */
+export async function registerModels(connection: Connection): Promise<void> {
+  await Promise.all(allModels().map((model) => pendingOn(connection, model)));
+}
+
+/** Runs `work` once the model's definition is registered on the connection (at once after the first time). */
+export function afterSchema<T>(model: ModelDescriptor, work: () => Promise<T>): Promise<T> {
+  const pending = schemaPending(model);
+  return pending ? pending.then(work) : work();
+}

@@ -1,0 +1,53 @@
+import { scripts } from '../scripts/scripts';
+import { RedisCommands } from '../connection/redis-commands';
+import { indexSignature, parseDefinition, StoredDefinition } from './stored-definition';
+
+/**
+ * Where model definitions are stored: one hash per prefix, model name -> definition JSON. It is named
+ * `<prefix>#models`, outside the `<prefix>:` namespace of the data, so that tools and tests that list or
+ * delete "every key under the prefix" see the data only (docs/keys.md).
+ */
+export function registryKey(prefix: string): string {
+  return `${prefix}#models`;
+}
+
+/** The few hash commands the registry needs (a node-redis client or cluster client has them). */
+interface RegistryCommands {
+  hGet(key: string, field: string): Promise<unknown>;
+  hSet(key: string, field: string, value: string): Promise<unknown>;
+  hGetAll(key: string): Promise<unknown>;
+}
+
+function commands(client: unknown): RegistryCommands {
+  return client as RegistryCommands;
+}
+
+/**
+ * Stores `definition` unless one with other indexes is stored (register-schema.lua); resolves to the one stored
+ * before (undefined if none). One round trip.
+ */
+export async function registerDefinition(
+  client: RedisCommands,
+  prefix: string,
+  definition: StoredDefinition,
+): Promise<StoredDefinition | undefined> {
+  const json = JSON.stringify(definition);
+  const before = await scripts.registerSchema().run(client, [registryKey(prefix)], [definition.name, json, indexSignature(definition)]);
+  return typeof before === 'string' ? parseDefinition(before) : undefined;
+}
+
+export async function storedDefinition(client: unknown, prefix: string, name: string): Promise<StoredDefinition | undefined> {
+  const json = await commands(client).hGet(registryKey(prefix), name);
+  return typeof json === 'string' ? parseDefinition(json) : undefined;
+}
+
+/** Replaces the stored definition (reindex() does, once the data matches it). */
+export async function storeDefinition(client: unknown, prefix: string, definition: StoredDefinition): Promise<void> {
+  await commands(client).hSet(registryKey(prefix), definition.name, JSON.stringify(definition));
+}
+
+/** Every definition stored under the prefix, by model name: what a command-line tool starts from. */
+export async function storedDefinitions(client: unknown, prefix: string): Promise<Map<string, StoredDefinition>> {
+  const all = (await commands(client).hGetAll(registryKey(prefix))) as Record<string, string>;
+  return new Map(Object.entries(all).map(([name, json]) => [name, parseDefinition(json)]));
+}

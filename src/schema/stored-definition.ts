@@ -1,0 +1,83 @@
+import { createHash } from 'crypto';
+import { StoredType } from '../codecs/attribute-type';
+import { IdStrategy } from '../metadata/model-descriptor';
+import { IndexKind } from '../metadata/index-descriptor';
+import { OnDelete } from '../metadata/relation-descriptor';
+
+/** The format of a stored definition; raised when its shape changes incompatibly. */
+export const DEFINITION_FORMAT = 1;
+
+export interface StoredAttribute {
+  readonly property: string;
+  readonly field: string;
+  readonly type: StoredType;
+  readonly role: 'counter' | 'version' | null;
+}
+
+/** An index by the fields it reads: `attribute` and `scope` are hash fields. */
+export interface StoredIndex {
+  readonly kind: IndexKind;
+  readonly attribute: string;
+  readonly scope: string | null;
+  readonly caseInsensitive: boolean;
+}
+
+export type StoredRelation =
+  | { readonly kind: 'belongsTo'; readonly property: string; readonly target: string; readonly foreignKey: string }
+  | { readonly kind: 'hasMany'; readonly property: string; readonly target: string; readonly inverse: string; readonly onDelete: OnDelete }
+  | { readonly kind: 'manyToMany'; readonly property: string; readonly target: string; readonly inverse: string | null };
+
+/**
+ * Everything the integrity tools need to know about a model, without its class: what `connect()`'s first use
+ * of a model stores in Redis (src/schema/schema-registry.ts) and what check, repair and reindex run from.
+ * `layout` says how keys are named (docs/keys.md): the hash tag is the model's name, or its group's followed by
+ * `:<name>`; tenants add `<tenant>/` inside the tag. `ttlMs` and `cap` decide whether objects keep memos.
+ */
+export interface StoredDefinition {
+  readonly format: number;
+  readonly name: string;
+  readonly group: string | null;
+  readonly layout: { readonly hashTag: 'model' | 'group'; readonly tenants: '<tenant>/ inside the hash tag' };
+  readonly idStrategy: IdStrategy;
+  readonly ttlMs: number | null;
+  readonly cap: { readonly by: string; readonly keep: number; readonly order: 'asc' | 'desc' } | null;
+  readonly dynamicProperty: string | null;
+  readonly attributes: readonly StoredAttribute[];
+  readonly indexes: readonly StoredIndex[];
+  readonly relations: readonly StoredRelation[];
+  /** sha1 of the definition without this field: equal hashes, equal definitions. */
+  readonly hash: string;
+}
+
+export type UnhashedDefinition = Omit<StoredDefinition, 'hash'>;
+
+/** Adds the hash of the definition's canonical JSON (properties in the order written above). */
+export function withHash(definition: UnhashedDefinition): StoredDefinition {
+  const hash = createHash('sha1').update(JSON.stringify(definition)).digest('hex');
+  return { ...definition, hash };
+}
+
+/** A stable name for an index, as reported by schemaStatus() and reindex(): `lex:title@userId`, `unique:email/ci`. */
+export function indexName(index: StoredIndex): string {
+  const scope = index.scope === null ? '' : `@${index.scope}`;
+  return `${index.kind}:${index.attribute}${scope}${index.caseInsensitive ? '/ci' : ''}`;
+}
+
+/** The sorted index names joined by ',' (register-schema.lua computes the same from a stored definition). */
+export function indexSignature(definition: StoredDefinition): string {
+  return definition.indexes.map(indexName).sort().join(',');
+}
+
+/** Whether objects of the model keep a memo of their index entries (a TTL or a cap). */
+export function keepsMemo(definition: StoredDefinition): boolean {
+  return definition.ttlMs !== null || definition.cap !== null;
+}
+
+/** Reads a stored definition; throws on anything that is not one of this format. */
+export function parseDefinition(json: string): StoredDefinition {
+  const parsed = JSON.parse(json) as StoredDefinition;
+  if (parsed === null || typeof parsed !== 'object' || parsed.format !== DEFINITION_FORMAT || !Array.isArray(parsed.indexes)) {
+    throw new Error(`not a stored model definition of format ${DEFINITION_FORMAT}`);
+  }
+  return parsed;
+}

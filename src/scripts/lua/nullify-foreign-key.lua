@@ -1,0 +1,31 @@
+-- nullify-foreign-key.lua: clear a foreign key that names a parent which does not exist.
+-- KEYS[1]  the child model's `all`;  KEYS[2] the child model's key base
+-- KEYS[3]  the parent model's `all`; KEYS[4] the parent model's key base (on Redis Cluster the two models
+--          must share a group, as for every relation script)
+-- ARGV[1]  the child's id;  ARGV[2] the foreign key field;  ARGV[3] the parent id it was seen to hold
+-- then     k index specs (indexes.lua): the child's indexes on or scoped by the foreign key
+-- Returns: 1 when cleared; 0 when the field changed meanwhile or the parent exists now.
+-- Guarantees: invariant 6, with the index entries (and memo) that depend on the field moved in the same step.
+--!include indexes.lua
+
+local base, id, fk = KEYS[2], ARGV[1], ARGV[2]
+local key = base .. ':obj:' .. id
+if redis.call('HGET', key, fk) ~= ARGV[3] then
+  return 0
+end
+if redis.call('ZSCORE', KEYS[3], ARGV[3]) and redis.call('EXISTS', KEYS[4] .. ':obj:' .. ARGV[3]) == 1 then
+  return 0
+end
+local specs, fields = readSpecs(5, tonumber(ARGV[4]))
+local memo = base .. ':memo:' .. id
+if redis.call('EXISTS', memo) == 0 then
+  memo = nil
+end
+local before = readValues(key, fields)
+redis.call('HDEL', key, fk)
+local after = readValues(key, fields)
+for _, spec in ipairs(specs) do
+  removeEntry(base, spec, before, id, memo)
+  addEntry(base, spec, after, id, memo)
+end
+return 1

@@ -1,0 +1,32 @@
+-- register-schema.lua: store a model's definition the first time a connection uses the model.
+-- KEYS[1]  the prefix's registry of model definitions, `<prefix>#models` (hash: model name -> JSON)
+-- ARGV[1]  the model's name;  ARGV[2] its current definition (JSON, src/schema/stored-definition.ts)
+-- ARGV[3]  the current definition's index signature (sorted index names joined by ',', see indexSignature)
+-- Returns: the definition stored before this call, or nil when there was none (then ARGV[2] is now stored).
+-- Guarantees: a stored definition whose indexes differ from the current ones is never replaced here: only
+-- reindex() replaces it, once the data holds the new indexes. One that differs in anything else (attributes,
+-- relations, ttl) is replaced at once: the indexes it describes are still the ones the data holds.
+
+local function indexSignature(definition)
+  local names = {}
+  for _, index in ipairs(definition.indexes) do
+    local scope = ''
+    if type(index.scope) == 'string' then
+      scope = '@' .. index.scope
+    end
+    names[#names + 1] = index.kind .. ':' .. index.attribute .. scope .. (index.caseInsensitive and '/ci' or '')
+  end
+  table.sort(names)
+  return table.concat(names, ',')
+end
+
+local stored = redis.call('HGET', KEYS[1], ARGV[1])
+if not stored then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+elseif stored ~= ARGV[2] then
+  local ok, definition = pcall(cjson.decode, stored)
+  if ok and type(definition) == 'table' and type(definition.indexes) == 'table' and indexSignature(definition) == ARGV[3] then
+    redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+  end
+end
+return stored

@@ -1,0 +1,50 @@
+-- repair-entries.lua: remove index entries that name no live object or do not match its stored value.
+-- KEYS[1]  the model's `all` zset;  KEYS[2] the model's key base;  KEYS[3] the index key
+-- ARGV[1..4]  the index's spec (indexes.lua);  ARGV[5..]  members (unique index: values) of KEYS[3] to check
+-- Returns: how many entries were removed. A correct sorted entry with a wrong score is not removed (the
+-- object's repair re-scores it); an entry of an expired object awaiting its sweep is left to the sweep.
+-- Guarantees: each entry is judged against what is stored at that instant (invariants 3 and 4).
+--!include indexes.lua
+
+local all, base, indexKey = KEYS[1], KEYS[2], KEYS[3]
+local specs, fields = readSpecs(1, 1)
+local spec = specs[1]
+local removed = 0
+
+local function remove(member, id)
+  if spec.kind == 'S' then
+    removed = removed + redis.call('SREM', indexKey, member)
+  elseif spec.kind == 'Z' or spec.kind == 'L' then
+    removed = removed + redis.call('ZREM', indexKey, member)
+  elseif id and redis.call('HGET', indexKey, member) == id then
+    removed = removed + redis.call('HDEL', indexKey, member)
+  end
+end
+
+for i = 5, #ARGV do
+  local member = ARGV[i]
+  local id = member
+  if spec.kind == 'L' then
+    local at = string.find(member, '\0\0', 1, true)
+    id = at and string.sub(member, at + 3) or ''
+  elseif isUnique(spec) then
+    id = redis.call('HGET', indexKey, member)
+  end
+  if id and id ~= '' then
+    local key = base .. ':obj:' .. id
+    local listed = redis.call('ZSCORE', all, id)
+    if not listed or redis.call('EXISTS', key) == 0 then
+      if not (listed and redis.call('ZSCORE', base .. ':exp', id)) then
+        remove(member, id)
+      end
+    else
+      local _, wantedKey, wanted = entryOf(base, spec, readValues(key, fields), id)
+      if wantedKey ~= indexKey or wanted ~= member then
+        remove(member, id)
+      end
+    end
+  elseif spec.kind == 'L' then
+    remove(member, nil)
+  end
+end
+return removed

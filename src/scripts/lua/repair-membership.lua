@@ -1,0 +1,19 @@
+-- repair-membership.lua: make one many-to-many membership two-sided, or remove it from both sides.
+-- KEYS[1]  the owner model's `all`;  KEYS[2] the owner model's key base
+-- KEYS[3]  the other model's `all`;  KEYS[4] the other model's key base
+-- KEYS[5]  the owner's set (holding the other id);  KEYS[6] the other's set (holding the owner id)
+-- ARGV[1]  the owner id;  ARGV[2] the other id
+-- Returns: 'completed' when both objects are live (both sets now hold the membership), else 'removed'.
+-- Guarantees: invariant 6 for this pair, in one step. On Redis Cluster the two models must share a group.
+local function live(all, base, id)
+  return redis.call('ZSCORE', all, id) and redis.call('EXISTS', base .. ':obj:' .. id) == 1
+end
+
+if live(KEYS[1], KEYS[2], ARGV[1]) and live(KEYS[3], KEYS[4], ARGV[2]) then
+  redis.call('SADD', KEYS[5], ARGV[2])
+  redis.call('SADD', KEYS[6], ARGV[1])
+  return 'completed'
+end
+redis.call('SREM', KEYS[5], ARGV[2])
+redis.call('SREM', KEYS[6], ARGV[1])
+return 'removed'

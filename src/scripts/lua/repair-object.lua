@@ -1,0 +1,86 @@
+-- repair-object.lua: bring one object back in line with the invariants, from its stored values.
+-- KEYS[1]  the model's `all` zset;  KEYS[2] the model's key base (hash, memo, `exp`, index keys derive from it)
+-- ARGV[1]  the id;  ARGV[2] 'sequence' | 'uuid' (the `all` score of a re-listed hash);  ARGV[3] '1' when the
+--          model keeps memos (ttl or cap);  ARGV[4] 'full' (rewrite the memo) | 'add' (only add entries)
+-- ARGV[5]  n case folds, then n triples (attribute, its value as the caller read it, the lower-cased value;
+--          '' = absent): `#ci:<attr>` is set only if the attribute still holds that value (Lua cannot lower-case
+--          Unicode the way JavaScript does)
+-- then     k index specs (indexes.lua): the indexes whose entries to (re)write
+-- Returns: 'rebuilt' | 'conflict' (a unique value held and owned by another live object: left to it) |
+--          'relisted' (a hash whose #id is its id, put back in `all`, then rebuilt) | 'hash deleted' (a hash
+--          whose #id is not its id) | 'unlisted' (an id in `all` without hash or expiry, removed) |
+--          'memo deleted' | 'expired' (an expired object: left to the sweep)
+-- Guarantees: one atomic step (invariants 1 to 4 for this object); safe while the application writes, since
+-- every decision is taken on what is stored at that instant.
+--!include indexes.lua
+
+local all, base, id = KEYS[1], KEYS[2], ARGV[1]
+local key = base .. ':obj:' .. id
+local memo = base .. ':memo:' .. id
+local folds = tonumber(ARGV[5])
+local specs, fields = readSpecs(7 + 3 * folds, tonumber(ARGV[6 + 3 * folds]))
+local listed = redis.call('ZSCORE', all, id)
+
+-- Drops the entries a memo records (a unique value only if it still names this id), then the memo.
+local function forgetMemo()
+  local recorded = redis.call('HGETALL', memo)
+  for i = 1, #recorded, 2 do
+    dropEntry(string.sub(recorded[i], 1, 1), string.sub(recorded[i], 2), recorded[i + 1], id)
+  end
+  redis.call('DEL', memo)
+end
+
+if redis.call('EXISTS', key) == 0 then
+  if listed and redis.call('ZSCORE', base .. ':exp', id) then
+    return 'expired'
+  end
+  forgetMemo()
+  redis.call('ZREM', all, id)
+  redis.call('ZREM', base .. ':exp', id)
+  return listed and 'unlisted' or 'memo deleted'
+end
+
+local outcome = 'rebuilt'
+if not listed then
+  if redis.call('HGET', key, '#id') ~= id then
+    forgetMemo()
+    redis.call('DEL', key)
+    return 'hash deleted'
+  end
+  redis.call('ZADD', all, ARGV[2] == 'sequence' and id or 0, id)
+  outcome = 'relisted'
+end
+
+for f = 0, folds - 1 do
+  local attr, seen, folded = ARGV[6 + 3 * f], ARGV[7 + 3 * f], ARGV[8 + 3 * f]
+  if (redis.call('HGET', key, attr) or '') == seen then
+    if folded == '' then
+      redis.call('HDEL', key, '#ci:' .. attr)
+    else
+      redis.call('HSET', key, '#ci:' .. attr, folded)
+    end
+  end
+end
+
+local keepMemo = ARGV[3] == '1' or redis.call('EXISTS', memo) == 1
+if keepMemo and ARGV[4] == 'full' then
+  redis.call('DEL', memo)
+end
+local values = readValues(key, fields)
+for _, spec in ipairs(specs) do
+  local kind, indexKey, member = entryOf(base, spec, values, id)
+  if kind == 'U' then
+    local owner = redis.call('HGET', indexKey, member)
+    if owner and owner ~= id and redis.call('ZSCORE', all, owner) then
+      local _, ownerKey, ownerMember = entryOf(base, spec, readValues(base .. ':obj:' .. owner, fields), owner)
+      if ownerKey == indexKey and ownerMember == member then
+        kind = nil
+        outcome = 'conflict'
+      end
+    end
+  end
+  if kind then
+    addEntry(base, spec, values, id, keepMemo and memo or nil)
+  end
+end
+return outcome
