@@ -57,3 +57,13 @@ export type {
   Direction,
   SortableString,
 } from './query/where-types';
+export type { SchemaStatus } from './schema/schema-status';
+export type { StoredDefinition, StoredAttribute, StoredIndex, StoredRelation } from './schema/stored-definition';
+export type { CheckResult, RepairResult, Violation, ViolationKind, IntegrityOptions } from './integrity/violations';
+export type { ReindexResult } from './integrity/reindex-model';
+export { storedDefinitions, storedDefinition, registryKey } from './schema/schema-registry';
+export { modelScope } from './integrity/model-scope';
+export type { ModelScope, DefinitionLookup } from './integrity/model-scope';
+export { checkScope } from './integrity/check-model';
+export { repairScope } from './integrity/repair-model';
+export { reindexModel } from './integrity/reindex-model';

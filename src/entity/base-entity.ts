@@ -20,6 +20,11 @@ import { expireObject, persistObject, sweepModel, ttlOf } from './expiry';
 import { incrementCounter } from './counters';
 import { LockOptions, withObjectLock } from './locking';
 import type { FindOptions, IterateOptions, Where } from '../query/where-types';
+import { afterSchema, schemaPending } from '../schema/first-use';
+import { checkEntityModel, reindexEntityModel, repairEntityModel, schemaStatusOf } from '../schema/entity-integrity';
+import type { CheckResult, IntegrityOptions, RepairResult } from '../integrity/violations';
+import type { ReindexResult } from '../integrity/reindex-model';
+import type { SchemaStatus } from '../schema/schema-status';
 
 function storeOf(model: ModelDescriptor): ObjectStore {
   return new ObjectStore(model, activeConnection());
@@ -50,7 +55,7 @@ export abstract class BaseEntity {
       if (options.validate !== false) await validateEntity(model, this);
       await runHooks(model, this, 'beforeSave');
       await runHooks(model, this, creating ? 'beforeCreate' : 'beforeUpdate');
-      await writeEntity(model, this, state);
+      await afterSchema(model, () => writeEntity(model, this, state));
       await runHooks(model, this, creating ? 'afterCreate' : 'afterUpdate');
       await runHooks(model, this, 'afterSave');
       return this as Persisted<this>;
@@ -62,7 +67,7 @@ export abstract class BaseEntity {
     return serialized(this, async () => {
       const model = descriptorOf(this.constructor);
       const id = requireId(model, this);
-      const [fields] = await storeOf(model).loadMany([id]);
+      const [fields] = await afterSchema(model, () => storeOf(model).loadMany([id]));
       if (!fields) throw new NotFoundError(model.name, id);
       await applyStored(model, this, id, fields);
       return this;
@@ -78,7 +83,7 @@ export abstract class BaseEntity {
       const model = descriptorOf(this.constructor);
       const id = requireId(model, this);
       await runHooks(model, this, 'beforeRemove');
-      await removeObject(model, id);
+      await afterSchema(model, () => removeObject(model, id));
       const state = stateOf(this);
       state.snapshot = undefined;
       await runHooks(model, this, 'afterRemove');
@@ -93,26 +98,29 @@ export abstract class BaseEntity {
   increment(property: CounterName<this>, amount = 1): Promise<number> {
     return serialized(this, () => {
       const model = descriptorOf(this.constructor);
-      return incrementCounter(model, this, stateOf(this), property, amount);
+      return afterSchema(model, () => incrementCounter(model, this, stateOf(this), property, amount));
     });
   }
 
   /** Lets the object live `seconds` more (then it is invisible at once and swept with all its entries). */
   async expire(seconds: number): Promise<void> {
     const model = descriptorOf(this.constructor);
-    await expireObject(model, requireId(model, this), seconds);
+    const id = requireId(model, this);
+    await afterSchema(model, () => expireObject(model, id, seconds));
   }
 
   /** Removes the object's time to live. */
   async persist(): Promise<void> {
     const model = descriptorOf(this.constructor);
-    await persistObject(model, requireId(model, this));
+    const id = requireId(model, this);
+    await afterSchema(model, () => persistObject(model, id));
   }
 
   /** Seconds the object has left, or null when it does not expire. NotFoundError when it is gone. */
   async ttl(): Promise<number | null> {
     const model = descriptorOf(this.constructor);
-    return ttlOf(model, requireId(model, this));
+    const id = requireId(model, this);
+    return afterSchema(model, () => ttlOf(model, id));
   }
 
   /** `{ id, ...attributes }`; absent attributes are left out. */
@@ -158,18 +166,20 @@ export abstract class BaseEntity {
   ): Promise<Array<Persisted<T> | null>> {
     const model = descriptorOf(this);
     const normalized = ids.map((id) => normalizeId(model.name, id));
-    const loaded = await storeOf(model).loadMany(normalized);
+    const loaded = await afterSchema(model, () => storeOf(model).loadMany(normalized));
     return materializeAll(this, model, loaded.map((fields, i) => (fields ? { id: normalized[i], fields } : null)));
   }
 
   static async exists<T extends BaseEntity>(this: EntityClass<T>, id: string | number): Promise<boolean> {
     const model = descriptorOf(this);
-    return storeOf(model).exists(normalizeId(model.name, id));
+    const normalized = normalizeId(model.name, id);
+    return afterSchema(model, () => storeOf(model).exists(normalized));
   }
 
   /** Deletes every expired object with its index and unique entries; resolves to how many. */
   static sweep<T extends BaseEntity>(this: EntityClass<T>): Promise<number> {
-    return sweepModel(descriptorOf(this));
+    const model = descriptorOf(this);
+    return afterSchema(model, () => sweepModel(model));
   }
 
   /**
@@ -185,7 +195,7 @@ export abstract class BaseEntity {
   ): Promise<R> {
     const model = descriptorOf(this);
     const normalized = normalizeId(model.name, id);
-    return withObjectLock(model, normalized, async () => work(await findOrFailOne(this, normalized)), options);
+    return afterSchema(model, () => withObjectLock(model, normalized, async () => work(await findOrFailOne(this, normalized)), options));
   }
 
   /**
@@ -198,13 +208,14 @@ export abstract class BaseEntity {
 
   /** Deletes every key of this model in the tenant scope it is called on (SCAN in batches, never KEYS). */
   static drop<T extends BaseEntity>(this: EntityClass<T>): Promise<number> {
-    return dropScope(descriptorOf(this));
+    const model = descriptorOf(this);
+    return afterSchema(model, () => dropScope(model));
   }
 
   /** The number of objects (ZCARD of `all`), or of those matching `where` (counted inside Redis). */
   static async count<T extends BaseEntity>(this: EntityClass<T>, where?: Where<T>): Promise<number> {
-    if (where === undefined) return storeOf(descriptorOf(this)).count();
-    return countWhere(this, where);
+    const model = descriptorOf(this);
+    return afterSchema(model, () => (where === undefined ? storeOf(model).count() : countWhere(this, where)));
   }
 
   /**
@@ -216,7 +227,7 @@ export abstract class BaseEntity {
     where?: Where<T>,
     options: FindOptions<T> = {},
   ): Promise<Array<Persisted<T>>> {
-    return findBy(this, where, options);
+    return afterSchema(descriptorOf(this), () => findBy(this, where, options));
   }
 
   /** The first match (by id, or by `orderBy`), or null. */
@@ -225,13 +236,39 @@ export abstract class BaseEntity {
     where: Where<T>,
     options: Omit<FindOptions<T>, 'limit'> = {},
   ): Promise<Persisted<T> | null> {
-    const [first] = await findBy(this, where, { ...options, limit: 1 });
+    const [first] = await afterSchema(descriptorOf(this), () => findBy(this, where, { ...options, limit: 1 }));
     return first ?? null;
   }
 
   /** Like findBy, but only the ids: nothing but the page's ids leaves Redis. */
   static findIds<T extends BaseEntity>(this: EntityClass<T>, where?: Where<T>, options: FindOptions<T> = {}): Promise<string[]> {
-    return findIds(this, where, options);
+    return afterSchema(descriptorOf(this), () => findIds(this, where, options));
+  }
+
+  /**
+   * Every violation of the invariants in this model (in the tenant scope it is called on), streamed with
+   * SCAN/ZSCAN/SSCAN/HSCAN in batches of `batchSize`; reads only. See docs/operations.md.
+   */
+  static check(options?: IntegrityOptions): Promise<CheckResult> {
+    return checkEntityModel(descriptorOf(this), options);
+  }
+
+  /** Finds the violations check() reports and fixes each in one atomic step; says what it did. */
+  static repair(options?: IntegrityOptions): Promise<RepairResult> {
+    return repairEntityModel(descriptorOf(this), options);
+  }
+
+  /**
+   * Builds the entries of indexes added since the stored definition, deletes the keys of dropped ones, in every
+   * tenant, then stores the current definition.
+   */
+  static reindex(options?: IntegrityOptions): Promise<ReindexResult> {
+    return reindexEntityModel(descriptorOf(this), options);
+  }
+
+  /** How the definition stored in Redis compares with this model's: indexes added and dropped. */
+  static schemaStatus(): Promise<SchemaStatus> {
+    return schemaStatusOf(descriptorOf(this));
   }
 
   /** Every match, in id order, read `batchSize` objects per round trip: memory stays bounded. */
@@ -240,7 +277,12 @@ export abstract class BaseEntity {
     where?: Where<T>,
     options: IterateOptions = {},
   ): AsyncGenerator<Persisted<T>> {
-    return iterate(this, where, options);
+    const pending = schemaPending(descriptorOf(this));
+    if (!pending) return iterate(this, where, options);
+    return (async function* (ctor) {
+      await pending;
+      yield* iterate(ctor, where, options);
+    })(this);
   }
 }
 
@@ -282,6 +324,6 @@ async function findOrFailOne<T extends BaseEntity>(ctor: EntityClass<T>, id: str
 async function findOne<T extends BaseEntity>(ctor: EntityClass<T>, id: string | number): Promise<Persisted<T> | null> {
   const model = descriptorOf(ctor);
   const normalized = normalizeId(model.name, id);
-  const [fields] = await storeOf(model).loadMany([normalized]);
+  const [fields] = await afterSchema(model, () => storeOf(model).loadMany([normalized]));
   return fields ? materialize(ctor, model, normalized, fields) : null;
 }

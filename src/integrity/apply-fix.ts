@@ -1,0 +1,60 @@
+import { RedisCommands } from '../connection/redis-commands';
+import { scripts } from '../scripts/scripts';
+import { StoredIndex } from '../schema/stored-definition';
+import { Fix } from './findings';
+import { ModelScope, pushStoredSpecs } from './model-scope';
+import { raw } from './raw-commands';
+
+const commands = (scope: ModelScope) => scope.client as RedisCommands;
+
+/** Rewrites one object's entries (and memo) from its stored values; see repair-object.lua for the outcomes. */
+export async function repairObject(
+  scope: ModelScope,
+  id: string,
+  folds: ReadonlyArray<readonly [string, string, string]>,
+  indexes: readonly StoredIndex[] = scope.definition.indexes,
+  mode: 'full' | 'add' = 'full',
+): Promise<string> {
+  const { definition, keys } = scope;
+  const memo = definition.ttlMs !== null || definition.cap !== null;
+  const args: Array<string | Buffer> = [id, definition.idStrategy, memo ? '1' : '0', mode, String(folds.length), ...folds.flat()];
+  pushStoredSpecs(args, definition, indexes);
+  return String(await scripts.repairObject().run(commands(scope), [keys.all, keys.base], args));
+}
+
+/** Applies one fix as one atomic step; resolves to a line saying what was done. */
+export async function applyFix(scope: ModelScope, fix: Fix): Promise<string> {
+  const { definition, keys } = scope;
+  const client = commands(scope);
+  switch (fix.type) {
+    case 'object':
+      return `object ${fix.id}: ${await repairObject(scope, fix.id, fix.folds)}`;
+    case 'entries': {
+      const args: Array<string | Buffer> = [];
+      pushStoredSpecs(args, definition, [fix.index]);
+      args.shift(); // one spec, no count
+      args.push(...fix.members.map((m) => Buffer.from(m, 'latin1')));
+      const removed = await scripts.repairEntries().run(client, [keys.all, keys.base, fix.key], args);
+      return `${fix.key}: ${removed} entr${Number(removed) === 1 ? 'y' : 'ies'} removed`;
+    }
+    case 'sequence': {
+      const now = await scripts.raiseSequence().run(client, [keys.sequence], [String(fix.max)]);
+      return `sequence raised to ${now}`;
+    }
+    case 'foreignKey': {
+      const touching = definition.indexes.filter((i) => i.attribute === fix.foreignKey || i.scope === fix.foreignKey);
+      const args: Array<string | Buffer> = [fix.id, fix.foreignKey, fix.parentId];
+      pushStoredSpecs(args, definition, touching);
+      const cleared = await scripts.nullifyForeignKey().run(client, [keys.all, keys.base, fix.parent.keys.all, fix.parent.keys.base], args);
+      return `object ${fix.id}: ${fix.foreignKey} ${Number(cleared) === 1 ? 'nullified' : 'left (changed meanwhile)'}`;
+    }
+    case 'membership': {
+      const keyList = [fix.owner.keys.all, fix.owner.keys.base, fix.other.keys.all, fix.other.keys.base, fix.ownerSet, fix.otherSet];
+      const outcome = await scripts.repairMembership().run(client, keyList, [fix.ownerId, fix.otherId]);
+      return `membership ${fix.ownerSet} / ${fix.otherId}: ${outcome}`;
+    }
+    case 'unlink':
+      await raw(client).unlink([fix.key]);
+      return `${fix.key}: deleted`;
+  }
+}

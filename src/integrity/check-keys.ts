@@ -1,0 +1,137 @@
+import { StoredIndex } from '../schema/stored-definition';
+import { entryOf, idOfLexMember } from './expected-entries';
+import { Findings } from './findings';
+import { ModelScope } from './model-scope';
+import { binary, chunks, globEscape, latin1, raw } from './raw-commands';
+import { checkMembershipKey } from './check-memberships';
+import { checkMemos } from './check-objects';
+
+const show = (member: string) => JSON.stringify(Buffer.from(member, 'latin1').toString('utf8')).slice(0, 80);
+
+/**
+ * The keys' side of the invariants: streams through every key of the model scope (SCAN `<base>:*`, never KEYS)
+ * and through each index key's members (SSCAN, ZSCAN, HSCAN), `batchSize` at a time. Finds hashes not in `all`,
+ * memos of objects that are gone, index entries naming missing objects or the wrong value, unique values owned
+ * by an object that does not hold them, keys of no declared index, and one-sided memberships.
+ */
+export async function checkKeys(scope: ModelScope, findings: Findings, batchSize: number): Promise<void> {
+  const base = scope.keys.base;
+  for await (const page of raw(scope.client).scanIterator({ MATCH: `${globEscape(base)}:*`, COUNT: batchSize })) {
+    const hashes: string[] = [];
+    const memos: string[] = [];
+    for (const key of page) {
+      const rest = key.slice(base.length + 1);
+      if (rest === 'seq' || rest === 'all' || rest === 'exp' || rest.startsWith('tmp:') || rest.startsWith('lock:')) continue;
+      if (rest.startsWith('obj:')) hashes.push(rest.slice(4));
+      else if (rest.startsWith('memo:')) memos.push(rest.slice(5));
+      else if (rest.startsWith('rel:') || rest.startsWith('rev:')) await checkMembershipKey(scope, findings, key, rest, batchSize);
+      else await checkIndexKey(scope, findings, key, rest, batchSize);
+    }
+    await checkUnlisted(scope, findings, hashes, memos);
+  }
+}
+
+async function checkUnlisted(scope: ModelScope, findings: Findings, hashes: string[], memos: string[]): Promise<void> {
+  const client = raw(scope.client);
+  const listed = await Promise.all([...hashes, ...memos].map((id) => client.zScore(scope.keys.all, id)));
+  hashes.forEach((id, i) => {
+    if (listed[i] === null) findings.add('orphanHash', { id, key: scope.keys.object(id) }, `hash of ${id} is not in all`, { type: 'object', id, folds: [] });
+  });
+  const keeps = scope.definition.ttlMs !== null || scope.definition.cap !== null;
+  const listedMemos = memos.filter((_, i) => listed[hashes.length + i] !== null);
+  if (!keeps && listedMemos.length > 0) {
+    // Objects given a TTL by expire() in a model without ttl or cap: their memos are checked here, not per object.
+    const hashesOf = await Promise.all(listedMemos.map((id) => client.hGetAll(scope.keys.object(id))));
+    const objects = listedMemos.map((id, i) => [id, new Map(Object.entries(hashesOf[i] as Record<string, string>))] as [string, Map<string, string>]);
+    await checkMemos(scope, findings, objects.filter(([, values]) => values.size > 0), true);
+  }
+  memos.forEach((id, i) => {
+    if (listed[hashes.length + i] !== null) return;
+    const key = `${scope.keys.base}:memo:${id}`;
+    findings.add('memoMismatch', { id, key }, `memo of ${id}, which is not in all`, { type: 'object', id, folds: [] });
+  });
+}
+
+const INDEX_KEY = /^(idx|lex|uniq):([A-Za-z_$][\w$]*)(?:(@)([A-Za-z_$][\w$]*):|(:))?/;
+
+/** The declared index a key belongs to, from its name (attribute names are identifiers: no ':' or '@'). */
+function indexOfKey(scope: ModelScope, rest: string): StoredIndex | undefined {
+  const match = INDEX_KEY.exec(rest);
+  if (!match) return undefined;
+  const [, family, attribute, at, scopeField, colon] = match;
+  if (family === 'uniq' && (at || colon || match[0].length !== rest.length)) return undefined;
+  if (family === 'lex' && colon) return undefined;
+  if (!at && !colon && match[0].length !== rest.length) return undefined;
+  const kind = family === 'uniq' ? 'unique' : family === 'lex' ? 'lex' : colon ? 'set' : 'score';
+  return scope.definition.indexes.find(
+    (index) => index.kind === kind && index.attribute === attribute && index.scope === (at ? scopeField : null),
+  );
+}
+
+async function checkIndexKey(scope: ModelScope, findings: Findings, key: string, rest: string, batchSize: number): Promise<void> {
+  const index = indexOfKey(scope, rest);
+  if (!index) {
+    const isIndexKey = /^(idx|lex|uniq):/.test(rest);
+    findings.add('unknownKey', { key }, isIndexKey ? 'a key of no declared index (a dropped index?)' : 'a key outside the layout', isIndexKey ? { type: 'unlink', key } : undefined);
+    return;
+  }
+  const client = binary(scope.client);
+  if (index.kind === 'set') {
+    for await (const page of client.sScanIterator(key, { COUNT: batchSize })) {
+      for (const batch of chunks(page.map(latin1), batchSize)) await checkMembers(scope, findings, index, key, batch.map((m) => [m, m]));
+    }
+  } else if (index.kind === 'unique') {
+    for await (const page of client.hScanIterator(key, { COUNT: batchSize })) {
+      for (const batch of chunks(page, batchSize)) await checkMembers(scope, findings, index, key, batch.map((e) => [latin1(e.field), latin1(e.value)]));
+    }
+  } else {
+    for await (const page of client.zScanIterator(key, { COUNT: batchSize })) {
+      for (const batch of chunks(page, batchSize)) {
+        const members = batch.map((m) => latin1(m.value));
+        await checkMembers(scope, findings, index, key, members.map((m) => [m, index.kind === 'lex' ? (idOfLexMember(m) ?? '') : m]));
+      }
+    }
+  }
+}
+
+/** Each [member, id it names]: the object must be live and call for exactly this entry. */
+async function checkMembers(scope: ModelScope, findings: Findings, index: StoredIndex, key: string, members: Array<[string, string]>): Promise<void> {
+  findings.held(members.length);
+  const client = raw(scope.client);
+  const fields = [index.attribute, ...(index.scope ? [index.scope] : []), ...(index.caseInsensitive ? [`#ci:${index.attribute}`] : []), '#id'];
+  const ids = members.map(([, id]) => Buffer.from(id, 'latin1').toString('utf8'));
+  const states = await Promise.all(
+    ids.map(async (id) => {
+      if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) return { values: [] as Array<string | null>, listed: null };
+      const [values, listed] = await Promise.all([client.hmGet(scope.keys.object(id), fields), client.zScore(scope.keys.all, id)]);
+      return { values, listed };
+    }),
+  );
+  // Listed without a hash: an expired object awaiting its sweep when `exp` has it (read for those only).
+  const expiring = await Promise.all(
+    ids.map((id, i) => (states[i].listed !== null && states[i].values[fields.length - 1] === null ? client.zScore(scope.keys.expiring, id) : null)),
+  );
+  const fix = (member: string) => ({ type: 'entries', index, key, members: [member] }) as const;
+  members.forEach(([member], i) => {
+    const id = ids[i];
+    const { values, listed } = states[i];
+    const exists = values.length > 0 && values[values.length - 1] !== null;
+    const label = index.kind === 'unique' ? `${show(member)} -> ${id}` : show(member);
+    if (!exists || listed === null) {
+      if (listed !== null && expiring[i] !== null) return; // expired, awaiting its sweep (its memo records the entry)
+      const kind = index.kind === 'unique' ? 'uniqueOwner' : 'danglingEntry';
+      findings.add(kind, { id, key }, `${key}: ${label} names no live object`, fix(member), `${kind} ${key} ${member}`);
+      return;
+    }
+    const stored = new Map<string, string>();
+    fields.forEach((field, f) => values[f] !== null && stored.set(field, values[f] as string));
+    const wanted = entryOf(scope, index, stored, id);
+    const matches = wanted !== undefined && wanted.key === key && wanted.member === member;
+    if (matches) return;
+    if (index.kind === 'unique') {
+      findings.add('uniqueOwner', { id, key }, `${key}: ${label}, which ${id} does not hold`, fix(member), `uniqueOwner ${key} ${member}`);
+    } else {
+      findings.add('wrongEntry', { id, key }, `${key}: ${label} does not match the value of ${id}`, fix(member));
+    }
+  });
+}

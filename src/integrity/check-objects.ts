@@ -1,0 +1,183 @@
+import { bytes, entriesOf, ExpectedEntry } from './expected-entries';
+import { Findings } from './findings';
+import { ModelScope, relatedScope } from './model-scope';
+import { binary, chunks, latin1, raw } from './raw-commands';
+
+const show = (member: string) => JSON.stringify(Buffer.from(member, 'latin1').toString('utf8')).slice(0, 80);
+
+/**
+ * Invariants 1, 3 (missing entries), 4, 5 and 6 (foreign keys), from the objects' side: streams through `all`
+ * (ZSCAN, `batchSize` ids at a time), reads each batch's hashes and memos, and checks that every entry the
+ * object's values call for exists with the right score or owner, that its memo records exactly those entries,
+ * and that its foreign keys name live parents. Resolves to the largest sequence id seen.
+ */
+export async function checkObjects(scope: ModelScope, findings: Findings, batchSize: number): Promise<number> {
+  const client = raw(scope.client);
+  let largestId = 0;
+  for await (const page of client.zScanIterator(scope.keys.all, { COUNT: batchSize })) {
+    for (const batch of chunks(page.map((m) => String(m.value)), batchSize)) {
+      findings.held(batch.length);
+      const hashes = await Promise.all(batch.map((id) => client.hGetAll(scope.keys.object(id))));
+      const live: Array<[string, Map<string, string>]> = [];
+      const gone: string[] = [];
+      batch.forEach((id, i) => {
+        const hash = hashes[i] as Record<string, string>;
+        if (Object.keys(hash).length === 0) gone.push(id);
+        else live.push([id, new Map(Object.entries(hash))]);
+        if (scope.definition.idStrategy === 'sequence' && /^\d+$/.test(id)) largestId = Math.max(largestId, Number(id));
+      });
+      await checkGone(scope, findings, gone);
+      await checkLive(scope, findings, live);
+      findings.objects += live.length;
+    }
+  }
+  return largestId;
+}
+
+/** Ids in `all` without a hash: fine when their `exp` entry says they expired (the sweep deletes them). */
+async function checkGone(scope: ModelScope, findings: Findings, ids: string[]): Promise<void> {
+  const client = raw(scope.client);
+  const expiring = await Promise.all(ids.map((id) => client.zScore(scope.keys.expiring, id)));
+  ids.forEach((id, i) => {
+    if (expiring[i] === null) findings.add('missingHash', { id }, `${id} is in all but has no hash`, { type: 'object', id, folds: [] });
+  });
+}
+
+async function checkLive(scope: ModelScope, findings: Findings, objects: Array<[string, Map<string, string>]>): Promise<void> {
+  const { definition, keys } = scope;
+  const folds = new Map<string, Array<[string, string, string]>>();
+  for (const [id, values] of objects) {
+    if (values.get('#id') !== id) findings.add('orphanHash', { id, key: keys.object(id) }, `hash of ${id} holds #id ${JSON.stringify(values.get('#id'))}`, { type: 'object', id, folds: [] });
+    for (const index of definition.indexes) {
+      if (index.kind !== 'unique' || !index.caseInsensitive) continue;
+      const field = `#ci:${index.attribute}`;
+      const value = values.get(index.attribute);
+      const folded = value?.toLowerCase();
+      if (values.get(field) === folded) continue;
+      if (!folds.has(id)) folds.set(id, []);
+      folds.get(id)!.push([index.attribute, value ?? '', folded ?? '']);
+      findings.add('wrongEntry', { id, key: keys.object(id) }, `${field} of ${id} is ${JSON.stringify(values.get(field))}, its value folds to ${JSON.stringify(folded)}`, {
+        type: 'object',
+        id,
+        folds: folds.get(id)!,
+      });
+      if (folded === undefined) values.delete(field);
+      else values.set(field, folded);
+    }
+  }
+  await checkEntries(scope, findings, objects, folds);
+  await checkMemos(scope, findings, objects);
+  await checkForeignKeys(scope, findings, objects);
+}
+
+async function checkEntries(
+  scope: ModelScope,
+  findings: Findings,
+  objects: Array<[string, Map<string, string>]>,
+  folds: Map<string, Array<[string, string, string]>>,
+): Promise<void> {
+  const client = binary(scope.client);
+  const wanted: Array<[string, ExpectedEntry]> = objects.flatMap(([id, values]) => entriesOf(scope, values, id).map((e) => [id, e] as [string, ExpectedEntry]));
+  const found = await Promise.all(
+    wanted.map(([, entry]) => {
+      const member = Buffer.from(entry.member, 'latin1');
+      if (entry.kind === 'S') return client.sIsMember(entry.key, member);
+      if (entry.kind === 'Z') return client.zScore(entry.key, member);
+      return client.hGet(entry.key, member);
+    }),
+  );
+  const wrongOwners: Array<[string, ExpectedEntry, string]> = [];
+  wanted.forEach(([id, entry], i) => {
+    const fix = { type: 'object', id, folds: folds.get(id) ?? [] } as const;
+    const reply = found[i];
+    const where = { id, key: entry.key };
+    if (entry.kind === 'S') {
+      if (Number(reply) !== 1) findings.add('missingEntry', where, `${entry.key} lacks ${id}`, fix);
+    } else if (entry.kind === 'Z') {
+      if (reply === null) findings.add('missingEntry', where, `${entry.key} lacks ${show(entry.member)}`, fix);
+      else if (Number(String(reply)) !== entry.score) findings.add('wrongEntry', where, `${entry.key}: ${id} scored ${reply}, its value is ${entry.score}`, fix);
+    } else if (reply === null) {
+      findings.add('missingEntry', where, `${entry.key} lacks ${show(entry.member)} -> ${id}`, fix);
+    } else if (latin1(reply as unknown as Buffer) !== bytes(id)) {
+      wrongOwners.push([id, entry, latin1(reply as unknown as Buffer)]);
+    }
+  });
+  await checkOwners(scope, findings, wrongOwners, folds);
+}
+
+/** A unique value mapped to another object: a duplicate if that one holds it too, else a wrong owner. */
+async function checkOwners(
+  scope: ModelScope,
+  findings: Findings,
+  wrong: Array<[string, ExpectedEntry, string]>,
+  folds: Map<string, Array<[string, string, string]>>,
+): Promise<void> {
+  const client = raw(scope.client);
+  const held = await Promise.all(
+    wrong.map(async ([, entry, owner]) => {
+      const field = entry.index.caseInsensitive ? `#ci:${entry.index.attribute}` : entry.index.attribute;
+      const [value, listed] = await Promise.all([client.hGet(scope.keys.object(owner), field), client.zScore(scope.keys.all, owner)]);
+      return listed !== null && value !== null && (value === '-0' ? '0' : value) === Buffer.from(entry.member, 'latin1').toString('utf8');
+    }),
+  );
+  wrong.forEach(([id, entry, owner], i) => {
+    const value = show(entry.member);
+    if (held[i]) {
+      findings.add('duplicateUnique', { id, key: entry.key }, `${id} holds ${value}, which ${owner} holds and owns too`);
+    } else {
+      findings.add('uniqueOwner', { id: owner, key: entry.key }, `${entry.key}: ${value} -> ${owner}, which does not hold it (${id} does)`, {
+        type: 'object',
+        id,
+        folds: folds.get(id) ?? [],
+      }, `uniqueOwner ${entry.key} ${entry.member}`);
+    }
+  });
+}
+
+/**
+ * A memo (kept by objects of a model with a ttl or a cap, and by objects given a TTL by expire()) must record
+ * exactly the object's entries. `found`: memos the key scan met, in a model that does not keep them otherwise.
+ */
+export async function checkMemos(scope: ModelScope, findings: Findings, objects: Array<[string, Map<string, string>]>, found = false): Promise<void> {
+  const keeps = scope.definition.ttlMs !== null || scope.definition.cap !== null;
+  if (!keeps && !found) return; // memos of other models' objects are checked when the key scan meets them
+  const client = binary(scope.client);
+  const memos = await Promise.all(objects.map(([id]) => client.hGetAll(`${scope.keys.base}:memo:${id}`)));
+  objects.forEach(([id, values], i) => {
+    const memo = new Map(Object.entries(memos[i]).map(([field, member]) => [field, latin1(member)]));
+    if (!keeps && memo.size === 0) return; // objects without a TTL keep no memo
+    const wanted = new Map(entriesOf(scope, values, id).map((e) => [e.kind + e.key, e.member]));
+    const wrong = [...memo].filter(([field, member]) => wanted.get(field) !== member).map(([field]) => field);
+    const lacking = [...wanted].filter(([field, member]) => memo.get(field) !== member).map(([field]) => field);
+    if (wrong.length + lacking.length === 0) return;
+    findings.add('memoMismatch', { id, key: `${scope.keys.base}:memo:${id}` }, `memo of ${id}: records ${wrong.length} entries it does not have, lacks ${lacking.length}`, { type: 'object', id, folds: [] });
+  });
+}
+
+async function checkForeignKeys(scope: ModelScope, findings: Findings, objects: Array<[string, Map<string, string>]>): Promise<void> {
+  const client = raw(scope.client);
+  for (const relation of scope.definition.relations) {
+    if (relation.kind !== 'belongsTo') continue;
+    const parent = relatedScope(scope, relation.target);
+    if (!parent) continue;
+    const pointing = objects.filter(([, values]) => values.has(relation.foreignKey));
+    const alive = await Promise.all(
+      pointing.map(async ([, values]) => {
+        const parentId = values.get(relation.foreignKey)!;
+        const [hash, listed] = await Promise.all([client.exists(parent.keys.object(parentId)), client.zScore(parent.keys.all, parentId)]);
+        return Number(hash) === 1 && listed !== null;
+      }),
+    );
+    pointing.forEach(([id, values], i) => {
+      if (alive[i]) return;
+      const parentId = values.get(relation.foreignKey)!;
+      findings.add('danglingForeignKey', { id, key: scope.keys.object(id) }, `${relation.foreignKey} ${parentId} names no live ${relation.target}`, {
+        type: 'foreignKey',
+        id,
+        foreignKey: relation.foreignKey,
+        parent,
+        parentId,
+      });
+    });
+  }
+}

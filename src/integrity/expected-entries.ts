@@ -1,0 +1,90 @@
+import { StoredIndex } from '../schema/stored-definition';
+import { isNumeric, ModelScope } from './model-scope';
+
+/**
+ * The index entries an object must have, computed from its stored values exactly as src/scripts/lua/indexes.lua
+ * computes them (entryOf): the checker compares what is stored with these. Members are binary (lex members hold
+ * \0 and \xFF bytes) and compared as latin1 strings (one char per byte).
+ */
+export interface ExpectedEntry {
+  readonly index: StoredIndex;
+  /** 'S' set, 'Z' sorted set (score and lex), 'U' unique hash: the memo's entry kinds. */
+  readonly kind: 'S' | 'Z' | 'U';
+  readonly key: string;
+  /** The member (set, sorted set) or the unique value (unique hash), as latin1. */
+  readonly member: string;
+  /** Sorted sets: the score the member must have. */
+  readonly score?: number;
+}
+
+const ESCAPED_ZERO = Buffer.from([0, 1]);
+const ABSENT = Buffer.from([0xff]);
+
+/** A string's UTF-8 bytes as a latin1 string (how members are compared). */
+export function bytes(text: string): string {
+  return Buffer.from(text, 'utf8').toString('latin1');
+}
+
+/** The member a lex index holds for (value, id): esc(value) \0\0 len(id) id; \xFF for an absent value. */
+export function lexMember(value: string | undefined, id: string): string {
+  const tail = Buffer.concat([Buffer.from([0, 0, Buffer.byteLength(id)]), Buffer.from(id)]);
+  if (value === undefined) return Buffer.concat([ABSENT, tail]).toString('latin1');
+  const raw = Buffer.from(value, 'utf8');
+  const parts: Buffer[] = [];
+  let start = 0;
+  for (let i = 0; i < raw.length; i++) {
+    if (raw[i] === 0) {
+      parts.push(raw.subarray(start, i), ESCAPED_ZERO);
+      start = i + 1;
+    }
+  }
+  parts.push(raw.subarray(start), tail);
+  return Buffer.concat(parts).toString('latin1');
+}
+
+/** The id a lex member names (after the first \0\0: one length byte, then the id), or undefined. */
+export function idOfLexMember(member: string): string | undefined {
+  const at = member.indexOf('\0\0');
+  if (at < 0) return undefined;
+  const length = member.charCodeAt(at + 2);
+  const id = member.slice(at + 3);
+  return id.length === length ? id : undefined;
+}
+
+const canonical = (value: string, numeric: boolean) => (numeric && value === '-0' ? '0' : value);
+
+/** The key of a sorted index for these values; undefined when the scope value is absent. */
+function sortedKey(scope: ModelScope, index: StoredIndex, values: ReadonlyMap<string, string>): string | undefined {
+  const key = `${scope.keys.base}:${index.kind === 'lex' ? 'lex' : 'idx'}:${index.attribute}`;
+  if (index.scope === null) return key;
+  const scopeValue = values.get(index.scope);
+  if (scopeValue === undefined) return undefined;
+  return `${key}@${index.scope}:${canonical(scopeValue, isNumeric(scope.definition, index.scope))}`;
+}
+
+/** The entry of object `id` for `index`, or undefined when it has none. */
+export function entryOf(scope: ModelScope, index: StoredIndex, values: ReadonlyMap<string, string>, id: string): ExpectedEntry | undefined {
+  const base = scope.keys.base;
+  const value = values.get(index.attribute);
+  if (index.kind === 'set') {
+    return value === undefined ? undefined : { index, kind: 'S', key: `${base}:idx:${index.attribute}:${value}`, member: bytes(id) };
+  }
+  if (index.kind === 'unique') {
+    const held = index.caseInsensitive ? values.get(`#ci:${index.attribute}`) : value && canonical(value, isNumeric(scope.definition, index.attribute));
+    return held === undefined ? undefined : { index, kind: 'U', key: `${base}:uniq:${index.attribute}`, member: bytes(held) };
+  }
+  const key = sortedKey(scope, index, values);
+  if (key === undefined) return undefined;
+  if (index.kind === 'score') return { index, kind: 'Z', key, member: bytes(id), score: value === undefined ? Infinity : Number(value) };
+  return { index, kind: 'Z', key, member: lexMember(value, id), score: 0 };
+}
+
+/** Every entry the object must have. */
+export function entriesOf(scope: ModelScope, values: ReadonlyMap<string, string>, id: string): ExpectedEntry[] {
+  const entries: ExpectedEntry[] = [];
+  for (const index of scope.definition.indexes) {
+    const entry = entryOf(scope, index, values, id);
+    if (entry) entries.push(entry);
+  }
+  return entries;
+}

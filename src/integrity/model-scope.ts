@@ -1,0 +1,62 @@
+import { ModelKeys } from '../keys/model-keys';
+import { StoredDefinition, StoredIndex } from '../schema/stored-definition';
+
+/** Finds a model's stored definition by name (related models, for foreign keys and memberships). */
+export type DefinitionLookup = (name: string) => StoredDefinition | undefined;
+
+/**
+ * One model within one tenant (or outside tenants) under one prefix: what check, repair and reindex work on.
+ * Built from a stored definition alone, so a tool without the application's classes can run them.
+ */
+export interface ModelScope {
+  readonly definition: StoredDefinition;
+  readonly prefix: string;
+  readonly tenant: string | undefined;
+  readonly keys: ModelKeys;
+  readonly lookup: DefinitionLookup;
+  /** A node-redis client (or cluster client). */
+  readonly client: unknown;
+}
+
+export function modelScope(
+  client: unknown,
+  prefix: string,
+  definition: StoredDefinition,
+  lookup: DefinitionLookup,
+  tenant?: string,
+): ModelScope {
+  const keys = new ModelKeys(prefix, definition.name, definition.group ?? undefined, tenant);
+  return { definition, prefix, tenant, keys, lookup, client };
+}
+
+/** The related model `name` in the same tenant as `scope`. */
+export function relatedScope(scope: ModelScope, name: string): ModelScope | undefined {
+  const definition = scope.lookup(name);
+  return definition && modelScope(scope.client, scope.prefix, definition, scope.lookup, scope.tenant);
+}
+
+/** The one-letter kind the Lua scripts use (src/scripts/lua/indexes.lua). */
+export function scriptKindOf(index: StoredIndex): string {
+  if (index.kind === 'set') return 'S';
+  if (index.kind === 'score') return 'Z';
+  if (index.kind === 'lex') return 'L';
+  return index.caseInsensitive ? 'C' : 'U';
+}
+
+function typeOf(definition: StoredDefinition, field: string | null): string | undefined {
+  return field === null ? undefined : definition.attributes.find((a) => a.field === field)?.type;
+}
+
+/** Appends `k, then k index specs` as the scripts read them (kind, attribute, scope, numeric flags). */
+export function pushStoredSpecs(args: Array<string | Buffer>, definition: StoredDefinition, indexes: readonly StoredIndex[]): void {
+  args.push(String(indexes.length));
+  for (const index of indexes) {
+    const numeric = `${typeOf(definition, index.attribute) === 'number' ? 'a' : ''}${typeOf(definition, index.scope) === 'number' ? 's' : ''}`;
+    args.push(scriptKindOf(index), index.attribute, index.scope ?? '', numeric);
+  }
+}
+
+/** Whether the attribute holds numbers (whose stored `-0` is `0` as an index value). */
+export function isNumeric(definition: StoredDefinition, field: string | null): boolean {
+  return typeOf(definition, field) === 'number';
+}

@@ -1,0 +1,53 @@
+import { RESP_TYPES } from 'redis';
+
+/**
+ * The commands the integrity tools send, as a structural type (a node-redis client or cluster client has
+ * them). Members and values come back as strings, or as Buffers from `binary(client)`.
+ */
+export interface RawCommands {
+  scanIterator(options: { MATCH: string; COUNT: number }): AsyncIterable<string[]>;
+  zScanIterator(key: string, options: { COUNT: number }): AsyncIterable<Array<{ value: string | Buffer; score: number }>>;
+  sScanIterator(key: string, options: { COUNT: number }): AsyncIterable<Array<string | Buffer>>;
+  hScanIterator(key: string, options: { COUNT: number }): AsyncIterable<Array<{ field: string | Buffer; value: string | Buffer }>>;
+  hGetAll(key: string): Promise<Record<string, string | Buffer>>;
+  hmGet(key: string, fields: string[]): Promise<Array<string | null>>;
+  hGet(key: string, field: string | Buffer): Promise<string | null>;
+  zScore(key: string, member: string | Buffer): Promise<number | null>;
+  sIsMember(key: string, member: string | Buffer): Promise<number | boolean>;
+  exists(key: string): Promise<number>;
+  type(key: string): Promise<string>;
+  get(key: string): Promise<string | null>;
+  unlink(keys: string[]): Promise<number>;
+  withTypeMapping(mapping: Record<number, unknown>): RawCommands;
+}
+
+export function raw(client: unknown): RawCommands {
+  return client as RawCommands;
+}
+
+const binaries = new WeakMap<object, RawCommands>();
+
+/** The same client, with blob replies as Buffers (lex members and memo values are binary). */
+export function binary(client: unknown): RawCommands {
+  let view = binaries.get(client as object);
+  if (!view) {
+    view = raw(client).withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
+    binaries.set(client as object, view);
+  }
+  return view;
+}
+
+/** Bytes as a latin1 string (one char per byte), the form members are compared in. */
+export function latin1(value: string | Buffer): string {
+  return typeof value === 'string' ? Buffer.from(value, 'utf8').toString('latin1') : value.toString('latin1');
+}
+
+/** Escapes the characters SCAN's MATCH treats as a pattern. */
+export function globEscape(text: string): string {
+  return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+}
+
+/** Splits `items` into arrays of at most `size`. */
+export function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}

@@ -1,0 +1,106 @@
+import { compareDefinitions } from '../schema/schema-status';
+import { storeDefinition, storedDefinition } from '../schema/schema-registry';
+import { indexName, keepsMemo, StoredDefinition, StoredIndex } from '../schema/stored-definition';
+import { repairObject } from './apply-fix';
+import { batchSizeOf } from './check-model';
+import { DefinitionLookup, modelScope, ModelScope } from './model-scope';
+import { chunks, globEscape, raw } from './raw-commands';
+import { IntegrityOptions } from './violations';
+
+export interface ReindexResult {
+  /** Indexes built (absent from the stored definition). */
+  readonly added: string[];
+  /** Indexes whose keys were deleted (absent from the current definition). */
+  readonly dropped: string[];
+  /** Model scopes worked on: the model outside tenants, then each tenant found holding data. */
+  readonly scopes: number;
+  /** Objects whose entries were written. */
+  readonly objects: number;
+  readonly keysDeleted: number;
+}
+
+/** Every tenant holding data of the model: SCAN for `<prefix>:{<tenant>/<tag>}...:all` with any tenant (the tenant is in the hash tag). */
+async function tenantsOf(client: unknown, prefix: string, definition: StoredDefinition, batchSize: number): Promise<string[]> {
+  const tag = definition.group ?? definition.name;
+  const rest = definition.group === null ? '' : `:${definition.name}`;
+  const pattern = `${globEscape(prefix)}:{*/${globEscape(tag)}}${globEscape(rest)}:all`;
+  const tenants = new Set<string>();
+  for await (const page of raw(client).scanIterator({ MATCH: pattern, COUNT: batchSize })) {
+    for (const key of page) tenants.add(key.slice(prefix.length + 2, key.indexOf('/', prefix.length + 2)));
+  }
+  return [...tenants].sort();
+}
+
+/** The key names (exact or SCAN patterns) of one index in a scope. */
+function keyPatterns(scope: ModelScope, index: StoredIndex): string[] {
+  const base = globEscape(scope.keys.base);
+  const family = index.kind === 'unique' ? 'uniq' : index.kind === 'lex' ? 'lex' : 'idx';
+  if (index.kind === 'set') return [`${base}:idx:${index.attribute}:*`];
+  if (index.scope !== null) return [`${base}:${family}:${index.attribute}@${index.scope}:*`];
+  return [`${base}:${family}:${index.attribute}`];
+}
+
+async function deleteKeys(scope: ModelScope, indexes: readonly StoredIndex[], batchSize: number): Promise<number> {
+  const client = raw(scope.client);
+  let deleted = 0;
+  for (const index of indexes) {
+    for (const pattern of keyPatterns(scope, index)) {
+      for await (const page of client.scanIterator({ MATCH: pattern, COUNT: batchSize })) {
+        if (page.length > 0) deleted += Number(await client.unlink(page));
+      }
+    }
+  }
+  return deleted;
+}
+
+/** Writes the entries of `indexes` for every object of the scope, one script call per object. */
+async function buildEntries(scope: ModelScope, indexes: readonly StoredIndex[], mode: 'full' | 'add', batchSize: number): Promise<number> {
+  const client = raw(scope.client);
+  const folded = indexes.filter((i) => i.kind === 'unique' && i.caseInsensitive).map((i) => i.attribute);
+  let objects = 0;
+  for await (const page of client.zScanIterator(scope.keys.all, { COUNT: batchSize })) {
+    for (const ids of chunks(page.map((m) => String(m.value)), batchSize)) {
+      const values = await Promise.all(ids.map((id) => (folded.length ? client.hmGet(scope.keys.object(id), folded) : [])));
+      await Promise.all(
+        ids.map((id, i) => {
+          const folds = folded.map((attr, f) => [attr, values[i][f] ?? '', values[i][f]?.toLowerCase() ?? ''] as const);
+          return repairObject(scope, id, folds, indexes, mode);
+        }),
+      );
+      objects += ids.length;
+    }
+  }
+  return objects;
+}
+
+/**
+ * Brings the data of every scope of the model (outside tenants and each tenant's) in line with `current`:
+ * deletes the keys of the indexes the stored definition has and `current` lacks, builds the entries of the
+ * indexes `current` adds (memos rewritten in models that keep them), then stores `current` as the definition.
+ * Runs from definitions alone. Safe while the application writes with the current definition: every object is
+ * rewritten in one atomic step from what is stored when its turn comes.
+ */
+export async function reindexModel(
+  client: unknown,
+  prefix: string,
+  current: StoredDefinition,
+  lookup: DefinitionLookup,
+  options: IntegrityOptions = {},
+): Promise<ReindexResult> {
+  const batchSize = batchSizeOf(options);
+  const stored = await storedDefinition(client, prefix, current.name);
+  const status = compareDefinitions(stored, current);
+  const added = current.indexes.filter((i) => status.added.includes(indexName(i)));
+  const dropped = (stored?.indexes ?? []).filter((i) => status.dropped.includes(indexName(i)));
+  const tenants = [undefined, ...(await tenantsOf(client, prefix, current, batchSize))];
+  let objects = 0;
+  let keysDeleted = 0;
+  for (const tenant of tenants) {
+    const scope = modelScope(client, prefix, current, lookup, tenant);
+    keysDeleted += await deleteKeys(scope, dropped, batchSize);
+    if (keepsMemo(current) && (added.length > 0 || dropped.length > 0)) objects += await buildEntries(scope, current.indexes, 'full', batchSize);
+    else if (added.length > 0) objects += await buildEntries(scope, added, 'add', batchSize);
+  }
+  await storeDefinition(client, prefix, current);
+  return { added: status.added, dropped: status.dropped, scopes: tenants.length, objects, keysDeleted };
+}

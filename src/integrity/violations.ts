@@ -1,0 +1,46 @@
+/**
+ * What check() reports, one kind per way an invariant of docs/consistency.md can be broken
+ * (docs/operations.md explains each and what repair() does about it).
+ */
+export type ViolationKind =
+  | 'orphanHash' // invariant 2: a hash whose id is not in `all`
+  | 'missingHash' // invariant 1: an id in `all` without its hash, not an expired object awaiting its sweep
+  | 'danglingEntry' // invariant 3: an index entry naming an object that does not exist
+  | 'wrongEntry' // invariant 3: an index entry of a live object that does not match its value (or wrong score)
+  | 'missingEntry' // invariant 3/4: an indexed value of a live object without its entry
+  | 'uniqueOwner' // invariant 4: a unique value mapped to an object that does not hold it
+  | 'duplicateUnique' // invariant 4: two live objects hold one unique value
+  | 'sequenceBehind' // invariant 5: the sequence is below the largest id
+  | 'danglingForeignKey' // invariant 6: a foreign key naming a parent that does not exist
+  | 'oneSidedMembership' // invariant 6: a many-to-many membership on one side only, or with a missing end
+  | 'memoMismatch' // a memo (objects with a TTL or in a capped model) that disagrees with the object
+  | 'unknownKey'; // a key under the model that no declared index or part of the layout explains
+
+export interface Violation {
+  readonly kind: ViolationKind;
+  readonly model: string;
+  readonly id?: string;
+  readonly key?: string;
+  readonly detail: string;
+}
+
+export interface CheckResult {
+  readonly ok: boolean;
+  readonly violations: Violation[];
+  /** Live objects checked. */
+  readonly objects: number;
+  /** The most objects held in memory at once (at most the batch size). */
+  readonly largestBatch: number;
+}
+
+/** What repair() did: one line per fix applied, and what it left (violations it cannot decide). */
+export interface RepairResult {
+  readonly found: Violation[];
+  readonly fixed: string[];
+  readonly left: Violation[];
+}
+
+export interface IntegrityOptions {
+  /** Objects (or index members) read per round trip; memory stays proportional to it. Default 500. */
+  readonly batchSize?: number;
+}

@@ -1,0 +1,225 @@
+import { Attr, BaseEntity, BelongsTo, HasMany, Index, ManyToMany, Model, SortableString, Unique } from '../../src';
+import { expectIndexesConsistent } from '../support/index-consistency';
+import { expectRelationsConsistent } from '../support/relation-consistency';
+import { useTestRedis } from '../support/test-redis';
+
+/**
+ * Each violation of the invariants, made by damaging stored data with a raw client: check() names it,
+ * repair() fixes it, and afterwards check() and the test-side checkers find nothing.
+ */
+
+@Model({ group: 'crm' })
+class IcAuthor extends BaseEntity {
+  @Attr() @Unique({ caseInsensitive: true }) email?: string;
+  @HasMany(() => IcPost, { inverse: 'author', onDelete: 'cascade' }) posts!: HasMany<IcPost>;
+}
+
+@Model({ group: 'crm' })
+class IcPost extends BaseEntity {
+  @Attr() @Index() topic?: string;
+  @Attr() @Index() score?: number;
+  @Attr() @Index({ sortable: true, scope: 'topic' }) title?: SortableString;
+  @Attr() @Unique() slug?: string;
+  @BelongsTo(() => IcAuthor) author!: BelongsTo<IcAuthor>;
+  authorId?: string;
+  @ManyToMany(() => IcTag, { inverse: 'posts' }) tags!: ManyToMany<IcTag>;
+}
+
+@Model({ group: 'crm' })
+class IcTag extends BaseEntity {
+  @Attr() @Index() label?: string;
+  @ManyToMany(() => IcPost, { inverse: 'tags' }) posts!: ManyToMany<IcPost>;
+}
+
+@Model({ ttl: 3600 })
+class IcLog extends BaseEntity {
+  @Attr() @Index() level?: string;
+  @Attr() @Index() at?: number;
+}
+
+const redis = useTestRedis();
+const base = (name: string) => `${redis.prefix}:{crm}:${name}`;
+
+async function fill(): Promise<void> {
+  const ann = await IcAuthor.create({ email: 'Ann@X.io' });
+  await IcAuthor.create({ email: 'bob@x.io' });
+  for (let i = 1; i <= 6; i++) {
+    await IcPost.create({ topic: i % 2 ? 'redis' : 'valkey', score: i, title: `t\0${i}` as SortableString, slug: `s${i}`, authorId: ann.id } as never);
+  }
+  const tag = await IcTag.create({ label: 'db' });
+  await (await IcPost.findOrFail('1')).tags.add(tag);
+  for (let i = 0; i < 3; i++) await IcLog.create({ level: 'info', at: i });
+}
+
+async function expectClean(): Promise<void> {
+  for (const model of [IcAuthor, IcPost, IcTag, IcLog]) {
+    const result = await model.check();
+    expect(result.violations).toEqual([]);
+    expect(result.ok).toBe(true);
+    await expectIndexesConsistent(model, redis.raw, redis.prefix);
+  }
+  await expectRelationsConsistent([IcAuthor, IcPost, IcTag], redis.raw, redis.prefix);
+}
+
+/** Damages, checks that `kind` is reported for the model, repairs, and checks all is clean again. */
+async function damageAndRepair(model: typeof IcPost | typeof IcAuthor | typeof IcTag | typeof IcLog, kind: string, damage: () => Promise<unknown>) {
+  await damage();
+  const found = await model.check();
+  expect(found.ok).toBe(false);
+  expect(found.violations.map((v) => v.kind)).toContain(kind);
+  const repaired = await model.repair();
+  expect(repaired.fixed.length).toBeGreaterThan(0);
+  expect(repaired.left).toEqual([]);
+  await expectClean();
+  return { found, repaired };
+}
+
+beforeAll(fill);
+
+it('finds nothing in data written by the library', async () => {
+  await expectClean();
+});
+
+describe('objects and all (invariants 1 and 2)', () => {
+  it('an orphan hash whose #id matches its key is listed again', async () => {
+    const { repaired } = await damageAndRepair(IcPost, 'orphanHash', () => redis.raw.zRem(`${base('IcPost')}:all`, '2'));
+    expect(repaired.fixed).toContain('object 2: relisted');
+    expect(await IcPost.find('2')).not.toBeNull();
+  });
+
+  it('an orphan hash with another #id is deleted', async () => {
+    await damageAndRepair(IcPost, 'orphanHash', () => redis.raw.hSet(`${base('IcPost')}:obj:99`, { '#id': '7', topic: 'x' }));
+    expect(await redis.raw.exists(`${base('IcPost')}:obj:99`)).toBe(0);
+  });
+
+  it('an id in all without hash (and no expiry) is removed with its entries', async () => {
+    const post = await IcPost.create({ topic: 'gone', score: 50, slug: 'gone' });
+    await damageAndRepair(IcPost, 'missingHash', () => redis.raw.del(`${base('IcPost')}:obj:${post.id}`));
+    expect(await IcPost.count()).toBe(6);
+  });
+});
+
+describe('index entries (invariant 3)', () => {
+  it('a missing set entry is rebuilt from the hash', async () => {
+    await damageAndRepair(IcPost, 'missingEntry', () => redis.raw.sRem(`${base('IcPost')}:idx:topic:redis`, '3'));
+    expect(await redis.raw.sIsMember(`${base('IcPost')}:idx:topic:redis`, '3')).toBeTruthy();
+  });
+
+  it('a dangling set entry is removed', async () => {
+    await damageAndRepair(IcPost, 'danglingEntry', () => redis.raw.sAdd(`${base('IcPost')}:idx:topic:redis`, '404'));
+  });
+
+  it('an entry under the wrong value is removed', async () => {
+    await damageAndRepair(IcPost, 'wrongEntry', () => redis.raw.sAdd(`${base('IcPost')}:idx:topic:valkey`, '1'));
+  });
+
+  it('a wrong score is corrected', async () => {
+    await damageAndRepair(IcPost, 'wrongEntry', () => redis.raw.zAdd(`${base('IcPost')}:idx:score`, { score: 1000, value: '4' }));
+    expect(await redis.raw.zScore(`${base('IcPost')}:idx:score`, '4')).toBe(4);
+  });
+
+  it('a missing lex entry (value with a NUL byte, scoped) is rebuilt', async () => {
+    const key = `${base('IcPost')}:lex:title@topic:valkey`;
+    const members = await redis.raw.zRange(key, 0, -1);
+    await damageAndRepair(IcPost, 'missingEntry', () => redis.raw.zRem(key, members[0]));
+    expect(await redis.raw.zCard(key)).toBe(members.length);
+  });
+
+  it('a key of no declared index is deleted', async () => {
+    await damageAndRepair(IcPost, 'unknownKey', () => redis.raw.sAdd(`${base('IcPost')}:idx:colour:red`, '1'));
+  });
+});
+
+describe('unique values (invariant 4)', () => {
+  it('a value owned by an object that does not hold it goes back to its holder', async () => {
+    await damageAndRepair(IcPost, 'uniqueOwner', () => redis.raw.hSet(`${base('IcPost')}:uniq:slug`, 's1', '2'));
+    expect(await redis.raw.hGet(`${base('IcPost')}:uniq:slug`, 's1')).toBe('1');
+  });
+
+  it('a value owned by none is claimed again; one owned by a missing object is dropped', async () => {
+    await damageAndRepair(IcPost, 'missingEntry', () => redis.raw.hDel(`${base('IcPost')}:uniq:slug`, 's3'));
+    await damageAndRepair(IcPost, 'uniqueOwner', () => redis.raw.hSet(`${base('IcPost')}:uniq:slug`, 'ghost', '77'));
+  });
+
+  it('a case-folded field out of step is recomputed', async () => {
+    await damageAndRepair(IcAuthor, 'wrongEntry', () => redis.raw.hSet(`${base('IcAuthor')}:obj:1`, '#ci:email', 'nobody'));
+    expect(await redis.raw.hGet(`${base('IcAuthor')}:obj:1`, '#ci:email')).toBe('ann@x.io');
+  });
+
+  it('two objects holding one value are reported and left as they are', async () => {
+    await redis.raw.hSet(`${base('IcPost')}:obj:5`, 'slug', 's6');
+    const found = await IcPost.check();
+    expect(found.violations.map((v) => v.kind)).toContain('duplicateUnique');
+    const repaired = await IcPost.repair();
+    expect(repaired.left.map((v) => v.kind)).toEqual(['duplicateUnique']);
+    await redis.raw.hSet(`${base('IcPost')}:obj:5`, 'slug', 's5');
+    await IcPost.repair();
+    await expectClean();
+  });
+});
+
+describe('the sequence (invariant 5)', () => {
+  it('a sequence behind the largest id is raised', async () => {
+    await damageAndRepair(IcPost, 'sequenceBehind', () => redis.raw.set(`${base('IcPost')}:seq`, '2'));
+    expect(Number(await redis.raw.get(`${base('IcPost')}:seq`))).toBeGreaterThanOrEqual(6);
+  });
+});
+
+describe('relations (invariant 6)', () => {
+  it('a foreign key naming a missing parent is nullified, with its index entry', async () => {
+    const { repaired } = await damageAndRepair(IcPost, 'danglingForeignKey', async () => {
+      await redis.raw.hSet(`${base('IcPost')}:obj:6`, 'authorId', '999');
+      await redis.raw.sRem(`${base('IcPost')}:idx:authorId:1`, '6');
+      await redis.raw.sAdd(`${base('IcPost')}:idx:authorId:999`, '6');
+    });
+    expect(repaired.fixed).toContain('object 6: authorId nullified');
+    expect((await IcPost.findOrFail('6')).authorId).toBeUndefined();
+  });
+
+  it('a membership on one side only is completed when both objects live', async () => {
+    const { repaired } = await damageAndRepair(IcTag, 'oneSidedMembership', () => redis.raw.sRem(`${base('IcPost')}:rel:tags:1`, '1'));
+    expect(repaired.fixed.some((line) => line.endsWith('completed'))).toBe(true);
+    expect(await redis.raw.sMembers(`${base('IcPost')}:rel:tags:1`)).toEqual(['1']);
+  });
+
+  it('a membership naming a missing object is removed from both sides', async () => {
+    await damageAndRepair(IcPost, 'oneSidedMembership', () => redis.raw.sAdd(`${base('IcPost')}:rel:tags:3`, '55'));
+    expect(await redis.raw.exists(`${base('IcPost')}:rel:tags:3`)).toBe(0);
+  });
+});
+
+describe('memos (objects with a TTL)', () => {
+  const logBase = () => `${redis.prefix}:{IcLog}`;
+
+  it('a memo lacking an entry is rewritten', async () => {
+    await damageAndRepair(IcLog, 'memoMismatch', () => redis.raw.hDel(`${logBase()}:memo:1`, `S${logBase()}:idx:level:info`));
+  });
+
+  it('a memo recording an entry the object does not have is rewritten', async () => {
+    await damageAndRepair(IcLog, 'memoMismatch', () => redis.raw.hSet(`${logBase()}:memo:2`, `S${logBase()}:idx:level:warn`, '2'));
+  });
+
+  it('expired objects awaiting their sweep are not violations', async () => {
+    const log = await IcLog.create({ level: 'debug', at: 9 });
+    await redis.raw.pExpire(`${logBase()}:obj:${log.id}`, 1);
+    await redis.raw.zAdd(`${logBase()}:exp`, { score: Date.now(), value: log.id });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await IcLog.check()).violations).toEqual([]);
+    await IcLog.sweep();
+  });
+});
+
+describe('tenant scopes', () => {
+  it('are checked and repaired on their own', async () => {
+    const Acme = IcTag.scope('acme');
+    await Acme.create({ label: 'a' });
+    const key = `${redis.prefix}:{acme/crm}:IcTag:idx:label:a`;
+    await redis.raw.del(key);
+    expect((await IcTag.check()).ok).toBe(true);
+    const found = await Acme.check();
+    expect(found.violations).toEqual([expect.objectContaining({ kind: 'missingEntry', model: 'IcTag', id: '1', key })]);
+    await Acme.repair();
+    expect((await Acme.check()).ok).toBe(true);
+    expect(await redis.raw.sMembers(key)).toEqual(['1']);
+  });
+});
