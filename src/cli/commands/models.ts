@@ -1,0 +1,38 @@
+import { CliContext, liveCount, tenantLabel } from '../context';
+import { print } from '../output/print';
+import { renderTable } from '../output/table';
+
+export interface ModelSummary {
+  readonly model: string;
+  readonly group: string | null;
+  /** Tenants holding data (all of them, or the one of --tenant). */
+  readonly tenants: string[];
+  /** Live objects, summed over the scopes listed in `scopes`. */
+  readonly objects: number;
+  readonly scopes: Array<{ tenant: string | null; objects: number }>;
+}
+
+/** `models`: every model stored under the prefix, its tenants and its live objects. */
+export async function modelsCommand(context: CliContext): Promise<number> {
+  const summaries: ModelSummary[] = [];
+  for (const definition of context.modelsOrAll(undefined)) {
+    const scopes = await context.scopes(definition);
+    const counts = await Promise.all(scopes.map((scope) => liveCount(context.client, scope)));
+    summaries.push({
+      model: definition.name,
+      group: definition.group,
+      tenants: scopes.filter((s) => s.tenant !== undefined).map(tenantLabel),
+      objects: counts.reduce((sum, n) => sum + n, 0),
+      scopes: scopes.map((scope, i) => ({ tenant: scope.tenant ?? null, objects: counts[i] })),
+    });
+  }
+  print(context.json, { prefix: context.prefix, models: summaries }, () =>
+    summaries.length === 0
+      ? `no model is stored under prefix ${JSON.stringify(context.prefix)}`
+      : renderTable(
+          ['MODEL', 'GROUP', 'OBJECTS', 'TENANTS'],
+          summaries.map((s) => [s.model, s.group ?? '-', s.objects, s.tenants.length > 0 ? s.tenants.join(', ') : '-']),
+        ),
+  );
+  return 0;
+}

@@ -1,0 +1,86 @@
+import { repairObject } from '../../integrity/apply-fix';
+import { ModelScope } from '../../integrity/model-scope';
+import { repairScope } from '../../integrity/repair-model';
+import { indexName } from '../../schema/stored-definition';
+import { CliContext } from '../context';
+import { EXIT_OK, EXIT_VIOLATIONS } from '../errors';
+import { print } from '../output/print';
+import { Progress, startProgress } from '../output/progress';
+import { renderTable } from '../output/table';
+import { batchSizeOption, forEachScope } from './scopes';
+
+const DEFAULT_BATCH = 500;
+
+export interface ScopeReindex {
+  readonly model: string;
+  readonly tenant: string | null;
+  /** Objects whose entries were rewritten. */
+  readonly objects: number;
+  /** What repair-object.lua said per object, counted: rebuilt, conflict, expired, ... */
+  readonly outcomes: Record<string, number>;
+  /** Fixes applied afterwards: stale entries and keys of no declared index removed. */
+  readonly cleaned: string[];
+  readonly left: number;
+}
+
+/** Rewrites every object's entries of every declared index (memo included), one atomic script call per object. */
+async function rebuild(context: CliContext, scope: ModelScope, batchSize: number, progress: Progress): Promise<{ objects: number; outcomes: Record<string, number> }> {
+  const client = context.client;
+  const folded = scope.definition.indexes.filter((i) => i.kind === 'unique' && i.caseInsensitive).map((i) => i.attribute);
+  const outcomes: Record<string, number> = {};
+  let objects = 0;
+  for await (const page of client.zScanIterator(scope.keys.all, { COUNT: batchSize })) {
+    const ids = page.map((m) => String(m.value));
+    const values = await Promise.all(ids.map((id) => (folded.length > 0 ? client.hmGet(scope.keys.object(id), folded) : Promise.resolve([]))));
+    const results = await Promise.all(
+      ids.map((id, i) => {
+        const folds = folded.map((attr, f) => {
+          const value = (values[i] as Array<string | null>)[f];
+          return [attr, value ?? '', value?.toLowerCase() ?? ''] as const;
+        });
+        return repairObject(scope, id, folds, scope.definition.indexes, 'full');
+      }),
+    );
+    for (const outcome of results) outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    objects += ids.length;
+    progress.advance(ids.length);
+  }
+  return { objects, outcomes };
+}
+
+/**
+ * `reindex <Model>`: rebuilds the model's index entries from the stored objects and the stored definition,
+ * in every scope (or the one of --tenant): each object's entries are rewritten in one atomic step, then
+ * entries and keys no object calls for are removed (repair). Safe while the application writes.
+ */
+export async function reindexCommand(context: CliContext, name: string, options: { batchSize?: string }): Promise<number> {
+  const batchSize = batchSizeOption(options.batchSize) ?? DEFAULT_BATCH;
+  const definition = context.definition(name);
+  const progress = startProgress('reindex', context.json);
+  const results: ScopeReindex[] = [];
+  try {
+    // forEachScope advances the bar per scope; here the bar advances per object, so it gets a silent one.
+    const silent: Progress = { grow: (n) => progress.grow(n), advance: () => undefined, stop: () => undefined };
+    await forEachScope(context, name, silent, async (scope) => {
+      const built = await rebuild(context, scope, batchSize, progress);
+      const cleanup = await repairScope(scope, { batchSize });
+      results.push({ model: definition.name, tenant: scope.tenant ?? null, ...built, cleaned: cleanup.fixed, left: cleanup.left.length });
+    });
+  } finally {
+    progress.stop();
+  }
+  const left = results.reduce((sum, r) => sum + r.left, 0);
+  const indexes = definition.indexes.map(indexName);
+  print(context.json, { model: definition.name, indexes, scopes: results }, () =>
+    [
+      `indexes: ${indexes.length > 0 ? indexes.join(', ') : 'none'}`,
+      '',
+      renderTable(
+        ['MODEL', 'TENANT', 'OBJECTS', 'OUTCOMES', 'CLEANED', 'LEFT'],
+        results.map((r) => [r.model, r.tenant ?? '-', r.objects, Object.entries(r.outcomes).map(([k, n]) => `${k} ${n}`).join(', ') || '-', r.cleaned.length, r.left]),
+      ),
+      ...(left > 0 ? ['', `${left} violation${left === 1 ? '' : 's'} without a safe fix: run check for details`] : []),
+    ].join('\n'),
+  );
+  return left === 0 ? EXIT_OK : EXIT_VIOLATIONS;
+}

@@ -1,0 +1,103 @@
+import { DEFAULT_PREFIX } from '../connection/connection';
+import { assertValidPrefix } from '../keys/prefix-format';
+import { modelScope, ModelScope } from '../integrity/model-scope';
+import { storedDefinitions } from '../schema/schema-registry';
+import { StoredDefinition } from '../schema/stored-definition';
+import { CliClient, openClient } from './connect-cli';
+import { UsageError } from './errors';
+import { isValidTenant, tenantsOf } from './tenants';
+
+export const DEFAULT_URL = 'redis://127.0.0.1:6379';
+export { DEFAULT_PREFIX };
+
+/** The options every command takes (see main.ts). */
+export interface GlobalOptions {
+  readonly url: string;
+  readonly prefix: string;
+  readonly json: boolean;
+  readonly tenant?: string;
+}
+
+/**
+ * What a command works with: the client, the model definitions stored under the prefix (the application's
+ * classes are not needed: docs/cli.md), and the scopes (model outside tenants, each tenant) to work on.
+ */
+export class CliContext {
+  private constructor(
+    readonly client: CliClient,
+    readonly options: GlobalOptions,
+    readonly definitions: Map<string, StoredDefinition>,
+  ) {}
+
+  static async open(options: GlobalOptions): Promise<CliContext> {
+    try {
+      assertValidPrefix(options.prefix);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    if (options.tenant !== undefined && !isValidTenant(options.tenant)) {
+      throw new UsageError(`invalid tenant ${JSON.stringify(options.tenant)}: 1 to 64 characters of A-Z a-z 0-9 _ -`);
+    }
+    const client = await openClient(options.url);
+    try {
+      return new CliContext(client, options, await storedDefinitions(client, options.prefix));
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  get prefix(): string {
+    return this.options.prefix;
+  }
+
+  get json(): boolean {
+    return this.options.json;
+  }
+
+  /** The stored definition of `name`; a usage error naming the models there are when it is unknown. */
+  definition(name: string): StoredDefinition {
+    const definition = this.definitions.get(name);
+    if (!definition) {
+      const known = [...this.definitions.keys()].sort();
+      const list = known.length > 0 ? `models: ${known.join(', ')}` : 'no model is stored under this prefix';
+      throw new UsageError(`unknown model ${JSON.stringify(name)} under prefix ${JSON.stringify(this.prefix)} (${list})`);
+    }
+    return definition;
+  }
+
+  /** The named model, or every stored model (sorted by name) when `name` is undefined. */
+  modelsOrAll(name: string | undefined): StoredDefinition[] {
+    if (name !== undefined) return [this.definition(name)];
+    return [...this.definitions.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  scope(definition: StoredDefinition, tenant: string | undefined): ModelScope {
+    return modelScope(this.client, this.prefix, definition, (name) => this.definitions.get(name), tenant);
+  }
+
+  /** The scopes to work on: the one of --tenant, or the model outside tenants and each tenant holding data. */
+  async scopes(definition: StoredDefinition): Promise<ModelScope[]> {
+    if (this.options.tenant !== undefined) return [this.scope(definition, this.options.tenant)];
+    const tenants = await tenantsOf(this.client, this.prefix, definition);
+    return [undefined, ...tenants].map((tenant) => this.scope(definition, tenant));
+  }
+
+  async close(): Promise<void> {
+    if (this.client.isOpen) await this.client.close();
+  }
+}
+
+/** Live objects of a scope (count.lua's rule: ZCARD all minus objects whose time has come). */
+export async function liveCount(client: CliClient, scope: ModelScope): Promise<number> {
+  const [all, due] = await Promise.all([
+    client.zCard(scope.keys.all),
+    client.zCount(scope.keys.expiring, '-inf', Date.now()),
+  ]);
+  return Number(all) - Number(due);
+}
+
+/** How a scope is named in output: the tenant, or '-' outside tenants. */
+export function tenantLabel(scope: { readonly tenant: string | undefined }): string {
+  return scope.tenant ?? '-';
+}
