@@ -1,0 +1,248 @@
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { createClient } from 'redis';
+import { Attr, BaseEntity, Index, Model, SortableString, Unique } from '../../src';
+import { redactSecrets, redactUrl } from '../../src/cli/redact-url';
+import { startPrivateRedis } from '../../tools/private-redis';
+import { useTestRedis } from '../support/test-redis';
+import { useCli } from './run-cli';
+
+/**
+ * The command-line tool, run as a child process against data written by the library: it works from the
+ * definitions stored in Redis alone (the models below exist in this process only).
+ */
+
+@Model()
+class CliUser extends BaseEntity {
+  @Attr() @Unique({ caseInsensitive: true }) email?: string;
+  @Attr() @Index() country?: string;
+  @Attr() @Index() age?: number;
+  @Attr() @Index({ sortable: true }) name?: SortableString;
+  @Attr() active?: boolean;
+  @Attr() born?: Date;
+  @Attr({ type: 'json' }) tags?: string[];
+}
+
+@Model({ ttl: 1 })
+class CliLog extends BaseEntity {
+  @Attr() @Index() level?: string;
+}
+
+const redis = useTestRedis();
+const cli = useCli(redis.prefix);
+const p = () => ['--prefix', redis.prefix];
+const base = () => `${redis.prefix}:{CliUser}`;
+
+beforeAll(async () => {
+  await CliUser.create({ email: 'Ann@Example.com', country: 'NO', age: 31, name: 'Ann' as SortableString, active: true, born: new Date('1994-03-01T00:00:00Z'), tags: ['a'] });
+  await CliUser.create({ email: 'bob@example.com', country: 'SE', age: 40, name: 'Bob' as SortableString, active: false });
+  await CliUser.create({ email: 'cy@example.com', country: 'NO', age: 25, name: 'Cy' as SortableString });
+  await CliUser.scope('acme').create({ email: 'dee@acme.io', country: 'DK', age: 50 });
+});
+
+afterAll(async () => {
+  const raw = createClient({ url: process.env.REDIS_URL });
+  await raw.connect();
+  await raw.del(`${redis.prefix}#models`);
+  await raw.close();
+});
+
+describe('models', () => {
+  it('lists every stored model with its tenants and live objects', async () => {
+    await CliLog.count(); // stores CliLog's definition
+    const { code, stdout } = await cli.run(['models', ...p()]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^MODEL\s+GROUP\s+OBJECTS\s+TENANTS$/m);
+    expect(stdout).toMatch(/^CliUser\s+-\s+4\s+acme$/m);
+    expect(stdout).toMatch(/^CliLog\s+-\s+0\s+-$/m);
+    const { data } = await cli.json(['models', ...p()]);
+    const user = data.models.find((m: { model: string }) => m.model === 'CliUser');
+    expect(user).toMatchObject({ objects: 4, tenants: ['acme'], scopes: [{ tenant: null, objects: 3 }, { tenant: 'acme', objects: 1 }] });
+  });
+
+  it('with --tenant, counts that tenant only', async () => {
+    const { data } = await cli.json(['models', ...p(), '--tenant', 'acme']);
+    expect(data.models.find((m: { model: string }) => m.model === 'CliUser')).toMatchObject({ objects: 1, tenants: ['acme'] });
+  });
+});
+
+describe('stats', () => {
+  it('gives objects, memory and the keys and entries of each index', async () => {
+    const { code, data } = await cli.json(['stats', 'CliUser', ...p()]);
+    expect(code).toBe(0);
+    expect(data.objects).toBe(4);
+    expect(data.sampled).toBe(4);
+    expect(data.objectBytes).toBeGreaterThan(0);
+    const byName = Object.fromEntries(data.indexes.map((i: { index: string }) => [i.index, i]));
+    expect(byName['set:country']).toMatchObject({ keys: 3, entries: 4 }); // NO, SE, and DK in the tenant
+    expect(byName['score:age']).toMatchObject({ keys: 2, entries: 4 });
+    expect(byName['lex:name']).toMatchObject({ keys: 2, entries: 4 }); // an absent name has its entry too
+    expect(byName['unique:email/ci']).toMatchObject({ keys: 2, entries: 4 });
+    expect(data.indexBytes).toBe(data.indexes.reduce((sum: number, i: { bytes: number }) => sum + i.bytes, 0));
+    const table = await cli.run(['stats', 'CliUser', ...p()]);
+    expect(table.stdout).toMatch(/^INDEX\s+KEYS\s+ENTRIES\s+MEMORY$/m);
+    expect(table.stdout).toMatch(/^set:country\s+3\s+4\s+\d/m);
+  });
+});
+
+describe('show', () => {
+  it('decodes attributes by their stored types and lists the index entries', async () => {
+    const { code, data } = await cli.json(['show', 'CliUser', '1', ...p()]);
+    expect(code).toBe(0);
+    const values = Object.fromEntries(data.attributes.map((a: { property: string; value: unknown }) => [a.property, a.value]));
+    expect(values).toEqual({ email: 'Ann@Example.com', country: 'NO', age: 31, name: 'Ann', active: true, born: '1994-03-01T00:00:00.000Z', tags: ['a'] });
+    expect(data.internal).toMatchObject({ '#id': '1', '#ci:email': 'ann@example.com' });
+    expect(data.entries).toEqual(
+      expect.arrayContaining([
+        { index: 'set:country', key: `${base()}:idx:country:NO`, member: '1', present: true },
+        { index: 'score:age', key: `${base()}:idx:age`, member: '1', score: 31, present: true },
+        { index: 'lex:name', key: `${base()}:lex:name`, member: 'Ann', present: true },
+        { index: 'unique:email/ci', key: `${base()}:uniq:email`, member: 'ann@example.com', present: true },
+      ]),
+    );
+    const table = await cli.run(['show', 'CliUser', '1', ...p()]);
+    expect(table.stdout).toMatch(/^born\s+date\s+1994-03-01T00:00:00.000Z$/m);
+    expect(table.stdout).toMatch(/^set:country\s+\S+:idx:country:NO\s+1\s+yes$/m);
+  });
+
+  it('shows an object of a tenant with --tenant, and exits 2 for an id that names none', async () => {
+    const { data } = await cli.json(['show', 'CliUser', '1', ...p(), '--tenant', 'acme']);
+    expect(data.attributes.find((a: { property: string }) => a.property === 'email').value).toBe('dee@acme.io');
+    const missing = await cli.run(['show', 'CliUser', '99', ...p()]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no such object');
+  });
+});
+
+describe('check and repair', () => {
+  it('finds nothing in data the library wrote', async () => {
+    const { code, stdout, stderr } = await cli.run(['check', ...p(), '--batch-size', '2']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('ok: no violations');
+    expect(stderr).toBe(''); // no progress bar: stderr is not a terminal
+  });
+
+  it('reports damage with exit code 1, repair fixes it, and check is clean again', async () => {
+    await redis.raw.sRem(`${base()}:idx:country:NO`, '3'); // missing entry
+    await redis.raw.sAdd(`${base()}:idx:country:FI`, '2'); // wrong entry
+    await redis.raw.hSet(`${base()}:uniq:email`, 'ghost@example.com', '77'); // unique value of no object
+    await redis.raw.zRem(`${redis.prefix}:{acme/CliUser}:all`, '1'); // orphan hash in the tenant
+    const found = await cli.json(['check', 'CliUser', ...p()]);
+    expect(found.code).toBe(1);
+    expect(found.data.ok).toBe(false);
+    const kinds = found.data.scopes.flatMap((s: { violations: Array<{ kind: string }> }) => s.violations.map((v) => v.kind));
+    expect(kinds).toEqual(expect.arrayContaining(['missingEntry', 'wrongEntry', 'uniqueOwner', 'orphanHash']));
+    const acme = found.data.scopes.find((s: { tenant: string | null }) => s.tenant === 'acme');
+    expect(acme.violations.map((v: { kind: string }) => v.kind)).toContain('orphanHash');
+
+    const table = await cli.run(['check', ...p()]);
+    expect(table.code).toBe(1);
+    expect(table.stdout).toMatch(/^KIND\s+MODEL\s+TENANT\s+ID\s+DETAIL$/m);
+    expect(table.stdout).toMatch(/^orphanHash\s+CliUser\s+acme\s+1\s/m);
+
+    const repaired = await cli.json(['repair', ...p()]);
+    expect(repaired.code).toBe(0);
+    expect(repaired.data).toMatchObject({ ok: true, left: 0 });
+    expect(repaired.data.fixed).toBeGreaterThanOrEqual(4);
+    expect((await cli.run(['check', ...p()])).code).toBe(0);
+    expect(await CliUser.scope('acme').count()).toBe(1);
+  });
+});
+
+describe('reindex', () => {
+  it('rebuilds index keys that were deleted, from the stored objects', async () => {
+    await redis.raw.del([`${base()}:idx:age`, `${base()}:lex:name`, `${base()}:uniq:email`]);
+    expect((await cli.run(['check', 'CliUser', ...p()])).code).toBe(1);
+    const { code, data } = await cli.json(['reindex', 'CliUser', ...p()]);
+    expect(code).toBe(0);
+    expect(data.scopes).toEqual([
+      expect.objectContaining({ tenant: null, objects: 3, outcomes: { rebuilt: 3 }, left: 0 }),
+      expect.objectContaining({ tenant: 'acme', objects: 1, outcomes: { rebuilt: 1 }, left: 0 }),
+    ]);
+    expect((await cli.run(['check', 'CliUser', ...p()])).code).toBe(0);
+    expect((await CliUser.findBy({ age: { gte: 30 } })).map((u) => u.id).sort()).toEqual(['1', '2']);
+  });
+});
+
+describe('sweep', () => {
+  it('deletes expired objects with every entry they had', async () => {
+    for (let i = 0; i < 3; i++) await CliLog.create({ level: 'info' });
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const { code, data } = await cli.json(['sweep', 'CliLog', ...p()]);
+    expect(code).toBe(0);
+    expect(data).toEqual({ swept: 3, scopes: [{ model: 'CliLog', tenant: null, swept: 3 }] });
+    const left = await redis.raw.keys(`${redis.prefix}:{CliLog}:*`);
+    expect(left.filter((k) => !k.endsWith(':seq'))).toEqual([]);
+    const again = await cli.run(['sweep', ...p()]);
+    expect(again.stdout).toContain('0 expired objects deleted');
+  });
+});
+
+describe('usage errors and failures', () => {
+  it.each([
+    [['bogus']],
+    [['show', 'CliUser']],
+    [['stats', 'Nope', '--prefix', 'x']],
+    [['check', '--batch-size', '0']],
+    [['models', '--prefix', 'a{b']],
+    [['models', '--tenant', 'a b']],
+  ])('%j exits 2', async (args) => {
+    const { code, stderr } = await cli.run([...args, ...(args.includes('--prefix') ? [] : p())]);
+    expect(code).toBe(2);
+    expect(stderr.length).toBeGreaterThan(0);
+  });
+
+  it('exits 2 when Redis cannot be reached or the URL is not a Redis URL', async () => {
+    const down = await cli.run(['models', ...p()], { url: 'redis://:hunter22@127.0.0.1:1' });
+    expect(down.code).toBe(2);
+    expect(down.stderr).toContain('cannot connect');
+    expect(down.stderr).not.toContain('hunter22');
+    const wrong = await cli.run(['models'], { url: 'http://user:hunter22@127.0.0.1:1' });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).not.toContain('hunter22');
+  });
+});
+
+describe('a password-protected Redis', () => {
+  let server: Awaited<ReturnType<typeof startPrivateRedis>>;
+  beforeAll(async () => {
+    server = await startPrivateRedis(['--requirepass', 's3cret']);
+  });
+  afterAll(() => server.stop());
+
+  it('works with the password in the URL', async () => {
+    const { code, stdout } = await cli.run(['models', '--prefix', 'none'], { url: `redis://:s3cret@127.0.0.1:${server.port}` });
+    expect(code).toBe(0);
+    expect(stdout).toContain('no model is stored');
+    const user = await cli.run(['check', '--prefix', 'none'], { url: `redis://default:s3cret@127.0.0.1:${server.port}` });
+    expect(user.code).toBe(0);
+  });
+
+  it('fails with exit code 2 on a wrong password, without printing it', async () => {
+    const { code, stderr } = await cli.run(['models'], { url: `redis://:wr0ngpass@127.0.0.1:${server.port}` });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/WRONGPASS|invalid/i);
+    expect(stderr).not.toContain('wr0ngpass');
+    const none = await cli.run(['models'], { url: `redis://127.0.0.1:${server.port}` });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/NOAUTH|auth/i);
+  });
+});
+
+describe('the package', () => {
+  it('installs the tool as its bin, a Node script', () => {
+    const root = join(__dirname, '..', '..');
+    expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).bin).toEqual({ 'redis-record': 'dist/cli/main.js' });
+    expect(readFileSync(join(root, 'src', 'cli', 'main.ts'), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+  });
+});
+
+describe('redactUrl and redactSecrets', () => {
+  it('mask the password wherever a message holds it', () => {
+    expect(redactUrl('redis://user:p%40ss@host:6379/2')).toBe('redis://user:***@host:6379/2');
+    expect(redactUrl('rediss://:secret@host')).toBe('rediss://:***@host');
+    expect(redactUrl('redis://host:6379')).toBe('redis://host:6379');
+    const url = 'redis://user:p%40ss@host:6379';
+    expect(redactSecrets(`failed on ${url}: auth p@ss / p%40ss`, url)).toBe('failed on redis://user:***@host:6379: auth *** / ***');
+  });
+});
