@@ -1,3 +1,4 @@
+import { caseFoldField } from '../metadata/index-descriptor';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { ChangeSet, diffFields } from './change-set';
 import { EncodedFields } from './encoded-fields';
@@ -11,11 +12,30 @@ export interface UpdatePlan {
 }
 
 /**
+ * A derived field (`#ci:<attr>`, the lower-cased form of a case-insensitive unique attribute) is written and
+ * removed with its source, never on its own diff: the stored one may differ from the instance's snapshot
+ * (another writer changed the attribute), so a source written without it would leave them disagreeing.
+ */
+function withDerived(model: ModelDescriptor, changes: ChangeSet, fields: EncodedFields): ChangeSet {
+  const folded = model.indexes.filter((index) => index.caseInsensitive);
+  if (folded.length === 0) return changes;
+  const set = new Map(changes.set);
+  const removed = [...changes.removed];
+  for (const index of folded) {
+    const source = index.attribute.field;
+    const derived = caseFoldField(source);
+    if (set.has(source)) set.set(derived, fields.get(derived)!);
+    else if (removed.includes(source) && !removed.includes(derived)) removed.push(derived);
+  }
+  return { set, removed };
+}
+
+/**
  * What an update writes: the fields that changed since the snapshot, never @Counter fields (only increment()
  * changes them), and with @Version the next version when anything else changes.
  */
 export function planUpdate(model: ModelDescriptor, snapshot: EncodedFields, fields: EncodedFields): UpdatePlan {
-  if (model.counters.size === 0 && !model.version) return { changes: diffFields(snapshot, fields), stored: fields };
+  if (model.counters.size === 0 && !model.version) return { changes: withDerived(model, diffFields(snapshot, fields), fields), stored: fields };
   const before = new Map(snapshot);
   const after = new Map(fields);
   for (const field of model.counters) {
@@ -24,7 +44,7 @@ export function planUpdate(model: ModelDescriptor, snapshot: EncodedFields, fiel
   }
   const version = model.version?.field;
   if (version) after.set(version, before.get(version) ?? '');
-  const changes = diffFields(before, after);
+  const changes = withDerived(model, diffFields(before, after), fields);
   const stored = new Map(fields);
   for (const field of model.counters) {
     const kept = snapshot.get(field);

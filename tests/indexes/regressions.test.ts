@@ -64,3 +64,23 @@ describe('regressions', () => {
     expect(await redis.raw.hLen(`${redis.prefix}:{RegProfile}:obj:${profile.id}`)).toBe(3);
   });
 });
+
+@Model()
+class RegFolded extends BaseEntity {
+  @Attr() @Unique({ caseInsensitive: true }) email?: string;
+}
+
+describe('a case-insensitive unique value written by a stale instance', () => {
+  it('keeps its lower-cased field with it, whatever another writer did in between', async () => {
+    const stale = await RegFolded.create({ email: 'A@x.io' });
+    const other = await RegFolded.findOrFail(stale.id);
+    other.email = undefined; // another writer clears it (and its #ci:email)
+    await other.save();
+    stale.email = 'a@x.io'; // same lower case as the stale snapshot's #ci:email
+    await stale.save();
+    const hash = await redis.raw.hGetAll(`${redis.prefix}:{RegFolded}:obj:${stale.id}`);
+    expect(hash).toMatchObject({ email: 'a@x.io', '#ci:email': 'a@x.io' });
+    expect(await redis.raw.hGet(`${redis.prefix}:{RegFolded}:uniq:email`, 'a@x.io')).toBe(stale.id);
+    expect((await RegFolded.check()).ok).toBe(true);
+  });
+});
