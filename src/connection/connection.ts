@@ -2,6 +2,7 @@ import { createClient } from 'redis';
 import { ConnectionError, RedisRecordError } from '../errors/errors';
 import { assertValidPrefix } from '../keys/prefix-format';
 import { RedisCommands } from './redis-commands';
+import { redactSecrets, redactUrl } from './redact-url';
 import { allScripts } from '../scripts/scripts';
 import type { SchemaStatus } from '../schema/schema-status';
 import { registerModels } from '../schema/first-use';
@@ -13,6 +14,11 @@ export interface ConnectOptions {
   client?: unknown;
   /** Namespace of every key redis-record writes (default `rr`). Must not contain `{` or `}`. */
   prefix?: string;
+  /**
+   * node-redis socket options for a client redis-record creates from `url`: e.g. `{ ca }` to trust a private
+   * certificate authority with `rediss://`, or `connectTimeout`. Reconnection is redis-record's own.
+   */
+  socket?: Record<string, unknown>;
   /**
    * Called once per model and connection when the model's indexes differ from the definition stored in Redis
    * (see docs/operations.md): the data lacks the added indexes until `Model.reindex()`. Default: one
@@ -56,12 +62,22 @@ export async function connect(options: ConnectOptions = {}): Promise<Connection>
     // The first connection must succeed (or connect() fails at once); after that, a dropped connection is
     // re-established with backoff, and commands issued meanwhile fail with their own errors.
     let established = false;
-    const client = createClient({
-      url: options.url ?? 'redis://127.0.0.1:6379',
-      socket: {
-        reconnectStrategy: (retries: number, cause: Error) => (established ? Math.min(50 * 2 ** retries, 2000) : cause),
-      },
-    });
+    const url = options.url ?? 'redis://127.0.0.1:6379';
+    // Messages never carry the URL's password, whatever node-redis puts in them.
+    const failure = (what: string, error: unknown) =>
+      new ConnectionError(redactSecrets(`connect: ${what}: ${(error as Error)?.message ?? String(error)}`, url));
+    let client: ReturnType<typeof createClient>;
+    try {
+      client = createClient({
+        url,
+        socket: {
+          ...(options.socket as object),
+          reconnectStrategy: (retries: number, cause: Error) => (established ? Math.min(50 * 2 ** retries, 2000) : cause),
+        },
+      });
+    } catch (error) {
+      throw failure(`invalid url ${redactUrl(url)}`, error);
+    }
     // Without a listener, a connection error would crash the process.
     client.on('error', () => undefined);
     try {
@@ -69,7 +85,7 @@ export async function connect(options: ConnectOptions = {}): Promise<Connection>
       established = true;
     } catch (error) {
       client.destroy();
-      throw new ConnectionError(`connect: cannot reach Redis: ${(error as Error).message}`);
+      throw failure('cannot reach Redis', error);
     }
     connection = new Connection(client as unknown as RedisCommands, prefix, async () => {
       if (client.isOpen) await client.close();

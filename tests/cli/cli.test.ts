@@ -2,7 +2,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { createClient } from 'redis';
 import { Attr, BaseEntity, Index, Model, SortableString, Unique } from '../../src';
-import { redactSecrets, redactUrl } from '../../src/cli/redact-url';
+import { redactSecrets, redactUrl } from '../../src/connection/redact-url';
 import { startPrivateRedis } from '../../tools/private-redis';
 import { useTestRedis } from '../support/test-redis';
 import { useCli } from './run-cli';

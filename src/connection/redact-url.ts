@@ -1,6 +1,6 @@
 /**
  * The password of a Redis URL must never reach a message, a log line or the terminal: every message the
- * command-line tool prints goes through redactSecrets, and URLs are shown through redactUrl.
+ * command-line tool prints, and every connection error, goes through redactSecrets; URLs are shown through redactUrl.
  */
 const MASK = '***';
 
