@@ -180,3 +180,20 @@ local function sameEntry(spec, before, after)
     and (spec.scope == '' or before[spec.scope] == after[spec.scope])
     and (spec.kind ~= 'C' or before['#ci:' .. spec.attr] == after['#ci:' .. spec.attr])
 end
+
+-- Removes one field of object `id` and moves the entries of `specs` (the indexes that depend on it), memo
+-- included; `fields` are the fields those entries read.
+local function clearField(base, id, field, specs, fields)
+  local key = base .. ':obj:' .. id
+  local memo = base .. ':memo:' .. id
+  if redis.call('EXISTS', memo) == 0 then
+    memo = nil
+  end
+  local before = readValues(key, fields)
+  redis.call('HDEL', key, field)
+  local after = readValues(key, fields)
+  for _, spec in ipairs(specs) do
+    removeEntry(base, spec, before, id, memo)
+    addEntry(base, spec, after, id, memo)
+  end
+end

@@ -17,15 +17,5 @@ if redis.call('ZSCORE', KEYS[3], ARGV[3]) and redis.call('EXISTS', KEYS[4] .. ':
   return 0
 end
 local specs, fields = readSpecs(5, tonumber(ARGV[4]))
-local memo = base .. ':memo:' .. id
-if redis.call('EXISTS', memo) == 0 then
-  memo = nil
-end
-local before = readValues(key, fields)
-redis.call('HDEL', key, fk)
-local after = readValues(key, fields)
-for _, spec in ipairs(specs) do
-  removeEntry(base, spec, before, id, memo)
-  addEntry(base, spec, after, id, memo)
-end
+clearField(base, id, fk, specs, fields)
 return 1

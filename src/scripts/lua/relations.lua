@@ -64,7 +64,6 @@ end
 
 -- Clears the foreign key of object `id` of `model`, moving the index entries that depend on it.
 local function nullify(model, id, fk)
-  local key = model.base .. ':obj:' .. id
   local specs, fields, seen = {}, {}, {}
   for _, spec in ipairs(model.specs) do
     if spec.attr == fk or spec.scope == fk then
@@ -77,17 +76,7 @@ local function nullify(model, id, fk)
       end
     end
   end
-  local memo = model.base .. ':memo:' .. id
-  if redis.call('EXISTS', memo) == 0 then
-    memo = nil
-  end
-  local before = readValues(key, fields)
-  redis.call('HDEL', key, fk)
-  local after = readValues(key, fields)
-  for _, spec in ipairs(specs) do
-    removeEntry(model.base, spec, before, id, memo)
-    addEntry(model.base, spec, after, id, memo)
-  end
+  clearField(model.base, id, fk, specs, fields)
 end
 
 local function removeTree(models, m, id, seen)
