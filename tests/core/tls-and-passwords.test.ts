@@ -79,3 +79,11 @@ describe('connecting with rediss:// and a password in the URL', () => {
     }
   });
 });
+
+describe('prefixes', () => {
+  it('refuse braces and lone surrogates, which would let two prefixes share keys', async () => {
+    for (const prefix of ['', 'a{b', 'x}', 'p\uD800']) {
+      await expect(connect({ url: server.url.replace('redis://', `redis://:${PASSWORD}@`), prefix })).rejects.toThrow(/invalid prefix/);
+    }
+  });
+});
