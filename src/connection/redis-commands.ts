@@ -9,6 +9,7 @@ export interface EvalArguments {
 
 /** A transaction (MULTI/EXEC): queued commands sent in one round trip and applied together. */
 export interface RedisTransaction {
+  zCard(key: string): RedisTransaction;
   zScore(key: string, member: string): RedisTransaction;
   zRem(key: string, member: string): RedisTransaction;
   hGetAll(key: string): RedisTransaction;

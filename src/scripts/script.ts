@@ -17,13 +17,12 @@ export class Script {
     this.sha = createHash('sha1').update(source).digest('hex');
   }
 
-  async run(client: RedisCommands, keys: string[], args: ReadonlyArray<string | Buffer>): Promise<unknown> {
-    try {
-      return await client.evalSha(this.sha, { keys, arguments: args as Array<string | Buffer> });
-    } catch (error) {
+  run(client: RedisCommands, keys: string[], args: ReadonlyArray<string | Buffer>): Promise<unknown> {
+    const options = { keys, arguments: args as Array<string | Buffer> };
+    return client.evalSha(this.sha, options).catch((error: unknown) => {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return client.eval(this.source, { keys, arguments: args as Array<string | Buffer> });
-    }
+      return client.eval(this.source, options);
+    });
   }
 }
 
