@@ -2,8 +2,7 @@ import { activeConnection } from '../connection/connection';
 import { RelationError } from '../errors/errors';
 import { ObjectStore } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
-import { hasRelationsToClean } from '../relations/relation-graph';
-import { removalProgram } from '../relations/removal-program';
+import { removalPlan } from '../relations/removal-program';
 
 /**
  * The write step of remove(): one script that checks every onDelete 'restrict' of the cascade, then removes
@@ -13,12 +12,11 @@ import { removalProgram } from '../relations/removal-program';
 export async function removeObject(model: ModelDescriptor, id: string): Promise<void> {
   const connection = activeConnection();
   const store = new ObjectStore(model, connection);
-  const simple = model.indexes.length === 0 && !model.keepsMemo && !hasRelationsToClean(model, connection.prefix);
-  if (simple) {
+  const program = removalPlan(model, connection.prefix);
+  if (program.simple) {
     await store.remove(id, undefined);
     return;
   }
-  const program = removalProgram(model, connection.prefix);
   const outcome = await store.remove(id, program.args);
   if ('restrictedBy' in outcome) {
     const { model: number, foreignKey } = outcome.restrictedBy;

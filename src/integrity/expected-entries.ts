@@ -1,5 +1,6 @@
 import { StoredIndex } from '../schema/stored-definition';
 import { isNumeric, ModelScope } from './model-scope';
+import { escapeLex } from '../query/bounds';
 
 /**
  * The index entries an object must have, computed from its stored values exactly as src/scripts/lua/indexes.lua
@@ -17,7 +18,6 @@ export interface ExpectedEntry {
   readonly score?: number;
 }
 
-const ESCAPED_ZERO = Buffer.from([0, 1]);
 const ABSENT = Buffer.from([0xff]);
 
 /** A string's UTF-8 bytes as a latin1 string (how members are compared). */
@@ -28,18 +28,7 @@ export function bytes(text: string): string {
 /** The member a lex index holds for (value, id): esc(value) \0\0 len(id) id; \xFF for an absent value. */
 export function lexMember(value: string | undefined, id: string): string {
   const tail = Buffer.concat([Buffer.from([0, 0, Buffer.byteLength(id)]), Buffer.from(id)]);
-  if (value === undefined) return Buffer.concat([ABSENT, tail]).toString('latin1');
-  const raw = Buffer.from(value, 'utf8');
-  const parts: Buffer[] = [];
-  let start = 0;
-  for (let i = 0; i < raw.length; i++) {
-    if (raw[i] === 0) {
-      parts.push(raw.subarray(start, i), ESCAPED_ZERO);
-      start = i + 1;
-    }
-  }
-  parts.push(raw.subarray(start), tail);
-  return Buffer.concat(parts).toString('latin1');
+  return Buffer.concat([value === undefined ? ABSENT : escapeLex(value), tail]).toString('latin1');
 }
 
 /** The id a lex member names (after the first \0\0: one length byte, then the id), or undefined. */

@@ -20,6 +20,11 @@ export function registerScope(descriptor: ModelDescriptor): void {
   byClass.set(descriptor.ctor, descriptor);
 }
 
+/** How many models are defined: grows when a class is decorated, so caches derived from all models use it. */
+export function modelCount(): number {
+  return byName.size;
+}
+
 /** Every model defined with @Model (not the tenant scopes). */
 export function allModels(): ModelDescriptor[] {
   return [...byName.values()];

@@ -1,6 +1,34 @@
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { pushSpecs } from '../mapper/index-specs';
-import { dependentsOf, membershipsOf } from './relation-graph';
+import { modelCount } from '../metadata/model-registry';
+import { dependentsOf, hasRelationsToClean, membershipsOf } from './relation-graph';
+
+/** What removing an object of a model takes: nothing but its hash and `all` entry (simple), or remove.lua. */
+export interface RemovalPlan {
+  readonly simple: boolean;
+  readonly args: string[];
+  readonly models: ModelDescriptor[];
+}
+
+const plans = new WeakMap<ModelDescriptor, Map<string, { models: number; plan: RemovalPlan }>>();
+
+/**
+ * The removal plan of a model under a prefix, built once: the relation graph only changes when a model is
+ * defined, so it is rebuilt only then (remove() is a hot path).
+ */
+export function removalPlan(model: ModelDescriptor, prefix: string): RemovalPlan {
+  let byPrefix = plans.get(model);
+  if (!byPrefix) {
+    byPrefix = new Map();
+    plans.set(model, byPrefix);
+  }
+  const cached = byPrefix.get(prefix);
+  if (cached && cached.models === modelCount()) return cached.plan;
+  const simple = model.indexes.length === 0 && !model.keepsMemo && !hasRelationsToClean(model, prefix);
+  const plan = { ...removalProgram(model, prefix), simple };
+  byPrefix.set(prefix, { models: modelCount(), plan });
+  return plan;
+}
 
 /**
  * The model table remove.lua walks (relations.lua): the removed object's model first, then every model whose
