@@ -10,7 +10,9 @@
 -- ARGV[4]  create only: '1' to keep a memo of the object's index entries (models with a TTL or a cap)
 -- ARGV[5]  the @Version field ('' none); ARGV[6] update only: the version the client read
 -- ARGV[7]  the cap's index key ('' none); ARGV[8] how many to keep; ARGV[9] 'asc' keeps the lowest
--- ARGV[10] '1' when ids are sequence numbers (cap ties ordered numerically)
+-- ARGV[10] '0' for given ids; '1' when ids are sequence numbers (cap ties ordered numerically); 'n:s' for the
+--          sequence of shard s of a model sharded n ways: its k-th id is (k - 1) * n + s + 1, so that every shard
+--          draws distinct numbers from its own sequence and an id names its shard ((id - 1) mod n)
 -- ARGV[11] n; then n field, value pairs to set (HSET)
 -- then     m; then m fields to remove (HDEL)
 -- then     k; then k index specs (kind, attribute, scope, numeric: see indexes.lua): every index on create,
@@ -36,7 +38,8 @@ local sequence, all, base = KEYS[1], KEYS[2], KEYS[3]
 local ttl = tonumber(ARGV[3])
 local keepMemo = ARGV[4] == '1'
 local versionField, readVersion = ARGV[5], ARGV[6]
-local capKey, capKeep, capKeepLowest, numeric = ARGV[7], tonumber(ARGV[8]), ARGV[9] == 'asc', ARGV[10] == '1'
+local capKey, capKeep, capKeepLowest, numeric = ARGV[7], tonumber(ARGV[8]), ARGV[9] == 'asc', ARGV[10] ~= '0'
+local stride, shard = string.match(ARGV[10], '^(%d+):(%d+)$')
 local setCount = tonumber(ARGV[11])
 local setFrom = 12
 local delCount = tonumber(ARGV[setFrom + 2 * setCount])
@@ -88,7 +91,11 @@ end
 
 local sequenced = id == ''
 if sequenced then
-  id = tostring(redis.call('INCR', sequence))
+  id = redis.call('INCR', sequence)
+  if stride then
+    id = (id - 1) * tonumber(stride) + tonumber(shard) + 1
+  end
+  id = tostring(id)
 end
 local key = base .. ':obj:' .. id
 local memo = base .. ':memo:' .. id
