@@ -34,12 +34,16 @@ function info(port: number, section: string): Promise<string> {
   });
 }
 
-export async function startPrivateCluster(masters = 3, replicasPerMaster = 1): Promise<PrivateCluster> {
+/**
+ * `nodeTimeoutMs` is cluster-node-timeout: how long a master may be unreachable before its replica takes over
+ * (a failover test makes it short).
+ */
+export async function startPrivateCluster(masters = 3, replicasPerMaster = 1, nodeTimeoutMs = 2000): Promise<PrivateCluster> {
   const count = masters * (1 + replicasPerMaster);
   const nodes: PrivateRedis[] = [];
   try {
     for (let i = 0; i < count; i++) {
-      nodes.push(await startPrivateRedis(['--cluster-enabled', 'yes', '--cluster-node-timeout', '2000', '--cluster-config-file', 'nodes.conf']));
+      nodes.push(await startPrivateRedis(['--cluster-enabled', 'yes', '--cluster-node-timeout', String(nodeTimeoutMs), '--cluster-config-file', 'nodes.conf']));
     }
     const addresses = nodes.map((node) => `127.0.0.1:${node.port}`);
     const created = spawnSync(

@@ -6,11 +6,22 @@ import { redactSecrets, redactUrl } from './redact-url';
 import { allScripts } from '../scripts/scripts';
 import type { SchemaStatus } from '../schema/schema-status';
 import { registerModels } from '../schema/first-use';
+import { commandsFor } from './cluster-commands';
+import { ClusterOptions, openCluster } from './open-cluster';
+import { everyMaster, isCluster } from './topology';
 
 export interface ConnectOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://...` for TLS. */
   url?: string;
-  /** An existing node-redis client (already connected, or not: it is connected if needed). Left open by disconnect(). */
+  /**
+   * A Redis Cluster (docs/cluster.md): node-redis `createCluster` options, e.g.
+   * `{ rootNodes: [{ url: 'redis://127.0.0.1:7000' }], defaults: { password } }`. Not with `url` or `client`.
+   */
+  cluster?: ClusterOptions;
+  /**
+   * An existing node-redis client or cluster client (already connected, or not: it is connected if needed).
+   * Left open by disconnect().
+   */
   client?: unknown;
   /** Namespace of every key redis-record writes (default `rr`). Must not contain `{` or `}`. */
   prefix?: string;
@@ -49,7 +60,9 @@ export const DEFAULT_PREFIX = 'rr';
 export async function connect(options: ConnectOptions = {}): Promise<Connection> {
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   assertValidPrefix(prefix);
-  if (options.client && options.url) throw new RedisRecordError('connect: pass either url or client, not both');
+  if ([options.client, options.url, options.cluster].filter((given) => given !== undefined).length > 1) {
+    throw new RedisRecordError('connect: pass one of url, cluster and client');
+  }
   if (current) await disconnect();
 
   let connection: Connection;
@@ -57,7 +70,12 @@ export async function connect(options: ConnectOptions = {}): Promise<Connection>
     const client = options.client as RedisCommands & { isOpen?: boolean; connect?: () => Promise<unknown> };
     if (typeof client.evalSha !== 'function') throw new RedisRecordError('connect: client is not a node-redis client');
     if (client.isOpen === false && client.connect) await client.connect();
-    connection = new Connection(client, prefix, undefined, options.onSchemaChange);
+    connection = new Connection(commandsFor(client), prefix, undefined, options.onSchemaChange);
+  } else if (options.cluster !== undefined) {
+    const cluster = await openCluster(options.cluster, options.socket);
+    connection = new Connection(commandsFor(cluster as unknown as RedisCommands), prefix, async () => {
+      if (cluster.isOpen) await cluster.close();
+    }, options.onSchemaChange);
   } else {
     // The first connection must succeed (or connect() fails at once); after that, a dropped connection is
     // re-established with backoff, and commands issued meanwhile fail with their own errors.
@@ -114,8 +132,14 @@ export function currentConnection(): Connection | undefined {
   return current;
 }
 
-/** Loads every script once, pipelined, so that each operation is one EVALSHA from its first use. */
+/**
+ * Loads every script once, pipelined, on every master, so that each operation is one EVALSHA from its first
+ * use. A node that lost its scripts later (restart, a replica promoted by a failover) gets them back through
+ * the NOSCRIPT fallback of src/scripts/script.ts.
+ */
 async function preloadScripts(client: RedisCommands): Promise<void> {
   if (typeof client.scriptLoad !== 'function') return;
-  await Promise.all(allScripts().map((script) => client.scriptLoad(script.source)));
+  const load = (node: { scriptLoad(source: string): Promise<string> }) => Promise.all(allScripts().map((script) => node.scriptLoad(script.source)));
+  if (isCluster(client)) await everyMaster(client, load);
+  else await load(client);
 }

@@ -1,8 +1,10 @@
 import { RESP_TYPES } from 'redis';
+import { commandsFor } from '../connection/cluster-commands';
 
 /**
- * The commands the integrity tools send, as a structural type (a node-redis client or cluster client has
- * them). Members and values come back as strings, or as Buffers from `binary(client)`.
+ * The commands the integrity tools send, as a structural type (a node-redis client has them; a cluster client
+ * has them through src/connection/cluster-commands.ts: SCAN over every master, UNLINK per hash tag, key scans
+ * on the key's node). Members and values come back as strings, or as Buffers from `binary(client)`.
  */
 export interface RawCommands {
   scanIterator(options: { MATCH: string; COUNT: number }): AsyncIterable<string[]>;
@@ -22,7 +24,7 @@ export interface RawCommands {
 }
 
 export function raw(client: unknown): RawCommands {
-  return client as RawCommands;
+  return commandsFor(client) as RawCommands;
 }
 
 const binaries = new WeakMap<object, RawCommands>();

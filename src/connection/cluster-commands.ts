@@ -1,0 +1,69 @@
+import { ClusterClient, everyMaster, isCluster, NodeCommands, scanKeys, unlinkKeys } from './topology';
+
+/**
+ * A cluster client seen as one server: the same object, with the commands a cluster client lacks or routes
+ * to one node only replaced by their topology-aware forms (src/connection/topology.ts):
+ * - scanIterator(): every master's keys;
+ * - zScanIterator / sScanIterator / hScanIterator(key): on the node holding the key (a cluster client has none);
+ * - unlink(keys): one UNLINK per hash tag;
+ * - scriptLoad(): on every master;
+ * - withTypeMapping(): the same view over the mapped client.
+ * Every other command is the cluster client's own, routed by its first key. A standalone client is returned
+ * as it is, and a view is returned as it is, so commandsFor() can be applied anywhere.
+ */
+const views = new WeakSet<object>();
+const cache = new WeakMap<object, object>();
+
+type Mapping = Record<number, unknown> | undefined;
+
+function keyScanner(cluster: ClusterClient, mapping: Mapping, method: 'zScanIterator' | 'sScanIterator' | 'hScanIterator') {
+  return async function* (key: string, options: { COUNT: number }): AsyncGenerator<unknown[]> {
+    if (typeof cluster.getNodeClientForKey !== 'function') {
+      throw new Error(`${method}: this cluster client cannot give the node of a key (node-redis >= 5.9 can)`);
+    }
+    let node = (await cluster.getNodeClientForKey(key, false)) as NodeCommands & Record<string, unknown>;
+    if (mapping) node = node.withTypeMapping(mapping) as NodeCommands & Record<string, unknown>;
+    const iterate = node[method] as (key: string, options: { COUNT: number }) => AsyncIterable<unknown[]>;
+    yield* iterate.call(node, key, options);
+  };
+}
+
+function view<T extends object>(target: T, cluster: ClusterClient, mapping: Mapping): T {
+  const overrides: Record<string | symbol, unknown> = {
+    scanIterator: (options: { MATCH: string; COUNT: number }) => scanKeys(cluster, options),
+    zScanIterator: keyScanner(cluster, mapping, 'zScanIterator'),
+    sScanIterator: keyScanner(cluster, mapping, 'sScanIterator'),
+    hScanIterator: keyScanner(cluster, mapping, 'hScanIterator'),
+    unlink: (keys: string[]) => unlinkKeys(cluster, keys),
+    scriptLoad: async (script: string) => (await everyMaster(cluster, (node) => node.scriptLoad(script)))[0],
+    withTypeMapping: (next: Record<number, unknown>) =>
+      view((target as unknown as { withTypeMapping(m: Record<number, unknown>): object }).withTypeMapping(next), cluster, next),
+  };
+  // Methods are bound to the client itself: node-redis keeps private state that a proxy receiver cannot reach.
+  const bound = new Map<string | symbol, unknown>();
+  const proxy = new Proxy(target, {
+    get(object, property) {
+      if (property in overrides) return overrides[property];
+      const value = Reflect.get(object, property, object);
+      if (typeof value !== 'function') return value;
+      let fn = bound.get(property);
+      if (!fn) bound.set(property, (fn = (value as (...args: unknown[]) => unknown).bind(object)));
+      return fn;
+    },
+  });
+  views.add(proxy);
+  return proxy;
+}
+
+/** The client redis-record works with: a cluster client wrapped as above, anything else unchanged. */
+export function commandsFor<T>(client: T): T {
+  if (!isCluster(client) || views.has(client as object)) return client;
+  let wrapped = cache.get(client as object);
+  if (!wrapped) cache.set(client as object, (wrapped = view(client as object, client, undefined)));
+  return wrapped as T;
+}
+
+/** The cluster client behind a view (or the client itself): what topology functions are given. */
+export function isClusterView(client: unknown): boolean {
+  return typeof client === 'object' && client !== null && views.has(client);
+}

@@ -1,0 +1,63 @@
+import { createCluster, RedisClusterOptions } from 'redis';
+import { ConnectionError } from '../errors/errors';
+import { redactSecrets } from './redact-url';
+
+/** node-redis cluster options (`createCluster`): `rootNodes` to discover the cluster from, `defaults` for every node. */
+export type ClusterOptions = RedisClusterOptions;
+
+export type OpenedCluster = ReturnType<typeof createCluster>;
+
+interface NodeOptions {
+  url?: string;
+  password?: string;
+  username?: string;
+  socket?: Record<string, unknown>;
+}
+
+/** Every secret the options carry (URL passwords, `password` fields) masked in `text`. */
+export function redactCluster(text: string, options: ClusterOptions): string {
+  const nodes = [...((options.rootNodes ?? []) as NodeOptions[]), (options.defaults ?? {}) as NodeOptions];
+  let out = text;
+  for (const node of nodes) {
+    if (node.url) out = redactSecrets(out, node.url);
+    if (node.password) out = out.split(node.password).join('***');
+  }
+  return out;
+}
+
+/**
+ * Connects a cluster client from `options`, like connect({ url }): the cluster must be reachable now (a
+ * ConnectionError at once otherwise, its message redacted); once connected, a node whose connection drops is
+ * reconnected with backoff while node-redis follows the topology (MOVED, failover).
+ */
+export async function openCluster(options: ClusterOptions, socket: Record<string, unknown> | undefined): Promise<OpenedCluster> {
+  if (!options || !Array.isArray(options.rootNodes) || options.rootNodes.length === 0) {
+    throw new ConnectionError('connect: cluster.rootNodes must list at least one node, e.g. [{ url: "redis://127.0.0.1:7000" }]');
+  }
+  let established = false;
+  const failure = (what: string, error: unknown) =>
+    new ConnectionError(redactCluster(`connect: ${what}: ${(error as Error)?.message ?? String(error)}`, options));
+  const defaults = (options.defaults ?? {}) as NodeOptions;
+  const reconnectStrategy = (retries: number, cause: Error) => (established ? Math.min(50 * 2 ** retries, 2000) : cause);
+  const withSocket = (node: NodeOptions) => ({ ...node, socket: { ...socket, ...defaults.socket, ...node.socket, reconnectStrategy } });
+  let cluster: OpenedCluster;
+  try {
+    cluster = createCluster({
+      ...options,
+      rootNodes: (options.rootNodes as NodeOptions[]).map(withSocket),
+      defaults: withSocket(defaults),
+    } as ClusterOptions) as OpenedCluster;
+  } catch (error) {
+    throw failure('invalid cluster options', error);
+  }
+  // Without a listener, a node's connection error would crash the process.
+  cluster.on('error', () => undefined);
+  try {
+    await cluster.connect();
+    established = true;
+  } catch (error) {
+    cluster.destroy();
+    throw failure('cannot reach the Redis Cluster', error);
+  }
+  return cluster;
+}
