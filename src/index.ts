@@ -47,6 +47,15 @@ export type { AttributeType } from './codecs/attribute-type';
 export type { ModelOptions, IdStrategy } from './metadata/model-descriptor';
 export type { AttributeName, AttributeInput, CounterName, Persisted, EntityClass, SaveOptions } from './types/entity-types';
 export type {
+  SaveManyItem,
+  SaveManyOptions,
+  SaveManyResult,
+  SaveManyFailure,
+  RemoveManyOptions,
+  RemoveManyResult,
+  RemoveManyFailure,
+} from './types/bulk-types';
+export type {
   Where,
   Condition,
   RangeOperators,

@@ -25,6 +25,8 @@ import { checkEntityModel, reindexEntityModel, repairEntityModel, schemaStatusOf
 import type { CheckResult, IntegrityOptions, RepairResult } from '../integrity/violations';
 import type { ReindexResult } from '../integrity/reindex-model';
 import type { SchemaStatus } from '../schema/schema-status';
+import type { SaveManyItem, SaveManyOptions, SaveManyResult } from '../types/bulk-types';
+import { saveMany } from './save-many';
 
 function storeOf(model: ModelDescriptor): ObjectStore {
   return new ObjectStore(model, activeConnection());
@@ -147,6 +149,19 @@ export abstract class BaseEntity {
     options: SaveOptions = {},
   ): Promise<Persisted<T>> {
     return buildEntity(this, attributes).save(options);
+  }
+
+  /**
+   * Saves many entities (instances, or attribute objects of new ones) as save() saves each, with the writes
+   * pipelined: new objects go to Redis in chunks, one script call per chunk. Each object is still written
+   * atomically; one item's failure does not stop the others. See docs/bulk-operations.md.
+   */
+  static saveMany<T extends BaseEntity>(
+    this: EntityClass<T>,
+    entities: ReadonlyArray<SaveManyItem<NoInfer<T>>>,
+    options: SaveManyOptions = {},
+  ): Promise<SaveManyResult<T>> {
+    return saveMany(this, entities, options);
   }
 
   /** The object with this id, or null. One round trip. */

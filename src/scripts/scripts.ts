@@ -21,6 +21,7 @@ export function allScripts(): Script[] {
 
 export const scripts = {
   save: script('save.lua'),
+  saveMany: script('save-many.lua'),
   remove: script('remove.lua'),
   query: script('query.lua'),
   count: script('count.lua'),
@@ -37,4 +38,6 @@ export const scripts = {
   nullifyForeignKey: script('nullify-foreign-key.lua'),
   repairMembership: script('repair-membership.lua'),
   raiseSequence: script('raise-sequence.lua'),
+  claimUnique: script('claim-unique.lua'),
+  releaseUnique: script('release-unique.lua'),
 };

@@ -1,0 +1,160 @@
+import { ArgumentError } from '../errors/errors';
+import { ModelDescriptor } from '../metadata/model-descriptor';
+import { descriptorOf } from '../metadata/model-registry';
+import { afterSchema } from '../schema/first-use';
+import type { SaveManyFailure, SaveManyItem, SaveManyOptions, SaveManyResult } from '../types/bulk-types';
+import type { AttributeInput, EntityClass, Persisted } from '../types/entity-types';
+import type { BaseEntity } from './base-entity';
+import { chunkSizeOption } from './bulk-options';
+import { createMany } from './create-many';
+import { stateOf } from './entity-state';
+import { runHooks } from './run-hooks';
+import { validateEntity } from './validate-entity';
+import { writeEntity } from './write-entity';
+
+/** An item that became an instance and is still on its way. */
+interface Item<T> {
+  readonly index: number;
+  readonly entity: T;
+  readonly creating: boolean;
+}
+
+/**
+ * Saves many entities as save() saves each one: the same hooks in the same order, the same validation and the
+ * same per-object atomic write, but with the writes sent together: new objects in chunks, one save-many.lua
+ * call per chunk, changes to loaded objects as pipelined save.lua calls. One item's failure (before or at its
+ * write) writes nothing of that item and does not stop the others; the result says which failed and why.
+ *
+ * Order: every item's BeforeValidate, validation, BeforeSave and BeforeCreate/BeforeUpdate run first, item by
+ * item in the given order; then the writes; then AfterCreate/AfterUpdate and AfterSave of each saved item, in
+ * order.
+ */
+export async function saveMany<T extends BaseEntity>(
+  ctor: EntityClass<T>,
+  given: ReadonlyArray<SaveManyItem<T>>,
+  options: SaveManyOptions = {},
+): Promise<SaveManyResult<T>> {
+  if (!Array.isArray(given)) throw new ArgumentError(`saveMany: expected an array of entities or attribute objects, got ${typeName(given)}`);
+  const chunkSize = chunkSizeOption('saveMany', options.chunkSize);
+  const model = descriptorOf(ctor);
+  const failed: Array<SaveManyFailure<T>> = [];
+  const fail = (index: number, entity: T | undefined, error: unknown, written = false) =>
+    failed.push({ index, entity, error: asError(error), written });
+
+  const items: Array<Item<T>> = [];
+  const seen = new Map<object, number>();
+  for (let index = 0; index < given.length; index++) {
+    const item = given[index];
+    let entity: T;
+    try {
+      entity = instanceFor(ctor, model, item);
+    } catch (error) {
+      fail(index, undefined, error);
+      continue;
+    }
+    const first = seen.get(entity);
+    if (first !== undefined) {
+      fail(index, entity, new ArgumentError(`${model.name}.saveMany: the same instance is at index ${first} and ${index}; it is saved once`));
+      continue;
+    }
+    seen.set(entity, index);
+    items.push({ index, entity, creating: stateOf(entity).snapshot === undefined });
+  }
+
+  // Like save(), wait for whatever this call's instances are still doing, and make their next operation wait.
+  const work = settle(items).then(() => saveItems(model, items, options.validate !== false, chunkSize, fail));
+  const done = work.catch(() => undefined);
+  for (const { entity } of items) stateOf(entity).queue = done;
+  const saved = await work;
+  failed.sort((a, b) => a.index - b.index);
+  return { ok: failed.length === 0, saved, failed };
+}
+
+async function saveItems<T extends BaseEntity>(
+  model: ModelDescriptor,
+  items: ReadonlyArray<Item<T>>,
+  validate: boolean,
+  chunkSize: number,
+  fail: (index: number, entity: T, error: unknown, written?: boolean) => void,
+): Promise<Array<Persisted<T>>> {
+  const ready: Array<Item<T>> = [];
+  for (const item of items) {
+    try {
+      await before(model, item.entity, item.creating, validate);
+      ready.push(item);
+    } catch (error) {
+      fail(item.index, item.entity, error);
+    }
+  }
+
+  const written = new Array<boolean>(ready.length).fill(false);
+  await afterSchema(model, async () => {
+    // Changes to loaded objects: one save.lua call each (writeEntity, as save() does), pipelined together.
+    const updates = ready.flatMap((item, at) => (item.creating ? [] : [at]));
+    const updating = Promise.allSettled(updates.map((at) => writeEntity(model, ready[at].entity, stateOf(ready[at].entity))));
+    const creates = ready.flatMap((item, at) => (item.creating ? [at] : []));
+    const createErrors = await createMany(model, creates.map((at) => ready[at].entity), chunkSize);
+    createErrors.forEach((error, i) => record(creates[i], error));
+    (await updating).forEach((outcome, i) => record(updates[i], outcome.status === 'rejected' ? outcome.reason : undefined));
+  });
+
+  function record(at: number, error: unknown): void {
+    if (error === undefined) written[at] = true;
+    else fail(ready[at].index, ready[at].entity, error);
+  }
+
+  const saved: Array<Persisted<T>> = [];
+  for (let at = 0; at < ready.length; at++) {
+    if (!written[at]) continue;
+    const { entity, creating, index } = ready[at];
+    try {
+      await runHooks(model, entity, creating ? 'afterCreate' : 'afterUpdate');
+      await runHooks(model, entity, 'afterSave');
+      saved.push(entity as Persisted<T>);
+    } catch (error) {
+      fail(index, entity, error, true);
+    }
+  }
+  return saved;
+}
+
+/** What save() runs before its write, in the same order. */
+async function before(model: ModelDescriptor, entity: object, creating: boolean, validate: boolean): Promise<void> {
+  await runHooks(model, entity, 'beforeValidate');
+  if (validate) await validateEntity(model, entity);
+  await runHooks(model, entity, 'beforeSave');
+  await runHooks(model, entity, creating ? 'beforeCreate' : 'beforeUpdate');
+}
+
+/** The instance an item stands for: itself when it is an instance of the model, else one built from it. */
+function instanceFor<T extends BaseEntity>(ctor: EntityClass<T>, model: ModelDescriptor, item: unknown): T {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+    throw new ArgumentError(`${model.name}.saveMany: expected an entity or an attribute object, got ${typeName(item)}`);
+  }
+  const prototype = Object.getPrototypeOf(item);
+  if (prototype === Object.prototype || prototype === null) {
+    // build() reports unknown attributes as a ValidationError, as create() does
+    return (ctor as unknown as { build(input: AttributeInput<T>): T }).build(item as AttributeInput<T>);
+  }
+  if (prototype !== ctor.prototype) {
+    const name = (prototype as { constructor?: { name?: string } }).constructor?.name ?? 'object';
+    throw new ArgumentError(`${model.name}.saveMany: a ${name} instance is not a ${model.name} of this scope`);
+  }
+  return item as T;
+}
+
+function settle(items: ReadonlyArray<Item<unknown>>): Promise<unknown> {
+  const queues: Array<Promise<unknown>> = [];
+  for (const { entity } of items) queues.push(stateOf(entity as object).queue);
+  return Promise.all(queues);
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
+}

@@ -1,0 +1,78 @@
+import { Connection } from '../connection/connection';
+import { ModelDescriptor } from '../metadata/model-descriptor';
+import { scripts } from '../scripts/scripts';
+import { BulkTarget } from './bulk-routing';
+import { EncodedFields } from './encoded-fields';
+import { pushSpecs } from './index-specs';
+import { ParentChecks, SaveOutcome } from './object-store';
+
+/** A new object of a bulk create: its given id ('' to take a sequence number) and its encoded fields. */
+export interface NewObject {
+  readonly id: string;
+  readonly fields: EncodedFields;
+}
+
+/**
+ * The bulk counterpart of ObjectStore: many objects per round trip, each still applied atomically. It knows
+ * keys, index specs and scripts, not entities.
+ */
+export class BulkStore {
+  constructor(
+    private readonly model: ModelDescriptor,
+    private readonly connection: Connection,
+  ) {}
+
+  /**
+   * Creates the objects with one save-many.lua call, in order; resolves to one outcome per object, as
+   * ObjectStore.insert's (`missing` meaning the given id exists already).
+   */
+  async create(target: BulkTarget, objects: readonly NewObject[], parents: ParentChecks): Promise<SaveOutcome[]> {
+    const { keys, idForm } = target;
+    const model = this.model;
+    const cap = model.cap;
+    const args = [
+      model.ttlMs !== undefined ? String(model.ttlMs) : '',
+      model.keepsMemo ? '1' : '0',
+      model.version?.field ?? '',
+      cap ? keys.sorted('score', cap.index.attribute.field) : '',
+      cap ? String(cap.keep) : '',
+      cap?.keepLowest ? 'asc' : 'desc',
+      idForm,
+    ];
+    pushSpecs(args, model.indexes);
+    // every foreign key is passed: the script checks only those a new object sets (a parent check per value)
+    args.push(String(parents.length));
+    for (const [field, objectPrefix] of parents) args.push(field, objectPrefix);
+    args.push(String(objects.length));
+    for (const object of objects) {
+      args.push(object.id, String(object.fields.size));
+      for (const [field, value] of object.fields) args.push(field, value);
+    }
+    const reply = await scripts.saveMany().run(this.connection.client, [keys.sequence, keys.all, keys.base], args);
+    return (reply as unknown[]).map(outcomeOf);
+  }
+
+  /**
+   * Removes objects that have nothing but their hash and `all` entry to remove (no indexes, memo or relations):
+   * one MULTI of ZREM + DEL + ZREM exp per id, as ObjectStore.remove does for one. Resolves to whether each
+   * existed.
+   */
+  async removePlain(target: BulkTarget, ids: readonly string[]): Promise<boolean[]> {
+    const { keys } = target;
+    const transaction = this.connection.client.multi();
+    for (const id of ids) transaction.zRem(keys.all, id).del(keys.object(id)).zRem(keys.expiring, id);
+    const replies = await transaction.exec();
+    return ids.map((_, i) => Number(replies[3 * i]) === 1);
+  }
+}
+
+/** One entry of save-many.lua's reply, read as save.lua's reply is by ObjectStore. */
+function outcomeOf(reply: unknown): SaveOutcome {
+  if (reply === null || reply === undefined) return { missing: true };
+  if (Array.isArray(reply)) {
+    if (reply[0] === 'stale') return { stale: true };
+    if (reply[0] === 'relation') return { missingParent: String(reply[1]) };
+    return { uniqueTaken: String(reply[1]) };
+  }
+  return { id: String(reply) };
+}

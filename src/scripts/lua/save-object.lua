@@ -1,0 +1,137 @@
+-- save-object.lua: creating or updating one object with its index and unique entries; a library inlined into
+-- save.lua (one object) and save-many.lua (a chunk of new objects). Needs indexes.lua, objects.lua, pages.lua
+-- and caps.lua before it.
+-- KEYS/ARGV: none of its own. The object's fields, removed fields and parent checks are read from ARGV at the
+-- positions the caller gives, in the layout save.lua's header describes (n, then n field/value pairs; m, then
+-- m fields; p, then p pairs of foreign key field and parent object key prefix).
+-- `model` holds what is the same for every object of the call:
+--   sequence, all, base     the model's sequence, `all` zset and key base (KEYS of the calling script)
+--   ttl                     create only: time to live in ms, or nil
+--   keepMemo                create only: true to keep a memo of the object's index entries
+--   versionField            the @Version field, '' for none
+--   capKey, capKeep, capKeepLowest   the cap's index key ('' none), how many to keep, whether the lowest stay
+--   numeric                 true when ids are sequence numbers (cap ties ordered numerically)
+--   stride, shard           for the sequence of shard `shard` of a model sharded `stride` ways, else nil
+-- Returns what save.lua returns: the id; false (the object to update is gone, or the id to create exists);
+-- {'unique', attribute}; {'stale'}; {'relation', field}.
+-- Guarantees: every check runs before the first write, so a refused save writes nothing; the hash, its `all`
+-- entry and every index and unique entry change together (invariants 1 to 5), computed from the values stored
+-- before and after the write. A capped model is trimmed back to its top objects before it returns.
+
+-- The model-wide part of save.lua's ARGV, read once per script call: ttl, memo, version, cap and id form.
+local function saveContext(sequence, all, base, ttl, keepMemo, versionField, capKey, capKeep, capOrder, idForm)
+  local stride, shard = string.match(idForm, '^(%d+):(%d+)$')
+  return {
+    sequence = sequence,
+    all = all,
+    base = base,
+    ttl = tonumber(ttl),
+    keepMemo = keepMemo == '1',
+    versionField = versionField,
+    capKey = capKey,
+    capKeep = tonumber(capKeep),
+    capKeepLowest = capOrder == 'asc',
+    numeric = idForm ~= '0',
+    stride = stride,
+    shard = shard,
+  }
+end
+
+-- mode 'c' | 'u'; id ('' on create takes the next sequence value); readVersion (update only); the ARGV
+-- positions of the fields to set, the fields to remove and the parent checks; `specs`/`fields` from readSpecs.
+local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFrom, delCount, specs, fields, parentsFrom)
+  local all, base = model.all, model.base
+  if mode == 'u' then
+    -- A live object's hash exists (it always holds #id); one still in `all` without it has expired.
+    if redis.call('EXISTS', base .. ':obj:' .. id) == 0 then
+      if redis.call('ZSCORE', all, id) then
+        purgeObject(base, all, id, nil, nil)
+      end
+      return false
+    end
+    if model.versionField ~= '' and redis.call('HGET', base .. ':obj:' .. id, model.versionField) ~= readVersion then
+      return { 'stale' }
+    end
+  elseif id ~= '' and redis.call('ZSCORE', all, id) then
+    return false
+  end
+
+  -- Unique values must be free (or held by this object, or by an object that no longer exists).
+  local written = {}
+  for i = 0, setCount - 1 do
+    written[ARGV[setFrom + 2 * i]] = ARGV[setFrom + 2 * i + 1]
+  end
+  for _, spec in ipairs(specs) do
+    if isUnique(spec) then
+      local value = uniqueValue(spec, written)
+      if value then
+        local owner = redis.call('HGET', base .. ':uniq:' .. spec.attr, value)
+        if owner and owner ~= id and redis.call('EXISTS', base .. ':obj:' .. owner) == 1 then
+          return { 'unique', spec.attr }
+        end
+      end
+    end
+  end
+
+  -- A foreign key being set must name a live parent (its removal, in remove.lua, checks the other way round).
+  for p = 0, tonumber(ARGV[parentsFrom]) - 1 do
+    local field = ARGV[parentsFrom + 1 + 2 * p]
+    local parent = written[field]
+    if parent and redis.call('EXISTS', ARGV[parentsFrom + 2 + 2 * p] .. parent) == 0 then
+      return { 'relation', field }
+    end
+  end
+
+  local sequenced = id == ''
+  if sequenced then
+    id = redis.call('INCR', model.sequence)
+    if model.stride then
+      id = (id - 1) * tonumber(model.stride) + tonumber(model.shard) + 1
+    end
+    id = tostring(id)
+  end
+  local key = base .. ':obj:' .. id
+  local memo = base .. ':memo:' .. id
+  local before = {}
+  if mode == 'u' then
+    before = readValues(key, fields)
+    if #specs == 0 or redis.call('EXISTS', memo) == 0 then
+      memo = nil
+    end
+    if setCount > 0 then
+      callWithArgs('HSET', key, setFrom, setFrom + 2 * setCount - 1)
+    end
+    if delCount > 0 then
+      callWithArgs('HDEL', key, delFrom, delFrom + delCount - 1)
+    end
+  else
+    if not sequenced then
+      -- a given id (uuid): replace any stray hash or memo rather than merge into it
+      redis.call('DEL', key, memo)
+    end
+    if not model.keepMemo then
+      memo = nil
+    end
+    callWithArgs('HSET', key, setFrom, setFrom + 2 * setCount - 1, { '#id', id })
+    -- sequence ids are scored by value, also one drawn ahead of the write (a sharded model's unique claims)
+    redis.call('ZADD', all, model.numeric and id or 0, id)
+    if model.ttl then
+      setExpiry(base, key, id, model.ttl)
+      sweepDue(base, all, 10)
+    end
+  end
+
+  local after = #specs > 0 and readValues(key, fields) or before
+  for _, spec in ipairs(specs) do
+    if mode == 'c' then
+      addEntry(base, spec, after, id, memo)
+    elseif not sameEntry(spec, before, after) then
+      removeEntry(base, spec, before, id, memo)
+      addEntry(base, spec, after, id, memo)
+    end
+  end
+  if model.capKey ~= '' then
+    trimCap(base, all, model.capKey, model.capKeep, model.capKeepLowest, model.numeric)
+  end
+  return id
+end

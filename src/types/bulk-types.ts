@@ -1,0 +1,63 @@
+import type { AttributeInput, Persisted, SaveOptions } from './entity-types';
+
+/** What `saveMany` accepts per item: an instance of the model (new or loaded), or the attributes of a new one. */
+export type SaveManyItem<T> = T | AttributeInput<T>;
+
+export interface SaveManyOptions extends SaveOptions {
+  /**
+   * New objects are sent to Redis this many per script call (default 500, 1 to 10,000). Larger chunks mean
+   * fewer calls but a longer time during which Redis runs one script and serves nobody else.
+   */
+  chunkSize?: number;
+}
+
+/** One item that was not saved, or whose after-hook failed. */
+export interface SaveManyFailure<T> {
+  /** Its position in the array given to saveMany. */
+  readonly index: number;
+  /** The instance (the one given, or the one built from the given attributes); absent when none could be built. */
+  readonly entity: T | undefined;
+  /** ValidationError, UniqueConstraintError, StaleObjectError, RelationError, NotFoundError, ArgumentError, or what a hook threw. */
+  readonly error: Error;
+  /**
+   * False: nothing of this item was written. True: the object is stored, but an AfterCreate/AfterUpdate/AfterSave
+   * hook threw afterwards (as save() would reject after writing).
+   */
+  readonly written: boolean;
+}
+
+export interface SaveManyResult<T> {
+  /** True when every item was saved and every hook succeeded. */
+  readonly ok: boolean;
+  /** The saved instances, in the order they were given (each with its id set). */
+  readonly saved: Array<Persisted<T>>;
+  /** The items that failed, in the order they were given. */
+  readonly failed: Array<SaveManyFailure<T>>;
+}
+
+/** One id that was not removed, or whose AfterRemove hook failed. */
+export interface RemoveManyFailure {
+  /** The id as given, converted to a string. */
+  readonly id: string;
+  /** The position of its first occurrence in the array given to removeMany. */
+  readonly index: number;
+  /** InvalidIdError, RelationError (onDelete 'restrict'), or what a hook threw. */
+  readonly error: Error;
+  /** True when the object was removed and only an AfterRemove hook failed afterwards. */
+  readonly removed: boolean;
+}
+
+export interface RemoveManyResult {
+  /** True when nothing failed (missing ids are not failures: removing what is gone is not an error). */
+  readonly ok: boolean;
+  /** The ids removed, in the order given. */
+  readonly removed: string[];
+  /** The ids of objects that did not exist (or had expired), in the order given. */
+  readonly missing: string[];
+  readonly failed: RemoveManyFailure[];
+}
+
+export interface RemoveManyOptions {
+  /** Ids removed per round trip (default 500, 1 to 10,000). */
+  chunkSize?: number;
+}
