@@ -21,20 +21,19 @@ class Post extends BaseEntity {
   }
 }
 
-const prefix = process.env.DEMO_PREFIX ?? 'demo';
 const show = (value: unknown) => JSON.stringify(value);
 const step = (title: string) => console.log(`\n== ${title}`);
 
 const rawClient = (url: string) => createClient({ url });
 type RawClient = ReturnType<typeof rawClient>;
 
-async function keysUnder(raw: RawClient): Promise<string[]> {
+async function keysUnder(raw: RawClient, prefix: string): Promise<string[]> {
   const keys: string[] = [];
   for await (const batch of raw.scanIterator({ MATCH: `${prefix}:*`, COUNT: 100 })) keys.push(...batch);
   return keys.sort();
 }
 
-async function story(raw: RawClient): Promise<void> {
+async function story(raw: RawClient, prefix: string): Promise<void> {
   step('create');
   const post = await Post.create({ title: 'Hello, Redis!', tags: ['intro'] });
   console.log(`Post.create -> id ${post.id}: ${show(post)}`);
@@ -67,7 +66,7 @@ async function story(raw: RawClient): Promise<void> {
   console.log(`nothing written: Post.count() is still ${await Post.count()}`);
 
   step(`keys under "${prefix}:" (SCAN with a raw node-redis client)`);
-  for (const key of await keysUnder(raw)) console.log(`${(await raw.type(key)).padEnd(6)} ${key}`);
+  for (const key of await keysUnder(raw, prefix)) console.log(`${(await raw.type(key)).padEnd(6)} ${key}`);
   const hashKey = `${prefix}:{Post}:obj:${post.id}`;
   console.log(`HGETALL ${hashKey} -> ${show(await raw.hGetAll(hashKey))}`);
 
@@ -77,32 +76,43 @@ async function story(raw: RawClient): Promise<void> {
   console.log(`post.remove() -> Post.exists(${show(id)}) is ${await Post.exists(id)}, Post.count() is ${await Post.count()}`);
 }
 
-async function main(): Promise<void> {
-  const redis = await redisForRun();
-  console.log(`redis-record demo: ${process.env.REDIS_URL ? 'REDIS_URL' : 'a private redis-server'} at ${redis.url}, prefix "${prefix}"`);
-  const raw = rawClient(redis.url);
+/** The tour on the Redis at `url`, under `prefix`; refuses a prefix that already holds keys. */
+export async function runDemo(url: string, prefix: string): Promise<void> {
+  const raw = rawClient(url);
   raw.on('error', () => undefined);
   try {
     await raw.connect();
-    if ((await keysUnder(raw)).length > 0) {
+    if ((await keysUnder(raw, prefix)).length > 0) {
       throw new Error(`keys already exist under "${prefix}:"; set DEMO_PREFIX to another prefix`);
     }
-    await connect({ url: redis.url, prefix });
+    await connect({ url, prefix });
     try {
-      await story(raw);
+      await story(raw, prefix);
     } finally {
       await disconnect();
-      const keys = await keysUnder(raw);
+      const keys = await keysUnder(raw, prefix);
       if (keys.length > 0) await raw.del(keys);
       console.log(`\n== cleanup: deleted ${keys.length} keys under "${prefix}:"`);
     }
   } finally {
     if (raw.isOpen) await raw.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const prefix = process.env.DEMO_PREFIX ?? 'demo';
+  const redis = await redisForRun();
+  console.log(`redis-record demo: ${process.env.REDIS_URL ? 'REDIS_URL' : 'a private redis-server'} at ${redis.url}, prefix "${prefix}"`);
+  try {
+    await runDemo(redis.url, prefix);
+  } finally {
     await redis.stop();
   }
 }
 
-main().catch((error) => {
-  console.error(`demo failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(`demo failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}

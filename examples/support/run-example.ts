@@ -1,0 +1,64 @@
+// Runs one example application under its own key prefix, on a Redis given by URL, and deletes every key it
+// wrote afterwards. Used by each example when run alone and by `npm run demo` for all of them in a row.
+import { createClient } from 'redis';
+import { connect, disconnect } from '../../src';
+import { redisForRun } from '../../tools/private-redis';
+
+/** Where an example writes its output: console.log when run from the command line, a collector in tests. */
+export type Print = (line: string) => void;
+
+/** An example application: it expects a connection and resolves to values a test can check. */
+export type ExampleRun<R> = (print: Print) => Promise<R>;
+
+const rawClient = (url: string) => createClient({ url });
+type RawClient = ReturnType<typeof rawClient>;
+
+async function keysUnder(raw: RawClient, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const batch of raw.scanIterator({ MATCH: `${prefix}:*`, COUNT: 100 })) keys.push(...batch);
+  return keys;
+}
+
+/**
+ * Connects redis-record to `url` under `prefix`, runs the example, disconnects, and deletes the keys under
+ * the prefix. A prefix that already holds keys is refused before anything is written: the cleanup must
+ * never delete data the example did not create.
+ */
+export async function runExample<R>(url: string, prefix: string, title: string, run: ExampleRun<R>): Promise<R> {
+  const raw = rawClient(url);
+  raw.on('error', () => undefined);
+  await raw.connect();
+  try {
+    if ((await keysUnder(raw, prefix)).length > 0) {
+      throw new Error(`keys already exist under "${prefix}:"; set EXAMPLE_PREFIX to another prefix`);
+    }
+    console.log(`\n#### ${title} (prefix "${prefix}")`);
+    await connect({ url, prefix });
+    try {
+      return await run((line) => console.log(line));
+    } finally {
+      await disconnect();
+      const keys = await keysUnder(raw, prefix);
+      for (let i = 0; i < keys.length; i += 500) await raw.del(keys.slice(i, i + 500));
+      console.log(`(cleanup: deleted ${keys.length} keys under "${prefix}:")`);
+    }
+  } finally {
+    if (raw.isOpen) await raw.close();
+  }
+}
+
+/** `npx ts-node examples/<file>.ts`: one example on REDIS_URL or a throwaway redis-server. */
+export function runAlone<R>(title: string, prefix: string, run: ExampleRun<R>): void {
+  const main = async () => {
+    const redis = await redisForRun();
+    try {
+      await runExample(redis.url, process.env.EXAMPLE_PREFIX ?? prefix, title, run);
+    } finally {
+      await redis.stop();
+    }
+  };
+  main().catch((error) => {
+    console.error(`example failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}
