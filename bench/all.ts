@@ -1,0 +1,142 @@
+/**
+ * The benchmark suite: redis-record side by side with hand-written node-redis code, nohm and redis-om, in one
+ * run, on the same seeded data and one private redis-server (emptied between libraries: it holds nothing else).
+ *
+ *   npm run bench                      the full suite; writes docs/benchmarks.md, docs/benchmarks/results.json,
+ *                                      docs/benchmarks/chart.svg and the summary between README's markers
+ *   npm run bench -- --quick           a smoke run with small sizes
+ *   npm run bench -- --out <dir>       writes <dir>/benchmarks.md and <dir>/benchmarks/*, leaves README alone
+ *   (--n, --bulk, --memory, --sizes 50000,500000 and --reps override the sizes)
+ *
+ * Workloads: Table I of the ActiveRedis paper sequential and with 50 operations in flight, bulk create, the
+ * query workload of bench/query.ts (redis-record and nohm), Redis memory per post. Every figure in the outputs
+ * comes from the results object this run builds.
+ */
+import 'reflect-metadata';
+import { mkdirSync, writeFileSync } from 'fs';
+import { join, resolve } from 'path';
+import { redisServerInstalled, startPrivateRedis } from '../tools/private-redis';
+import { handWrittenPeer } from './peers/hand-written-peer';
+import { closeIORedis, ioredisClient, nohmPeer } from './peers/nohm-peer';
+import type { Peer } from './peers/peer';
+import { nohmQueries, recordQueries } from './peers/query-peers';
+import { redisOmPeer } from './peers/redis-om-peer';
+import { redisRecordPeer } from './peers/redis-record-peer';
+import { renderChart } from './report/chart-svg';
+import { describeMachine } from './report/machine';
+import { renderMarkdown } from './report/markdown';
+import { renderSummary, updateReadme } from './report/readme-summary';
+import type { SuiteResults } from './report/results';
+import { judgeTargets } from './report/targets';
+import { option, positiveInteger } from './support/args';
+import { connectedClient, randomHex } from './support/bench-redis';
+import { bulkCreate } from './workloads/bulk-create';
+import { memoryPerObject } from './workloads/memory';
+import { makePosts } from './workloads/posts';
+import { makeQueryPosts } from './workloads/query-data';
+import { queryWorkload } from './workloads/query-workload';
+import { Server } from './workloads/server';
+import { tableOne } from './workloads/table-one';
+
+const QUICK = option('quick', 'BENCH_QUICK') !== undefined;
+const OUT = option('out', 'BENCH_OUT');
+
+/** Sizes of the full suite, and of --quick. */
+const SIZES = QUICK
+  ? { n: 300, reps: 1, block: 50, concurrentBlock: 150, warmup: 50, bulk: 2_000, memory: 300, querySizes: [1_000], queryReps: 5, budget: 0.5 }
+  : { n: 10_000, reps: 3, block: 100, concurrentBlock: 1_000, warmup: 500, bulk: 100_000, memory: 10_000, querySizes: [50_000, 500_000], queryReps: 50, budget: 2 };
+const N = positiveInteger('n', 'N', SIZES.n);
+const REPS = positiveInteger('reps', 'REPS', SIZES.reps);
+const BULK = positiveInteger('bulk', 'BULK', SIZES.bulk);
+const MEMORY = positiveInteger('memory', 'MEMORY', SIZES.memory);
+const CONCURRENCY = 50;
+const SEED = 20240601;
+
+function querySizes(): number[] {
+  const raw = option('sizes', 'SIZES');
+  if (raw === undefined) return SIZES.querySizes;
+  const sizes = raw.split(',').map((part) => Number(part.replace(/_/g, '')));
+  if (!sizes.every((size) => Number.isSafeInteger(size) && size > 0)) throw new Error(`--sizes takes positive integers, got ${raw}`);
+  return [...new Set(sizes)].sort((a, b) => a - b);
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+async function main(): Promise<void> {
+  if (!redisServerInstalled()) throw new Error('redis-server is not on PATH: install Redis (apt-get install -y redis-server)');
+  // Always a server of its own, never REDIS_URL: the suite empties its database between libraries.
+  const redis = await startPrivateRedis();
+  const raw = await connectedClient(redis.url);
+  const server = new Server(raw);
+  const prefix = `bench${randomHex()}`;
+  const peers: Peer[] = [];
+  const nohmClient = await ioredisClient(redis.url);
+  try {
+    peers.push(
+      await redisRecordPeer(redis.url, prefix),
+      await handWrittenPeer(redis.url, prefix),
+      await nohmPeer(redis.url, `${prefix}nohm`),
+      await redisOmPeer(redis.url, `${prefix}om`),
+    );
+    const sizes = querySizes();
+    const redisVersion = await server.version();
+    log(`benchmark suite${QUICK ? ' (quick)' : ''}: Table I ${N} posts, bulk ${BULK}, memory ${MEMORY}, queries at ${sizes.join(', ')}; redis ${redisVersion} at ${redis.url}`);
+    const data = makePosts(Math.max(N, BULK, MEMORY), SEED, N);
+
+    const common = { n: N, reps: REPS, warmup: SIZES.warmup, log };
+    const sequential = await tableOne(peers, data, { ...common, concurrency: 1, block: SIZES.block });
+    await server.flush();
+    const concurrent = await tableOne(peers, data, { ...common, concurrency: CONCURRENCY, block: SIZES.concurrentBlock });
+    await server.flush();
+    const bulk = await bulkCreate(peers, data.posts, server, { n: BULK, reps: REPS, warmup: Math.min(BULK, 1_000), log });
+    const memory = await memoryPerObject(peers, data.posts, server, { n: MEMORY, log });
+    const query = await queryWorkload([recordQueries, nohmQueries(nohmClient, `${prefix}qnohm`)], makeQueryPosts(sizes[sizes.length - 1], SEED), {
+      sizes,
+      reps: SIZES.queryReps,
+      budgetSeconds: SIZES.budget,
+      log,
+    });
+    await server.flush();
+
+    const args = process.argv.slice(2);
+    const partial: Omit<SuiteResults, 'targets'> = {
+      generatedAt: new Date().toISOString(),
+      command: `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`,
+      quick: QUICK,
+      machine: describeMachine(redisVersion),
+      peers: peers.map((peer) => ({ name: peer.name, version: peer.version, notes: peer.notes })),
+      tableOne: { sequential, concurrent },
+      bulk,
+      memory,
+      query,
+    };
+    const results: SuiteResults = { ...partial, targets: judgeTargets(partial) };
+    write(results);
+  } finally {
+    for (const peer of peers) await peer.close();
+    await closeIORedis(nohmClient);
+    await raw.close();
+    await redis.stop();
+  }
+}
+
+/** The page, the JSON and the chart under the output folder; README's summary for the default one. */
+function write(results: SuiteResults): void {
+  const docs = resolve(OUT ?? 'docs');
+  mkdirSync(join(docs, 'benchmarks'), { recursive: true });
+  writeFileSync(join(docs, 'benchmarks', 'results.json'), JSON.stringify(results, null, 2) + '\n');
+  writeFileSync(join(docs, 'benchmarks', 'chart.svg'), renderChart(results));
+  writeFileSync(join(docs, 'benchmarks.md'), renderMarkdown(results));
+  console.log(`wrote ${join(docs, 'benchmarks.md')}, ${join(docs, 'benchmarks', 'results.json')}, ${join(docs, 'benchmarks', 'chart.svg')}`);
+  if (OUT === undefined) {
+    const readme = resolve('README.md');
+    console.log(updateReadme(readme, renderSummary(results)) ? `updated the summary in ${readme}` : `${readme} has no bench markers: left alone`);
+  }
+  console.log('');
+  for (const target of results.targets) console.log(`${target.met ? 'met    ' : 'NOT MET'}  ${target.target}: ${target.measured}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

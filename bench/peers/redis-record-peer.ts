@@ -1,0 +1,90 @@
+import 'reflect-metadata';
+import { Attr, BaseEntity, connect, disconnect, Index, Model } from '../../src';
+import type { PostData } from '../workloads/posts';
+import { inFlight, ownVersion, Peer } from './peer';
+
+/** The suite's post in redis-record: topic indexed by value, createdAt by time (types named for transpile-only runs). */
+@Model({ name: 'SuitePost' })
+export class SuitePost extends BaseEntity {
+  @Attr({ type: 'string' }) author!: string;
+  @Attr({ type: 'string' }) @Index() topic!: string;
+  @Attr({ type: 'string' }) content!: string;
+  @Attr({ type: 'date' }) @Index() createdAt!: Date;
+}
+
+/** The shape of `Model.saveMany` the bulk workload relies on: per-item failures reported, not thrown. */
+type SaveMany = (this: typeof SuitePost, entities: SuitePost[]) => Promise<{ failed?: ReadonlyArray<{ index: number; error: Error }> }>;
+
+/** Creates in flight when saveMany is not there. */
+const FALLBACK_IN_FLIGHT = 1000;
+/** Entities handed to one saveMany call: the library pipelines inside a call; this bounds the memory of one. */
+const SAVE_MANY_CHUNK = 10_000;
+
+function saveManyOf(): SaveMany | undefined {
+  const candidate = (SuitePost as unknown as { saveMany?: unknown }).saveMany;
+  return typeof candidate === 'function' ? (candidate as SaveMany) : undefined;
+}
+
+const attributes = (post: PostData) => ({
+  author: post.author,
+  topic: post.topic,
+  content: post.content,
+  createdAt: new Date(post.createdAt),
+});
+
+/** redis-record through its ActiveRecord API, connected with its own client under `prefix`. */
+export async function redisRecordPeer(url: string, prefix: string): Promise<Peer> {
+  await connect({ url, prefix });
+  let ids: string[] = [];
+  let loaded: SuitePost[] = [];
+  return {
+    name: 'redis-record',
+    version: ownVersion(),
+    notes: 'create/save/remove: one EVALSHA each (atomic with the index entries); find: one MULTI; count: ZCARD',
+    keyPattern: `${prefix}:{SuitePost}:*`,
+    keyRole: (key) => (key.includes('}:obj:') ? 'object' : 'index'),
+    reset(size) {
+      ids = new Array(size);
+      loaded = new Array(size);
+    },
+    async create(post, i) {
+      ids[i] = (await SuitePost.create(attributes(post))).id;
+    },
+    count: () => SuitePost.count(),
+    async load(i) {
+      const post = await SuitePost.find(ids[i]);
+      if (!post) throw new Error(`redis-record: post ${ids[i]} is missing`);
+      loaded[i] = post;
+      return post.content;
+    },
+    async update(content, i) {
+      loaded[i].content = content;
+      await loaded[i].save();
+    },
+    async remove(i) {
+      await loaded[i].remove();
+      loaded[i] = undefined as unknown as SuitePost;
+    },
+    async bulkCreate(posts, from, to) {
+      const saveMany = saveManyOf();
+      if (!saveMany) {
+        await inFlight(from, to, FALLBACK_IN_FLIGHT, async (i) => void (ids[i] = (await SuitePost.create(attributes(posts[i]))).id));
+        return;
+      }
+      for (let start = from; start < to; start += SAVE_MANY_CHUNK) {
+        const end = Math.min(to, start + SAVE_MANY_CHUNK);
+        const entities: SuitePost[] = [];
+        for (let i = start; i < end; i++) entities.push(SuitePost.build(attributes(posts[i])));
+        const result = await saveMany.call(SuitePost, entities);
+        const failed = result.failed ?? [];
+        if (failed.length > 0) throw new Error(`redis-record saveMany: ${failed.length} failed, first: ${failed[0].error.message}`);
+        for (let i = start; i < end; i++) ids[i] = String(entities[i - start].id);
+      }
+    },
+    bulkMethod: () =>
+      saveManyOf()
+        ? `SuitePost.saveMany(entities), ${SAVE_MANY_CHUNK.toLocaleString('en-US')} per call`
+        : `SuitePost.create() with ${FALLBACK_IN_FLIGHT} in flight (saveMany not available in this build)`,
+    close: () => disconnect(),
+  };
+}

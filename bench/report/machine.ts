@@ -1,0 +1,34 @@
+import { readFileSync } from 'fs';
+import * as os from 'os';
+
+/** The machine and software a run measured on, recorded with its figures. */
+export interface Machine {
+  cpu: string;
+  cores: number;
+  ramGiB: number;
+  os: string;
+  node: string;
+  redis: string;
+}
+
+function distribution(): string | undefined {
+  try {
+    return /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(readFileSync('/etc/os-release', 'utf8'))?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+export function describeMachine(redisVersion: string): Machine {
+  const cpus = os.cpus();
+  const kernel = `${os.type()} ${os.release()} ${os.arch()}`;
+  const name = distribution();
+  return {
+    cpu: cpus[0]?.model.trim() ?? 'unknown',
+    cores: cpus.length,
+    ramGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    os: name ? `${name} (${kernel})` : kernel,
+    node: process.version,
+    redis: redisVersion,
+  };
+}

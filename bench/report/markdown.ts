@@ -1,0 +1,193 @@
+import { PEER_NAMES } from '../peers/peer';
+import type { TableOneResult } from '../workloads/table-one';
+import { integer, markdownTable, milliseconds, times } from './format';
+import type { SuiteResults } from './results';
+
+const DASH = '–';
+
+function tableOneSection(title: string, explanation: string, table: TableOneResult): string[] {
+  const peers = PEER_NAMES.filter((name) => table.operations.some((row) => row.results[name]));
+  const compared = peers.filter((name) => name !== 'redis-record');
+  const rows = table.operations.map((row) => {
+    const record = row.results['redis-record'];
+    return [
+      row.operation,
+      ...peers.map((name) => (row.results[name] ? integer(row.results[name]!.opsPerSecond) : DASH)),
+      ...compared.map((name) => (record && row.results[name] ? times(record.opsPerSecond / row.results[name]!.opsPerSecond) : DASH)),
+    ];
+  });
+  return [
+    `## ${title}`,
+    '',
+    explanation,
+    '',
+    ...markdownTable(
+      ['operation', ...peers.map((name) => `${name} (ops/s)`), ...compared.map((name) => `redis-record vs ${name}`)],
+      ['left', ...peers.map(() => 'right' as const), ...compared.map(() => 'right' as const)],
+      rows,
+    ),
+    '',
+  ];
+}
+
+function bulkSection(results: SuiteResults): string[] {
+  const { bulk } = results;
+  const record = bulk.results['redis-record'];
+  return [
+    `## Bulk create of ${integer(bulk.n)} posts`,
+    '',
+    `Each library writes the ${integer(bulk.n)} posts its fastest way on an empty database; the time ends when every ` +
+      `write is acknowledged. Median of ${bulk.reps} repetition(s), the order of the libraries rotating.`,
+    '',
+    ...markdownTable(
+      ['library', 'how', 'posts/s', 'seconds', 'redis-record vs it'],
+      ['left', 'left', 'right', 'right', 'right'],
+      PEER_NAMES.filter((name) => bulk.results[name]).map((name) => {
+        const result = bulk.results[name]!;
+        return [
+          name,
+          result.method,
+          integer(result.objectsPerSecond),
+          result.seconds.toFixed(2),
+          name === 'redis-record' || !record ? DASH : times(record.objectsPerSecond / result.objectsPerSecond),
+        ];
+      }),
+    ),
+    '',
+  ];
+}
+
+function querySection(results: SuiteResults): string[] {
+  const { query } = results;
+  const lines = [
+    '## Queries (redis-record and nohm)',
+    '',
+    'The workload of bench/query.ts: posts with topic (10 values), score (0..999), authorId (500 values) and ' +
+      'createdAt; each query answered the way each library offers, every answer checked. Median and 95th ' +
+      `percentile of up to ${query.reps} runs (at least 5, or fewer once a library has spent ${query.budgetSeconds} s on a query). ` +
+      'redis-om is left out: without RediSearch it has no query at all; hand-written code would be redis-record\'s own scripts.',
+    '',
+  ];
+  for (const size of query.sizes) {
+    lines.push(`### ${integer(size.size)} posts`, '');
+    lines.push(`Loading: ${size.load.map((load) => `${load.library} ${integer(load.postsPerSecond)} posts/s`).join(', ')} (1,000 creates in flight).`, '');
+    lines.push(
+      ...markdownTable(
+        ['query', 'redis-record median / p95 (ms)', 'nohm median / p95 (ms)', 'redis-record vs nohm'],
+        ['left', 'right', 'right', 'right'],
+        size.queries.map((row) => {
+          const record = row.results['redis-record'];
+          const nohm = row.results.nohm;
+          const cell = (stats?: { medianMs: number; p95Ms: number }) => (stats ? `${milliseconds(stats.medianMs)} / ${milliseconds(stats.p95Ms)}` : DASH);
+          return [row.query, cell(record), cell(nohm), record && nohm ? times(nohm.medianMs / record.medianMs) : DASH];
+        }),
+      ),
+      '',
+    );
+  }
+  return lines;
+}
+
+function memorySection(results: SuiteResults): string[] {
+  const { memory } = results;
+  const record = memory.results['redis-record'];
+  return [
+    '## Redis memory per post',
+    '',
+    `Each library alone on an empty database writes ${integer(memory.n)} posts. *used_memory* is INFO's used_memory after ` +
+      'minus before, per post; *object* is MEMORY USAGE (SAMPLES 0) of one post\'s own key, the mean over a sample spread over ' +
+      'all posts; *id list and indexes* is MEMORY USAGE of every other key the library wrote, divided by the posts. ' +
+      'redis-om keeps no id list and no index, so it stores less, and can answer nothing but a fetch by id.',
+    '',
+    ...markdownTable(
+      ['library', 'used_memory (bytes/post)', 'object (bytes)', 'id list and indexes (bytes/post)', 'keys besides the objects', 'redis-record used_memory / it'],
+      ['left', 'right', 'right', 'right', 'right', 'right'],
+      PEER_NAMES.filter((name) => memory.results[name]).map((name) => {
+        const result = memory.results[name]!;
+        return [
+          name,
+          integer(result.usedMemoryPerObject),
+          integer(result.objectBytes),
+          integer(result.indexBytesPerObject),
+          integer(result.indexKeys),
+          name === 'redis-record' || !record ? DASH : (record.usedMemoryPerObject / result.usedMemoryPerObject).toFixed(2),
+        ];
+      }),
+    ),
+    '',
+  ];
+}
+
+/** docs/benchmarks.md, entirely from `results`. */
+export function renderMarkdown(results: SuiteResults): string {
+  const { machine, tableOne } = results;
+  const lines: string[] = [
+    '# Benchmarks',
+    '',
+    '<!-- Generated by bench/all.ts (`npm run bench`). Do not edit: every figure comes from docs/benchmarks/results.json of the same run. -->',
+    '',
+    `redis-record side by side with hand-written node-redis code, [nohm](https://github.com/maritz/nohm) and ` +
+      `[redis-om](https://github.com/redis/redis-om-node) (hash storage), in one run, on the same seeded data and the same private ` +
+      `redis-server. Generated ${results.generatedAt} by \`${results.command}\`${results.quick ? ' — **a quick smoke run: sizes too small for the figures to mean much**' : ''}.`,
+    '',
+    'To reproduce: `npm run bench` (the full suite: it starts its own redis-server on a free port and writes this page, ' +
+      '`docs/benchmarks/results.json`, `docs/benchmarks/chart.svg` and the summary in README.md); ' +
+      '`npm run bench -- --quick` for a smoke run with small sizes; `--out <dir>` to write the page, JSON and chart under another folder ' +
+      '(README.md is then left alone). Run it on a quiet machine: the figures are medians, but two cores shared with other work still move them.',
+    '',
+    '![Throughput per library](benchmarks/chart.svg)',
+    '',
+    '## Machine and versions',
+    '',
+    ...markdownTable(
+      ['', ''],
+      ['left', 'left'],
+      [
+        ['CPU', `${machine.cpu}, ${machine.cores} cores`],
+        ['RAM', `${machine.ramGiB} GiB`],
+        ['OS', machine.os],
+        ['Node', machine.node],
+        ['Redis', `redis-server ${machine.redis} (private, no persistence)`],
+        ...results.peers.map((peer) => [peer.name, peer.name === 'hand-written' ? `node-redis ${peer.version}` : peer.version]),
+      ],
+    ),
+    '',
+    '## Targets',
+    '',
+    ...markdownTable(
+      ['target', 'measured', 'met'],
+      ['left', 'right', 'center'],
+      results.targets.map((target) => [target.target, target.measured, target.met ? 'yes' : '**no**']),
+    ),
+    '',
+    'Ratios are throughputs: *redis-record vs X* = redis-record\'s operations per second / X\'s (above 1: redis-record is faster).',
+    '',
+    ...tableOneSection(
+      `Table I, sequential: ${integer(tableOne.sequential.n)} posts, one operation at a time`,
+      'The workload of the ActiveRedis paper\'s Table I: create, count, load, update (the content) and delete of each post, ' +
+        'each operation awaited before the next. The libraries take turns in blocks of ' +
+        `${tableOne.sequential.block} operations, the order rotating; median of ${tableOne.sequential.reps} repetition(s). ` +
+        'count runs once per post. Posts: author 5..20 characters, topic (20 values, indexed), content 50..2,000 characters, createdAt (indexed).',
+      tableOne.sequential,
+    ),
+    ...tableOneSection(
+      `Table I, concurrent: ${integer(tableOne.concurrent.n)} posts, ${tableOne.concurrent.concurrency} operations in flight`,
+      `The same workload with ${tableOne.concurrent.concurrency} operations in flight per library (blocks of ${tableOne.concurrent.block}, ` +
+        `median of ${tableOne.concurrent.reps}).`,
+      tableOne.concurrent,
+    ),
+    ...bulkSection(results),
+    ...querySection(results),
+    ...memorySection(results),
+    '## What each library does here',
+    '',
+    ...results.peers.map((peer) => `- **${peer.name}** (${peer.name === 'hand-written' ? 'node-redis ' : ''}${peer.version}): ${peer.notes}.`),
+    '',
+    'redis-om takes no part in count (it has none without RediSearch) and writes no index entries, which makes its writes ' +
+      'cheaper than those of the three libraries that keep topic and createdAt indexed. The hand-written code is what a careful ' +
+      'programmer sends without a library, on the same key layout; unlike redis-record it checks no type, runs no validation or ' +
+      'hook, and its remove trusts the topic it loaded.',
+    '',
+  ];
+  return lines.join('\n');
+}

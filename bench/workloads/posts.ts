@@ -1,0 +1,44 @@
+import { seeded } from '../../tools/seeded-random';
+
+/**
+ * The posts every library stores in the suite: the same seeded data for each, so that a difference in time or
+ * memory is the library's, never the data's. Author and content lengths follow the CRUD benchmark (Table I of
+ * the ActiveRedis paper); the topic is one of TOPICS values and createdAt is distinct, so both can be indexed.
+ */
+export interface PostData {
+  author: string;
+  topic: string;
+  content: string;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+}
+
+export const TOPICS = 20;
+const EPOCH = Date.UTC(2024, 0, 1);
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789 .,;!?';
+
+function makeText(random: () => number, min: number, max: number): string {
+  const length = min + Math.floor(random() * (max - min + 1));
+  let text = '';
+  for (let i = 0; i < length; i++) text += ALPHABET[Math.floor(random() * ALPHABET.length)];
+  return text;
+}
+
+export interface PostSet {
+  readonly posts: PostData[];
+  /** The content each post gets in the update step. */
+  readonly newContent: string[];
+}
+
+/** `n` posts and the updated contents of the first `updated`, the same for a given seed on every run. */
+export function makePosts(n: number, seed: number, updated = n): PostSet {
+  const random = seeded(seed);
+  const posts = Array.from({ length: n }, (_, i) => ({
+    author: makeText(random, 5, 20),
+    topic: `t${Math.floor(random() * TOPICS)}`,
+    content: makeText(random, 50, 2000),
+    createdAt: EPOCH + i * 1000,
+  }));
+  const newContent = Array.from({ length: Math.min(n, updated) }, () => makeText(random, 50, 2000));
+  return { posts, newContent };
+}
