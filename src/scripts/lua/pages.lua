@@ -130,3 +130,40 @@ local function pageById(key, offset, limit, afterId, numeric)
   end
   return redis.call('ZRANGE', key, '(' .. afterId, '+', 'BYLEX', 'LIMIT', offset, limit)
 end
+
+-- One page, in numeric order, of sequence ids given in any order (the members of one index window): what
+-- pageById would read from their intersection with `all`, without building it. Sequence ids are canonical
+-- decimal integers (INCR), so each number stands for one id and the sort compares numbers, not strings.
+local function pageOfSequenceIds(members, offset, limit, afterId)
+  if limit == 0 then
+    return {}
+  end
+  local numbers, byNumber = {}, {}
+  for i, id in ipairs(members) do
+    local n = tonumber(id)
+    numbers[i] = n
+    byNumber[n] = id
+  end
+  table.sort(numbers)
+  local first = 1
+  if afterId ~= '' then
+    -- binary search for the first number above afterId
+    local after, low, high = tonumber(afterId), 1, #numbers + 1
+    while low < high do
+      local middle = math.floor((low + high) / 2)
+      if numbers[middle] > after then
+        high = middle
+      else
+        low = middle + 1
+      end
+    end
+    first = low
+  end
+  first = first + offset
+  local last = limit < 0 and #numbers or math.min(#numbers, first + limit - 1)
+  local ids = {}
+  for i = first, last do
+    ids[#ids + 1] = byNumber[numbers[i]]
+  end
+  return ids
+end

@@ -19,8 +19,9 @@
 --   (an empty program means every object)
 -- Returns: 'count' the number of matches; 'ids' the page's ids; 'load' id, HGETALL list, id, HGETALL list ...
 -- Guarantees: reads one consistent state (the script is atomic); objects whose time has come are swept first
--- and the matches are intersected with `all`, so only live objects are returned; temporary keys expire after
--- 10 s even if the script fails, and are unlinked at the end.
+-- and the matches are intersected with `all` (or, for a program of one range in id order with sequence ids,
+-- read from that one window, whose entries are live objects' own), so only live objects are returned;
+-- temporary keys expire after 10 s even if the script fails, and are unlinked at the end.
 --!include indexes.lua
 --!include objects.lua
 --!include pages.lua
@@ -130,6 +131,22 @@ if ARGV[10] == '1' then
   else
     ids = pageByScore(orderKey, min, max, desc, offset, limit, numeric)
   end
+elseif #ARGV == 16 and (ARGV[13] == 'Z' or ARGV[13] == 'L') and order == 'id' and (numeric or mode == 'count') then
+  -- One range of one index in id order (e.g. a composite index answering the whole where): the window is
+  -- read directly and sorted here, O(log N + M log M) with no temporary keys, where the general path below
+  -- stores the window, intersects it with `all` and unlinks both (index entries are written and removed with
+  -- their object, and due objects were swept above, so the window holds live ids only).
+  local byScore, key, min, max = ARGV[13] == 'Z', ARGV[14], ARGV[15], ARGV[16]
+  if mode == 'count' then
+    return redis.call(byScore and 'ZCOUNT' or 'ZLEXCOUNT', key, min, max)
+  end
+  local members = redis.call('ZRANGE', key, min, max, byScore and 'BYSCORE' or 'BYLEX')
+  if not byScore then
+    for m, member in ipairs(members) do
+      members[m] = lexId(member)
+    end
+  end
+  ids = pageOfSequenceIds(members, offset, limit, afterId)
 else
   local matches = all
   if #ARGV >= 13 then

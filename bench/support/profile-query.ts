@@ -1,0 +1,121 @@
+/**
+ * Where the time of the query benchmark's Q1 and Q2 goes: the whole call, the script call alone through
+ * node-redis (arguments built once), the script inside Redis (INFO commandstats), and the plain commands
+ * a hand-written reader would send. For finding costs, not for publishing figures (bench/query.ts is that).
+ *
+ *   npx ts-node --project tsconfig.json bench/support/profile-query.ts [--n 50000] [--reps 300] [--cpu-loop 0]
+ *
+ * `--cpu-loop S` then runs Q1 and Q2 for S seconds each (for `node --cpu-prof -r ts-node/register ...`).
+ */
+import 'reflect-metadata';
+import { Attr, BaseEntity, connect, disconnect, Index, Model } from '../../src';
+import { activeConnection } from '../../src/connection/connection';
+import { descriptorOf } from '../../src/metadata/model-registry';
+import { planArguments } from '../../src/query/query-plan';
+import { QueryRunner } from '../../src/query/query-runner';
+import { scripts } from '../../src/scripts/scripts';
+import { seeded } from '../../tools/seeded-random';
+import { option, positiveInteger } from './args';
+import { connectedClient, deleteKeys, randomHex, redisForRun } from './bench-redis';
+import { median } from './measure';
+
+@Model({ name: 'QueryBenchPost' })
+class Post extends BaseEntity {
+  @Attr() @Index() topic!: string;
+  @Attr() @Index() @Index({ scope: 'topic' }) score!: number;
+  @Attr() authorId!: string;
+  @Attr() @Index({ scope: 'authorId' }) createdAt!: Date;
+}
+
+const N = positiveInteger('n', 'N', 50000);
+const REPS = positiveInteger('reps', 'REPS', 300);
+const CPU_LOOP = Number(option('cpu-loop', 'CPU_LOOP') ?? 0);
+const WHERE = { topic: 't3', score: { gte: 100, lte: 200 } };
+
+async function time(label: string, run: () => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < 20; i++) await run();
+  const samples: number[] = [];
+  for (let i = 0; i < REPS; i++) {
+    const began = process.hrtime.bigint();
+    await run();
+    samples.push(Number(process.hrtime.bigint() - began) / 1e6);
+  }
+  console.log(`${label.padEnd(48)} median ${median(samples).toFixed(3)} ms`);
+}
+
+async function main(): Promise<void> {
+  const redis = await redisForRun();
+  const prefix = `profq${randomHex()}`;
+  const raw = await connectedClient(redis.url);
+  try {
+    await connect({ url: redis.url, prefix });
+    const random = seeded(20240601);
+    for (let start = 0; start < N; start += 1000) {
+      const batch: Promise<unknown>[] = [];
+      for (let i = start; i < Math.min(N, start + 1000); i++) {
+        batch.push(
+          Post.create({
+            topic: `t${Math.floor(random() * 10)}`,
+            score: Math.floor(random() * 1000),
+            authorId: `a${Math.floor(random() * 500)}`,
+            createdAt: new Date(Date.UTC(2024, 0, 1) + i * 1000),
+          }),
+        );
+      }
+      await Promise.all(batch);
+    }
+    console.log(`${N} posts; Q1 matches ${(await Post.findIds(WHERE)).length}`);
+
+    if (CPU_LOOP > 0) {
+      for (const [label, run] of [
+        ['Q1', () => Post.findIds(WHERE)],
+        ['Q2', () => Post.findBy(WHERE)],
+      ] as const) {
+        const until = Date.now() + CPU_LOOP * 1000;
+        let count = 0;
+        while (Date.now() < until) {
+          await run();
+          count++;
+        }
+        console.log(`${label}: ${count} calls in ${CPU_LOOP} s`);
+      }
+      return;
+    }
+
+    const model = descriptorOf(Post);
+    const runner = new QueryRunner(model, activeConnection());
+    const plan = runner.plan(WHERE).shards[0];
+    const keys = model.keys(prefix);
+    const client = activeConnection().client;
+    const idsArgs = planArguments('ids', true, plan, { offset: 0, limit: -1 });
+    const loadArgs = planArguments('load', true, plan, { offset: 0, limit: -1 });
+    const script = scripts.query();
+    console.log('plan:', JSON.stringify(plan));
+    const scoped = `${keys.base}:idx:score@topic:t3`;
+
+    const stats = async (label: string, run: () => Promise<unknown>) => {
+      await raw.sendCommand(['CONFIG', 'RESETSTAT']);
+      await time(label, run);
+      const info = await raw.info('commandstats');
+      const rows = info.split('\n').filter((line) => line.startsWith('cmdstat_') && !line.includes('cmdstat_info') && !line.includes('cmdstat_config'));
+      for (const row of rows) console.log(`    redis: ${row.trim()}`);
+    };
+
+    await stats('Q1 findIds (whole call)', () => Post.findIds(WHERE));
+    await stats('Q1 evalSha query.lua ids (args built once)', () => script.run(client, [keys.all, keys.base], idsArgs));
+    await stats('Q1 ZRANGE scoped window BYSCORE', () => raw.zRange(scoped, 100, 200, { BY: 'SCORE' }));
+    await stats('Q2 findBy (whole call)', () => Post.findBy(WHERE));
+    await stats('Q2 evalSha query.lua load (args built once)', () => script.run(client, [keys.all, keys.base], loadArgs));
+    await stats('Q2 runner.load (no entities)', () => runner.load({ shards: [plan] }, { offset: 0, limit: -1 }));
+  } finally {
+    await disconnect();
+    await deleteKeys(raw, prefix);
+    await raw.close();
+    await redis.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
