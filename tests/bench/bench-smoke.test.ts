@@ -1,0 +1,111 @@
+import { spawn } from 'child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import type { SuiteResults } from '../../bench/report/results';
+import { transpileWorkers, TranspiledWorkers } from '../support/worker-processes/transpile';
+
+/**
+ * The benchmark suite's smoke run: `bench/all.ts --quick --out <temp dir>` as a child process (on its own
+ * private redis-server, never the tests' one: it empties its database), then the page, the JSON and the chart
+ * it wrote are checked against each other. Figures are not judged here: speed is the benchmarks' business.
+ */
+const PEERS = ['redis-record', 'hand-written', 'nohm', 'redis-om'];
+const ROOT = join(__dirname, '..', '..');
+
+let compiled: TranspiledWorkers;
+let out: string;
+let run: { code: number | null; stdout: string; stderr: string };
+let results: SuiteResults;
+let page: string;
+let chart: string;
+
+beforeAll(async () => {
+  compiled = transpileWorkers('bench-smoke', ['bench', 'tools']);
+  out = mkdtempSync(join(tmpdir(), 'redis-record-bench-'));
+  const env = { ...process.env };
+  delete env.REDIS_URL;
+  const child = spawn(process.execPath, [compiled.script('bench/all.ts'), '--quick', '--out', out], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 100_000);
+    child.once('close', (exitCode) => {
+      clearTimeout(timer);
+      resolve(exitCode);
+    });
+  });
+  run = { code, stdout, stderr };
+  if (code === 0) {
+    results = JSON.parse(readFileSync(join(out, 'benchmarks', 'results.json'), 'utf8')) as SuiteResults;
+    page = readFileSync(join(out, 'benchmarks.md'), 'utf8');
+    chart = readFileSync(join(out, 'benchmarks', 'chart.svg'), 'utf8');
+  }
+}, 120_000);
+
+afterAll(() => {
+  compiled?.remove();
+  if (out) rmSync(out, { recursive: true, force: true });
+});
+
+const integer = (value: number) => Math.round(value).toLocaleString('en-US');
+
+test('the quick run exits 0 and writes the page, the JSON and the chart under --out only', () => {
+  expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+  expect(existsSync(join(out, 'benchmarks.md'))).toBe(true);
+  expect(run.stdout).not.toMatch(/README/);
+});
+
+test('the JSON holds every workload for every library, with the machine and versions', () => {
+  expect(results.quick).toBe(true);
+  expect(results.peers.map((peer) => peer.name)).toEqual(PEERS);
+  for (const peer of results.peers) expect(peer.version).toMatch(/^\d+\.\d+\.\d+/);
+  expect(results.machine.cores).toBeGreaterThan(0);
+  expect(results.machine.redis).toMatch(/^\d+\.\d+/);
+  expect(results.machine.node).toBe(process.version);
+  for (const table of [results.tableOne.sequential, results.tableOne.concurrent]) {
+    expect(table.operations.map((row) => row.operation)).toEqual(['create', 'count', 'load', 'update', 'delete']);
+    for (const row of table.operations) {
+      // redis-om has no count without RediSearch; every other cell is a measured rate.
+      const expected = row.operation === 'count' ? PEERS.filter((name) => name !== 'redis-om') : PEERS;
+      expect(Object.keys(row.results).sort()).toEqual([...expected].sort());
+      for (const timing of Object.values(row.results)) {
+        expect(timing!.opsPerSecond).toBeCloseTo(table.n / timing!.seconds, 6);
+      }
+    }
+  }
+  expect(Object.keys(results.bulk.results).sort()).toEqual([...PEERS].sort());
+  expect(Object.keys(results.memory.results).sort()).toEqual([...PEERS].sort());
+  expect(results.memory.results['redis-om']!.indexKeys).toBe(0);
+  expect(results.memory.results['redis-record']!.indexKeys).toBeGreaterThan(0);
+  expect(results.query.sizes.map((size) => size.size)).toEqual([1000]);
+  for (const row of results.query.sizes[0].queries) expect(Object.keys(row.results).sort()).toEqual(['nohm', 'redis-record']);
+  expect(results.targets.length).toBe(5);
+});
+
+test('the page shows the figures of the JSON: rates, ratios and the targets as judged', () => {
+  const create = results.tableOne.sequential.operations[0].results;
+  const ratio = create['redis-record']!.opsPerSecond / create.nohm!.opsPerSecond;
+  const createRow = page.split('\n').find((line) => line.startsWith('| create |'))!;
+  expect(createRow).toContain(`| ${integer(create['redis-record']!.opsPerSecond)} |`);
+  expect(createRow).toContain(`| ${integer(create.nohm!.opsPerSecond)} |`);
+  expect(createRow).toContain(ratio >= 10 ? ratio.toFixed(1) : ratio.toFixed(2));
+  for (const target of results.targets) {
+    expect(page).toContain(`| ${target.target} | ${target.measured} | ${target.met ? 'yes' : '**no**'} |`);
+  }
+  const bulk = results.bulk.results['redis-record']!;
+  expect(results.targets[0].met).toBe(bulk.objectsPerSecond >= 100_000);
+  expect(page).toContain(results.machine.cpu);
+  expect(page).toContain('npm run bench');
+  expect(page).toContain(`redis-server ${results.machine.redis}`);
+});
+
+test('the chart has a bar per library and measured operation, labelled with the JSON figures', () => {
+  expect(chart.startsWith('<svg')).toBe(true);
+  // Table I: 5 operations x 2 modes, plus bulk create; redis-om has no count bar in either mode.
+  expect(chart.match(/<title>redis-record:/g)).toHaveLength(11);
+  expect(chart.match(/<title>redis-om:/g)).toHaveLength(9);
+  expect(chart).toContain(`<title>nohm: ${integer(results.bulk.results.nohm!.objectsPerSecond)}/s</title>`);
+});
