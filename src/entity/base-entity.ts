@@ -18,6 +18,7 @@ import { applyStored, materialize, materializeAll } from './materialize';
 import { countWhere, findBy, findIds, iterate } from './entity-queries';
 import { expireObject, persistObject, sweepModel, ttlOf } from './expiry';
 import { incrementCounter } from './counters';
+import { operationReplicaPolicy, replicaShortfall } from '../connection/wait-replicas';
 import { LockOptions, withObjectLock } from './locking';
 import type { FindOptions, IterateOptions, Where } from '../query/where-types';
 import { afterSchema, schemaPending } from '../schema/first-use';
@@ -25,8 +26,9 @@ import { checkEntityModel, reindexEntityModel, repairEntityModel, schemaStatusOf
 import type { CheckResult, IntegrityOptions, RepairResult } from '../integrity/violations';
 import type { ReindexResult } from '../integrity/reindex-model';
 import type { SchemaStatus } from '../schema/schema-status';
-import type { SaveManyItem, SaveManyOptions, SaveManyResult } from '../types/bulk-types';
+import type { RemoveManyOptions, RemoveManyResult, SaveManyItem, SaveManyOptions, SaveManyResult } from '../types/bulk-types';
 import { saveMany } from './save-many';
+import { removeMany } from './remove-many';
 
 function storeOf(model: ModelDescriptor): ObjectStore {
   return new ObjectStore(model, activeConnection());
@@ -51,6 +53,7 @@ export abstract class BaseEntity {
   save(options: SaveOptions = {}): Promise<Persisted<this>> {
     return serialized(this, async () => {
       const model = descriptorOf(this.constructor);
+      const replicas = operationReplicaPolicy(model.name, options, model.replicas); // bad options: before any write
       const state = stateOf(this);
       const creating = state.snapshot === undefined;
       await runHooks(model, this, 'beforeValidate');
@@ -58,8 +61,11 @@ export abstract class BaseEntity {
       await runHooks(model, this, 'beforeSave');
       await runHooks(model, this, creating ? 'beforeCreate' : 'beforeUpdate');
       await afterSchema(model, () => writeEntity(model, this, state));
+      // The write stands whatever the replicas say: the after-hooks run, then a shortfall is thrown.
+      const shortfall = await replicaShortfall(model, state.id!, creating ? 'create' : 'save', replicas);
       await runHooks(model, this, creating ? 'afterCreate' : 'afterUpdate');
       await runHooks(model, this, 'afterSave');
+      if (shortfall) throw shortfall;
       return this as Persisted<this>;
     });
   }
@@ -85,11 +91,13 @@ export abstract class BaseEntity {
       const model = descriptorOf(this.constructor);
       const id = requireId(model, this);
       await runHooks(model, this, 'beforeRemove');
-      await afterSchema(model, () => removeObject(model, id));
+      await afterSchema(model, () => removeObject(model, id, stateOf(this).snapshot));
+      const shortfall = await replicaShortfall(model, id, 'remove', model.replicas);
       const state = stateOf(this);
       state.snapshot = undefined;
       await runHooks(model, this, 'afterRemove');
       state.id = undefined;
+      if (shortfall) throw shortfall;
     });
   }
 
@@ -100,7 +108,12 @@ export abstract class BaseEntity {
   increment(property: CounterName<this>, amount = 1): Promise<number> {
     return serialized(this, () => {
       const model = descriptorOf(this.constructor);
-      return afterSchema(model, () => incrementCounter(model, this, stateOf(this), property, amount));
+      return afterSchema(model, async () => {
+        const value = await incrementCounter(model, this, stateOf(this), property, amount);
+        const shortfall = await replicaShortfall(model, stateOf(this).id!, 'increment', model.replicas);
+        if (shortfall) throw shortfall;
+        return value;
+      });
     });
   }
 
@@ -162,6 +175,18 @@ export abstract class BaseEntity {
     options: SaveManyOptions = {},
   ): Promise<SaveManyResult<T>> {
     return saveMany(this, entities, options);
+  }
+
+  /**
+   * Removes the objects with these ids as remove() removes each (atomically, with what depends on them), the
+   * writes pipelined; says which were removed, which were missing and which failed. See docs/bulk-operations.md.
+   */
+  static removeMany<T extends BaseEntity>(
+    this: EntityClass<T>,
+    ids: ReadonlyArray<string | number>,
+    options: RemoveManyOptions = {},
+  ): Promise<RemoveManyResult> {
+    return removeMany(this, ids, options);
   }
 
   /** The object with this id, or null. One round trip. */

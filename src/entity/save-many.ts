@@ -16,7 +16,8 @@ import { writeEntity } from './write-entity';
 interface Item<T> {
   readonly index: number;
   readonly entity: T;
-  readonly creating: boolean;
+  /** Known once the instance's earlier operations have settled (a save under way may create it). */
+  creating: boolean;
 }
 
 /**
@@ -58,7 +59,7 @@ export async function saveMany<T extends BaseEntity>(
       continue;
     }
     seen.set(entity, index);
-    items.push({ index, entity, creating: stateOf(entity).snapshot === undefined });
+    items.push({ index, entity, creating: true });
   }
 
   // Like save(), wait for whatever this call's instances are still doing, and make their next operation wait.
@@ -79,6 +80,7 @@ async function saveItems<T extends BaseEntity>(
 ): Promise<Array<Persisted<T>>> {
   const ready: Array<Item<T>> = [];
   for (const item of items) {
+    item.creating = stateOf(item.entity).snapshot === undefined;
     try {
       await before(model, item.entity, item.creating, validate);
       ready.push(item);

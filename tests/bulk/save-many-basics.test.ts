@@ -77,3 +77,87 @@ describe('saveMany', () => {
     expect(await BulkPost.saveMany([])).toEqual({ ok: true, saved: [], failed: [] });
   });
 });
+
+@Model({ idStrategy: 'uuid' })
+class BulkNote extends BaseEntity {
+  @Attr() @Unique({ caseInsensitive: true }) title!: string;
+  @Attr() @Index() stars?: number;
+}
+
+describe('saveMany with loaded objects', () => {
+  it('mixes creates and updates; an update writes only what changed and moves its index entries', async () => {
+    const [first, second] = (await BulkPost.saveMany([
+      { author: 'u1', topic: 'old', createdAt: new Date(1) },
+      { author: 'u2', topic: 'old', createdAt: new Date(2) },
+    ])).saved;
+    const loaded = (await BulkPost.find(second.id))!;
+    first.topic = 'new';
+    loaded.content = 'edited';
+    const result = await BulkPost.saveMany([first, { author: 'u3', topic: 'new', createdAt: new Date(3) }, loaded]);
+    expect(result.ok).toBe(true);
+    expect(result.saved.map((post) => post.author)).toEqual(['u1', 'u3', 'u2']);
+    expect(result.saved[0].id).toBe(first.id);
+    expect(result.saved[2].id).toBe(second.id);
+    expect((await BulkPost.findIds({ topic: 'new' })).sort()).toEqual([first.id, result.saved[1].id].sort());
+    expect((await BulkPost.find(second.id))?.content).toBe('edited');
+    await expectIndexesConsistent(BulkPost, redis.raw, redis.prefix);
+  });
+
+  it('an update of an object removed meanwhile fails with NotFoundError; the others are saved', async () => {
+    const { saved } = await BulkPost.saveMany([
+      { author: 'gone', topic: 'g', createdAt: new Date(1) },
+      { author: 'stays', topic: 'g', createdAt: new Date(2) },
+    ]);
+    await (await BulkPost.findOrFail(saved[0].id)).remove();
+    saved[0].content = 'late';
+    saved[1].content = 'fine';
+    const result = await BulkPost.saveMany(saved);
+    expect(result.saved).toEqual([saved[1]]);
+    expect(result.failed).toHaveLength(1);
+    expect(result.failed[0]).toMatchObject({ index: 0, entity: saved[0], written: false });
+    expect(result.failed[0].error.name).toBe('NotFoundError');
+    expect(await BulkPost.find(saved[0].id)).toBeNull();
+    expect((await BulkPost.find(saved[1].id))?.content).toBe('fine');
+  });
+
+  it('the same instance twice in one call is saved once; the repeat is an ArgumentError', async () => {
+    const post = BulkPost.build({ author: 'twice', topic: 'tw', createdAt: new Date(1) });
+    const result = await BulkPost.saveMany([post, post]);
+    expect(result.saved).toEqual([post]);
+    expect(result.failed).toHaveLength(1);
+    expect(result.failed[0].index).toBe(1);
+    expect(result.failed[0].error).toBeInstanceOf(ArgumentError);
+    expect(await BulkPost.findIds({ topic: 'tw' })).toEqual([post.id]);
+  });
+
+  it('an instance of another model is a per-item ArgumentError', async () => {
+    const note = BulkNote.build({ title: 'not a post' });
+    const result = await BulkPost.saveMany([note as never, { author: 'a', topic: 'other-model', createdAt: new Date(1) }]);
+    expect(result.failed.map((failure) => [failure.index, failure.error.constructor])).toEqual([[0, ArgumentError]]);
+    expect(result.saved).toHaveLength(1);
+    expect(note.isPersisted()).toBe(false);
+  });
+
+  it('waits for a save of the same instance already under way, as save() does', async () => {
+    const post = BulkPost.build({ author: 'queued', topic: 'q', createdAt: new Date(1) });
+    const single = post.save();
+    post.content = 'after';
+    const result = await BulkPost.saveMany([post]);
+    await single;
+    expect(result.ok).toBe(true);
+    expect(await BulkPost.findIds({ topic: 'q' })).toEqual([post.id]); // created once, then updated
+    expect((await BulkPost.find(post.id))?.content).toBe('after');
+  });
+
+  it('uuid ids, case-insensitive unique values within the batch and against stored ones', async () => {
+    await BulkNote.create({ title: 'Stored' });
+    const result = await BulkNote.saveMany([{ title: 'one', stars: 1 }, { title: 'STORED' }, { title: 'Two' }, { title: 'two' }]);
+    expect(result.saved.map((note) => note.title)).toEqual(['one', 'Two']);
+    for (const note of result.saved) expect(note.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(result.failed.map((failure) => [failure.index, failure.error.constructor.name])).toEqual([
+      [1, 'UniqueConstraintError'],
+      [3, 'UniqueConstraintError'],
+    ]);
+    await expectIndexesConsistent(BulkNote, redis.raw, redis.prefix);
+  });
+});

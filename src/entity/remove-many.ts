@@ -1,0 +1,167 @@
+import { activeConnection } from '../connection/connection';
+import { ArgumentError, RelationError } from '../errors/errors';
+import { normalizeId } from '../keys/id-format';
+import { bulkTarget, groupByTarget } from '../mapper/bulk-routing';
+import { BulkStore } from '../mapper/bulk-store';
+import { ObjectStore } from '../mapper/object-store';
+import { ModelDescriptor } from '../metadata/model-descriptor';
+import { descriptorOf } from '../metadata/model-registry';
+import { removalPlan } from '../relations/removal-program';
+import { afterSchema } from '../schema/first-use';
+import type { RemoveManyFailure, RemoveManyOptions, RemoveManyResult } from '../types/bulk-types';
+import type { EntityClass } from '../types/entity-types';
+import type { BaseEntity } from './base-entity';
+import { chunkSizeOption } from './bulk-options';
+import { inWindows } from './bulk-windows';
+import { materializeAll } from './materialize';
+import { stateOf } from './entity-state';
+import { runHooks } from './run-hooks';
+
+/** Transactions or script calls awaiting Redis at once. */
+const IN_FLIGHT = 2;
+
+/** An id on its way, with its position in the given array and, for models with remove hooks, its instance. */
+interface Pending {
+  readonly id: string;
+  readonly index: number;
+  entity?: object;
+}
+
+/**
+ * Removes the objects with these ids as remove() removes each: atomically, with their index entries and what
+ * depends on them, the onDelete rules checked per object. Writes are pipelined: a model with nothing but its
+ * hashes to remove in one transaction per chunk, others with one remove.lua call per object sent together.
+ * Invalid ids and refused removals are failures of their own item; ids of missing objects are reported as
+ * missing. An id given twice is removed once (reported once, at its first position).
+ *
+ * A model with BeforeRemove or AfterRemove hooks has its objects loaded first (one round trip per chunk), so
+ * the hooks run on instances holding the stored attributes, as they would on a loaded instance: BeforeRemove
+ * of each, in order, before the writes; AfterRemove of each removed object after them.
+ */
+export async function removeMany<T extends BaseEntity>(
+  ctor: EntityClass<T>,
+  ids: ReadonlyArray<string | number>,
+  options: RemoveManyOptions = {},
+): Promise<RemoveManyResult> {
+  if (!Array.isArray(ids)) throw new ArgumentError(`removeMany: expected an array of ids, got ${ids === null ? 'null' : typeof ids}`);
+  const chunkSize = chunkSizeOption('removeMany', options.chunkSize);
+  const model = descriptorOf(ctor);
+  const failed: RemoveManyFailure[] = [];
+  const pending: Pending[] = [];
+  const seen = new Set<string>();
+  ids.forEach((given, index) => {
+    let id: string;
+    try {
+      id = normalizeId(model.name, given);
+    } catch (error) {
+      failed.push({ id: String(given), index, error: error as Error, removed: false });
+      return;
+    }
+    if (seen.has(id)) return;
+    seen.add(id);
+    pending.push({ id, index });
+  });
+
+  const outcome = await afterSchema(model, () => removeAll(ctor, model, pending, chunkSize, failed));
+  failed.sort((a, b) => a.index - b.index);
+  return { ok: failed.length === 0, ...outcome, failed };
+}
+
+async function removeAll<T extends BaseEntity>(
+  ctor: EntityClass<T>,
+  model: ModelDescriptor,
+  pending: Pending[],
+  chunkSize: number,
+  failed: RemoveManyFailure[],
+): Promise<{ removed: string[]; missing: string[] }> {
+  const hooked = model.hookMethods('beforeRemove').length > 0 || model.hookMethods('afterRemove').length > 0;
+  const existed = new Map<Pending, boolean>();
+  const fail = (item: Pending, error: unknown, removed = false) =>
+    failed.push({ id: item.id, index: item.index, error: error instanceof Error ? error : new Error(String(error)), removed });
+
+  const connection = activeConnection();
+  const store = new ObjectStore(model, connection);
+  const plan = removalPlan(model, connection.prefix);
+  await inWindows(pending, chunkSize, IN_FLIGHT, async (chunk) => {
+    let ready = chunk;
+    if (hooked) ready = await beforeRemove(ctor, model, store, chunk, existed, fail);
+    if (ready.length === 0) return;
+    if (plan.simple) {
+      const bulk = new BulkStore(model, connection);
+      for (const { target, items } of groupByTarget(ready, (item) => bulkTarget(model, connection.prefix, item.id))) {
+        const gone = await bulk.removePlain(target, items.map((item) => item.id));
+        items.forEach((item, i) => existed.set(item, gone[i]));
+      }
+      return;
+    }
+    const outcomes = await Promise.all(ready.map((item) => store.remove(item.id, plan.args)));
+    ready.forEach((item, i) => {
+      const outcome = outcomes[i];
+      if ('restrictedBy' in outcome) {
+        const { model: number, foreignKey } = outcome.restrictedBy;
+        const child = plan.models[number - 1];
+        fail(item, new RelationError(`${model.name} ${JSON.stringify(item.id)} cannot be removed: ${child.name} objects still belong to it through ${foreignKey} (onDelete 'restrict')`));
+      } else {
+        existed.set(item, outcome.existed);
+      }
+    });
+  });
+
+  const removed: string[] = [];
+  const missing: string[] = [];
+  for (const item of pending) {
+    const gone = existed.get(item);
+    if (gone === undefined) continue; // failed
+    if (!gone) {
+      missing.push(item.id);
+      continue;
+    }
+    if (item.entity) {
+      const state = stateOf(item.entity);
+      state.snapshot = undefined;
+      try {
+        await runHooks(model, item.entity, 'afterRemove');
+      } catch (error) {
+        fail(item, error, true);
+        continue;
+      } finally {
+        state.id = undefined;
+      }
+    }
+    removed.push(item.id);
+  }
+  return { removed, missing };
+}
+
+/**
+ * Loads the chunk's objects and runs their BeforeRemove hooks in order; resolves to the items to remove. An
+ * object not found is missing (no hooks run for it); one whose hook throws is a failure.
+ */
+async function beforeRemove<T extends BaseEntity>(
+  ctor: EntityClass<T>,
+  model: ModelDescriptor,
+  store: ObjectStore,
+  chunk: readonly Pending[],
+  existed: Map<Pending, boolean>,
+  fail: (item: Pending, error: unknown) => void,
+): Promise<Pending[]> {
+  const loaded = await store.loadMany(chunk.map((item) => item.id));
+  const entities = await materializeAll(ctor, model, loaded.map((fields, i) => (fields ? { id: chunk[i].id, fields } : null)));
+  const ready: Pending[] = [];
+  for (let i = 0; i < chunk.length; i++) {
+    const item = chunk[i];
+    const entity = entities[i];
+    if (!entity) {
+      existed.set(item, false);
+      continue;
+    }
+    item.entity = entity;
+    try {
+      await runHooks(model, entity, 'beforeRemove');
+      ready.push(item);
+    } catch (error) {
+      fail(item, error);
+    }
+  }
+  return ready;
+}
