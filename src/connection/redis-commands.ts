@@ -22,6 +22,8 @@ export interface RedisCommands {
   evalSha(sha: string, options: EvalArguments): Promise<unknown>;
   eval(script: string, options: EvalArguments): Promise<unknown>;
   exists(key: string): Promise<number>;
+  incr(key: string): Promise<number>;
+  hGet(key: string, field: string): Promise<string | null | undefined>;
   scriptLoad(script: string): Promise<string>;
   sIsMember(key: string, member: string): Promise<number | boolean>;
   sMembers(key: string): Promise<unknown>;

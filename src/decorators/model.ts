@@ -5,6 +5,7 @@ import { collectAttributes, collectDynamic, collectHooks, collectIndexes, collec
 import { resolveAttribute } from '../metadata/resolve-attribute';
 import { resolveIndex } from '../metadata/resolve-index';
 import { IndexDescriptor } from '../metadata/index-descriptor';
+import { MAX_SHARDS } from '../keys/shard-tags';
 
 const MODEL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
@@ -76,6 +77,7 @@ export function Model(options: ModelOptions = {}): ClassDecorator {
         cap: resolveCap(target.name, options, indexes),
         group,
         relations,
+        shards: resolveShards(target.name, options, relations.length > 0),
       }),
     );
   };
@@ -91,4 +93,17 @@ function resolveCap(owner: string, options: ModelOptions, indexes: IndexDescript
   const index = indexes.find((i) => i.kind === 'score' && !i.scope && i.attribute.property === cap.by);
   if (!index) throw new SchemaError(`${owner}: cap by ${cap.by} needs a number or Date attribute ${cap.by} with @Index()`);
   return { index, keep: cap.keep, keepLowest: cap.order === 'asc' };
+}
+
+function resolveShards(owner: string, options: ModelOptions, related: boolean): number {
+  const shards = options.shards;
+  if (shards === undefined || shards === 1) return 1;
+  if (!Number.isSafeInteger(shards) || shards < 1 || shards > MAX_SHARDS) {
+    throw new SchemaError(`${owner}: shards must be a whole number from 1 to ${MAX_SHARDS}`);
+  }
+  // What these need is atomic across objects, and objects of different shards are in different slots.
+  if (options.group !== undefined) throw new SchemaError(`${owner}: a sharded model cannot be in a group`);
+  if (options.cap !== undefined) throw new SchemaError(`${owner}: a sharded model cannot be capped (the cap is one ranking of all objects)`);
+  if (related) throw new SchemaError(`${owner}: a sharded model cannot have relations`);
+  return shards;
 }

@@ -1,6 +1,7 @@
 import { activeConnection } from '../connection/connection';
 import { RedisRecordError } from '../errors/errors';
 import { ModelDescriptor } from '../metadata/model-descriptor';
+import { claimPattern } from '../keys/claim-keys';
 
 /** Escapes the characters SCAN's MATCH treats as a pattern (a prefix may contain them). */
 export function globEscape(text: string): string {
@@ -16,10 +17,14 @@ export async function dropScope(model: ModelDescriptor): Promise<number> {
     throw new RedisRecordError(`${model.name}.drop() deletes a tenant's data: call it on ${model.name}.scope(tenant)`);
   }
   const { client, prefix } = activeConnection();
-  const pattern = `${globEscape(model.keys(prefix).base)}:*`;
+  // every shard's keys, and a sharded model's unique claims (tagged by value, outside the shard bases)
+  const patterns = model.shardKeys(prefix).map((keys) => `${globEscape(keys.base)}:*`);
+  if (model.shards > 1) patterns.push(claimPattern(globEscape(prefix), model.name, model.tenant));
   let removed = 0;
-  for await (const batch of client.scanIterator({ MATCH: pattern, COUNT: 1000 })) {
-    if (batch.length > 0) removed += await client.unlink(batch);
+  for (const pattern of patterns) {
+    for await (const batch of client.scanIterator({ MATCH: pattern, COUNT: 1000 })) {
+      if (batch.length > 0) removed += await client.unlink(batch);
+    }
   }
   return removed;
 }

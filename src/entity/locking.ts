@@ -29,7 +29,7 @@ export async function withObjectLock<R>(
   if (!Number.isSafeInteger(ttlMs) || ttlMs < 1) throw new ArgumentError(`${model.name}: ttlMs must be a whole number >= 1`);
   if (!Number.isSafeInteger(waitMs) || waitMs < 0) throw new ArgumentError(`${model.name}: waitMs must be a whole number >= 0`);
   const connection = activeConnection();
-  const key = model.keys(connection.prefix).lock(id);
+  const key = model.keysOf(connection.prefix, id).lock(id);
   const token = randomUUID();
   const deadline = Date.now() + waitMs;
   for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {

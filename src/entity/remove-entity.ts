@@ -3,16 +3,25 @@ import { RelationError } from '../errors/errors';
 import { ObjectStore } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { removalPlan } from '../relations/removal-program';
+import { EncodedFields } from '../mapper/encoded-fields';
+import { UniqueClaims, uniqueValues } from '../mapper/unique-claims';
+import { claimsUniques } from './claimed-write';
 
 /**
  * The write step of remove(): one script that checks every onDelete 'restrict' of the cascade, then removes
  * the object, its entries, cascaded children, nullified foreign keys and memberships together. A model with
  * nothing but its own hash to remove uses a MULTI instead.
  */
-export async function removeObject(model: ModelDescriptor, id: string): Promise<void> {
+export async function removeObject(model: ModelDescriptor, id: string, held?: EncodedFields): Promise<void> {
   const connection = activeConnection();
   const store = new ObjectStore(model, connection);
-  const program = removalPlan(model, connection.prefix);
+  const program = removalPlan(model, connection.prefix, id);
+  if (held && claimsUniques(model)) {
+    // a sharded model's unique values are free at once (without `held`, their claims go stale and are taken over)
+    await store.remove(id, program.simple ? undefined : program.args);
+    await new UniqueClaims(model, connection).release(id, uniqueValues(model, held));
+    return;
+  }
   if (program.simple) {
     await store.remove(id, undefined);
     return;

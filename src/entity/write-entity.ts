@@ -9,6 +9,7 @@ import { ObjectStore, SaveOutcome } from '../mapper/object-store';
 import { planUpdate } from '../mapper/update-plan';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { EntityState } from './entity-state';
+import { claimedWrite, claimsUniques } from './claimed-write';
 
 /**
  * The write step of save(): one script call that creates the object, or updates what changed since the
@@ -28,13 +29,25 @@ export async function writeEntity(model: ModelDescriptor, entity: object, state:
   const connection = activeConnection();
   const store = new ObjectStore(model, connection);
   const parents = parentChecks(model, connection.prefix);
+  const claiming = claimsUniques(model);
   let outcome: SaveOutcome;
   if (creating) {
-    outcome = await store.insert(fields, model.idStrategy === 'uuid' ? uuidv4() : undefined, parents);
+    if (claiming) {
+      // the id is drawn first: the values are claimed under it before the object exists
+      const id = model.idStrategy === 'uuid' ? uuidv4() : await store.allocateId();
+      outcome = await claimedWrite(model, connection, id, fields, undefined, () => store.insert(fields, id, parents));
+    } else {
+      outcome = await store.insert(fields, model.idStrategy === 'uuid' ? uuidv4() : undefined, parents);
+    }
     if ('id' in outcome) state.snapshot = fields;
   } else {
     const plan = planUpdate(model, state.snapshot!, fields);
-    outcome = isEmpty(plan.changes) ? { id: state.id! } : await store.update(state.id!, plan.changes, plan.readVersion, parents);
+    const update = () => store.update(state.id!, plan.changes, plan.readVersion, parents);
+    outcome = isEmpty(plan.changes)
+      ? { id: state.id! }
+      : claiming
+        ? await claimedWrite(model, connection, state.id!, plan.stored, state.snapshot, update)
+        : await update();
     if ('id' in outcome) {
       state.snapshot = plan.stored;
       if (model.version) target[model.version.property] = Number(plan.stored.get(model.version.field));

@@ -1,8 +1,12 @@
+import { shardTag } from './shard-tags';
+
 /**
  * The key layout of one model under one prefix (docs/keys.md). Every key carries the model's hash tag, so
  * every key an atomic operation touches is in one Redis Cluster slot. The tag is `{<Model>}`, or `{<group>}`
  * for models of a group (then followed by `:<Model>`), with `<tenant>/` in front inside a tenant scope:
  *   <prefix>:{Post}   <prefix>:{blog}:Post   <prefix>:{t42/Post}   <prefix>:{t42/blog}:Post
+ * A sharded model (`@Model({ shards: n })`) has one base per shard, each with a tag of its own
+ * (src/keys/shard-tags.ts): `<prefix>:{Post#0.<salt>}` ... `<prefix>:{Post#<n-1>.<salt>}`.
  * Below, `<prefix>:{<Model>}` stands for any of these bases.
  *
  *   <prefix>:{<Model>}:seq        string  the id sequence (INCR)
@@ -16,6 +20,8 @@
  *   <prefix>:{<Model>}:exp                                zset  id -> expiry time (ms) of objects with a TTL
  *   <prefix>:{<Model>}:memo:<id>                          hash  index entries of an object with a TTL or a cap
  *   <prefix>:{<Model>}:lock:<id>                          string the holder's token while withLock runs
+ * A sharded model's unique values are claimed across its shards, one key per value, tagged by the value's digest:
+ *   <prefix>:{<Model>@<attr>:<sha1 of the value>}:claim  string `<id> <claimed at, ms>` (src/keys/claim-keys.ts)
  * The Lua scripts build the same names (src/scripts/lua/indexes.lua).
  *
  * Outside the model bases, one key per prefix (src/schema/schema-registry.ts, docs/operations.md):
@@ -35,8 +41,11 @@ export class ModelKeys {
     readonly model: string,
     readonly group?: string,
     readonly tenant?: string,
+    /** Set for one shard of a sharded model: which shard, of how many. */
+    readonly shard?: { readonly index: number; readonly count: number },
   ) {
-    const tag = `${tenant === undefined ? '' : `${tenant}/`}${group ?? model}`;
+    const unsharded = `${tenant === undefined ? '' : `${tenant}/`}${group ?? model}`;
+    const tag = shard === undefined ? unsharded : shardTag(unsharded, shard.index, shard.count);
     this.base = group === undefined ? `${prefix}:{${tag}}` : `${prefix}:{${tag}}:${model}`;
     this.sequence = `${this.base}:seq`;
     this.all = `${this.base}:all`;

@@ -6,6 +6,22 @@ import { scripts } from '../scripts/scripts';
 import { ChangeSet } from './change-set';
 import { EncodedFields } from './encoded-fields';
 import { fieldsFromReply } from './attribute-encoder';
+import { ModelKeys } from '../keys/model-keys';
+
+/** save.lua's id form: '0' given ids, '1' sequence ids, 'n:s' the sequence of shard s of n. */
+function idForm(model: ModelDescriptor, keys: ModelKeys): string {
+  if (model.idStrategy !== 'sequence') return '0';
+  return keys.shard === undefined ? '1' : `${keys.shard.count}:${keys.shard.index}`;
+}
+
+/** New objects of a sharded model go to its shards in turn (from a random start, so processes spread too). */
+const turns = new WeakMap<ModelDescriptor, number>();
+function nextShard(model: ModelDescriptor): number {
+  if (model.shards === 1) return 0;
+  const turn = turns.get(model) ?? Math.floor(Math.random() * model.shards);
+  turns.set(model, (turn + 1) % model.shards);
+  return turn;
+}
 
 /** What a save came to: the id, the object being gone (or the id taken), or a unique value held by another. */
 export type SaveOutcome =
@@ -31,18 +47,37 @@ export class ObjectStore {
     private readonly connection: Connection,
   ) {}
 
-  private get keys() {
-    return this.model.keys(this.connection.prefix);
+  /** The keys of the shard holding `id` (the model's only keys when it is not sharded). */
+  private keysOf(id: string): ModelKeys {
+    return this.model.keysOf(this.connection.prefix, id);
   }
 
-  /** Inserts a new object with its index entries; `id` undefined takes the next sequence value. */
+  private get shards(): readonly ModelKeys[] {
+    return this.model.shardKeys(this.connection.prefix);
+  }
+
+  /**
+   * Inserts a new object with its index entries; `id` undefined takes the next sequence value (of the next
+   * shard in turn, for a sharded model), a given id goes to its shard.
+   */
   insert(fields: EncodedFields, id: string | undefined, parents: ParentChecks): Promise<SaveOutcome> {
-    return this.save('c', id ?? '', { set: fields, removed: [] }, this.model.indexes, undefined, parents);
+    const keys = id === undefined ? this.shards[nextShard(this.model)] : this.keysOf(id);
+    return this.save(keys, 'c', id ?? '', { set: fields, removed: [] }, this.model.indexes, undefined, parents);
+  }
+
+  /**
+   * Draws the next sequence id ahead of the write (one round trip), for a sharded model that must claim its
+   * unique values under the id before the object is written. Creating it is then `insert(fields, id)`.
+   */
+  async allocateId(): Promise<string> {
+    const shard = nextShard(this.model);
+    const drawn = Number(await this.connection.client.incr(this.shards[shard].sequence));
+    return String((drawn - 1) * this.model.shards + shard + 1);
   }
 
   /** Applies a change set and moves the index entries it touches. */
   update(id: string, changes: ChangeSet, readVersion: string | undefined, parents: ParentChecks): Promise<SaveOutcome> {
-    return this.save('u', id, changes, this.touched(changes), readVersion, parents);
+    return this.save(this.keysOf(id), 'u', id, changes, this.touched(changes), readVersion, parents);
   }
 
   /** The indexes whose entries depend on the changed fields. */
@@ -58,6 +93,7 @@ export class ObjectStore {
   }
 
   private async save(
+    keys: ModelKeys,
     mode: 'c' | 'u',
     id: string,
     changes: ChangeSet,
@@ -65,7 +101,6 @@ export class ObjectStore {
     readVersion: string | undefined,
     parents: ParentChecks,
   ): Promise<SaveOutcome> {
-    const keys = this.keys;
     const model = this.model;
     const cap = model.cap;
     const args = [
@@ -78,7 +113,7 @@ export class ObjectStore {
       cap ? keys.sorted('score', cap.index.attribute.field) : '',
       cap ? String(cap.keep) : '',
       cap?.keepLowest ? 'asc' : 'desc',
-      model.idStrategy === 'sequence' ? '1' : '0',
+      idForm(model, keys),
       String(changes.set.size),
     ];
     for (const [field, value] of changes.set) args.push(field, value);
@@ -103,7 +138,7 @@ export class ObjectStore {
    * of ZREM + DEL, as atomic as the script and cheaper for Redis.
    */
   async remove(id: string, removal: string[] | undefined): Promise<RemoveOutcome> {
-    const keys = this.keys;
+    const keys = this.keysOf(id);
     if (removal === undefined) {
       const [removed] = await this.connection.client
         .multi()
@@ -125,21 +160,36 @@ export class ObjectStore {
    */
   async loadMany(ids: readonly string[]): Promise<Array<EncodedFields | null>> {
     if (ids.length === 0) return [];
-    const keys = this.keys;
-    const transaction = this.connection.client.multi();
-    for (const id of ids) transaction.zScore(keys.all, id).hGetAll(keys.object(id));
-    const replies = await transaction.exec();
-    const loaded: Array<EncodedFields | null> = [];
-    for (let i = 0; i < ids.length; i++) {
-      const fields = replies[2 * i] === null ? undefined : fieldsFromReply(replies[2 * i + 1]);
-      loaded.push(fields && fields.size > 0 ? fields : null);
+    const loaded: Array<EncodedFields | null> = new Array(ids.length).fill(null);
+    const read = async (keys: ModelKeys, positions: readonly number[]) => {
+      const transaction = this.connection.client.multi();
+      for (const at of positions) transaction.zScore(keys.all, ids[at]).hGetAll(keys.object(ids[at]));
+      const replies = await transaction.exec();
+      positions.forEach((at, i) => {
+        const fields = replies[2 * i] === null ? undefined : fieldsFromReply(replies[2 * i + 1]);
+        if (fields && fields.size > 0) loaded[at] = fields;
+      });
+    };
+    const shards = this.shards;
+    if (shards.length === 1) {
+      await read(shards[0], ids.map((_, at) => at));
+      return loaded;
     }
+    // one transaction per shard (a transaction stays in one slot), all sent at once
+    const byShard = new Map<ModelKeys, number[]>();
+    ids.forEach((id, at) => {
+      const keys = this.keysOf(id);
+      const positions = byShard.get(keys);
+      if (positions) positions.push(at);
+      else byShard.set(keys, [at]);
+    });
+    await Promise.all([...byShard].map(([keys, positions]) => read(keys, positions)));
     return loaded;
   }
 
   /** A live object always has its hash (it holds `#id`), and an expired one has none. */
   async exists(id: string): Promise<boolean> {
-    return (await this.connection.client.exists(this.keys.object(id))) === 1;
+    return (await this.connection.client.exists(this.keysOf(id).object(id))) === 1;
   }
 
   /**
@@ -148,7 +198,11 @@ export class ObjectStore {
    * subtracts the objects whose time has come, by the server's clock (models with a ttl go there directly).
    */
   async count(): Promise<number> {
-    const keys = this.keys;
+    const counts = await Promise.all(this.shards.map((keys) => this.countShard(keys)));
+    return counts.reduce((sum, n) => sum + n, 0);
+  }
+
+  private async countShard(keys: ModelKeys): Promise<number> {
     if (this.model.ttlMs === undefined) {
       const [live, expiring] = await this.connection.client.multi().zCard(keys.all).zCard(keys.expiring).exec();
       if (Number(expiring) === 0) return Number(live);
@@ -158,7 +212,7 @@ export class ObjectStore {
 
   /** Sets a time to live; false when the object is gone. */
   async expire(id: string, ms: number): Promise<boolean> {
-    const keys = this.keys;
+    const keys = this.keysOf(id);
     const args = [id, String(ms)];
     pushSpecs(args, this.model.indexes);
     return Number(await scripts.expire().run(this.connection.client, [keys.all, keys.object(id), keys.base], args)) === 1;
@@ -166,14 +220,14 @@ export class ObjectStore {
 
   /** Removes the time to live; false when the object is gone. */
   async persist(id: string): Promise<boolean> {
-    const keys = this.keys;
+    const keys = this.keysOf(id);
     const args = [id, this.model.keepsMemo ? '1' : '0'];
     return Number(await scripts.persist().run(this.connection.client, [keys.all, keys.object(id), keys.base], args)) === 1;
   }
 
   /** Milliseconds left; null without a TTL; undefined when the object is gone. */
   async ttl(id: string): Promise<number | null | undefined> {
-    const left = await this.connection.client.pTTL(this.keys.object(id));
+    const left = await this.connection.client.pTTL(this.keysOf(id).object(id));
     if (left === -2) return undefined;
     return left === -1 ? null : left;
   }
@@ -183,7 +237,7 @@ export class ObjectStore {
    * the result would not be a finite number (nothing written).
    */
   async increment(id: string, field: string, amount: number): Promise<string | undefined | null> {
-    const keys = this.keys;
+    const keys = this.keysOf(id);
     const cap = this.model.cap;
     const capped = cap && cap.index.attribute.field === field;
     const args = [
@@ -201,9 +255,11 @@ export class ObjectStore {
     return reply === null ? undefined : String(reply);
   }
 
-  /** Deletes up to `batch` expired objects; resolves to how many. */
+  /** Deletes up to `batch` expired objects (per shard); resolves to how many. */
   async sweep(batch: number): Promise<number> {
-    const keys = this.keys;
-    return Number(await scripts.sweep().run(this.connection.client, [keys.all, keys.base], [String(batch)]));
+    const swept = await Promise.all(
+      this.shards.map(async (keys) => Number(await scripts.sweep().run(this.connection.client, [keys.all, keys.base], [String(batch)]))),
+    );
+    return swept.reduce((sum, n) => sum + n, 0);
   }
 }

@@ -3,6 +3,7 @@ import { HookKind } from './hook-kind';
 import { caseFoldField, IndexDescriptor } from './index-descriptor';
 import { RelationDescriptor } from './relation-descriptor';
 import { ModelKeys } from '../keys/model-keys';
+import { shardOfId } from '../keys/shard-tags';
 
 /** Hash fields of dynamic attributes are `~<key>`: no declared attribute (an identifier) can collide. */
 export const DYNAMIC_PREFIX = '~';
@@ -23,6 +24,12 @@ export interface ModelOptions {
    * and many-to-many updates across them stay atomic on Redis Cluster too.
    */
   group?: string;
+  /**
+   * Spreads the model's objects and their index entries over this many hash tags (2 to 1024), so that one large
+   * model uses every master of a Redis Cluster. Single-object operations stay atomic (an object and its entries
+   * live in one shard); queries run in every shard and are merged (docs/cluster.md).
+   */
+  shards?: number;
 }
 
 export interface CapOptions {
@@ -51,6 +58,8 @@ export interface ModelDefinition {
   readonly group: string | undefined;
   readonly tenant?: string;
   readonly relations: RelationDescriptor[];
+  /** 1 for a model that is not sharded. */
+  readonly shards: number;
 }
 
 /** Everything redis-record knows about one model class, built once by `@Model`. */
@@ -60,7 +69,7 @@ export class ModelDescriptor {
   /** Every hash field an entity of this model writes: attributes, and derived internal fields (`#ci:`). */
   readonly ownedFields: ReadonlySet<string>;
   private readonly byProperty: ReadonlyMap<string, AttributeDescriptor>;
-  private readonly keysByPrefix = new Map<string, ModelKeys>();
+  private readonly keysByPrefix = new Map<string, readonly ModelKeys[]>();
 
   readonly name: string;
   readonly ctor: Function;
@@ -75,6 +84,8 @@ export class ModelDescriptor {
   /** Set on the descriptor of a tenant scope (`Model.scope(tenant)`): every key lives under the tenant. */
   readonly tenant: string | undefined;
   readonly relations: readonly RelationDescriptor[];
+  /** How many shards (hash tags) the objects are spread over; 1 when the model is not sharded. */
+  readonly shards: number;
   private readonly hooks: ReadonlyMap<HookKind, readonly string[]>;
 
   constructor(definition: ModelDefinition) {
@@ -88,6 +99,7 @@ export class ModelDescriptor {
     this.group = definition.group;
     this.tenant = definition.tenant;
     this.relations = definition.relations;
+    this.shards = definition.shards;
     this.hooks = definition.hooks;
     this.definition = definition;
     this.attributes = attributes;
@@ -140,13 +152,29 @@ export class ModelDescriptor {
     return new ModelDescriptor({ ...this.definition, ctor, tenant });
   }
 
-  /** The model's keys under a connection prefix (cached: key strings are built once). */
+  /** The model's keys under a connection prefix (cached: key strings are built once). Not for sharded models. */
   keys(prefix: string): ModelKeys {
+    if (this.shards > 1) throw new Error(`${this.name} is sharded: its keys depend on the shard (use shardKeys or keysOf)`);
+    return this.shardKeys(prefix)[0];
+  }
+
+  /** The keys of every shard under a prefix: one entry for a model that is not sharded. */
+  shardKeys(prefix: string): readonly ModelKeys[] {
     let keys = this.keysByPrefix.get(prefix);
     if (!keys) {
-      keys = new ModelKeys(prefix, this.name, this.group, this.tenant);
+      const count = this.shards;
+      keys =
+        count === 1
+          ? [new ModelKeys(prefix, this.name, this.group, this.tenant)]
+          : Array.from({ length: count }, (_, index) => new ModelKeys(prefix, this.name, this.group, this.tenant, { index, count }));
       this.keysByPrefix.set(prefix, keys);
     }
     return keys;
+  }
+
+  /** The keys of the shard that holds object `id`. */
+  keysOf(prefix: string, id: string): ModelKeys {
+    const keys = this.shardKeys(prefix);
+    return keys.length === 1 ? keys[0] : keys[shardOfId(id, keys.length, this.idStrategy === 'sequence')];
   }
 }

@@ -1,8 +1,10 @@
 import { Connection } from '../connection/connection';
-import { fieldsFromReply } from '../mapper/attribute-encoder';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { ModelDescriptor } from '../metadata/model-descriptor';
+import { ModelKeys } from '../keys/model-keys';
 import { scripts } from '../scripts/scripts';
+import { storedFields } from './loaded-fields';
+import { mergePages, shardOrder } from './merge-shards';
 import { pageRequest, planQuery } from './plan-query';
 import { PageRequest, planArguments, QueryPlan } from './query-plan';
 
@@ -11,45 +13,85 @@ export interface StoredObject {
   readonly fields: EncodedFields;
 }
 
-/** Runs planned queries: each is one query.lua call, so one round trip. */
+/** A planned query: one plan per shard (index keys differ between shards), one for a model that is not sharded. */
+export interface PlannedQuery {
+  readonly shards: readonly QueryPlan[];
+}
+
+/**
+ * Runs planned queries: each is one query.lua call, so one round trip. On a sharded model, every shard runs
+ * the query at once (in parallel on a cluster) and the pages are merged in the query's order: each shard is asked
+ * for its first offset + limit matches, then the merged list is cut to the page; counts are summed.
+ */
 export class QueryRunner {
   constructor(
     private readonly model: ModelDescriptor,
     private readonly connection: Connection,
   ) {}
 
-  private get keys() {
-    return this.model.keys(this.connection.prefix);
+  private get keys(): readonly ModelKeys[] {
+    return this.model.shardKeys(this.connection.prefix);
   }
 
-  plan(where: unknown, orderBy?: unknown): QueryPlan {
-    return planQuery(this.model, this.keys, where, orderBy);
+  plan(where: unknown, orderBy?: unknown): PlannedQuery {
+    return { shards: this.keys.map((keys) => planQuery(this.model, keys, where, orderBy)) };
   }
 
   page(options: { offset?: unknown; limit?: unknown }): PageRequest {
     return pageRequest(this.model, options);
   }
 
-  async ids(plan: QueryPlan, page: PageRequest): Promise<string[]> {
-    return (await this.run('ids', plan, page)) as string[];
+  async ids(planned: PlannedQuery, page: PageRequest): Promise<string[]> {
+    if (planned.shards.length === 1 || planned.shards[0].order.kind === 'id') {
+      if (planned.shards.length === 1) return (await this.run(0, 'ids', planned.shards[0], page)) as string[];
+      const pages = await Promise.all(
+        planned.shards.map(async (plan, shard) =>
+          ((await this.run(shard, 'ids', plan, shardPage(page))) as string[]).map((id) => ({ id, fields: NO_FIELDS })),
+        ),
+      );
+      return this.merge(planned, pages, page).map((match) => match.id);
+    }
+    // ordered by an attribute: the shards' matches are merged by their stored values
+    return (await this.load(planned, page)).map((object) => object.id);
   }
 
-  async load(plan: QueryPlan, page: PageRequest): Promise<StoredObject[]> {
-    const reply = (await this.run('load', plan, page)) as Array<string | string[]>;
+  async load(planned: PlannedQuery, page: PageRequest): Promise<StoredObject[]> {
+    if (planned.shards.length === 1) return this.loadShard(0, planned.shards[0], page);
+    const pages = await Promise.all(planned.shards.map((plan, shard) => this.loadShard(shard, plan, shardPage(page))));
+    return this.merge(planned, pages, page);
+  }
+
+  async count(planned: PlannedQuery): Promise<number> {
+    const counts = await Promise.all(
+      planned.shards.map(async (plan, shard) => Number(await this.run(shard, 'count', plan, { offset: 0, limit: -1 }))),
+    );
+    return counts.reduce((sum, n) => sum + n, 0);
+  }
+
+  private merge(planned: PlannedQuery, pages: ReadonlyArray<readonly StoredObject[]>, page: PageRequest): StoredObject[] {
+    const compare = shardOrder(planned.shards[0].order, this.model.idStrategy === 'sequence');
+    return mergePages(pages, compare, page.offset, page.limit);
+  }
+
+  private async loadShard(shard: number, plan: QueryPlan, page: PageRequest): Promise<StoredObject[]> {
+    const reply = (await this.run(shard, 'load', plan, page)) as Array<string | string[]>;
     const objects: StoredObject[] = [];
     for (let i = 0; i + 1 < reply.length; i += 2) {
-      objects.push({ id: reply[i] as string, fields: fieldsFromReply(reply[i + 1]) });
+      objects.push({ id: reply[i] as string, fields: storedFields(plan.loadFields, reply[i + 1]) });
     }
     return objects;
   }
 
-  async count(plan: QueryPlan): Promise<number> {
-    return Number(await this.run('count', plan, { offset: 0, limit: -1 }));
-  }
-
-  private run(mode: 'ids' | 'load' | 'count', plan: QueryPlan, page: PageRequest): Promise<unknown> {
-    const keys = this.keys;
+  private run(shard: number, mode: 'ids' | 'load' | 'count', plan: QueryPlan, page: PageRequest): Promise<unknown> {
+    const keys = this.keys[shard];
     const numericIds = this.model.idStrategy === 'sequence';
     return scripts.query().run(this.connection.client, [keys.all, keys.base], planArguments(mode, numericIds, plan, page));
   }
+}
+
+const NO_FIELDS: EncodedFields = new Map();
+
+/** What each shard must return for the merged page: everything up to the page's end. */
+function shardPage(page: PageRequest): PageRequest {
+  return { offset: 0, limit: page.limit < 0 ? -1 : page.offset + page.limit, afterId: page.afterId };
 }

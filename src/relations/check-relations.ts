@@ -7,7 +7,8 @@ const checked = new WeakSet<Function>();
 /**
  * Relation targets are functions (`() => User`) because classes may be defined in any order, so they are
  * checked on first use rather than when the class is defined: every target is a model, a @HasMany's inverse
- * is a @BelongsTo of the target pointing back, a @ManyToMany's inverse is a @ManyToMany pointing back.
+ * is a @BelongsTo of the target pointing back, a @ManyToMany's inverse is a @ManyToMany pointing back, and
+ * no target is sharded (objects of different shards are in different Cluster slots: no atomic cascade).
  */
 export function checkRelations(model: ModelDescriptor): void {
   const root = model.tenant === undefined ? model.ctor : Object.getPrototypeOf(model.ctor);
@@ -17,6 +18,9 @@ export function checkRelations(model: ModelDescriptor): void {
     const target = relation.target();
     if (typeof target !== 'function') throw new SchemaError(`${where}: the relation's target is not a class`);
     const targetModel = descriptorOf(target);
+    if (targetModel.shards > 1) {
+      throw new SchemaError(`${where}: ${targetModel.name} is sharded, and a sharded model cannot take part in relations`);
+    }
     if (relation.kind === 'hasMany') {
       const inverse = targetModel.relations.find((r) => r.property === relation.inverse);
       if (!inverse || inverse.kind !== 'belongsTo' || inverse.target() !== root) {

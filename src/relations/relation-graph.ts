@@ -57,6 +57,7 @@ export function inverseSetPrefix(model: ModelDescriptor, relation: ManyToManyRel
 
 /** Every many-to-many membership an object of `model` takes part in, declared on either side. */
 export function membershipsOf(model: ModelDescriptor, prefix: string): MembershipSides[] {
+  if (model.shards > 1) return []; // a sharded model takes part in no relation (check-relations.ts)
   const base = model.keys(prefix).base;
   const sides: MembershipSides[] = [];
   for (const relation of model.relations) {

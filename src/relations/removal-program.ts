@@ -1,4 +1,5 @@
 import { ModelDescriptor } from '../metadata/model-descriptor';
+import { ModelKeys } from '../keys/model-keys';
 import { pushSpecs } from '../mapper/index-specs';
 import { modelCount } from '../metadata/model-registry';
 import { dependentsOf, hasRelationsToClean, membershipsOf } from './relation-graph';
@@ -10,23 +11,20 @@ export interface RemovalPlan {
   readonly models: ModelDescriptor[];
 }
 
-const plans = new WeakMap<ModelDescriptor, Map<string, { models: number; plan: RemovalPlan }>>();
+const plans = new WeakMap<ModelKeys, { models: number; plan: RemovalPlan }>();
 
 /**
- * The removal plan of a model under a prefix, built once: the relation graph only changes when a model is
- * defined, so it is rebuilt only then (remove() is a hot path).
+ * The removal plan of an object of a model under a prefix: `id` names the shard of a sharded model. Built once
+ * per shard: the relation graph only changes when a model is defined, so it is rebuilt only then (remove() is
+ * a hot path).
  */
-export function removalPlan(model: ModelDescriptor, prefix: string): RemovalPlan {
-  let byPrefix = plans.get(model);
-  if (!byPrefix) {
-    byPrefix = new Map();
-    plans.set(model, byPrefix);
-  }
-  const cached = byPrefix.get(prefix);
+export function removalPlan(model: ModelDescriptor, prefix: string, id?: string): RemovalPlan {
+  const keys = id === undefined ? model.shardKeys(prefix)[0] : model.keysOf(prefix, id);
+  const cached = plans.get(keys);
   if (cached && cached.models === modelCount()) return cached.plan;
   const simple = model.indexes.length === 0 && !model.keepsMemo && !hasRelationsToClean(model, prefix);
-  const plan = { ...removalProgram(model, prefix), simple };
-  byPrefix.set(prefix, { models: modelCount(), plan });
+  const plan = { ...removalProgram(model, prefix, keys), simple };
+  plans.set(keys, { models: modelCount(), plan });
   return plan;
 }
 
@@ -35,13 +33,18 @@ export function removalPlan(model: ModelDescriptor, prefix: string): RemovalPlan
  * objects can depend on it, transitively. Each entry: base, index specs, dependents (entry number, foreign
  * key, rule), and many-to-many membership sides. Built from the definitions, so cascades follow the graph.
  */
-export function removalProgram(model: ModelDescriptor, prefix: string): { args: string[]; models: ModelDescriptor[] } {
+export function removalProgram(
+  model: ModelDescriptor,
+  prefix: string,
+  keys: ModelKeys = model.shardKeys(prefix)[0],
+): { args: string[]; models: ModelDescriptor[] } {
   const models: ModelDescriptor[] = [model];
   const args: string[] = [];
   const entries: string[][] = [];
   for (let i = 0; i < models.length; i++) {
     const current = models[i];
-    const entry = [current.keys(prefix).base];
+    // the removed object's own shard; models it relates to are never sharded
+    const entry = [i === 0 ? keys.base : current.keys(prefix).base];
     pushSpecs(entry, current.indexes);
     const dependents = dependentsOf(current);
     entry.push(String(dependents.length));

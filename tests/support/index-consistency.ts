@@ -36,6 +36,8 @@ export interface ConsistencyReport {
 }
 
 export interface CheckOptions {
+  /** The key base to check: one shard of a sharded model (default: the model's only base). */
+  base?: string;
   /** Temporary query keys (`<base>:tmp:<n>`) are violations unless this is set. */
   readonly allowTemporaryKeys?: boolean;
 }
@@ -87,7 +89,7 @@ export async function checkIndexConsistency(
   options: CheckOptions = {},
 ): Promise<ConsistencyReport> {
   const model = descriptorOf(modelClass);
-  const base = model.keys(prefix).base;
+  const base = options.base ?? model.keys(prefix).base;
   const violations: string[] = [];
   const binary = raw.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
 
@@ -166,6 +168,7 @@ export async function checkIndexConsistency(
           }
         }
         if (held === undefined) continue;
+        if (held === '-0' && index.attribute.type === 'number') held = '0'; // a number's index value: -0 is 0
         record(id, 'U', `${base}:uniq:${field}`, Buffer.from(held).toString('latin1'));
         const fields = (want(`${base}:uniq:${field}`, 'unique') as { fields: Map<string, string> }).fields;
         const other = fields.get(held);
@@ -289,6 +292,15 @@ export async function expectIndexesConsistent(
   const report = await checkIndexConsistency(modelClass, raw, prefix, options);
   expect(report.violations.slice(0, 30)).toEqual([]);
   return report;
+}
+
+/** expectIndexesConsistent for every shard of a sharded model (each shard is a model of its own on disk). */
+export async function expectShardsConsistent(modelClass: Function, raw: RawClient, prefix: string, options: CheckOptions = {}): Promise<number> {
+  let live = 0;
+  for (const keys of descriptorOf(modelClass).shardKeys(prefix)) {
+    live += (await expectIndexesConsistent(modelClass, raw, prefix, { ...options, base: keys.base })).objects;
+  }
+  return live;
 }
 
 /** Every temporary query key under the prefix (there should be none once queries have returned). */

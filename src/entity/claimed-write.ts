@@ -1,0 +1,42 @@
+import { Connection } from '../connection/connection';
+import { SaveOutcome } from '../mapper/object-store';
+import { UniqueClaims, UniqueValue, uniqueValues } from '../mapper/unique-claims';
+import { EncodedFields } from '../mapper/encoded-fields';
+import { ModelDescriptor } from '../metadata/model-descriptor';
+
+/** Whether saves of this model claim their unique values across shards (sharded models with @Unique). */
+export function claimsUniques(model: ModelDescriptor): boolean {
+  return model.shards > 1 && model.indexes.some((index) => index.kind === 'unique');
+}
+
+/**
+ * A write of a sharded model that gains unique values: the new values are claimed first (refused with the
+ * value's index when another object holds one), then the object is written; a write that does not go through
+ * releases the new claims, one that does releases the values the object let go (`before`). A crash between the
+ * steps leaves a claim whose holder does not hold the value: it is taken over once stale, and `check` reports
+ * it (docs/cluster.md).
+ */
+export async function claimedWrite(
+  model: ModelDescriptor,
+  connection: Connection,
+  id: string,
+  after: EncodedFields,
+  before: EncodedFields | undefined,
+  write: () => Promise<SaveOutcome>,
+): Promise<SaveOutcome> {
+  const claims = new UniqueClaims(model, connection);
+  const old = before ? uniqueValues(model, before) : [];
+  const gained = uniqueValues(model, after).filter((value) => !old.some((o) => same(o, value)));
+  const lost = old.filter((value) => !uniqueValues(model, after).some((a) => same(a, value)));
+  const taken = gained.length > 0 ? await claims.claim(id, gained) : undefined;
+  if (taken) return { uniqueTaken: taken.index.attribute.property };
+  // A write that throws may still have happened (a lost reply): its claims stay, and are taken over once stale.
+  const outcome = await write();
+  if ('id' in outcome) await claims.release(id, lost);
+  else await claims.release(id, gained);
+  return outcome;
+}
+
+function same(a: UniqueValue, b: UniqueValue): boolean {
+  return a.index === b.index && a.value === b.value;
+}

@@ -1,0 +1,16 @@
+import { createHash } from 'crypto';
+
+/**
+ * The claim key of one unique value of a sharded model: `<prefix>:{<tenant/><Model>@<attr>:<sha1>}:claim`. The
+ * hash tag is the value's own (through its digest), so claims spread over the cluster and a claim is one key
+ * in one slot whichever shard holds the object. The digest keeps keys short and free of `{`/`}` whatever the value.
+ */
+export function claimKey(prefix: string, model: string, tenant: string | undefined, attribute: string, value: string): string {
+  const digest = createHash('sha1').update(value).digest('hex');
+  return `${prefix}:{${tenant === undefined ? '' : `${tenant}/`}${model}@${attribute}:${digest}}:claim`;
+}
+
+/** The SCAN pattern matching every claim of a model (for the integrity checker). */
+export function claimPattern(prefix: string, model: string, tenant: string | undefined): string {
+  return `${prefix}:{${tenant === undefined ? '' : `${tenant}/`}${model}@*}:claim`;
+}

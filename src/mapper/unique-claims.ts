@@ -1,0 +1,89 @@
+import { Connection } from '../connection/connection';
+import { claimKey } from '../keys/claim-keys';
+import { ModelKeys } from '../keys/model-keys';
+import { caseFoldField, IndexDescriptor } from '../metadata/index-descriptor';
+import { ModelDescriptor } from '../metadata/model-descriptor';
+import { scripts } from '../scripts/scripts';
+import { EncodedFields } from './encoded-fields';
+
+/**
+ * A claim younger than this is never taken over, even when its holder does not (yet) hold the value: the
+ * holder may be between its claim and its write. Older claims whose holder does not hold the value are stale
+ * (the holder was removed, expired, changed the value, or died before releasing) and are replaced.
+ */
+export const CLAIM_GRACE_MS = 10_000;
+
+/** One unique value of one object: the index, the hash field holding the compared form, and that form. */
+export interface UniqueValue {
+  readonly index: IndexDescriptor;
+  readonly field: string;
+  readonly value: string;
+}
+
+/** The unique values stored in `fields`, in the form the unique indexes compare (-0 is 0, folded case). */
+export function uniqueValues(model: ModelDescriptor, fields: EncodedFields): UniqueValue[] {
+  const values: UniqueValue[] = [];
+  for (const index of model.indexes) {
+    if (index.kind !== 'unique') continue;
+    const field = index.caseInsensitive ? caseFoldField(index.attribute.field) : index.attribute.field;
+    const stored = fields.get(field);
+    if (stored === undefined) continue;
+    values.push({ index, field, value: index.attribute.type === 'number' && stored === '-0' ? '0' : stored });
+  }
+  return values;
+}
+
+/**
+ * Uniqueness across the shards of a sharded model: before an object is written with a unique value, the value
+ * is claimed under a key of its own (tagged by the value, so any shard's object can claim it); the claim is
+ * released when the write fails or when the object lets the value go. See docs/cluster.md for what holds when.
+ */
+export class UniqueClaims {
+  constructor(
+    private readonly model: ModelDescriptor,
+    private readonly connection: Connection,
+  ) {}
+
+  private key(value: UniqueValue): string {
+    return claimKey(this.connection.prefix, this.model.name, this.model.tenant, value.index.attribute.field, value.value);
+  }
+
+  /**
+   * Claims every value for `id`, all at once. Resolves to the first value another object holds (after releasing
+   * what this call claimed), or undefined when all are claimed.
+   */
+  async claim(id: string, values: readonly UniqueValue[]): Promise<UniqueValue | undefined> {
+    const results = await Promise.all(values.map((value) => this.claimOne(id, value)));
+    const taken = values.find((_, i) => !results[i]);
+    if (taken) await this.release(id, values.filter((_, i) => results[i]));
+    return taken;
+  }
+
+  /** Frees claims `id` holds (compare-and-delete: another object's claim is never touched). */
+  async release(id: string, values: readonly UniqueValue[]): Promise<void> {
+    await Promise.all(values.map((value) => scripts.releaseUnique().run(this.connection.client, [this.key(value)], [id])));
+  }
+
+  private async claimOne(id: string, value: UniqueValue): Promise<boolean> {
+    const key = this.key(value);
+    let replace = '';
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const reply = await scripts.claimUnique().run(this.connection.client, [key], [id, replace]);
+      if (!Array.isArray(reply)) return true;
+      const [claim, age] = [String(reply[0]), Number(reply[1])];
+      if (age < CLAIM_GRACE_MS || (await this.holds(claim.split(' ')[0], value))) return false;
+      replace = claim;
+    }
+    return false;
+  }
+
+  /** Whether object `holder` exists and holds the value (read from its shard). */
+  private async holds(holder: string, value: UniqueValue): Promise<boolean> {
+    const keys = this.model.keysOf(this.connection.prefix, holder) as ModelKeys | undefined;
+    if (!keys) return false; // not an id of this model: nothing holds the value
+    const stored = await this.connection.client.hGet(keys.object(holder), value.field);
+    if (stored === null || stored === undefined) return false;
+    const canonical = value.index.attribute.type === 'number' && stored === '-0' ? '0' : String(stored);
+    return canonical === value.value;
+  }
+}

@@ -1,0 +1,303 @@
+import {
+  Attr,
+  BaseEntity,
+  BelongsTo,
+  Counter,
+  Index,
+  Model,
+  SchemaError,
+  Unique,
+  UniqueConstraintError,
+} from '../../src';
+import { claimKey } from '../../src/keys/claim-keys';
+import { descriptorOf } from '../../src/metadata/model-registry';
+import { expectShardsConsistent } from '../support/index-consistency';
+import { useTestRedis } from '../support/test-redis';
+import { CLAIM_GRACE_MS } from '../../src/mapper/unique-claims';
+import { seeded } from '../../tools/seeded-random';
+
+/**
+ * @Model({ shards }): one model spread over several hash tags. Every single-object operation works on the
+ * object's shard; queries run in every shard and are merged so that the results are exactly those of an
+ * unsharded model with the same data; unique values hold across shards through claims.
+ */
+
+@Model({ shards: 8 })
+class ShardedPost extends BaseEntity {
+  @Attr() @Index() topic?: string;
+  @Attr() @Index() @Index({ scope: 'topic' }) score?: number;
+  @Attr() @Index({ sortable: true }) title?: string;
+  @Attr() @Index() publishedAt?: Date;
+  @Counter() views = 0;
+}
+
+/** The same data, unsharded: the oracle for every query. */
+@Model()
+class PlainPost extends BaseEntity {
+  @Attr() @Index() topic?: string;
+  @Attr() @Index() @Index({ scope: 'topic' }) score?: number;
+  @Attr() @Index({ sortable: true }) title?: string;
+  @Attr() @Index() publishedAt?: Date;
+  @Counter() views = 0;
+}
+
+@Model({ shards: 4 })
+class ShardedAccount extends BaseEntity {
+  @Attr() @Unique({ caseInsensitive: true }) email?: string;
+  @Attr() @Unique() badge?: number;
+  @Attr() name?: string;
+}
+
+@Model({ shards: 4, idStrategy: 'uuid', ttl: 3600 })
+class ShardedSession extends BaseEntity {
+  @Attr() @Index() user?: string;
+  @Attr() @Unique() token?: string;
+}
+
+const redis = useTestRedis();
+
+describe('definitions', () => {
+  it.each([0, -1, 1.5, 1025, Number.NaN])('refuses shards: %p', (shards) => {
+    expect(() => {
+      @Model({ shards })
+      class Bad extends BaseEntity {}
+      return Bad;
+    }).toThrow(SchemaError);
+  });
+
+  it('refuses what needs atomicity across objects: groups, caps, relations', () => {
+    expect(() => {
+      @Model({ shards: 2, group: 'g' })
+      class Grouped extends BaseEntity {}
+      return Grouped;
+    }).toThrow(/cannot be in a group/);
+    expect(() => {
+      @Model({ shards: 2, cap: { by: 'score', keep: 10 } })
+      class Capped extends BaseEntity {
+        @Attr() @Index() score?: number;
+      }
+      return Capped;
+    }).toThrow(/cannot be capped/);
+  });
+
+  it('refuses a relation to a sharded model when the relation is first used', async () => {
+    @Model({ name: 'ShardedParentTarget', shards: 2 })
+    class Parent extends BaseEntity {}
+    @Model({ name: 'ChildOfSharded' })
+    class Child extends BaseEntity {
+      @BelongsTo(() => Parent) parent?: BelongsTo<Parent>;
+    }
+    await expect(Child.create({})).rejects.toThrow(/is sharded/);
+  });
+
+  it('gives each shard a hash tag of its own, balanced over the slot range', () => {
+    const bases = descriptorOf(ShardedPost).shardKeys(redis.prefix).map((keys) => keys.base);
+    expect(new Set(bases).size).toBe(8);
+    for (const [shard, base] of bases.entries()) expect(base).toMatch(new RegExp(`:\\{ShardedPost#${shard}\\.\\d+\\}$`));
+    // a model that is not sharded keeps its one base
+    expect(descriptorOf(PlainPost).shardKeys(redis.prefix).map((keys) => keys.base)).toEqual([`${redis.prefix}:{PlainPost}`]);
+  });
+});
+
+describe('objects', () => {
+  it('creates with distinct sequence ids spread over the shards; find, update, increment and remove each go to the shard', async () => {
+    const created = await Promise.all(Array.from({ length: 80 }, (_, i) => ShardedPost.create({ topic: `t${i % 3}`, score: i })));
+    const ids = created.map((post) => post.id);
+    expect(new Set(ids).size).toBe(80);
+    const model = descriptorOf(ShardedPost);
+    const perShard = new Map<string, number>();
+    for (const id of ids) {
+      expect(Number(id)).toBeGreaterThan(0);
+      const keys = model.keysOf(redis.prefix, id);
+      expect(await redis.raw.zScore(keys.all, id)).toBe(Number(id));
+      expect(await redis.raw.hGet(keys.object(id), 'score')).not.toBeNull();
+      perShard.set(keys.base, (perShard.get(keys.base) ?? 0) + 1);
+    }
+    // new objects go to the shards in turn
+    expect(perShard.size).toBe(8);
+    expect(Math.max(...perShard.values()) - Math.min(...perShard.values())).toBeLessThanOrEqual(1);
+
+    expect(await ShardedPost.count()).toBe(80);
+    const found = await ShardedPost.findMany([ids[5], 'nope' as never, ids[70], ids[5]].filter((id) => id !== 'nope'));
+    expect(found.map((post) => post?.score)).toEqual([5, 70, 5]);
+    const post = (await ShardedPost.find(ids[10]))!;
+    post.score = 1000;
+    await post.save();
+    expect((await ShardedPost.find(ids[10]))!.score).toBe(1000);
+    expect(await post.increment('views', 3)).toBe(3);
+    await ShardedPost.withLock(ids[11], async (locked) => {
+      locked.title = 'locked';
+      await locked.save();
+    });
+    expect((await ShardedPost.find(ids[11]))!.title).toBe('locked');
+    await post.remove();
+    expect(await ShardedPost.find(ids[10])).toBeNull();
+    expect(await ShardedPost.exists(ids[10])).toBe(false);
+    expect(await ShardedPost.count()).toBe(79);
+    await expectShardsConsistent(ShardedPost, redis.raw, redis.prefix);
+    expect(await ShardedPost.check()).toMatchObject({ ok: true });
+  });
+});
+
+describe('queries merged over the shards', () => {
+  beforeAll(async () => {
+    for (const post of await ShardedPost.findBy({})) await post.remove();
+    const random = seeded(7);
+    const rows = Array.from({ length: 300 }, (_, i) => ({
+      topic: `t${Math.floor(random() * 4)}`,
+      score: Math.floor(random() * 50),
+      title: random() < 0.1 ? undefined : `title ${Math.floor(random() * 40)}`,
+      publishedAt: new Date(1_700_000_000_000 + Math.floor(random() * 100) * 1000),
+    }));
+    // the same rows in the same order: sequence ids differ between the models, so the oracle maps by position
+    for (const row of rows) {
+      await ShardedPost.create(row);
+      await PlainPost.create(row);
+    }
+  });
+
+  /** What an object is, without its id: the two models number their objects differently. */
+  const shape = (post: ShardedPost | PlainPost) => [post.topic, post.score, post.title, post.publishedAt?.getTime()];
+
+  const queries: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
+    ['everything by score desc, a middle page', {}, { orderBy: { score: 'desc' }, offset: 40, limit: 25 }],
+    ['a topic by score, first page', { topic: 't1' }, { orderBy: { score: 'asc' }, limit: 10 }],
+    ['a scoped window', { topic: 't2', score: { gte: 10, lt: 30 } }, { orderBy: { score: 'desc' }, limit: 15 }],
+    ['titles in order, absent ones last', {}, { orderBy: { title: 'asc' }, offset: 250, limit: 50 }],
+    ['titles descending', { score: { lte: 20 } }, { orderBy: { title: 'desc' }, limit: 30 }],
+    ['newest first', { topic: { in: ['t0', 't3'] } }, { orderBy: { publishedAt: 'desc' }, limit: 20 }],
+    ['startsWith, ordered by date', { title: { startsWith: 'title 1' } }, { orderBy: { publishedAt: 'asc' }, offset: 3, limit: 8 }],
+    ['OR of two ranges', { OR: [{ score: { lt: 5 } }, { score: { gt: 45 } }] }, { orderBy: { score: 'asc' } }],
+  ];
+
+  it.each(queries)('%s: the same objects in the same order as an unsharded model', async (_, where, options) => {
+    const sharded = await ShardedPost.findBy(where as never, options as never);
+    const plain = await PlainPost.findBy(where as never, options as never);
+    expect(sharded.length).toBe(plain.length);
+    // within ties the two models order by their own ids: compare the order of the sort key, and the sets
+    const key = Object.keys((options.orderBy as object) ?? {})[0] as 'score' | 'title' | 'publishedAt';
+    const sortKey = (post: ShardedPost | PlainPost) => String(post[key] instanceof Date ? (post[key] as Date).getTime() : post[key]);
+    expect(sharded.map(sortKey)).toEqual(plain.map(sortKey));
+    expect(await ShardedPost.count(where as never)).toBe(await PlainPost.count(where as never));
+    const ids = await ShardedPost.findIds(where as never, options as never);
+    expect(ids).toEqual(sharded.map((post) => post.id));
+  });
+
+  it('orders ties by id, numerically, exactly as one shard does', async () => {
+    const all = await ShardedPost.findBy({}, { orderBy: { score: 'asc' } });
+    for (let i = 1; i < all.length; i++) {
+      const [a, b] = [all[i - 1], all[i]];
+      expect(a.score! < b.score! || (a.score === b.score && Number(a.id) < Number(b.id))).toBe(true);
+    }
+    const desc = await ShardedPost.findBy({}, { orderBy: { score: 'desc' } });
+    expect(desc.map((post) => post.id)).toEqual(all.map((post) => post.id).reverse());
+  });
+
+  it('unordered queries come in id order; iterate walks every match once', async () => {
+    const ids = await ShardedPost.findIds({ topic: 't1' });
+    expect(ids).toEqual([...ids].sort((a, b) => Number(a) - Number(b)));
+    expect(ids.length).toBe(await PlainPost.count({ topic: 't1' }));
+    const seen: string[] = [];
+    for await (const post of ShardedPost.iterate({ topic: 't1' }, { batchSize: 7 })) seen.push(post.id);
+    expect(seen).toEqual(ids);
+    const shapes = (await ShardedPost.findBy({ topic: 't1' })).map(shape);
+    expect(shapes.sort()).toEqual((await PlainPost.findBy({ topic: 't1' })).map(shape).sort());
+  });
+});
+
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+describe('unique values across shards', () => {
+  it('20 concurrent creates of one value (in every shard): exactly one wins, the others write nothing', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => ShardedAccount.create({ email: i % 2 ? 'Race@Example.com' : 'race@example.COM', name: `n${i}` })),
+    );
+    const won = results.filter((result) => result.status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    for (const result of results) {
+      if (result.status === 'rejected') expect(result.reason).toBeInstanceOf(UniqueConstraintError);
+    }
+    expect(await ShardedAccount.count()).toBe(1);
+    expect(await ShardedAccount.findBy({ email: 'RACE@example.com' })).toHaveLength(1);
+    await expectShardsConsistent(ShardedAccount, redis.raw, redis.prefix);
+  });
+
+  it('an update to a value another object holds is refused; changing and removing free the old value', async () => {
+    const a = await ShardedAccount.create({ email: 'a@x.io', badge: 1 });
+    const b = await ShardedAccount.create({ email: 'b@x.io', badge: 2 });
+    b.email = 'A@X.IO';
+    expect(await failure(b.save())).toBeInstanceOf(UniqueConstraintError);
+    expect((await ShardedAccount.find(b.id))!.email).toBe('b@x.io');
+    a.email = 'a2@x.io';
+    await a.save();
+    await b.save(); // a@x.io is free now
+    expect((await ShardedAccount.find(b.id))!.email).toBe('A@X.IO');
+    // b let b@x.io go: another object takes it at once
+    const c = await ShardedAccount.create({ email: 'b@x.io', badge: 3 });
+    await c.remove();
+    await ShardedAccount.create({ email: 'b@x.io', badge: 3 });
+    expect(await failure(ShardedAccount.create({ badge: 2 }))).toBeInstanceOf(UniqueConstraintError);
+    expect(await failure(ShardedAccount.create({ badge: -0 }))).toBeUndefined();
+    expect(await failure(ShardedAccount.create({ badge: 0 }))).toBeInstanceOf(UniqueConstraintError);
+    await expectShardsConsistent(ShardedAccount, redis.raw, redis.prefix);
+  });
+
+  it('a claim left by a writer that died is taken over once stale, never while fresh', async () => {
+    const key = (email: string) => claimKey(redis.prefix, 'ShardedAccount', undefined, 'email', email);
+    // a writer claimed these values and died before writing its object (id 999999 does not exist)
+    await redis.raw.set(key('fresh@x.io'), `999999 ${Date.now()}`);
+    await redis.raw.set(key('stale@x.io'), `999999 ${Date.now() - 60_000}`);
+    expect(await failure(ShardedAccount.create({ email: 'fresh@x.io' }))).toBeInstanceOf(UniqueConstraintError);
+    const taker = await ShardedAccount.create({ email: 'stale@x.io' });
+    expect((await redis.raw.get(key('stale@x.io')))!.split(' ')[0]).toBe(taker.id);
+    // a stale claim whose holder does hold the value is not stale at all
+    await redis.raw.set(key('stale@x.io'), `${taker.id} 0`);
+    expect(await failure(ShardedAccount.create({ email: 'stale@x.io' }))).toBeInstanceOf(UniqueConstraintError);
+    await redis.raw.del(key('fresh@x.io'));
+  });
+});
+
+describe('expiry, tenants', () => {
+  it('uuid ids go to the shard their digest names; expired objects are swept in every shard', async () => {
+    const sessions = await Promise.all(Array.from({ length: 12 }, (_, i) => ShardedSession.create({ user: `u${i % 2}`, token: `tok${i}` })));
+    const model = descriptorOf(ShardedSession);
+    for (const session of sessions) expect(await redis.raw.exists(model.keysOf(redis.prefix, session.id).object(session.id))).toBe(1);
+    expect(await ShardedSession.count({ user: 'u1' })).toBe(6);
+    for (const session of sessions.slice(0, 5)) await session.expire(0.001);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await ShardedSession.count()).toBe(7);
+    expect(await ShardedSession.sweep()).toBe(5);
+    await expectShardsConsistent(ShardedSession, redis.raw, redis.prefix);
+    // the token of an expired session is free again once its claim is stale (older than the grace period)
+    expect(await failure(ShardedSession.create({ user: 'u9', token: 'tok0' }))).toBeInstanceOf(UniqueConstraintError);
+    const claim = claimKey(redis.prefix, 'ShardedSession', undefined, 'token', 'tok0');
+    await redis.raw.set(claim, `${sessions[0].id} ${Date.now() - CLAIM_GRACE_MS - 1}`);
+    const renewed = await ShardedSession.create({ user: 'u9', token: 'tok0' });
+    expect((await redis.raw.get(claim))!.split(' ')[0]).toBe(renewed.id);
+  });
+
+  it('a tenant scope of a sharded model has its own shards, and drop() deletes them and their claims', async () => {
+    const Tenant = ShardedAccount.scope('acme');
+    await Tenant.create({ email: 'boss@acme.io', badge: 1 });
+    await Tenant.create({ email: 'a@x.io', badge: 1000 }); // taken outside the tenant: no conflict inside it
+    expect(await Tenant.count()).toBe(2);
+    expect(await failure(Tenant.create({ email: 'BOSS@acme.io' }))).toBeInstanceOf(UniqueConstraintError);
+    const tenantKeys = async () => {
+      const found: string[] = [];
+      for await (const batch of redis.raw.scanIterator({ MATCH: `${redis.prefix}:{acme/ShardedAccount*`, COUNT: 1000 })) found.push(...batch);
+      return found;
+    };
+    const before = await tenantKeys();
+    // the shards' keys and the two claims
+    expect(before.filter((key) => key.endsWith(':claim'))).toHaveLength(4);
+    expect(await Tenant.drop()).toBe(before.length);
+    expect(await tenantKeys()).toEqual([]);
+    expect(await ShardedAccount.findBy({ email: 'a@x.io' })).toHaveLength(1);
+    expect(await Tenant.count()).toBe(0);
+  });
+});
