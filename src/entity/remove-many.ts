@@ -94,7 +94,8 @@ async function removeAll<T extends BaseEntity>(
       }
       return;
     }
-    const outcomes = await Promise.all(ready.map((item) => store.remove(item.id, plan.args)));
+    // the plan names the object's shard (one plan for a model that is not sharded)
+    const outcomes = await Promise.all(ready.map((item) => store.remove(item.id, removalPlan(model, connection.prefix, item.id).args)));
     ready.forEach((item, i) => {
       const outcome = outcomes[i];
       if ('restrictedBy' in outcome) {

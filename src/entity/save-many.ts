@@ -11,6 +11,7 @@ import { stateOf } from './entity-state';
 import { runHooks } from './run-hooks';
 import { validateEntity } from './validate-entity';
 import { writeEntity } from './write-entity';
+import { claimsUniques } from './claimed-write';
 
 /** An item that became an instance and is still on its way. */
 interface Item<T> {
@@ -91,10 +92,12 @@ async function saveItems<T extends BaseEntity>(
 
   const written = new Array<boolean>(ready.length).fill(false);
   await afterSchema(model, async () => {
-    // Changes to loaded objects: one save.lua call each (writeEntity, as save() does), pipelined together.
-    const updates = ready.flatMap((item, at) => (item.creating ? [] : [at]));
+    // Changes to loaded objects: one save.lua call each (writeEntity, as save() does), pipelined together. A
+    // sharded model's unique values are claimed object by object (claimed-write.ts): its creates go that way too.
+    const oneByOne = claimsUniques(model);
+    const updates = ready.flatMap((item, at) => (item.creating && !oneByOne ? [] : [at]));
     const updating = Promise.allSettled(updates.map((at) => writeEntity(model, ready[at].entity, stateOf(ready[at].entity))));
-    const creates = ready.flatMap((item, at) => (item.creating ? [at] : []));
+    const creates = ready.flatMap((item, at) => (item.creating && !oneByOne ? [at] : []));
     const createErrors = await createMany(model, creates.map((at) => ready[at].entity), chunkSize);
     createErrors.forEach((error, i) => record(creates[i], error));
     (await updating).forEach((outcome, i) => record(updates[i], outcome.status === 'rejected' ? outcome.reason : undefined));

@@ -1,5 +1,6 @@
 import { ModelKeys } from '../keys/model-keys';
 import { ModelDescriptor } from '../metadata/model-descriptor';
+import { idForm, nextShard } from './shard-turns';
 
 /**
  * Where a bulk write of one object goes: the keys of the model (its key base, sequence and `all`) and the id
@@ -14,8 +15,9 @@ export interface BulkTarget {
 
 /** The target of a new object (`id` undefined: it takes a sequence number) or of an existing one. */
 export function bulkTarget(model: ModelDescriptor, prefix: string, id: string | undefined): BulkTarget {
-  void id; // every object of a model lives under the model's one key base
-  return { keys: model.keys(prefix), idForm: model.idStrategy === 'sequence' ? '1' : '0' };
+  // a new object of a sharded model goes to the next shard in turn; an existing one (or a given id) to its own
+  const keys = id === undefined ? model.shardKeys(prefix)[nextShard(model)] : model.keysOf(prefix, id);
+  return { keys, idForm: idForm(model, keys) };
 }
 
 /** Groups items by the key base of their target, keeping the given order within each group. */

@@ -301,3 +301,42 @@ describe('expiry, tenants', () => {
     expect(await Tenant.count()).toBe(0);
   });
 });
+
+describe('bulk operations on sharded models', () => {
+  @Model({ shards: 4 })
+  class BulkSharded extends BaseEntity {
+    @Attr() @Index() group?: string;
+    @Attr() @Index() rank?: number;
+  }
+
+  it('saveMany spreads new objects over the shards and removeMany finds each in its shard', async () => {
+    const result = await BulkSharded.saveMany(Array.from({ length: 400 }, (_, i) => BulkSharded.build({ group: `g${i % 5}`, rank: i })));
+    expect(result.failed).toEqual([]);
+    const ids = result.saved.map((entity) => entity.id);
+    expect(new Set(ids).size).toBe(400);
+    const model = descriptorOf(BulkSharded);
+    const counts = await Promise.all(model.shardKeys(redis.prefix).map((keys) => redis.raw.zCard(keys.all)));
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(400);
+    expect(Math.min(...counts)).toBeGreaterThanOrEqual(90);
+    expect(await BulkSharded.count({ group: 'g2' })).toBe(80);
+    expect((await BulkSharded.findBy({}, { orderBy: { rank: 'desc' }, limit: 3 })).map((e) => e.rank)).toEqual([399, 398, 397]);
+    const removal = await BulkSharded.removeMany([...ids.slice(0, 100), '999999']);
+    expect(removal.removed).toHaveLength(100);
+    expect(removal.missing).toEqual(['999999']);
+    expect(await BulkSharded.count()).toBe(300);
+    await expectShardsConsistent(BulkSharded, redis.raw, redis.prefix);
+  });
+
+  it('saveMany claims unique values across shards object by object: a duplicate in the batch fails alone', async () => {
+    const result = await ShardedAccount.saveMany([
+      ShardedAccount.build({ email: 'bulk1@x.io' }),
+      ShardedAccount.build({ email: 'BULK1@x.io' }),
+      ShardedAccount.build({ email: 'bulk2@x.io' }),
+    ]);
+    expect(result.saved.map((a) => a.email).sort()).toEqual(expect.arrayContaining(['bulk2@x.io']));
+    expect(result.saved).toHaveLength(2);
+    expect(result.failed).toHaveLength(1);
+    expect(result.failed[0].error).toBeInstanceOf(UniqueConstraintError);
+    await expectShardsConsistent(ShardedAccount, redis.raw, redis.prefix);
+  });
+});
