@@ -40,11 +40,13 @@ export {
   StaleObjectError,
   LockTimeoutError,
   RelationError,
+  ReplicationError,
 } from './errors/errors';
 export type { Codec } from './codecs/codec';
 export { CodecError } from './codecs/codec';
 export type { AttributeType } from './codecs/attribute-type';
 export type { ModelOptions, IdStrategy } from './metadata/model-descriptor';
+export type { ReplicaOptions } from './connection/wait-replicas';
 export type { AttributeName, AttributeInput, CounterName, Persisted, EntityClass, SaveOptions } from './types/entity-types';
 export type {
   SaveManyItem,

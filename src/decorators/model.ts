@@ -6,6 +6,7 @@ import { resolveAttribute } from '../metadata/resolve-attribute';
 import { resolveIndex } from '../metadata/resolve-index';
 import { IndexDescriptor } from '../metadata/index-descriptor';
 import { MAX_SHARDS } from '../keys/shard-tags';
+import { modelReplicaPolicy } from '../connection/wait-replicas';
 
 const MODEL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
@@ -78,6 +79,7 @@ export function Model(options: ModelOptions = {}): ClassDecorator {
         group,
         relations,
         shards: resolveShards(target.name, options, relations.length > 0),
+        replicas: modelReplicaPolicy(target.name, options),
       }),
     );
   };

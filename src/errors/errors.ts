@@ -101,6 +101,26 @@ export class LockTimeoutError extends RedisRecordError {
  */
 export class RelationError extends RedisRecordError {}
 
+/**
+ * Fewer replicas than `waitReplicas` acknowledged a write within `waitTimeoutMs` (docs/cluster.md). The write
+ * itself is applied on the master and stays; it may be lost if the master fails before replicating it.
+ */
+export class ReplicationError extends RedisRecordError {
+  constructor(
+    readonly model: string,
+    readonly id: string,
+    readonly operation: string,
+    readonly wanted: number,
+    readonly acknowledged: number,
+    readonly timeoutMs: number,
+  ) {
+    super(
+      `${model} ${JSON.stringify(id)}: ${operation} acknowledged by ${acknowledged} of ${wanted} replica${wanted === 1 ? '' : 's'} within ${timeoutMs} ms; ` +
+        'the write is applied on the master, and may be lost if the master fails before it reaches a replica',
+    );
+  }
+}
+
 /** A query the indexes cannot answer (it names the attribute and the index it needs), or a malformed query. */
 export class QueryError extends RedisRecordError {}
 

@@ -4,13 +4,15 @@ import { caseFoldField, IndexDescriptor } from './index-descriptor';
 import { RelationDescriptor } from './relation-descriptor';
 import { ModelKeys } from '../keys/model-keys';
 import { shardOfId } from '../keys/shard-tags';
+import type { ReplicaOptions, ReplicaPolicy } from '../connection/wait-replicas';
 
 /** Hash fields of dynamic attributes are `~<key>`: no declared attribute (an identifier) can collide. */
 export const DYNAMIC_PREFIX = '~';
 
 export type IdStrategy = 'sequence' | 'uuid';
 
-export interface ModelOptions {
+/** `waitReplicas` / `waitTimeoutMs`: WAIT for replicas after each save, remove and increment (docs/cluster.md). */
+export interface ModelOptions extends ReplicaOptions {
   /** The model's name in Redis keys; defaults to the class name. Letters, digits and `_`. */
   name?: string;
   /** `sequence` (default): ids '1', '2', ... from an INCR counter. `uuid`: random v4 uuids. */
@@ -60,6 +62,8 @@ export interface ModelDefinition {
   readonly relations: RelationDescriptor[];
   /** 1 for a model that is not sharded. */
   readonly shards: number;
+  /** Replicas each write waits for (`@Model({ waitReplicas })`), undefined when writes do not wait. */
+  readonly replicas?: ReplicaPolicy;
 }
 
 /** Everything redis-record knows about one model class, built once by `@Model`. */
@@ -86,6 +90,8 @@ export class ModelDescriptor {
   readonly relations: readonly RelationDescriptor[];
   /** How many shards (hash tags) the objects are spread over; 1 when the model is not sharded. */
   readonly shards: number;
+  /** Replicas each save, remove and increment waits for (WAIT), undefined when writes do not wait. */
+  readonly replicas: ReplicaPolicy | undefined;
   private readonly hooks: ReadonlyMap<HookKind, readonly string[]>;
 
   constructor(definition: ModelDefinition) {
@@ -100,6 +106,7 @@ export class ModelDescriptor {
     this.tenant = definition.tenant;
     this.relations = definition.relations;
     this.shards = definition.shards;
+    this.replicas = definition.replicas;
     this.hooks = definition.hooks;
     this.definition = definition;
     this.attributes = attributes;

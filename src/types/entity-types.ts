@@ -33,4 +33,11 @@ export interface EntityClass<T extends BaseEntity> {
 export interface SaveOptions {
   /** `false` skips class-validator (codecs still refuse values that cannot be stored). Default true. */
   validate?: boolean;
+  /**
+   * Replicas that must acknowledge the write (WAIT) before save() resolves, over the model's `waitReplicas`;
+   * 0 does not wait. ReplicationError when fewer did within `waitTimeoutMs` (the write stands). docs/cluster.md.
+   */
+  waitReplicas?: number;
+  /** How long to wait for them, in ms (default: the model's, else 1000). */
+  waitTimeoutMs?: number;
 }

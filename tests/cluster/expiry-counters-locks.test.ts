@@ -1,0 +1,160 @@
+import { ArgumentError, Attr, BaseEntity, Counter, Index, LockTimeoutError, Model, ReplicationError, SchemaError, Unique } from '../../src';
+import { expectIndexesConsistent } from '../support/index-consistency';
+import { clusterKeysUnder, useTestCluster } from '../support/test-cluster';
+
+/**
+ * Expiry and sweep, capped models, counters, locks and waitReplicas on a Redis Cluster (3 masters, 3 replicas).
+ */
+
+@Model({ ttl: 1 })
+class CxLog extends BaseEntity {
+  @Attr() @Index() level?: string;
+  @Attr() @Unique() ref?: string;
+}
+
+@Model({ cap: { by: 'score', keep: 3 } })
+class CxTop extends BaseEntity {
+  @Attr() player?: string;
+  @Attr() @Index() score?: number;
+}
+
+@Model()
+class CxPost extends BaseEntity {
+  @Attr() title?: string;
+  @Counter() @Index() views = 0;
+}
+
+@Model({ waitReplicas: 1, waitTimeoutMs: 300 })
+class CxOrder extends BaseEntity {
+  @Attr() @Index() state?: string;
+  @Counter() items = 0;
+}
+
+const cluster = useTestCluster();
+const keysOf = async (tag: string) => (await clusterKeysUnder(cluster.cluster, cluster.prefix)).filter((k) => k.includes(`{${tag}}`));
+
+describe('expiry', () => {
+  it('hides expired objects at once, frees their uniques, and the sweep leaves no key', async () => {
+    await CxLog.create({ level: 'info', ref: 'a' });
+    await CxLog.create({ level: 'warn', ref: 'b' });
+    expect(await CxLog.count({ level: 'info' })).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await CxLog.count()).toBe(0);
+    expect(await CxLog.find('1')).toBeNull();
+    expect(await CxLog.sweep()).toBe(2);
+    expect(await CxLog.findBy({ level: 'info' })).toEqual([]);
+    expect((await keysOf('CxLog')).filter((k) => /:(obj|memo):/.test(k))).toEqual([]);
+    const fresh = await CxLog.create({ level: 'info', ref: 'a' });
+    await fresh.persist();
+    expect((await keysOf('CxLog')).filter((k) => k.includes(':obj:'))).toEqual([`${cluster.prefix}:{CxLog}:obj:${fresh.id}`]);
+    expect((await CxLog.findOneBy({ ref: 'a' }))?.id).toBe(fresh.id);
+    await expectIndexesConsistent(CxLog, cluster.raw, cluster.prefix);
+  });
+});
+
+describe('capped models', () => {
+  it('keep exactly the top N and delete the rest whole', async () => {
+    for (const [player, score] of [['a', 5], ['b', 9], ['c', 5], ['d', 1], ['e', 7]] as const) await CxTop.create({ player, score });
+    const top = await CxTop.findBy({}, { orderBy: { score: 'desc' } });
+    expect(top.map((p) => [p.player, p.score])).toEqual([['b', 9], ['e', 7], ['c', 5]]);
+    expect((await keysOf('CxTop')).filter((k) => k.includes(':obj:'))).toHaveLength(3);
+    await expectIndexesConsistent(CxTop, cluster.raw, cluster.prefix);
+  });
+});
+
+describe('counters and locks', () => {
+  it('increments atomically with the index in step', async () => {
+    const post = await CxPost.create({ title: 'x' });
+    const other = await CxPost.findOrFail(post.id);
+    await Promise.all(Array.from({ length: 100 }, () => other.increment('views')));
+    expect(await post.increment('views', 0.5)).toBe(100.5);
+    expect(await CxPost.findIds({ views: { gt: 100 } })).toEqual([post.id]);
+    await expectIndexesConsistent(CxPost, cluster.raw, cluster.prefix);
+  });
+
+  it('gives mutual exclusion and times out', async () => {
+    const post = await CxPost.create({ title: 'lock' });
+    let inside = 0;
+    let overlap = false;
+    await Promise.all(
+      Array.from({ length: 4 }, () =>
+        CxPost.withLock(post.id, async (p) => {
+          if (++inside > 1) overlap = true;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          p.title = `${p.title}!`;
+          await p.save();
+          inside--;
+        }),
+      ),
+    );
+    expect(overlap).toBe(false);
+    expect((await CxPost.findOrFail(post.id)).title).toBe('lock!!!!');
+    await expect(CxPost.withLock(post.id, () => CxPost.withLock(post.id, async () => 1, { waitMs: 30 }), { waitMs: 30 })).rejects.toBeInstanceOf(
+      LockTimeoutError,
+    );
+    expect(await keysOf('CxPost').then((keys) => keys.filter((k) => k.includes(':lock:')))).toEqual([]);
+  });
+});
+
+describe('waitReplicas', () => {
+  /** The replica of the master holding `tag`'s slot, as a node client. */
+  async function replicaOf(key: string) {
+    const slot = Number(await cluster.cluster.sendCommand(key, true, ['CLUSTER', 'KEYSLOT', key]));
+    const shard = cluster.cluster.slots[slot];
+    const master = await cluster.cluster.nodeClient(shard.master);
+    const info = String(await master.sendCommand(['INFO', 'replication']));
+    const match = /slave0:ip=([^,]+),port=(\d+)/.exec(info);
+    if (!match) throw new Error(`no replica of the master of ${key}: ${info}`);
+    return { host: match[1], port: Number(match[2]) };
+  }
+
+  it('resolves once a replica has each save, remove and increment', async () => {
+    const order = await CxOrder.create({ state: 'new' });
+    order.state = 'paid';
+    await order.save();
+    expect(await order.increment('items', 2)).toBe(2);
+    const plain = await CxPost.create({ title: 'w' });
+    await plain.save({ waitReplicas: 1 });
+    await order.remove();
+    expect(await CxOrder.count()).toBe(0);
+  });
+
+  it('throws ReplicationError when no replica acknowledges in time, and the write stands', async () => {
+    const { createClient } = await import('redis');
+    const key = `${cluster.prefix}:{CxOrder}:all`;
+    const address = await replicaOf(key);
+    const replica = createClient({ socket: { host: address.host, port: address.port } });
+    await replica.connect();
+    try {
+      // The replica sleeps: it reads nothing from its master for 1.5 s.
+      const sleeping = replica.sendCommand(['DEBUG', 'SLEEP', '1.5']);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const order = CxOrder.build({ state: 'sleepy' });
+      const error = await order.save().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ReplicationError);
+      expect(error).toMatchObject({ model: 'CxOrder', id: order.id, operation: 'create', wanted: 1, acknowledged: 0, timeoutMs: 300 });
+      expect((error as Error).message).toMatch(/the write is applied on the master/);
+      expect(order.isPersisted()).toBe(true);
+      expect((await CxOrder.findOrFail(order.id!)).state).toBe('sleepy');
+      await sleeping;
+      // The replica caught up: the next write waits and succeeds.
+      await order.increment('items');
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('refuses bad options before writing anything', async () => {
+    const before = await CxPost.count();
+    await expect(CxPost.create({ title: 'x' }, { waitReplicas: -1 })).rejects.toThrow(ArgumentError);
+    await expect(CxPost.build({ title: 'x' }).save({ waitReplicas: 1, waitTimeoutMs: 0 })).rejects.toThrow(/waitTimeoutMs/);
+    expect(await CxPost.count()).toBe(before);
+    expect(() => {
+      @Model({ waitReplicas: 1.5 })
+      class CxBad extends BaseEntity {
+        @Attr() a?: string;
+      }
+      return CxBad;
+    }).toThrow(SchemaError);
+  });
+});
