@@ -146,7 +146,7 @@ describe('saveMany with loaded objects', () => {
     await single;
     expect(result.ok).toBe(true);
     expect(await BulkPost.findIds({ topic: 'q' })).toEqual([post.id]); // created once, then updated
-    expect((await BulkPost.find(post.id))?.content).toBe('after');
+    expect((await BulkPost.find(post.id!))?.content).toBe('after');
   });
 
   it('uuid ids, case-insensitive unique values within the batch and against stored ones', async () => {
