@@ -38,7 +38,7 @@ export function renderSummary(results: SuiteResults): string {
     '',
     ...markdownTable(['', ...PEER_NAMES], ['left', ...PEER_NAMES.map(() => 'right' as const)], rows),
     '',
-    `Speed targets met: ${met} of ${results.targets.length}. Every figure, the ratios and the method: [docs/benchmarks.md](docs/benchmarks.md).`,
+    `Speed targets met in this run: ${met} of ${results.targets.length} ([which](docs/benchmarks.md#targets)).`,
   ].join('\n');
 }
 

@@ -2,6 +2,7 @@ import { spawn } from 'child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { renderSummary } from '../../bench/report/readme-summary';
 import type { SuiteResults } from '../../bench/report/results';
 import { transpileWorkers, TranspiledWorkers } from '../support/worker-processes/transpile';
 
@@ -108,4 +109,12 @@ test('the chart has a bar per library and measured operation, labelled with the 
   expect(chart.match(/<title>redis-record:/g)).toHaveLength(11);
   expect(chart.match(/<title>redis-om:/g)).toHaveLength(9);
   expect(chart).toContain(`<title>nohm: ${integer(results.bulk.results.nohm!.objectsPerSecond)}/s</title>`);
+});
+
+test("README's summary is made from the same figures", () => {
+  const summary = renderSummary(results);
+  const bulkRow = summary.split('\n').find((line) => line.startsWith('| bulk create'))!;
+  for (const name of PEERS) expect(bulkRow).toContain(`| ${integer(results.bulk.results[name as 'nohm']!.objectsPerSecond)}`);
+  const met = results.targets.filter((target) => target.met).length;
+  expect(summary).toContain(`${met} of ${results.targets.length}`);
 });
