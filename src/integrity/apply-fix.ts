@@ -56,5 +56,13 @@ export async function applyFix(scope: ModelScope, fix: Fix): Promise<string> {
     case 'unlink':
       await raw(client).unlink([fix.key]);
       return `${fix.key}: deleted`;
+    case 'releaseClaim': {
+      const released = Number(await scripts.releaseUnique().run(client, [fix.key], [fix.holder]));
+      return `${fix.key}: ${released === 1 ? `claim of ${fix.holder} released` : 'left (changed meanwhile)'}`;
+    }
+    case 'claim': {
+      const reply = await scripts.claimUnique().run(client, [fix.key], [fix.id, fix.replace]);
+      return `${fix.key}: ${Array.isArray(reply) ? 'left (claimed meanwhile)' : `claimed for ${fix.id}`}`;
+    }
   }
 }

@@ -1,7 +1,8 @@
 import { checkKeys } from './check-keys';
 import { checkObjects } from './check-objects';
 import { Findings } from './findings';
-import { ModelScope } from './model-scope';
+import { ModelScope, shardScopes } from './model-scope';
+import { checkClaims, hasClaims } from './check-claims';
 import { raw } from './raw-commands';
 import { CheckResult, IntegrityOptions } from './violations';
 
@@ -25,16 +26,35 @@ export async function findViolations(scope: ModelScope, options: IntegrityOption
   const largestId = await checkObjects(scope, findings, batchSize);
   await checkKeys(scope, findings, batchSize);
   if (scope.definition.idStrategy === 'sequence' && largestId > 0) {
+    // a shard's k-th id is (k - 1) * shards + shard + 1 (save.lua): its sequence must have reached k
+    const shards = scope.keys.shard?.count ?? 1;
+    const drawn = Math.floor((largestId - 1) / shards) + 1;
     const sequence = Number((await raw(scope.client).get(scope.keys.sequence)) ?? 0);
-    if (!(sequence >= largestId)) {
-      findings.add('sequenceBehind', { key: scope.keys.sequence }, `the sequence is ${sequence}, the largest id ${largestId}`, { type: 'sequence', max: largestId });
+    if (!(sequence >= drawn)) {
+      const detail = `the sequence is ${sequence}, the largest id ${largestId}${shards > 1 ? ` (draw ${drawn} of its shard)` : ''}`;
+      findings.add('sequenceBehind', { key: scope.keys.sequence }, detail, { type: 'sequence', max: drawn });
     }
   }
   return findings;
 }
 
+/** The claims of a sharded model's unique values, across its shards (check-claims.ts). */
+export async function findClaimViolations(scope: ModelScope, options: IntegrityOptions = {}): Promise<Findings> {
+  const findings = new Findings(scope);
+  await checkClaims(scope, findings, batchSizeOf(options));
+  return findings;
+}
+
+/** Every violation in a model scope: each shard of a sharded model, and the claims across them. */
 export async function checkScope(scope: ModelScope, options: IntegrityOptions = {}): Promise<CheckResult> {
-  const findings = await findViolations(scope, options);
-  const violations = findings.list.map((f) => f.violation);
-  return { ok: violations.length === 0, violations, objects: findings.objects, largestBatch: findings.largestBatch };
+  const parts: Findings[] = [];
+  for (const part of shardScopes(scope)) parts.push(await findViolations(part, options)); // one batch in memory at a time
+  if (hasClaims(scope)) parts.push(await findClaimViolations(scope, options));
+  const violations = parts.flatMap((findings) => findings.list.map((f) => f.violation));
+  return {
+    ok: violations.length === 0,
+    violations,
+    objects: parts.reduce((sum, findings) => sum + findings.objects, 0),
+    largestBatch: Math.max(...parts.map((findings) => findings.largestBatch)),
+  };
 }

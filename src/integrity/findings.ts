@@ -17,7 +17,9 @@ export type Fix =
       readonly otherId: string;
       readonly otherSet: string;
     }
-  | { readonly type: 'unlink'; readonly key: string };
+  | { readonly type: 'unlink'; readonly key: string }
+  | { readonly type: 'releaseClaim'; readonly key: string; readonly holder: string }
+  | { readonly type: 'claim'; readonly key: string; readonly id: string; readonly replace: string };
 
 export interface Finding {
   readonly violation: Violation;

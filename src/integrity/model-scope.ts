@@ -24,9 +24,24 @@ export function modelScope(
   definition: StoredDefinition,
   lookup: DefinitionLookup,
   tenant?: string,
+  shard?: number,
 ): ModelScope {
-  const keys = new ModelKeys(prefix, definition.name, definition.group ?? undefined, tenant);
+  const count = definition.shards ?? 1;
+  const where = shard === undefined || count === 1 ? undefined : { index: shard, count };
+  const keys = new ModelKeys(prefix, definition.name, definition.group ?? undefined, tenant, where);
   return { definition, prefix, tenant, keys, lookup, client };
+}
+
+/**
+ * The scopes check and repair walk for a model: itself, or each of its shards (a shard is a model of its own
+ * on disk: its `all`, hashes, indexes and sequence).
+ */
+export function shardScopes(scope: ModelScope): ModelScope[] {
+  const count = scope.definition.shards ?? 1;
+  if (count === 1 || scope.keys.shard !== undefined) return [scope];
+  return Array.from({ length: count }, (_, shard) =>
+    modelScope(scope.client, scope.prefix, scope.definition, scope.lookup, scope.tenant, shard),
+  );
 }
 
 /** The related model `name` in the same tenant as `scope`. */

@@ -3,7 +3,7 @@ import { storeDefinition, storedDefinition } from '../schema/schema-registry';
 import { indexName, keepsMemo, StoredDefinition, StoredIndex } from '../schema/stored-definition';
 import { repairObject } from './apply-fix';
 import { batchSizeOf } from './check-model';
-import { DefinitionLookup, modelScope, ModelScope } from './model-scope';
+import { DefinitionLookup, modelScope, ModelScope, shardScopes } from './model-scope';
 import { chunks, globEscape, raw } from './raw-commands';
 import { IntegrityOptions } from './violations';
 
@@ -23,7 +23,9 @@ export interface ReindexResult {
 async function tenantsOf(client: unknown, prefix: string, definition: StoredDefinition, batchSize: number): Promise<string[]> {
   const tag = definition.group ?? definition.name;
   const rest = definition.group === null ? '' : `:${definition.name}`;
-  const pattern = `${globEscape(prefix)}:{*/${globEscape(tag)}}${globEscape(rest)}:all`;
+  // a sharded model's tags are `<Model>#<shard>.<salt>`
+  const sharded = (definition.shards ?? 1) > 1 ? '#*' : '';
+  const pattern = `${globEscape(prefix)}:{*/${globEscape(tag)}${sharded}}${globEscape(rest)}:all`;
   const tenants = new Set<string>();
   for await (const page of raw(client).scanIterator({ MATCH: pattern, COUNT: batchSize })) {
     for (const key of page) tenants.add(key.slice(prefix.length + 2, key.indexOf('/', prefix.length + 2)));
@@ -95,8 +97,7 @@ export async function reindexModel(
   const tenants = [undefined, ...(await tenantsOf(client, prefix, current, batchSize))];
   let objects = 0;
   let keysDeleted = 0;
-  for (const tenant of tenants) {
-    const scope = modelScope(client, prefix, current, lookup, tenant);
+  for (const scope of tenants.flatMap((tenant) => shardScopes(modelScope(client, prefix, current, lookup, tenant)))) {
     keysDeleted += await deleteKeys(scope, dropped, batchSize);
     if (keepsMemo(current) && (added.length > 0 || dropped.length > 0)) objects += await buildEntries(scope, current.indexes, 'full', batchSize);
     else if (added.length > 0) objects += await buildEntries(scope, added, 'add', batchSize);

@@ -1,11 +1,21 @@
 import { applyFix } from './apply-fix';
-import { findViolations } from './check-model';
+import { findClaimViolations, findViolations } from './check-model';
+import { hasClaims } from './check-claims';
 import { Fix } from './findings';
-import { ModelScope } from './model-scope';
-import { IntegrityOptions, RepairResult } from './violations';
+import { ModelScope, shardScopes } from './model-scope';
+import { IntegrityOptions, RepairResult, Violation } from './violations';
 
 /** Objects first (they may make entries valid again), then entries, keys, relations, the sequence. */
-const ORDER: Record<Fix['type'], number> = { object: 0, entries: 1, unlink: 2, foreignKey: 3, membership: 4, sequence: 5 };
+const ORDER: Record<Fix['type'], number> = {
+  object: 0,
+  entries: 1,
+  unlink: 2,
+  foreignKey: 3,
+  membership: 4,
+  sequence: 5,
+  releaseClaim: 6,
+  claim: 7,
+};
 
 function fixKey(fix: Fix): string {
   switch (fix.type) {
@@ -21,6 +31,9 @@ function fixKey(fix: Fix): string {
       return `unlink ${fix.key}`;
     case 'sequence':
       return 'sequence';
+    case 'releaseClaim':
+    case 'claim':
+      return `${fix.type} ${fix.key}`;
   }
 }
 
@@ -31,14 +44,19 @@ function fixKey(fix: Fix): string {
  * value two live objects hold, a key of unknown purpose) are returned in `left`.
  */
 export async function repairScope(scope: ModelScope, options: IntegrityOptions = {}): Promise<RepairResult> {
-  const findings = await findViolations(scope, options);
-  const fixes = new Map<string, Fix>();
-  for (const finding of findings.list) if (finding.fix) fixes.set(fixKey(finding.fix), finding.fix);
+  const found: Violation[] = [];
   const fixed: string[] = [];
-  for (const fix of [...fixes.values()].sort((a, b) => ORDER[a.type] - ORDER[b.type])) fixed.push(await applyFix(scope, fix));
-  return {
-    found: findings.list.map((f) => f.violation),
-    fixed,
-    left: findings.list.filter((f) => !f.fix).map((f) => f.violation),
-  };
+  const left: Violation[] = [];
+  // each shard of a sharded model on its own (a fix runs in its shard), then the claims across them
+  for (const part of [...shardScopes(scope), ...(hasClaims(scope) ? ['claims' as const] : [])]) {
+    const findings = part === 'claims' ? await findClaimViolations(scope, options) : await findViolations(part, options);
+    const fixes = new Map<string, Fix>();
+    for (const finding of findings.list) if (finding.fix) fixes.set(fixKey(finding.fix), finding.fix);
+    for (const fix of [...fixes.values()].sort((a, b) => ORDER[a.type] - ORDER[b.type])) {
+      fixed.push(await applyFix(part === 'claims' ? scope : part, fix));
+    }
+    found.push(...findings.list.map((f) => f.violation));
+    left.push(...findings.list.filter((f) => !f.fix).map((f) => f.violation));
+  }
+  return { found, fixed, left };
 }

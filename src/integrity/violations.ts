@@ -13,6 +13,8 @@ export type ViolationKind =
   | 'sequenceBehind' // invariant 5: the sequence is below the largest id
   | 'danglingForeignKey' // invariant 6: a foreign key naming a parent that does not exist
   | 'oneSidedMembership' // invariant 6: a many-to-many membership on one side only, or with a missing end
+  | 'staleClaim' // invariant 4, sharded models: a unique value's claim naming an object that does not hold it
+  | 'unclaimedUnique' // invariant 4, sharded models: a live object's unique value without its claim
   | 'memoMismatch' // a memo (objects with a TTL or in a capped model) that disagrees with the object
   | 'unknownKey'; // a key under the model that no declared index or part of the layout explains
 

@@ -43,6 +43,8 @@ export function describeModel(model: ModelDescriptor): StoredDefinition {
       caseInsensitive: index.caseInsensitive,
     })),
     relations: model.relations.map(relationOf),
+    // only when sharded, so that the stored form of every other model stays what it was
+    ...(model.shards > 1 ? { shards: model.shards } : {}),
   });
   cache.set(model, definition);
   return definition;

@@ -45,6 +45,8 @@ export interface StoredDefinition {
   readonly attributes: readonly StoredAttribute[];
   readonly indexes: readonly StoredIndex[];
   readonly relations: readonly StoredRelation[];
+  /** Set for a sharded model only: how many shards (hash tags `<Model>#<shard>.<salt>`, src/keys/shard-tags.ts). */
+  readonly shards?: number;
   /** sha1 of the definition without this field: equal hashes, equal definitions. */
   readonly hash: string;
 }

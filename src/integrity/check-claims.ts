@@ -1,0 +1,82 @@
+import { createHash } from 'crypto';
+import { claimKey, claimPattern } from '../keys/claim-keys';
+import { shardOfId } from '../keys/shard-tags';
+import { StoredIndex } from '../schema/stored-definition';
+import { Findings } from './findings';
+import { isNumeric, ModelScope, shardScopes } from './model-scope';
+import { globEscape, raw } from './raw-commands';
+
+/** Whether a model's unique values are claimed across shards (a sharded model with @Unique attributes). */
+export function hasClaims(scope: ModelScope): boolean {
+  return (scope.definition.shards ?? 1) > 1 && scope.definition.indexes.some((index) => index.kind === 'unique');
+}
+
+const CLAIM = /\{(?:[^{}]*\/)?[A-Za-z0-9_]+@([A-Za-z0-9_]+):([0-9a-f]{40})\}:claim$/;
+
+/**
+ * Invariant 4 across the shards of a sharded model (docs/cluster.md): every claim names an object that holds
+ * the claimed value (else `staleClaim`, fixed by releasing it), and every unique value a live object holds is
+ * claimed by it (else `unclaimedUnique`, fixed by claiming it; `duplicateUnique` when another object holding
+ * the value has the claim). Reads only; each fix is one compare-and-set.
+ */
+export async function checkClaims(scope: ModelScope, findings: Findings, batchSize: number): Promise<void> {
+  const { definition, prefix, tenant } = scope;
+  const client = raw(scope.client);
+  const uniques = definition.indexes.filter((index) => index.kind === 'unique');
+  const shards = shardScopes(scope);
+  const sequence = definition.idStrategy === 'sequence';
+  const fieldOf = (index: StoredIndex) => (index.caseInsensitive ? `#ci:${index.attribute}` : index.attribute);
+  const canonical = (index: StoredIndex, value: string) => (value === '-0' && isNumeric(definition, index.attribute) ? '0' : value);
+  const objectKey = (id: string) => {
+    const shard = shardOfId(id, shards.length, sequence);
+    return Number.isInteger(shard) && shard >= 0 ? shards[shard].keys.object(id) : undefined;
+  };
+
+  // Claims whose holder does not hold the value.
+  const stale = new Set<string>();
+  const pattern = claimPattern(globEscape(prefix), definition.name, tenant === undefined ? undefined : globEscape(tenant));
+  for await (const page of client.scanIterator({ MATCH: pattern, COUNT: batchSize })) {
+    const claims = await Promise.all(page.map((key) => client.get(key)));
+    await Promise.all(
+      page.map(async (key, i) => {
+        const parsed = key.match(CLAIM);
+        const index = parsed && uniques.find((u) => u.attribute === parsed[1]);
+        const claim = claims[i];
+        if (!parsed || !index || claim === null) return;
+        const holder = claim.split(' ')[0];
+        const object = objectKey(holder);
+        const value = object === undefined ? null : await client.hGet(object, fieldOf(index));
+        const digest = value === null ? undefined : createHash('sha1').update(canonical(index, value)).digest('hex');
+        if (digest === parsed[2]) return;
+        stale.add(key);
+        findings.add('staleClaim', { key, id: holder }, `claimed by ${holder}, which does not hold the value`, { type: 'releaseClaim', key, holder });
+      }),
+    );
+  }
+
+  // Live objects' values without their claim.
+  for (const shard of shards) {
+    for await (const page of client.zScanIterator(shard.keys.all, { COUNT: batchSize })) {
+      const ids = page.map((entry) => String(entry.value));
+      const values = await Promise.all(ids.map((id) => client.hmGet(shard.keys.object(id), uniques.map(fieldOf))));
+      const wanted: Array<{ id: string; key: string }> = [];
+      ids.forEach((id, i) =>
+        uniques.forEach((index, u) => {
+          const value = values[i][u];
+          if (value !== null && value !== undefined) wanted.push({ id, key: claimKey(prefix, definition.name, tenant, index.attribute, canonical(index, value)) });
+        }),
+      );
+      const claims = await Promise.all(wanted.map(({ key }) => client.get(key)));
+      wanted.forEach(({ id, key }, i) => {
+        const claim = claims[i];
+        const holder = claim?.split(' ')[0];
+        if (holder === id) return;
+        if (claim === null || claim === undefined || stale.has(key)) {
+          findings.add('unclaimedUnique', { id, key }, `holds a unique value without its claim`, { type: 'claim', key, id, replace: claim ?? '' });
+        } else {
+          findings.add('duplicateUnique', { id, key }, `holds a unique value claimed by ${holder}, which holds it too`);
+        }
+      });
+    }
+  }
+}
