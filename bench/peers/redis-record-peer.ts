@@ -17,8 +17,6 @@ type SaveMany = (this: typeof SuitePost, entities: SuitePost[]) => Promise<{ fai
 
 /** Creates in flight when saveMany is not there. */
 const FALLBACK_IN_FLIGHT = 1000;
-/** Entities handed to one saveMany call: the library pipelines inside a call; this bounds the memory of one. */
-const SAVE_MANY_CHUNK = 10_000;
 
 function saveManyOf(): SaveMany | undefined {
   const candidate = (SuitePost as unknown as { saveMany?: unknown }).saveMany;
@@ -71,19 +69,17 @@ export async function redisRecordPeer(url: string, prefix: string): Promise<Peer
         await inFlight(from, to, FALLBACK_IN_FLIGHT, async (i) => void (ids[i] = (await SuitePost.create(attributes(posts[i]))).id));
         return;
       }
-      for (let start = from; start < to; start += SAVE_MANY_CHUNK) {
-        const end = Math.min(to, start + SAVE_MANY_CHUNK);
-        const entities: SuitePost[] = [];
-        for (let i = start; i < end; i++) entities.push(SuitePost.build(attributes(posts[i])));
-        const result = await saveMany.call(SuitePost, entities);
-        const failed = result.failed ?? [];
-        if (failed.length > 0) throw new Error(`redis-record saveMany: ${failed.length} failed, first: ${failed[0].error.message}`);
-        for (let i = start; i < end; i++) ids[i] = String(entities[i - start].id);
-      }
+      // One call, as an application would make it: saveMany chunks and pipelines the writes itself.
+      const entities: SuitePost[] = [];
+      for (let i = from; i < to; i++) entities.push(SuitePost.build(attributes(posts[i])));
+      const result = await saveMany.call(SuitePost, entities);
+      const failed = result.failed ?? [];
+      if (failed.length > 0) throw new Error(`redis-record saveMany: ${failed.length} failed, first: ${failed[0].error.message}`);
+      for (let i = from; i < to; i++) ids[i] = String(entities[i - from].id);
     },
     bulkMethod: () =>
       saveManyOf()
-        ? `SuitePost.saveMany(entities), ${SAVE_MANY_CHUNK.toLocaleString('en-US')} per call`
+        ? 'SuitePost.saveMany(entities), one call with every post (its default chunks)'
         : `SuitePost.create() with ${FALLBACK_IN_FLIGHT} in flight (saveMany not available in this build)`,
     close: () => disconnect(),
   };
