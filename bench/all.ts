@@ -9,7 +9,7 @@
  *   (--n, --bulk, --memory, --sizes 50000,500000 and --reps override the sizes)
  *
  * Workloads: Table I of the ActiveRedis paper sequential and with 50 operations in flight, bulk create, the
- * query workload of bench/query.ts (redis-record and nohm), Redis memory per post. Every figure in the outputs
+ * query workload of bench/query.ts (redis-record, hand-written and nohm), Redis memory per post. Every figure in the outputs
  * comes from the results object this run builds.
  */
 import 'reflect-metadata';
@@ -17,6 +17,7 @@ import { mkdirSync, writeFileSync } from 'fs';
 import { join, resolve } from 'path';
 import { redisServerInstalled, startPrivateRedis } from '../tools/private-redis';
 import { handWrittenPeer } from './peers/hand-written-peer';
+import { handWrittenQueries } from './peers/hand-written-queries';
 import { closeIORedis, ioredisClient, nohmPeer } from './peers/nohm-peer';
 import type { Peer } from './peers/peer';
 import { nohmQueries, recordQueries } from './peers/query-peers';
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
   const prefix = `bench${randomHex()}`;
   const peers: Peer[] = [];
   const nohmClient = await ioredisClient(redis.url);
+  const queryClient = await connectedClient(redis.url); // the hand-written queries' own connection
   try {
     peers.push(
       await redisRecordPeer(redis.url, prefix),
@@ -90,7 +92,8 @@ async function main(): Promise<void> {
     await server.flush();
     const bulk = await bulkCreate(peers, data.posts, server, { n: BULK, reps: REPS, warmup: Math.min(BULK, 1_000), log });
     const memory = await memoryPerObject(peers, data.posts, server, { n: MEMORY, log });
-    const query = await queryWorkload([recordQueries, nohmQueries(nohmClient, `${prefix}qnohm`)], makeQueryPosts(sizes[sizes.length - 1], SEED), {
+    const libraries = [recordQueries, handWrittenQueries(queryClient, prefix), nohmQueries(nohmClient, `${prefix}qnohm`)];
+    const query = await queryWorkload(libraries, makeQueryPosts(sizes[sizes.length - 1], SEED), {
       sizes,
       reps: SIZES.queryReps,
       budgetSeconds: SIZES.budget,
@@ -115,6 +118,7 @@ async function main(): Promise<void> {
   } finally {
     for (const peer of peers) await peer.close();
     await closeIORedis(nohmClient);
+    await queryClient.close();
     await raw.close();
     await redis.stop();
   }

@@ -81,7 +81,7 @@ export function checkQ2(label: string, posts: ReadonlyArray<{ topic: string; sco
 
 /** One library in the query workload: how it loads posts and answers each query, checking the answer. */
 export interface QueryLibrary {
-  readonly label: 'redis-record' | 'nohm';
+  readonly label: 'redis-record' | 'hand-written' | 'nohm';
   load(posts: readonly QueryPost[], from: number, to: number): Promise<void>;
   query(key: QueryKey, rep: number, expected: Expected): Promise<void>;
 }
