@@ -1,10 +1,16 @@
-import { createClient } from 'redis';
+import { createClient, createCluster } from 'redis';
+import { commandsFor } from '../connection/cluster-commands';
 import { UsageError } from './errors';
 
 function create(url: string) {
   return createClient({ url, socket: { reconnectStrategy: false, connectTimeout: 10_000 } });
 }
 
+/**
+ * The client a command works with. On a cluster it is the cluster client seen as one server
+ * (src/connection/cluster-commands.ts: SCAN over every master, UNLINK per hash tag); the commands use the
+ * methods the two have in common, and raw commands go through commandOn() (src/connection/topology.ts).
+ */
 export type CliClient = ReturnType<typeof create>;
 
 /**
@@ -22,4 +28,48 @@ export async function openClient(url: string): Promise<CliClient> {
     throw new Error(`cannot connect to Redis: ${(error as Error).message}`);
   }
   return client;
+}
+
+/**
+ * The nodes of `--cluster`: `host:port` or `redis[s]://[[user]:password@]host:port` entries separated by commas.
+ * A user or password given in one applies to every node of the cluster (node-redis `defaults`).
+ */
+export function parseClusterNodes(list: string): { rootNodes: Array<{ url: string }>; defaults: { username?: string; password?: string; tls: boolean } } {
+  const entries = list.split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
+  if (entries.length === 0) throw new UsageError('--cluster needs at least one node: host:port[,host:port...]');
+  const defaults: { username?: string; password?: string; tls: boolean } = { tls: false };
+  const rootNodes = entries.map((entry) => {
+    const url = /^rediss?:\/\//i.test(entry) ? entry : `redis://${entry}`;
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new UsageError(`--cluster: ${JSON.stringify(entry.replace(/\/\/[^/]*@/, '//***@'))} is not host:port or a redis:// URL`);
+    }
+    if (!parsed.hostname || !parsed.port) throw new UsageError(`--cluster: each node is host:port (got ${JSON.stringify(parsed.host)})`);
+    if (parsed.password) defaults.password = decodeURIComponent(parsed.password);
+    if (parsed.username && parsed.password) defaults.username = decodeURIComponent(parsed.username);
+    else if (parsed.username) defaults.password = decodeURIComponent(parsed.username);
+    if (parsed.protocol === 'rediss:') defaults.tls = true;
+    return { url };
+  });
+  return { rootNodes, defaults };
+}
+
+/** A cluster client for the command's lifetime: fails fast like openClient, follows MOVED while it runs. */
+export async function openClusterClient(list: string): Promise<CliClient> {
+  const { rootNodes, defaults } = parseClusterNodes(list);
+  const socket = { reconnectStrategy: false as const, connectTimeout: 10_000, ...(defaults.tls ? { tls: true as const } : {}) };
+  const cluster = createCluster({
+    rootNodes: rootNodes.map((node) => ({ ...node, socket })),
+    defaults: { username: defaults.username, password: defaults.password, socket },
+  });
+  cluster.on('error', () => undefined);
+  try {
+    await cluster.connect();
+  } catch (error) {
+    cluster.destroy();
+    throw new Error(`cannot connect to the Redis Cluster: ${(error as Error).message}`);
+  }
+  return commandsFor(cluster) as unknown as CliClient;
 }

@@ -3,7 +3,7 @@ import { assertValidPrefix } from '../keys/prefix-format';
 import { modelScope, ModelScope } from '../integrity/model-scope';
 import { storedDefinitions } from '../schema/schema-registry';
 import { StoredDefinition } from '../schema/stored-definition';
-import { CliClient, openClient } from './connect-cli';
+import { CliClient, openClient, openClusterClient } from './connect-cli';
 import { UsageError } from './errors';
 import { isValidTenant, tenantsOf } from './tenants';
 
@@ -13,6 +13,8 @@ export { DEFAULT_PREFIX };
 /** The options every command takes (see main.ts). */
 export interface GlobalOptions {
   readonly url: string;
+  /** `host:port[,host:port...]`: a Redis Cluster to discover from these nodes instead of `url`. */
+  readonly cluster?: string;
   readonly prefix: string;
   readonly json: boolean;
   readonly tenant?: string;
@@ -38,7 +40,7 @@ export class CliContext {
     if (options.tenant !== undefined && !isValidTenant(options.tenant)) {
       throw new UsageError(`invalid tenant ${JSON.stringify(options.tenant)}: 1 to 64 characters of A-Z a-z 0-9 _ -`);
     }
-    const client = await openClient(options.url);
+    const client = options.cluster !== undefined ? await openClusterClient(options.cluster) : await openClient(options.url);
     try {
       return new CliContext(client, options, await storedDefinitions(client, options.prefix));
     } catch (error) {

@@ -25,6 +25,25 @@ function urlOf(argv: readonly string[]): string {
   return process.env.REDIS_RECORD_URL ?? DEFAULT_URL;
 }
 
+/** The cluster nodes the command was given (`--cluster` or REDIS_RECORD_CLUSTER), for redaction. */
+function clusterOf(argv: readonly string[]): string {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--cluster' && i + 1 < argv.length) return argv[i + 1];
+    if (argv[i].startsWith('--cluster=')) return argv[i].slice('--cluster='.length);
+  }
+  return process.env.REDIS_RECORD_CLUSTER ?? '';
+}
+
+/** `text` with the password of the URL and of every cluster node URL masked. */
+function redactAll(text: string, argv: readonly string[]): string {
+  let out = redactSecrets(text, urlOf(argv));
+  for (const node of clusterOf(argv).split(',')) {
+    const entry = node.trim();
+    if (/^rediss?:\/\//i.test(entry)) out = redactSecrets(out, entry);
+  }
+  return out;
+}
+
 /** A command: its positional arguments (undefined when an optional one is left out) and its own options. */
 type Run = (context: CliContext, args: Array<string | undefined>, local: { batchSize?: string }) => Promise<number>;
 
@@ -32,6 +51,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command('redis-record')
     .description('Inspect, check and repair redis-record data from the model definitions stored in Redis.')
     .addOption(new Option('--url <url>', 'Redis URL: redis[s]://[[user]:password@]host:port[/db]').default(DEFAULT_URL).env('REDIS_RECORD_URL'))
+    .addOption(
+      new Option('--cluster <nodes>', 'a Redis Cluster instead of --url: host:port[,host:port...] (or redis:// URLs)').env('REDIS_RECORD_CLUSTER'),
+    )
     .option('--prefix <prefix>', 'the prefix given to connect()', DEFAULT_PREFIX)
     .option('--json', 'machine-readable output (one JSON document on stdout)', false)
     .option('--tenant <tenant>', 'work on one tenant only (default: outside tenants and every tenant found)')
@@ -46,7 +68,14 @@ export function buildProgram(setExit: (code: number) => void): Command {
       const positional = args.slice(0, -2) as Array<string | undefined>;
       const local = args[args.length - 2] as { batchSize?: string };
       const options = command.optsWithGlobals() as GlobalOptions;
-      const context = await CliContext.open({ url: options.url, prefix: options.prefix, json: Boolean(options.json), tenant: options.tenant });
+      if (options.cluster !== undefined && program.getOptionValueSource('url') === 'cli') throw new UsageError('pass either --url or --cluster, not both');
+      const context = await CliContext.open({
+        url: options.url,
+        cluster: options.cluster,
+        prefix: options.prefix,
+        json: Boolean(options.json),
+        tenant: options.tenant,
+      });
       try {
         setExit(await run(context, positional, local));
       } finally {
@@ -93,13 +122,14 @@ export function buildProgram(setExit: (code: number) => void): Command {
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const url = urlOf(argv.slice(2));
-  const say = (text: string) => process.stderr.write(`${redactSecrets(text, url)}\n`);
+  const args = argv.slice(2);
+  const redact = (text: string) => redactAll(text, args);
+  const say = (text: string) => process.stderr.write(`${redact(text)}\n`);
   let code = 0;
   const program = buildProgram((c) => (code = c));
   program.configureOutput({
-    writeOut: (text) => process.stdout.write(redactSecrets(text, url)),
-    writeErr: (text) => process.stderr.write(redactSecrets(text, url)),
+    writeOut: (text) => process.stdout.write(redact(text)),
+    writeErr: (text) => process.stderr.write(redact(text)),
   });
   try {
     await program.parseAsync(argv as string[]);
@@ -121,7 +151,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`redis-record: failed: ${redactSecrets(String(error), urlOf(process.argv))}\n`);
+      process.stderr.write(`redis-record: failed: ${redactAll(String(error), process.argv)}\n`);
       process.exitCode = EXIT_FAILURE;
     },
   );

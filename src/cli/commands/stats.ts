@@ -1,3 +1,4 @@
+import { commandOn } from '../../connection/topology';
 import { ModelScope } from '../../integrity/model-scope';
 import { indexName } from '../../schema/stored-definition';
 import { CliClient } from '../connect-cli';
@@ -33,7 +34,7 @@ export interface ModelStats {
 }
 
 async function memoryOf(client: CliClient, key: string): Promise<number> {
-  const bytes = await client.sendCommand(['MEMORY', 'USAGE', key, 'SAMPLES', '0']);
+  const bytes = await commandOn(client, key, ['MEMORY', 'USAGE', key, 'SAMPLES', '0']);
   return Number(bytes ?? 0);
 }
 
