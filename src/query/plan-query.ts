@@ -4,6 +4,7 @@ import { AttributeDescriptor } from '../metadata/attribute-descriptor';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { lexWindow, scoreWindow } from './bounds';
 import { compileWhere, Pins, sortedKey, usableSortedIndex } from './compile-where';
+import { loadedFields } from './loaded-fields';
 import { isPlainObject, parseWhere } from './parse-where';
 import { PageRequest, QueryPlan } from './query-plan';
 
@@ -20,8 +21,9 @@ interface OrderRequest {
  */
 export function planQuery(model: ModelDescriptor, keys: ModelKeys, where: unknown, orderBy: unknown): QueryPlan {
   const order = parseOrder(model, orderBy);
-  if (!order) return { program: compileWhere(model, keys, where) ?? [], order: { kind: 'id' } };
-  return windowPlan(model, keys, where, order) ?? generalPlan(model, keys, where, order);
+  const loadFields = loadedFields(model);
+  if (!order) return { program: compileWhere(model, keys, where) ?? [], order: { kind: 'id' }, loadFields };
+  return { ...(windowPlan(model, keys, where, order) ?? generalPlan(model, keys, where, order)), loadFields };
 }
 
 function parseOrder(model: ModelDescriptor, orderBy: unknown): OrderRequest | undefined {

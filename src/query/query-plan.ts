@@ -11,6 +11,8 @@ export interface QueryPlan {
   readonly order: PlanOrder;
   /** Set when the page is read straight from a window of the order's index (no temporary keys). */
   readonly window?: { readonly min: ScriptArg; readonly max: ScriptArg };
+  /** The hash fields a load reads (HMGET), `#id` first; undefined: every field (HGETALL). See loaded-fields.ts. */
+  readonly loadFields?: readonly string[];
 }
 
 export interface PageRequest {
@@ -34,6 +36,12 @@ export function planArguments(mode: 'ids' | 'load' | 'count', numericIds: boolea
     order.kind !== 'id' && order.desc ? '1' : '0',
   ];
   if (plan.window) args.push('1', plan.window.min, plan.window.max);
-  else args.push('0', '', '', ...plan.program);
+  else args.push('0', '', '');
+  const fields = mode === 'load' ? plan.loadFields : undefined;
+  if (fields) {
+    args.push(String(fields.length));
+    for (const field of fields) args.push(field);
+  } else args.push('0');
+  if (!plan.window) for (const instruction of plan.program) args.push(instruction);
   return args;
 }

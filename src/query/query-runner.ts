@@ -3,7 +3,7 @@ import { EncodedFields } from '../mapper/encoded-fields';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { ModelKeys } from '../keys/model-keys';
 import { scripts } from '../scripts/scripts';
-import { storedFields } from './loaded-fields';
+import { storedObjects } from './loaded-fields';
 import { mergePages, shardOrder } from './merge-shards';
 import { pageRequest, planQuery } from './plan-query';
 import { PageRequest, planArguments, QueryPlan } from './query-plan';
@@ -74,12 +74,7 @@ export class QueryRunner {
   }
 
   private async loadShard(shard: number, plan: QueryPlan, page: PageRequest): Promise<StoredObject[]> {
-    const reply = (await this.run(shard, 'load', plan, page)) as Array<string | string[]>;
-    const objects: StoredObject[] = [];
-    for (let i = 0; i + 1 < reply.length; i += 2) {
-      objects.push({ id: reply[i] as string, fields: storedFields(plan.loadFields, reply[i + 1]) });
-    }
-    return objects;
+    return storedObjects(plan.loadFields, (await this.run(shard, 'load', plan, page)) as unknown[]);
   }
 
   private run(shard: number, mode: 'ids' | 'load' | 'count', plan: QueryPlan, page: PageRequest): Promise<unknown> {

@@ -9,7 +9,9 @@
 -- ARGV[6]  order: 'id' | 'score' | 'lex';  ARGV[7] the order's index key;  ARGV[8] the order's attribute field
 -- ARGV[9]  '1' descending, else '0'
 -- ARGV[10] '1' when the page is read directly from a window of the order key, then ARGV[11] min, ARGV[12] max
--- ARGV[13..] the program (unless a window): instructions building the matching ids on a stack
+-- ARGV[13] n, the number of hash fields a load reads, then ARGV[14..13+n] those fields, `#id` first (HMGET);
+--          n = 0: every field (HGETALL)
+-- ARGV[14+n..] the program (unless a window): instructions building the matching ids on a stack
 --   S key | K key            an index set or sorted set as it is
 --   Z key min max            ids of a sorted index with score in [min, max]   (ZRANGESTORE)
 --   L key min max            ids of a lex index with member in [min, max]
@@ -17,7 +19,9 @@
 --   0                        nothing
 --   & n | '|' n              intersection / union of the top n
 --   (an empty program means every object)
--- Returns: 'count' the number of matches; 'ids' the page's ids; 'load' id, HGETALL list, id, HGETALL list ...
+-- Returns: 'count' the number of matches; 'ids' the page's ids; 'load' with n > 0: n values per object, flat:
+--          the id, then the HMGET values of fields 2..n (nil for an absent one); with n = 0: id, HGETALL list,
+--          id, HGETALL list ...; an object whose hash vanished (no `#id`) is left out
 -- Guarantees: reads one consistent state (the script is atomic); objects whose time has come are swept first
 -- and the matches are intersected with `all` (or, for a program of one range in id order with sequence ids,
 -- read from that one window, whose entries are live objects' own), so only live objects are returned;
@@ -30,6 +34,10 @@ local all, base = KEYS[1], KEYS[2]
 local mode, numeric = ARGV[1], ARGV[2] == '1'
 local offset, limit, afterId = tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
 local order, orderKey, orderField, desc = ARGV[6], ARGV[7], ARGV[8], ARGV[9] == '1'
+local loadCount = tonumber(ARGV[13])
+local loadFields = { unpack(ARGV, 14, 13 + loadCount) }
+local program = 14 + loadCount -- index of the program's first instruction
+local programLength = #ARGV - program + 1
 
 sweepDue(base, all, -1)
 
@@ -131,12 +139,12 @@ if ARGV[10] == '1' then
   else
     ids = pageByScore(orderKey, min, max, desc, offset, limit, numeric)
   end
-elseif #ARGV == 16 and (ARGV[13] == 'Z' or ARGV[13] == 'L') and order == 'id' and (numeric or mode == 'count') then
+elseif programLength == 4 and (ARGV[program] == 'Z' or ARGV[program] == 'L') and order == 'id' and (numeric or mode == 'count') then
   -- One range of one index in id order (e.g. a composite index answering the whole where): the window is
   -- read directly and sorted here, O(log N + M log M) with no temporary keys, where the general path below
   -- stores the window, intersects it with `all` and unlinks both (index entries are written and removed with
   -- their object, and due objects were swept above, so the window holds live ids only).
-  local byScore, key, min, max = ARGV[13] == 'Z', ARGV[14], ARGV[15], ARGV[16]
+  local byScore, key, min, max = ARGV[program] == 'Z', ARGV[program + 1], ARGV[program + 2], ARGV[program + 3]
   if mode == 'count' then
     return redis.call(byScore and 'ZCOUNT' or 'ZLEXCOUNT', key, min, max)
   end
@@ -149,11 +157,11 @@ elseif #ARGV == 16 and (ARGV[13] == 'Z' or ARGV[13] == 'L') and order == 'id' an
   ids = pageOfSequenceIds(members, offset, limit, afterId)
 else
   local matches = all
-  if #ARGV >= 13 then
-    if mode == 'count' and ARGV[13] == 'S' and #ARGV == 14 then
-      return redis.call('SCARD', ARGV[14])
+  if programLength > 0 then
+    if mode == 'count' and ARGV[program] == 'S' and programLength == 2 then
+      return redis.call('SCARD', ARGV[program + 1])
     end
-    local found = run(13)
+    local found = run(program)
     if type(found) == 'table' then
       return cleanup(found)
     end
@@ -184,11 +192,25 @@ if mode == 'ids' then
   return cleanup(ids)
 end
 local out = {}
-for _, id in ipairs(ids) do
-  local fields = redis.call('HGETALL', base .. ':obj:' .. id)
-  if #fields > 0 then
-    out[#out + 1] = id
-    out[#out + 1] = fields
+if loadCount > 0 then
+  -- one flat list, n values per object (the id in place of `#id`): a nested reply costs about twice as much
+  -- to build here and to parse in the client
+  for _, id in ipairs(ids) do
+    local values = redis.call('HMGET', base .. ':obj:' .. id, unpack(loadFields))
+    if values[1] then
+      out[#out + 1] = id
+      for f = 2, loadCount do
+        out[#out + 1] = values[f]
+      end
+    end
+  end
+else
+  for _, id in ipairs(ids) do
+    local fields = redis.call('HGETALL', base .. ':obj:' .. id)
+    if #fields > 0 then
+      out[#out + 1] = id
+      out[#out + 1] = fields
+    end
   end
 end
 return cleanup(out)
