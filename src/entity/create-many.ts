@@ -3,58 +3,61 @@ import { activeConnection } from '../connection/connection';
 import { attributeFailure } from '../errors/attribute-failure';
 import { RedisRecordError, RelationError, UniqueConstraintError, ValidationError } from '../errors/errors';
 import { encodeAttributes } from '../mapper/attribute-encoder';
-import { bulkTarget, groupByTarget } from '../mapper/bulk-routing';
-import { BulkStore } from '../mapper/bulk-store';
+import { bulkTarget, groupByTarget, writesOneByOne } from '../mapper/bulk-routing';
+import { BulkStore, NewObject } from '../mapper/bulk-store';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { SaveOutcome } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { parentChecks } from '../relations/parent-checks';
 import { inWindows } from './bulk-windows';
 import { stateOf } from './entity-state';
+import { writeEntity } from './write-entity';
 
-/** Script calls awaiting Redis at once: one being applied while the next is on its way. */
+/** Script calls awaiting Redis at once: one being applied while the next is encoded and sent. */
 const IN_FLIGHT = 2;
 
-/** A new object on its way: the entity, its encoded fields and its given id ('' for a sequence number). */
-interface PendingCreate {
-  readonly entity: object;
-  readonly fields: EncodedFields;
-  readonly id: string;
+/** A new object on its way: its position among the entities, and what is sent for it. */
+interface PendingCreate extends NewObject {
+  readonly at: number;
 }
 
 /**
  * The write step of saveMany for new objects: what writeEntity does for one create, for many, with one
  * save-many.lua call per chunk (per key base). Each entity's id and snapshot follow what was stored, as
  * after save(). Resolves to the error of each entity that was not created (undefined for those that were).
+ * Entities are encoded chunk by chunk, so that encoding the next chunk overlaps Redis applying the last.
  */
 export async function createMany(model: ModelDescriptor, entities: readonly object[], chunkSize: number): Promise<Array<Error | undefined>> {
-  const errors: Array<Error | undefined> = new Array(entities.length).fill(undefined);
-  const pending: Array<PendingCreate & { readonly at: number }> = [];
-  for (let at = 0; at < entities.length; at++) {
-    try {
-      pending.push({ ...prepareCreate(model, entities[at]), at });
-    } catch (error) {
-      errors[at] = error as Error;
-    }
+  const errors = new Array<Error | undefined>(entities.length);
+  if (writesOneByOne(model)) {
+    const outcomes = await Promise.allSettled(entities.map((entity) => writeEntity(model, entity, stateOf(entity))));
+    outcomes.forEach((outcome, at) => (errors[at] = outcome.status === 'rejected' ? (outcome.reason as Error) : undefined));
+    return errors;
   }
-  if (pending.length === 0) return errors;
   const connection = activeConnection();
   const store = new BulkStore(model, connection);
   const parents = parentChecks(model, connection.prefix);
-  const groups = groupByTarget(pending, (item) => bulkTarget(model, connection.prefix, item.id || undefined));
-  for (const { target, items } of groups) {
-    await inWindows(items, chunkSize, IN_FLIGHT, async (chunk) => {
-      const outcomes = await store.create(target, chunk, parents);
-      chunk.forEach((item, i) => {
-        errors[item.at] = applyOutcome(model, item, outcomes[i]);
-      });
-    });
-  }
+  const uuids = model.idStrategy === 'uuid';
+  const positions = entities.map((_, at) => at);
+  await inWindows(positions, chunkSize, IN_FLIGHT, async (chunk) => {
+    const pending: PendingCreate[] = [];
+    for (const at of chunk) {
+      try {
+        pending.push({ at, id: uuids ? uuidv4() : '', fields: encodeCreate(model, entities[at]) });
+      } catch (error) {
+        errors[at] = error as Error;
+      }
+    }
+    for (const { target, items } of groupByTarget(pending, (item) => bulkTarget(model, connection.prefix, item.id || undefined))) {
+      const outcomes = await store.create(target, items, parents);
+      for (let i = 0; i < items.length; i++) errors[items[i].at] = applyOutcome(model, entities[items[i].at], items[i].fields, outcomes[i]);
+    }
+  });
   return errors;
 }
 
 /** What writeEntity checks and encodes before a create: version 1, the cap's attribute, the codecs. */
-function prepareCreate(model: ModelDescriptor, entity: object): PendingCreate {
+function encodeCreate(model: ModelDescriptor, entity: object): EncodedFields {
   const target = entity as Record<string, unknown>;
   if (model.version) target[model.version.property] = 1;
   if (model.cap) {
@@ -65,19 +68,18 @@ function prepareCreate(model: ModelDescriptor, entity: object): PendingCreate {
       ]);
     }
   }
-  const fields = encodeAttributes(model, entity);
-  return { entity, fields, id: model.idStrategy === 'uuid' ? uuidv4() : '' };
+  return encodeAttributes(model, entity);
 }
 
 /** Sets the entity's id and snapshot from a stored create, or says why it was refused (as writeEntity does). */
-function applyOutcome(model: ModelDescriptor, item: PendingCreate, outcome: SaveOutcome): Error | undefined {
+function applyOutcome(model: ModelDescriptor, entity: object, fields: EncodedFields, outcome: SaveOutcome): Error | undefined {
   if ('id' in outcome) {
-    const state = stateOf(item.entity);
+    const state = stateOf(entity);
     state.id = outcome.id;
-    state.snapshot = item.fields;
+    state.snapshot = fields;
     return undefined;
   }
-  const target = item.entity as Record<string, unknown>;
+  const target = entity as Record<string, unknown>;
   if ('uniqueTaken' in outcome) return new UniqueConstraintError(model.name, outcome.uniqueTaken, target[outcome.uniqueTaken]);
   if ('missingParent' in outcome) {
     const field = outcome.missingParent;

@@ -1,4 +1,6 @@
+import { getMetadataStorage } from 'class-validator';
 import { ArgumentError } from '../errors/errors';
+import { HookKind } from '../metadata/hook-kind';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { descriptorOf } from '../metadata/model-registry';
 import { afterSchema } from '../schema/first-use';
@@ -80,8 +82,13 @@ async function saveItems<T extends BaseEntity>(
   fail: (index: number, entity: T, error: unknown, written?: boolean) => void,
 ): Promise<Array<Persisted<T>>> {
   const ready: Array<Item<T>> = [];
+  const stepsBefore = hasBeforeSteps(model, validate);
   for (const item of items) {
     item.creating = stateOf(item.entity).snapshot === undefined;
+    if (!stepsBefore) {
+      ready.push(item);
+      continue;
+    }
     try {
       await before(model, item.entity, item.creating, validate);
       ready.push(item);
@@ -109,9 +116,14 @@ async function saveItems<T extends BaseEntity>(
   }
 
   const saved: Array<Persisted<T>> = [];
+  const hooksAfter = AFTER.some((kind) => model.hookMethods(kind).length > 0);
   for (let at = 0; at < ready.length; at++) {
     if (!written[at]) continue;
     const { entity, creating, index } = ready[at];
+    if (!hooksAfter) {
+      saved.push(entity as Persisted<T>);
+      continue;
+    }
     try {
       await runHooks(model, entity, creating ? 'afterCreate' : 'afterUpdate');
       await runHooks(model, entity, 'afterSave');
@@ -121,6 +133,25 @@ async function saveItems<T extends BaseEntity>(
     }
   }
   return saved;
+}
+
+const BEFORE: readonly HookKind[] = ['beforeValidate', 'beforeSave', 'beforeCreate', 'beforeUpdate'];
+const AFTER: readonly HookKind[] = ['afterCreate', 'afterUpdate', 'afterSave'];
+const ruled = new WeakMap<Function, boolean>();
+
+/**
+ * Whether any item needs a step before its write: a before-hook, or class-validator rules to run. Most bulk
+ * loads have neither, and then no item costs a promise before its write.
+ */
+function hasBeforeSteps(model: ModelDescriptor, validate: boolean): boolean {
+  if (BEFORE.some((kind) => model.hookMethods(kind).length > 0)) return true;
+  if (!validate) return false;
+  let rules = ruled.get(model.ctor);
+  if (rules === undefined) {
+    rules = getMetadataStorage().getTargetValidationMetadatas(model.ctor, '', true, false).length > 0;
+    ruled.set(model.ctor, rules);
+  }
+  return rules;
 }
 
 /** What save() runs before its write, in the same order. */

@@ -1,23 +1,40 @@
 import { ModelKeys } from '../keys/model-keys';
 import { ModelDescriptor } from '../metadata/model-descriptor';
-import { idForm, nextShard } from './shard-turns';
 
 /**
  * Where a bulk write of one object goes: the keys of the model (its key base, sequence and `all`) and the id
  * form save-many.lua's ARGV[7] takes ('0' given ids, '1' sequence ids, 'n:s' shard s of n). Items with the
- * same key base share a script call, so this is the one place that decides it: an object of a model whose
- * objects live under several key bases is routed here.
+ * same key base share a script call, so this is the one place that decides it.
  */
 export interface BulkTarget {
   readonly keys: ModelKeys;
   readonly idForm: string;
 }
 
-/** The target of a new object (`id` undefined: it takes a sequence number) or of an existing one. */
+/**
+ * Whether objects of the model must be written one save.lua call each (still pipelined) instead of in
+ * chunks: a model spread over several key bases (shards) draws ids and claims unique values per object.
+ */
+export function writesOneByOne(model: ModelDescriptor): boolean {
+  return ((model as { shards?: number }).shards ?? 1) > 1;
+}
+
+const targets = new WeakMap<ModelDescriptor, Map<string, BulkTarget>>();
+
+/**
+ * The target of a new object (`id` undefined: it takes a sequence number) or of an existing one. Every object
+ * of a model that is written in chunks lives under the model's one key base (see writesOneByOne).
+ */
 export function bulkTarget(model: ModelDescriptor, prefix: string, id: string | undefined): BulkTarget {
-  // a new object of a sharded model goes to the next shard in turn; an existing one (or a given id) to its own
-  const keys = id === undefined ? model.shardKeys(prefix)[nextShard(model)] : model.keysOf(prefix, id);
-  return { keys, idForm: idForm(model, keys) };
+  void id;
+  let byPrefix = targets.get(model);
+  if (!byPrefix) targets.set(model, (byPrefix = new Map()));
+  let target = byPrefix.get(prefix);
+  if (!target) {
+    target = { keys: model.keys(prefix), idForm: model.idStrategy === 'sequence' ? '1' : '0' };
+    byPrefix.set(prefix, target);
+  }
+  return target;
 }
 
 /** Groups items by the key base of their target, keeping the given order within each group. */

@@ -14,10 +14,15 @@
 --          field, value pairs
 -- Returns: an array of c outcomes, in order, each what save.lua returns for a create: the id; false when the
 --          given id exists; {'unique', attribute}; {'relation', field}.
--- Guarantees: each object is applied as save.lua applies it (save-object.lua): its checks run before its first
--- write, so a refused object writes nothing, and its hash, `all` entry and index and unique entries are written
--- together (invariants 1 to 5). Objects are applied in order, so a unique value taken by an earlier object of
--- the chunk refuses a later one. A refused object does not stop the others. The cap is kept after each object.
+-- Guarantees: each object is checked as save.lua checks it (save-object.lua), in order, so a unique value taken
+-- by an earlier object of the chunk refuses a later one; a refused object writes nothing and does not stop the
+-- others. Each accepted object's hash, `all` entry and index and unique entries are written in this one script
+-- (invariants 1 to 5), so no client ever sees part of one. Models with a TTL or a cap are applied object by
+-- object exactly as save.lua does (TTL, memo, sweep, the cap kept after each object). Other models take a
+-- batched path with the same outcome: all checks first (values claimed earlier in the chunk count as taken),
+-- then one INCRBY for the sequence ids (given in item order), one HSET per object, and the `all` and index
+-- entries added with one command per key. Their entries are computed from the written values: a new object's
+-- hash holds exactly those (a given id's stray hash is deleted first; a sequence id is fresh, invariant 5).
 --!include indexes.lua
 --!include objects.lua
 --!include pages.lua
@@ -32,13 +37,112 @@ local at = parentsFrom + 1 + 2 * tonumber(ARGV[parentsFrom])
 local count = tonumber(ARGV[at])
 at = at + 1
 
-local outcomes = {}
+local items = {}
 for i = 1, count do
-  local id = ARGV[at]
   local setCount = tonumber(ARGV[at + 1])
-  local setFrom = at + 2
-  -- delFrom/delCount: a new object removes no field
-  outcomes[i] = saveObject(model, 'c', id, '', setFrom, setCount, setFrom, 0, specs, fields, parentsFrom)
-  at = setFrom + 2 * setCount
+  items[i] = { id = ARGV[at], setFrom = at + 2, setCount = setCount }
+  at = at + 2 + 2 * setCount
 end
-return outcomes
+
+-- Commands with many arguments, sent in slices (Lua's unpack takes about 8000 values at most).
+local function callInSlices(command, key, values)
+  for start = 1, #values, 1000 do
+    redis.call(command, key, unpack(values, start, math.min(start + 999, #values)))
+  end
+end
+
+-- key -> the arguments to add to it, per command, in first-seen key order (so that replies are reproducible)
+local function newBatch()
+  return { order = {}, args = {} }
+end
+local function batchAdd(batch, command, key, a, b)
+  local list = batch.args[command .. key]
+  if not list then
+    list = {}
+    batch.args[command .. key] = list
+    batch.order[#batch.order + 1] = { command, key }
+  end
+  list[#list + 1] = a
+  if b ~= nil then
+    list[#list + 1] = b
+  end
+end
+
+-- The entry of object `id` for `spec`, added to the batch (indexes.lua's addEntry, one command per key).
+local function batchEntry(batch, base, spec, values, id)
+  local kind, key, member = entryOf(base, spec, values, id)
+  if kind == 'S' then
+    batchAdd(batch, 'SADD', key, member)
+  elseif kind == 'U' then
+    batchAdd(batch, 'HSET', key, member, id)
+  elseif kind == 'Z' then
+    batchAdd(batch, 'ZADD', key, spec.kind == 'Z' and (values[spec.attr] or 'inf') or 0, member)
+  end
+end
+
+local function createBatched()
+  -- claimed: attribute -> unique value -> true, and '#id' -> given id -> true, for the objects accepted so far
+  local outcomes, accepted, claimed = {}, {}, { ['#id'] = {} }
+  local drawn = 0
+  for i, item in ipairs(items) do
+    if item.id ~= '' and (claimed['#id'][item.id] or redis.call('ZSCORE', model.all, item.id)) then
+      outcomes[i] = false
+    else
+      local written = writtenValues(item.setFrom, item.setCount)
+      local refusal = claimRefusal(model.base, item.id, written, specs, parentsFrom, claimed)
+      if refusal then
+        outcomes[i] = refusal
+      else
+        for _, spec in ipairs(specs) do
+          local value = isUnique(spec) and uniqueValue(spec, written)
+          if value then
+            claimed[spec.attr] = claimed[spec.attr] or {}
+            claimed[spec.attr][value] = true
+          end
+        end
+        claimed['#id'][item.id] = true
+        item.at, item.values = i, written
+        accepted[#accepted + 1] = item
+        if item.id == '' then
+          drawn = drawn + 1
+        end
+      end
+    end
+  end
+  local nextDrawn = drawn > 0 and redis.call('INCRBY', model.sequence, drawn) - drawn + 1
+  local base, batch, members = model.base, newBatch(), {}
+  for _, item in ipairs(accepted) do
+    local id, score = item.id, 0
+    local key = base .. ':obj:' .. id
+    if id == '' then
+      id = sequenceId(model, nextDrawn)
+      nextDrawn, score = nextDrawn + 1, id
+      key = base .. ':obj:' .. id
+    else
+      -- a given id (uuid): replace any stray hash or memo rather than merge into it
+      redis.call('DEL', key, base .. ':memo:' .. id)
+    end
+    callWithArgs('HSET', key, item.setFrom, item.setFrom + 2 * item.setCount - 1, { '#id', id })
+    members[#members + 1] = score
+    members[#members + 1] = id
+    for _, spec in ipairs(specs) do
+      batchEntry(batch, base, spec, item.values, id)
+    end
+    outcomes[item.at] = id
+  end
+  callInSlices('ZADD', model.all, members)
+  for _, target in ipairs(batch.order) do
+    callInSlices(target[1], target[2], batch.args[target[1] .. target[2]])
+  end
+  return outcomes
+end
+
+if model.keepMemo or model.ttl or model.capKey ~= '' then
+  local outcomes = {}
+  for i, item in ipairs(items) do
+    -- delFrom/delCount: a new object removes no field
+    outcomes[i] = saveObject(model, 'c', item.id, '', item.setFrom, item.setCount, item.setFrom, 0, specs, fields, parentsFrom)
+  end
+  return outcomes
+end
+return createBatched()

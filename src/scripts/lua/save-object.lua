@@ -37,6 +37,53 @@ local function saveContext(sequence, all, base, ttl, keepMemo, versionField, cap
   }
 end
 
+-- The id of the `drawn`-th value of the sequence: the value itself, or for shard s of a model sharded n ways
+-- (drawn - 1) * n + s + 1, so that shards draw distinct ids and an id names its shard ((id - 1) mod n).
+local function sequenceId(model, drawn)
+  if model.stride then
+    return tostring((drawn - 1) * tonumber(model.stride) + tonumber(model.shard) + 1)
+  end
+  return tostring(drawn)
+end
+
+-- field -> value of the n pairs at ARGV[setFrom ..]: what the save writes.
+local function writtenValues(setFrom, setCount)
+  local written = {}
+  for i = 0, setCount - 1 do
+    written[ARGV[setFrom + 2 * i]] = ARGV[setFrom + 2 * i + 1]
+  end
+  return written
+end
+
+-- nil when the object may take the unique values and parents it writes, else the refusal: {'unique',
+-- attribute} when a value is held by another live object (or, with `claimed` (attribute -> value -> true),
+-- by an object created before it in the same call), {'relation', field} when a foreign key names a missing
+-- parent (its removal, in remove.lua, checks the other way round).
+local function claimRefusal(base, id, written, specs, parentsFrom, claimed)
+  for _, spec in ipairs(specs) do
+    if isUnique(spec) then
+      local value = uniqueValue(spec, written)
+      if value then
+        if claimed and claimed[spec.attr] and claimed[spec.attr][value] then
+          return { 'unique', spec.attr }
+        end
+        local owner = redis.call('HGET', base .. ':uniq:' .. spec.attr, value)
+        if owner and owner ~= id and redis.call('EXISTS', base .. ':obj:' .. owner) == 1 then
+          return { 'unique', spec.attr }
+        end
+      end
+    end
+  end
+  for p = 0, tonumber(ARGV[parentsFrom]) - 1 do
+    local field = ARGV[parentsFrom + 1 + 2 * p]
+    local parent = written[field]
+    if parent and redis.call('EXISTS', ARGV[parentsFrom + 2 + 2 * p] .. parent) == 0 then
+      return { 'relation', field }
+    end
+  end
+  return nil
+end
+
 -- mode 'c' | 'u'; id ('' on create takes the next sequence value); readVersion (update only); the ARGV
 -- positions of the fields to set, the fields to remove and the parent checks; `specs`/`fields` from readSpecs.
 local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFrom, delCount, specs, fields, parentsFrom)
@@ -56,39 +103,15 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
     return false
   end
 
-  -- Unique values must be free (or held by this object, or by an object that no longer exists).
-  local written = {}
-  for i = 0, setCount - 1 do
-    written[ARGV[setFrom + 2 * i]] = ARGV[setFrom + 2 * i + 1]
-  end
-  for _, spec in ipairs(specs) do
-    if isUnique(spec) then
-      local value = uniqueValue(spec, written)
-      if value then
-        local owner = redis.call('HGET', base .. ':uniq:' .. spec.attr, value)
-        if owner and owner ~= id and redis.call('EXISTS', base .. ':obj:' .. owner) == 1 then
-          return { 'unique', spec.attr }
-        end
-      end
-    end
-  end
-
-  -- A foreign key being set must name a live parent (its removal, in remove.lua, checks the other way round).
-  for p = 0, tonumber(ARGV[parentsFrom]) - 1 do
-    local field = ARGV[parentsFrom + 1 + 2 * p]
-    local parent = written[field]
-    if parent and redis.call('EXISTS', ARGV[parentsFrom + 2 + 2 * p] .. parent) == 0 then
-      return { 'relation', field }
-    end
+  local written = writtenValues(setFrom, setCount)
+  local refusal = claimRefusal(base, id, written, specs, parentsFrom, nil)
+  if refusal then
+    return refusal
   end
 
   local sequenced = id == ''
   if sequenced then
-    id = redis.call('INCR', model.sequence)
-    if model.stride then
-      id = (id - 1) * tonumber(model.stride) + tonumber(model.shard) + 1
-    end
-    id = tostring(id)
+    id = sequenceId(model, redis.call('INCR', model.sequence))
   end
   local key = base .. ':obj:' .. id
   local memo = base .. ':memo:' .. id
