@@ -14,6 +14,7 @@
  */
 import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'fs';
+import { loadavg } from 'os';
 import { join, resolve } from 'path';
 import { redisServerInstalled, startPrivateRedis } from '../tools/private-redis';
 import { handWrittenPeer } from './peers/hand-written-peer';
@@ -64,6 +65,7 @@ function querySizes(): number[] {
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 async function main(): Promise<void> {
+  const loadAtStart = loadavg();
   if (!redisServerInstalled()) throw new Error('redis-server is not on PATH: install Redis (apt-get install -y redis-server)');
   // Always a server of its own, never REDIS_URL: the suite empties its database between libraries.
   const redis = await startPrivateRedis();
@@ -106,7 +108,7 @@ async function main(): Promise<void> {
       generatedAt: new Date().toISOString(),
       command: `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`,
       quick: QUICK,
-      machine: describeMachine(redisVersion),
+      machine: describeMachine(redisVersion, loadAtStart),
       peers: peers.map((peer) => ({ name: peer.name, version: peer.version, notes: peer.notes })),
       tableOne: { sequential, concurrent },
       bulk,

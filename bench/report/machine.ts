@@ -9,6 +9,8 @@ export interface Machine {
   os: string;
   node: string;
   redis: string;
+  /** os.loadavg() when the run started, and when it ended: how busy the machine was besides the suite. */
+  loadAverage: { start: number[]; end: number[] };
 }
 
 function distribution(): string | undefined {
@@ -19,7 +21,9 @@ function distribution(): string | undefined {
   }
 }
 
-export function describeMachine(redisVersion: string): Machine {
+const round = (value: number) => Math.round(value * 100) / 100;
+
+export function describeMachine(redisVersion: string, loadAtStart: number[]): Machine {
   const cpus = os.cpus();
   const kernel = `${os.type()} ${os.release()} ${os.arch()}`;
   const name = distribution();
@@ -30,5 +34,6 @@ export function describeMachine(redisVersion: string): Machine {
     os: name ? `${name} (${kernel})` : kernel,
     node: process.version,
     redis: redisVersion,
+    loadAverage: { start: loadAtStart.map(round), end: os.loadavg().map(round) },
   };
 }
