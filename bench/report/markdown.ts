@@ -141,7 +141,7 @@ export function renderMarkdown(results: SuiteResults): string {
     'To reproduce: `npm run bench` (the full suite: it starts its own redis-server on a free port and writes this page, ' +
       '`docs/benchmarks/results.json`, `docs/benchmarks/chart.svg` and the summary in README.md); ' +
       '`npm run bench -- --quick` for a smoke run with small sizes; `--out <dir>` to write the page, JSON and chart under another folder ' +
-      '(README.md is then left alone). Run it on a quiet machine: the figures are medians, but two cores shared with other work still move them.',
+      '(README.md is then left alone). Run it on a quiet machine: the figures are medians, but other work on the machine still moves them (the load average below says how busy it was).',
     '',
     '![Throughput per library](benchmarks/chart.svg)',
     '',
