@@ -1,4 +1,5 @@
 import { getMetadataStorage } from 'class-validator';
+import { activeConnection } from '../connection/connection';
 import { ArgumentError } from '../errors/errors';
 import { HookKind } from '../metadata/hook-kind';
 import { ModelDescriptor } from '../metadata/model-descriptor';
@@ -41,6 +42,7 @@ export async function saveMany<T extends BaseEntity>(
   if (!Array.isArray(given)) throw new ArgumentError(`saveMany: expected an array of entities or attribute objects, got ${typeName(given)}`);
   const chunkSize = chunkSizeOption('saveMany', options.chunkSize);
   const model = descriptorOf(ctor);
+  activeConnection(); // no connection: the whole call fails at once, before any hook runs
   const failed: Array<SaveManyFailure<T>> = [];
   const fail = (index: number, entity: T | undefined, error: unknown, written = false) =>
     failed.push({ index, entity, error: asError(error), written });
