@@ -1,0 +1,123 @@
+import { Attr, BaseEntity, BelongsTo, HasMany, Index, ManyToMany, Model, RelationError, Unique, UniqueConstraintError } from '../../src';
+import { expectIndexesConsistent } from '../support/index-consistency';
+import { expectRelationsConsistent } from '../support/relation-consistency';
+import { clusterKeysUnder, keysPerMaster, useTestCluster } from '../support/test-cluster';
+
+/**
+ * Relations within a group (cascade, restrict, nullify, many-to-many), tenants, check/repair/reindex and drop on
+ * a Redis Cluster: a group's keys share one slot, so every relation script is atomic there; tenants spread
+ * over the masters; the integrity tools scan every master.
+ */
+
+@Model({ group: 'shop' })
+class CrCustomer extends BaseEntity {
+  @Attr() @Unique() email!: string;
+  @HasMany(() => CrOrder, { inverse: 'customer', onDelete: 'cascade' }) orders!: HasMany<CrOrder>;
+  @HasMany(() => CrReview, { inverse: 'author' }) reviews!: HasMany<CrReview>; // restrict
+  @ManyToMany(() => CrTag, { inverse: 'customers' }) tags!: ManyToMany<CrTag>;
+}
+
+@Model({ group: 'shop' })
+class CrOrder extends BaseEntity {
+  @BelongsTo(() => CrCustomer) customer!: BelongsTo<CrCustomer>;
+  customerId?: string;
+  @BelongsTo(() => CrAgent) agent!: BelongsTo<CrAgent>;
+  agentId?: string;
+  @Attr() @Index() total!: number;
+}
+
+@Model({ group: 'shop' })
+class CrAgent extends BaseEntity {
+  @Attr() name!: string;
+  @HasMany(() => CrOrder, { inverse: 'agent', onDelete: 'nullify' }) orders!: HasMany<CrOrder>;
+}
+
+@Model({ group: 'shop' })
+class CrReview extends BaseEntity {
+  @BelongsTo(() => CrCustomer) author!: BelongsTo<CrCustomer>;
+  @Attr() text!: string;
+}
+
+@Model({ group: 'shop' })
+class CrTag extends BaseEntity {
+  @Attr() @Unique() name!: string;
+  @ManyToMany(() => CrCustomer, { inverse: 'tags' }) customers!: ManyToMany<CrCustomer>;
+}
+
+const cluster = useTestCluster();
+const shopModels = [CrCustomer, CrOrder, CrAgent, CrReview, CrTag];
+
+async function expectShopConsistent(models: readonly Function[] = shopModels): Promise<void> {
+  for (const model of models) await expectIndexesConsistent(model, cluster.raw, cluster.prefix);
+  await expectRelationsConsistent(models, cluster.raw, cluster.prefix);
+}
+
+describe('relations within a group', () => {
+  it('cascades, nullifies, restricts and keeps many-to-many memberships on both sides', async () => {
+    const ann = await CrCustomer.create({ email: 'ann@x.io' });
+    const agent = await CrAgent.create({ name: 'ag' });
+    await ann.orders.create({ total: 10, agentId: agent.id } as never);
+    await ann.orders.create({ total: 20 });
+    const vip = await CrTag.create({ name: 'vip' });
+    await ann.tags.add(vip);
+    expect(await vip.customers.ids()).toEqual([ann.id]);
+    await expect(CrOrder.create({ total: 1, customerId: '999' } as never)).rejects.toThrow(RelationError);
+
+    await agent.remove(); // nullify: the order stays, without its agent
+    expect((await CrOrder.findOrFail('1')).agentId).toBeUndefined();
+
+    const review = await CrReview.create({ text: 'ok', authorId: ann.id } as never);
+    await expect(ann.remove()).rejects.toThrow(RelationError); // restrict: nothing removed
+    expect(await CrOrder.count()).toBe(2);
+    await review.remove();
+    await ann.remove(); // cascade to the orders, memberships removed from the tag
+    expect(await CrOrder.count()).toBe(0);
+    expect(await vip.customers.count()).toBe(0);
+    await expectShopConsistent();
+    const keys = await clusterKeysUnder(cluster.cluster, cluster.prefix);
+    expect(keys.filter((k) => k.includes('{shop}:CrOrder:obj:'))).toEqual([]);
+  });
+});
+
+describe('tenants', () => {
+  it('keep identical ids and unique values apart, spread over the masters, and drop exactly one tenant', async () => {
+    const tenants = ['acme', 'beta', 'gamma', 'delta', 'omega', 'zulu', 'kilo', 'lima'];
+    for (const tenant of tenants) {
+      const Customer = CrCustomer.scope(tenant);
+      const first = await Customer.create({ email: 'same@x.io' });
+      await first.orders.create({ total: 5 });
+      await expect(Customer.create({ email: 'same@x.io' })).rejects.toThrow(UniqueConstraintError);
+      expect(first.id).toBe('1');
+    }
+    const perMaster = await keysPerMaster(cluster.cluster, cluster.prefix);
+    expect([...perMaster.values()].filter((n) => n > 0).length).toBeGreaterThanOrEqual(2);
+    await expectShopConsistent(shopModels.map((m) => (m as typeof CrCustomer).scope('delta')));
+
+    expect(await CrOrder.scope('delta').drop()).toBeGreaterThan(0);
+    const keys = await clusterKeysUnder(cluster.cluster, cluster.prefix);
+    expect(keys.some((k) => k.startsWith(`${cluster.prefix}:{delta/shop}:CrOrder:`))).toBe(false);
+    expect(keys.some((k) => k.startsWith(`${cluster.prefix}:{delta/shop}:CrCustomer:`))).toBe(true);
+    expect(await CrOrder.scope('omega').count()).toBe(1);
+  });
+});
+
+describe('check, repair and reindex', () => {
+  it('find damage on any master, repair it, and leave every invariant true', async () => {
+    const Customer = CrCustomer.scope('gamma');
+    const Order = CrOrder.scope('gamma');
+    await Order.create({ total: 7, customerId: '1' } as never);
+    const base = `${cluster.prefix}:{gamma/shop}:CrOrder`;
+    await cluster.raw.zRem(`${base}:idx:total`, '1'); // a missing entry
+    await cluster.raw.hSet(`${cluster.prefix}:{gamma/shop}:CrCustomer:uniq:email`, 'ghost@x.io', '42'); // an owner that does not exist
+    const found = await Order.check();
+    expect(found.violations.map((v) => v.kind)).toContain('missingEntry');
+    expect((await Customer.check()).violations.map((v) => v.kind)).toContain('uniqueOwner');
+    await Order.repair();
+    await Customer.repair();
+    expect((await Order.check()).violations).toEqual([]);
+    expect((await Customer.check()).violations).toEqual([]);
+    const reindexed = await CrOrder.reindex();
+    expect(reindexed.scopes).toBeGreaterThanOrEqual(8);
+    await expectShopConsistent(shopModels.map((m) => (m as typeof CrCustomer).scope('gamma')));
+  });
+});
