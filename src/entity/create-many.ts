@@ -48,10 +48,17 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
         errors[at] = error as Error;
       }
     }
-    for (const { target, items } of groupByTarget(pending, (item) => bulkTarget(model, connection.prefix, item.id || undefined))) {
-      const outcomes = await store.create(target, items, parents);
-      for (let i = 0; i < items.length; i++) errors[items[i].at] = applyOutcome(model, entities[items[i].at], items[i].fields, outcomes[i]);
-    }
+    // Sequence ids are drawn by the script: a whole chunk goes to one shard (the next in turn, for a sharded
+    // model). Given ids (uuids) go to their own shards: one call per shard, sent together.
+    const groups = uuids
+      ? groupByTarget(pending, (item) => bulkTarget(model, connection.prefix, item.id))
+      : [{ target: bulkTarget(model, connection.prefix, undefined), items: pending }];
+    await Promise.all(
+      groups.map(async ({ target, items }) => {
+        const outcomes = await store.create(target, items, parents);
+        for (let i = 0; i < items.length; i++) errors[items[i].at] = applyOutcome(model, entities[items[i].at], items[i].fields, outcomes[i]);
+      }),
+    );
   });
   return errors;
 }

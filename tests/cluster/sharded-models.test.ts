@@ -1,0 +1,81 @@
+import calculateSlot = require('cluster-key-slot');
+import { Attr, BaseEntity, Index, Model, Unique, UniqueConstraintError } from '../../src';
+import { descriptorOf } from '../../src/metadata/model-registry';
+import { expectShardsConsistent } from '../support/index-consistency';
+import { keysPerMaster, useTestCluster } from '../support/test-cluster';
+
+/**
+ * A sharded model on a 3-master cluster: its shards spread evenly over the masters, every single-object
+ * operation is one atomic script on the object's master, queries run on every shard at once and merge, and a
+ * unique value holds across shards (claims live on whichever master the value's tag falls on).
+ */
+
+@Model({ shards: 16 })
+class SpreadPost extends BaseEntity {
+  @Attr() @Index() topic?: string;
+  @Attr() @Index() score?: number;
+  @Attr() @Unique() slug?: string;
+}
+
+const cluster = useTestCluster();
+
+describe('a model sharded 16 ways on 3 masters', () => {
+  const rows = Array.from({ length: 600 }, (_, i) => ({ topic: `t${i % 6}`, score: (i * 37) % 101, slug: `post-${i}` }));
+
+  beforeAll(async () => {
+    const result = await SpreadPost.saveMany(rows.slice(0, 500).map((row) => SpreadPost.build(row)));
+    expect(result.failed).toEqual([]);
+    await Promise.all(rows.slice(500).map((row) => SpreadPost.create(row)));
+  });
+
+  it('holds an even share of the shards, and of the keys, on every master', async () => {
+    const masters = cluster.cluster.masters;
+    expect(masters).toHaveLength(3);
+    const shardsPerMaster = new Map<string, number>();
+    for (const keys of descriptorOf(SpreadPost).shardKeys(cluster.prefix)) {
+      const master = cluster.cluster.getSlotMaster(calculateSlot(keys.all));
+      const name = `${master.host}:${master.port}`;
+      shardsPerMaster.set(name, (shardsPerMaster.get(name) ?? 0) + 1);
+    }
+    // 16 shards over 3 equal slot ranges: 5 or 6 each
+    expect([...shardsPerMaster.values()].sort()).toEqual([5, 5, 6]);
+    const keys = [...(await keysPerMaster(cluster.cluster, cluster.prefix)).values()];
+    expect(keys).toHaveLength(3);
+    expect(Math.max(...keys) / Math.min(...keys)).toBeLessThan(1.5);
+  });
+
+  it('reads, updates and removes each object on its own master; counts and queries span every shard', async () => {
+    expect(await SpreadPost.count()).toBe(600);
+    expect(await SpreadPost.count({ topic: 't2' })).toBe(100);
+    const top = await SpreadPost.findBy({ topic: 't1' }, { orderBy: { score: 'desc' }, offset: 5, limit: 10 });
+    const expected = rows
+      .filter((row) => row.topic === 't1')
+      .map((row) => row.score)
+      .sort((a, b) => b - a)
+      .slice(5, 15);
+    expect(top.map((post) => post.score)).toEqual(expected);
+    const [first] = await SpreadPost.findBy({ slug: 'post-42' });
+    first.score = 1000;
+    await first.save();
+    expect((await SpreadPost.findBy({}, { orderBy: { score: 'desc' }, limit: 1 }))[0].slug).toBe('post-42');
+    const found = await SpreadPost.findMany((await SpreadPost.findIds({ topic: 't3' }, { limit: 20 })) as string[]);
+    expect(found.every((post) => post?.topic === 't3')).toBe(true);
+    const removal = await SpreadPost.removeMany(await SpreadPost.findIds({ topic: 't5' }));
+    expect(removal.removed).toHaveLength(100);
+    expect(await SpreadPost.count()).toBe(500);
+  });
+
+  it('keeps a unique value unique across shards and masters', async () => {
+    const results = await Promise.allSettled(Array.from({ length: 12 }, () => SpreadPost.create({ topic: 't0', slug: 'contested' })));
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    for (const result of results) if (result.status === 'rejected') expect(result.reason).toBeInstanceOf(UniqueConstraintError);
+    await expect(SpreadPost.create({ slug: 'post-7' })).rejects.toBeInstanceOf(UniqueConstraintError);
+  });
+
+  it('passes check() and the exact index comparison in every shard', async () => {
+    const report = await SpreadPost.check();
+    expect(report.violations.slice(0, 5)).toEqual([]);
+    expect(report).toMatchObject({ ok: true, objects: 501 });
+    await expectShardsConsistent(SpreadPost, cluster.raw, cluster.prefix);
+  });
+});
