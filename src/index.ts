@@ -41,6 +41,7 @@ export {
   LockTimeoutError,
   RelationError,
   ReplicationError,
+  CrossSlotError,
 } from './errors/errors';
 export type { Codec } from './codecs/codec';
 export { CodecError } from './codecs/codec';

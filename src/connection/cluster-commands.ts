@@ -1,3 +1,4 @@
+import { CrossSlotError } from '../errors/errors';
 import { ClusterClient, everyMaster, isCluster, NodeCommands, scanKeys, unlinkKeys } from './topology';
 
 /**
@@ -7,7 +8,8 @@ import { ClusterClient, everyMaster, isCluster, NodeCommands, scanKeys, unlinkKe
  * - zScanIterator / sScanIterator / hScanIterator(key): on the node holding the key (a cluster client has none);
  * - unlink(keys): one UNLINK per hash tag;
  * - scriptLoad(): on every master;
- * - withTypeMapping(): the same view over the mapped client.
+ * - withTypeMapping(): the same view over the mapped client;
+ * - evalSha / eval: Redis's refusal of a script touching keys of another slot becomes a CrossSlotError.
  * Every other command is the cluster client's own, routed by its first key. A standalone client is returned
  * as it is, and a view is returned as it is, so commandsFor() can be applied anywhere.
  */
@@ -28,8 +30,21 @@ function keyScanner(cluster: ClusterClient, mapping: Mapping, method: 'zScanIter
   };
 }
 
+/** Redis's words when a script reaches a key outside the slot (or node) of its declared keys. */
+const CROSS_SLOT = /non local key|do not hash to the same slot|CROSSSLOT/;
+
+function explained(error: unknown): unknown {
+  if (!(error instanceof Error) || !CROSS_SLOT.test(error.message)) return error;
+  return new CrossSlotError(
+    `an operation needed keys of several hash tags, which one script cannot touch on a Redis Cluster: give related models one group, @Model({ group }) (Redis said: ${error.message})`,
+  );
+}
+
 function view<T extends object>(target: T, cluster: ClusterClient, mapping: Mapping): T {
+  const scripting = target as unknown as Record<'evalSha' | 'eval', (script: string, options: unknown) => Promise<unknown>>;
   const overrides: Record<string | symbol, unknown> = {
+    evalSha: (sha: string, options: unknown) => scripting.evalSha(sha, options).catch((error: unknown) => Promise.reject(explained(error))),
+    eval: (script: string, options: unknown) => scripting.eval(script, options).catch((error: unknown) => Promise.reject(explained(error))),
     scanIterator: (options: { MATCH: string; COUNT: number }) => scanKeys(cluster, options),
     zScanIterator: keyScanner(cluster, mapping, 'zScanIterator'),
     sScanIterator: keyScanner(cluster, mapping, 'sScanIterator'),

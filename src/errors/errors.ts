@@ -121,6 +121,13 @@ export class ReplicationError extends RedisRecordError {
   }
 }
 
+/**
+ * On a Redis Cluster, an operation needed keys of two hash tags in one script, which Redis refuses: models
+ * related to each other (belongs-to, has-many, many-to-many) must share a group, `@Model({ group })`, so that
+ * their keys share a slot (docs/cluster.md). Redis refuses before the script writes: nothing was written.
+ */
+export class CrossSlotError extends RedisRecordError {}
+
 /** A query the indexes cannot answer (it names the attribute and the index it needs), or a malformed query. */
 export class QueryError extends RedisRecordError {}
 

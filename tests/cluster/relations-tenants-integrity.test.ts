@@ -1,4 +1,4 @@
-import { Attr, BaseEntity, BelongsTo, HasMany, Index, ManyToMany, Model, RelationError, Unique, UniqueConstraintError } from '../../src';
+import { Attr, BaseEntity, BelongsTo, CrossSlotError, HasMany, Index, ManyToMany, Model, RelationError, Unique, UniqueConstraintError } from '../../src';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { expectRelationsConsistent } from '../support/relation-consistency';
 import { clusterKeysUnder, keysPerMaster, useTestCluster } from '../support/test-cluster';
@@ -44,6 +44,20 @@ class CrTag extends BaseEntity {
   @ManyToMany(() => CrCustomer, { inverse: 'tags' }) customers!: ManyToMany<CrCustomer>;
 }
 
+// Related, but not in one group: their keys are in different slots, of different masters (slots 10997 and 5455
+// with redis-cli's even split of the slots over three masters).
+@Model()
+class CrFreeParent extends BaseEntity {
+  @Attr() name?: string;
+  @HasMany(() => CrFreeChild, { inverse: 'parent', onDelete: 'cascade' }) children!: HasMany<CrFreeChild>;
+}
+
+@Model()
+class CrFreeChild extends BaseEntity {
+  @BelongsTo(() => CrFreeParent) parent!: BelongsTo<CrFreeParent>;
+  parentId?: string;
+}
+
 const cluster = useTestCluster();
 const shopModels = [CrCustomer, CrOrder, CrAgent, CrReview, CrTag];
 
@@ -76,6 +90,23 @@ describe('relations within a group', () => {
     await expectShopConsistent();
     const keys = await clusterKeysUnder(cluster.cluster, cluster.prefix);
     expect(keys.filter((k) => k.includes('{shop}:CrOrder:obj:'))).toEqual([]);
+  });
+});
+
+describe('relations across groups', () => {
+  it('are refused with CrossSlotError naming the fix, and nothing is written', async () => {
+    const slotOwner = async (key: string) => {
+      const slot = Number(await cluster.cluster.sendCommand(key, true, ['CLUSTER', 'KEYSLOT', key]));
+      return cluster.cluster.slots[slot].master.port;
+    };
+    expect(await slotOwner('{CrFreeParent}')).not.toBe(await slotOwner('{CrFreeChild}'));
+    const parent = await CrFreeParent.create({ name: 'p' });
+    const before = await clusterKeysUnder(cluster.cluster, cluster.prefix);
+    const error = await CrFreeChild.create({ parentId: parent.id } as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CrossSlotError);
+    expect((error as Error).message).toMatch(/@Model\(\{ group \}\)/);
+    await expect(parent.remove()).rejects.toThrow(CrossSlotError);
+    expect(await clusterKeysUnder(cluster.cluster, cluster.prefix)).toEqual(before);
   });
 });
 
