@@ -1,12 +1,14 @@
 import { activeConnection } from '../connection/connection';
 import { ArgumentError, RelationError } from '../errors/errors';
 import { normalizeId } from '../keys/id-format';
-import { bulkTarget, groupByTarget } from '../mapper/bulk-routing';
+import { bulkTarget, groupByTarget, writesOneByOne } from '../mapper/bulk-routing';
 import { BulkStore } from '../mapper/bulk-store';
 import { ObjectStore } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { descriptorOf } from '../metadata/model-registry';
 import { removalPlan } from '../relations/removal-program';
+import { UniqueClaims, uniqueValues } from '../mapper/unique-claims';
+import { claimsUniques } from './claimed-write';
 import { afterSchema } from '../schema/first-use';
 import type { RemoveManyFailure, RemoveManyOptions, RemoveManyResult } from '../types/bulk-types';
 import type { EntityClass } from '../types/entity-types';
@@ -82,11 +84,12 @@ async function removeAll<T extends BaseEntity>(
   const connection = activeConnection();
   const store = new ObjectStore(model, connection);
   const plan = removalPlan(model, connection.prefix);
+  const oneByOne = writesOneByOne(model); // objects spread over shards: each removal routed by ObjectStore
   await inWindows(pending, chunkSize, IN_FLIGHT, async (chunk) => {
     let ready = chunk;
     if (hooked) ready = await beforeRemove(ctor, model, store, chunk, existed, fail);
     if (ready.length === 0) return;
-    if (plan.simple) {
+    if (plan.simple && !oneByOne) {
       const bulk = new BulkStore(model, connection);
       for (const { target, items } of groupByTarget(ready, (item) => bulkTarget(model, connection.prefix, item.id))) {
         const gone = await bulk.removePlain(target, items.map((item) => item.id));
@@ -94,8 +97,12 @@ async function removeAll<T extends BaseEntity>(
       }
       return;
     }
+    // a sharded model's unique values are read first, so that their claims are released with the objects
+    const held = claimsUniques(model) ? (await store.loadMany(ready.map((item) => item.id))).map((fields) => fields && uniqueValues(model, fields)) : [];
     // the plan names the object's shard (one plan for a model that is not sharded)
     const outcomes = await Promise.all(ready.map((item) => store.remove(item.id, removalPlan(model, connection.prefix, item.id).args)));
+    const claims = new UniqueClaims(model, connection);
+    await Promise.all(ready.map((item, i) => (held[i] && 'existed' in outcomes[i] ? claims.release(item.id, held[i]!) : undefined)));
     ready.forEach((item, i) => {
       const outcome = outcomes[i];
       if ('restrictedBy' in outcome) {

@@ -339,6 +339,13 @@ describe('bulk operations on sharded models', () => {
     expect(result.failed[0].error).toBeInstanceOf(UniqueConstraintError);
     await expectShardsConsistent(ShardedAccount, redis.raw, redis.prefix);
   });
+
+  it('removeMany releases the claims of what it removes: the values are free at once', async () => {
+    const gone = await ShardedAccount.create({ email: 'removed@x.io', badge: 4242 });
+    expect((await ShardedAccount.removeMany([gone.id])).removed).toEqual([gone.id]);
+    await ShardedAccount.create({ email: 'REMOVED@x.io', badge: 4242 });
+    expect(await redis.raw.get(claimKey(redis.prefix, 'ShardedAccount', undefined, 'badge', '4242'))).not.toBeNull();
+  });
 });
 
 describe('check and repair of a sharded model', () => {
