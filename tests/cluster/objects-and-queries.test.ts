@@ -125,6 +125,20 @@ describe('objects', () => {
   });
 });
 
+describe('bulk operations', () => {
+  it('saves and removes many objects, pipelined, on the master of the model', async () => {
+    const result = await CoAlpha.saveMany(Array.from({ length: 50 }, (_, i) => CoAlpha.build({ n: 100 + i })));
+    expect(result.ok).toBe(true);
+    expect(result.saved).toHaveLength(50);
+    expect(await CoAlpha.count({ n: { gte: 100 } })).toBe(50);
+    const removed = await CoAlpha.removeMany([...result.saved.map((o) => o.id), '9999']);
+    expect(removed.removed).toHaveLength(50);
+    expect(removed.missing).toEqual(['9999']);
+    expect(await CoAlpha.count({ n: { gte: 100 } })).toBe(0);
+    await expectIndexesConsistent(CoAlpha, cluster.raw, cluster.prefix);
+  });
+});
+
 describe('queries', () => {
   it('answers equality, ranges, OR, order and paging inside Redis', async () => {
     expect(ids(await CoUser.findBy({ country: 'SE' }, { limit: 4 }))).toEqual(['1', '4', '7', '10']);
