@@ -3,9 +3,9 @@ import { expectIndexesConsistent } from '../support/index-consistency';
 import { useTestRedis } from '../support/test-redis';
 
 /**
- * A batch of 20,000 items, many chunks: every valid item is stored exactly once with every index entry, the
- * items that collide on a unique value fail alone, ids follow the given order, and removing half of them in
- * one call leaves the rest consistent.
+ * A batch of 20,000 items, many chunks: every valid item is stored exactly once with every index entry (every
+ * index kind, scoped ones, absent values), the items that collide on a unique value fail alone, ids follow the
+ * given order, and removing half of them in one call leaves the rest consistent.
  */
 
 @Model()
@@ -15,6 +15,10 @@ class BulkEvent extends BaseEntity {
   @Attr() @Index() weight!: number;
   @Attr() @Unique() key!: string;
   @Attr() payload?: string;
+  @Attr() @Index({ sortable: true }) label?: string;
+  @Attr() bucket?: number;
+  @Attr() @Index({ scope: 'bucket' }) rank?: number;
+  @Attr() @Index({ scope: 'kind', sortable: true }) tag?: string;
 }
 
 const redis = useTestRedis();
@@ -29,6 +33,11 @@ describe('large batches', () => {
       weight: (i * 37) % 101,
       key: i % 1000 === 999 ? `key${i - 1}` : `key${i}`,
       payload: 'x'.repeat(i % 50),
+      // absent values, a NUL byte in a sortable string: edge cases of every index kind
+      label: i % 3 === 0 ? undefined : `label ${i % 500}\0${i % 7}`,
+      bucket: i % 4 === 0 ? undefined : i % 9,
+      rank: i % 6 === 0 ? undefined : i % 1000,
+      tag: i % 10 === 0 ? undefined : `tag${i % 13}`,
     }));
     const result = await BulkEvent.saveMany(items, { chunkSize: 700 });
     const collisions = items.map((_, i) => i).filter((i) => i % 1000 === 999);

@@ -1,0 +1,63 @@
+import { Attr, BaseEntity, Index, Model, Unique } from '../../src';
+import { snapshotKeys } from '../support/relation-consistency';
+import { useTestRedis } from '../support/test-redis';
+
+/**
+ * saveMany writes what save() writes: the same items created one by one with create() into one model and
+ * with one saveMany call into a twin model (same attributes and indexes, another name) leave the very same
+ * keys and contents, and the same items fail. The items cover every index kind, scoped indexes with -0 and
+ * absent scope values, absent values, NUL bytes, case-insensitive unique values and collisions.
+ */
+
+function twin(name: string) {
+  @Model({ name })
+  class Twin extends BaseEntity {
+    @Attr() @Index() topic?: string;
+    @Attr() @Index() score?: number;
+    @Attr() @Index({ sortable: true }) title?: string;
+    @Attr() group?: number;
+    @Attr() @Index({ scope: 'group' }) at?: Date;
+    @Attr() @Index({ scope: 'topic', sortable: true }) name?: string;
+    @Attr() @Unique({ caseInsensitive: true }) email?: string;
+    @Attr() @Unique() code?: number;
+    @Attr() flag?: boolean;
+  }
+  return Twin;
+}
+
+const Single = twin('TwinSingle');
+const Batch = twin('TwinBatch');
+const redis = useTestRedis();
+
+function items() {
+  return Array.from({ length: 300 }, (_, i) => ({
+    topic: i % 5 === 0 ? undefined : `t${i % 4}`,
+    score: i % 7 === 0 ? undefined : i % 11 === 0 ? -0 : (i * 13) % 97 - 40,
+    title: i % 6 === 0 ? undefined : `title ${i % 17}${i % 2 ? '\0x' : ''}`,
+    group: i % 3 === 0 ? undefined : i % 8 === 0 ? -0 : i % 3,
+    at: new Date(1_600_000_000_000 + ((i * 7919) % 300) * 1000),
+    name: `N${i % 23}`,
+    email: i % 4 === 0 ? undefined : i % 50 === 1 ? 'Dup@Example.com' : `u${i}@example.com`,
+    code: i % 2 === 0 ? undefined : i % 61 === 3 ? 7 : i,
+    flag: i % 2 === 0,
+  }));
+}
+
+describe('saveMany and save() write the same', () => {
+  it('same keys, same contents, same failures', async () => {
+    const singleFailures: number[] = [];
+    for (const [i, attributes] of items().entries()) {
+      await Single.create(attributes).catch(() => singleFailures.push(i));
+    }
+    const result = await Batch.saveMany(items(), { chunkSize: 50 });
+    expect(result.failed.map((failure) => failure.index)).toEqual(singleFailures);
+    expect(singleFailures.length).toBeGreaterThan(0);
+
+    const rename = (snapshot: Record<string, unknown>, name: string) =>
+      Object.fromEntries(Object.entries(snapshot).map(([key, value]) => [key.replace(`{${name}}`, '{Twin}'), value]));
+    const single = rename(await snapshotKeys(redis.raw, `${redis.prefix}:{TwinSingle}`), 'TwinSingle');
+    const batch = rename(await snapshotKeys(redis.raw, `${redis.prefix}:{TwinBatch}`), 'TwinBatch');
+    expect(Object.keys(batch)).toEqual(Object.keys(single));
+    expect(batch).toEqual(single);
+  });
+});
