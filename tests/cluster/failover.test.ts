@@ -35,7 +35,7 @@ interface Tally {
   retried: number;
 }
 
-const cluster = useTestCluster({ nodeTimeoutMs: NODE_TIMEOUT_MS });
+const cluster = useTestCluster({ nodeTimeoutMs: NODE_TIMEOUT_MS, own: true });
 const restarted: PrivateRedis[] = [];
 afterAll(async () => {
   for (const node of restarted) await node.stop();

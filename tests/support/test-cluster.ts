@@ -54,9 +54,10 @@ export async function keysPerMaster(cluster: RawCluster, prefix: string): Promis
  * The Redis Cluster twin of useTestRedis(): a cluster for the test file (its own private one, or
  * REDIS_CLUSTER_URLS), redis-record connected to it with connect({ cluster }) under a fresh prefix, a raw
  * cluster client to look at keys, and every key under the prefix deleted from every master afterwards.
- * `connectRecord: false` leaves connecting to the test (e.g. to pass options).
+ * `connectRecord: false` leaves connecting to the test (e.g. to pass options); `own: true` starts a private
+ * cluster even under REDIS_CLUSTER_URLS (a test that kills nodes); `nodeTimeoutMs` is its cluster-node-timeout.
  */
-export function useTestCluster(options: { connectRecord?: boolean; nodeTimeoutMs?: number } = {}): TestCluster {
+export function useTestCluster(options: { connectRecord?: boolean; nodeTimeoutMs?: number; own?: boolean } = {}): TestCluster {
   const context = {
     prefix: uniquePrefix('c'),
     raw: undefined as unknown as RawClient,
@@ -65,7 +66,7 @@ export function useTestCluster(options: { connectRecord?: boolean; nodeTimeoutMs
     servers: undefined as PrivateCluster | undefined,
   };
   beforeAll(async () => {
-    const given = clusterFromEnvironment();
+    const given = options.own ? undefined : clusterFromEnvironment();
     if (given) context.rootNodes = given;
     else {
       context.servers = await startPrivateCluster(3, 1, options.nodeTimeoutMs);
