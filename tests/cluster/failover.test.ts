@@ -162,9 +162,10 @@ it('loses acknowledged writes without waitReplicas, none with waitReplicas: 1', 
     ].join('\n'),
   );
 
-  // redis-record went on after the failover: the last writes of both scenarios were acknowledged.
-  expect(without.acknowledged.map((a) => a.n)).toContain(30);
-  expect(withWait.acknowledged.map((a) => a.n)).toContain(30);
+  // redis-record went on after the failover: writes made once the old master was back (n > 20) were
+  // acknowledged, all of them without WAIT (with WAIT, one may still miss a 300 ms WAIT on a loaded machine).
+  expect(without.acknowledged.filter((a) => a.n > 20)).toHaveLength(10);
+  expect(withWait.acknowledged.filter((a) => a.n > 20).length).toBeGreaterThan(0);
   // Without WAIT, the writes of the window were acknowledged by the master alone, and are gone.
   expect(without.lost).toBe(WINDOW_WRITES);
   // With WAIT, they were refused (ReplicationError), as were writes while no replica was back; none acknowledged is lost.
