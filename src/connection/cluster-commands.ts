@@ -1,4 +1,4 @@
-import { CrossSlotError } from '../errors/errors';
+import { CrossSlotError, RedisRecordError } from '../errors/errors';
 import { ClusterClient, everyMaster, isCluster, NodeCommands, scanKeys, unlinkKeys } from './topology';
 
 /**
@@ -21,7 +21,7 @@ type Mapping = Record<number, unknown> | undefined;
 function keyScanner(cluster: ClusterClient, mapping: Mapping, method: 'zScanIterator' | 'sScanIterator' | 'hScanIterator') {
   return async function* (key: string, options: { COUNT: number }): AsyncGenerator<unknown[]> {
     if (typeof cluster.getNodeClientForKey !== 'function') {
-      throw new Error(`${method}: this cluster client cannot give the node of a key (node-redis >= 5.9 can)`);
+      throw new RedisRecordError(`${method}: this cluster client has no getNodeClientForKey (the node-redis 6 cluster client has it)`);
     }
     let node = (await cluster.getNodeClientForKey(key, false)) as NodeCommands & Record<string, unknown>;
     if (mapping) node = node.withTypeMapping(mapping) as NodeCommands & Record<string, unknown>;
@@ -76,9 +76,4 @@ export function commandsFor<T>(client: T): T {
   let wrapped = cache.get(client as object);
   if (!wrapped) cache.set(client as object, (wrapped = view(client as object, client, undefined)));
   return wrapped as T;
-}
-
-/** The cluster client behind a view (or the client itself): what topology functions are given. */
-export function isClusterView(client: unknown): boolean {
-  return typeof client === 'object' && client !== null && views.has(client);
 }
