@@ -45,3 +45,24 @@ export function planArguments(mode: 'ids' | 'load' | 'count', numericIds: boolea
   if (!plan.window) for (const instruction of plan.program) args.push(instruction);
   return args;
 }
+
+/**
+ * Whether query.lua leaves the ordering of a reply to the client: a whole page (no offset, limit or afterId)
+ * in id order of sequence ids, read from one index window (a program of one Z or L instruction). Sorting the
+ * window's ids there costs Redis about as much as reading them; the client sorts them instead (id-order.ts).
+ * query.lua applies the same rule.
+ */
+export function sortedByClient(mode: 'ids' | 'load' | 'count', numericIds: boolean, plan: QueryPlan, page: PageRequest): boolean {
+  const program = plan.program;
+  return (
+    mode !== 'count' &&
+    numericIds &&
+    plan.order.kind === 'id' &&
+    !plan.window &&
+    program.length === 4 &&
+    (program[0] === 'Z' || program[0] === 'L') &&
+    page.offset === 0 &&
+    page.limit < 0 &&
+    !page.afterId
+  );
+}

@@ -3,6 +3,7 @@ import { EncodedFields } from '../mapper/encoded-fields';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { ModelKeys } from '../keys/model-keys';
 import { scripts } from '../scripts/scripts';
+import { inIdOrder } from './id-order';
 import { storedObjects } from './loaded-fields';
 import { mergePages, shardOrder } from './merge-shards';
 import { pageRequest, planQuery } from './plan-query';
@@ -80,7 +81,10 @@ export class QueryRunner {
   private run(shard: number, mode: 'ids' | 'load' | 'count', plan: QueryPlan, page: PageRequest): Promise<unknown> {
     const keys = this.keys[shard];
     const numericIds = this.model.idStrategy === 'sequence';
-    return scripts.query().run(this.connection.client, [keys.all, keys.base], planArguments(mode, numericIds, plan, page));
+    return scripts
+      .query()
+      .run(this.connection.client, [keys.all, keys.base], planArguments(mode, numericIds, plan, page))
+      .then((reply) => inIdOrder(mode, numericIds, plan, page, reply));
   }
 }
 

@@ -59,6 +59,7 @@ describe('a where answered by one index window, in id order', () => {
     const expected = expectedIds(rows, where);
     const all = await WindowItem.findIds(where as never);
     expect(all).toEqual(expected);
+    expect((await WindowItem.findBy(where as never)).map((item) => item.id)).toEqual(expected);
     for (const offset of new Set([0, 1, 9, 10, Math.max(0, expected.length - 1), expected.length, expected.length + 5])) {
       for (const limit of [0, 1, 3, 100]) {
         expect(await WindowItem.findIds(where as never, { offset, limit })).toEqual(expected.slice(offset, offset + limit));

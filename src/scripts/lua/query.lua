@@ -21,7 +21,8 @@
 --   (an empty program means every object)
 -- Returns: 'count' the number of matches; 'ids' the page's ids; 'load' with n > 0: n values per object, flat:
 --          the id, then the HMGET values of fields 2..n (nil for an absent one); with n = 0: id, HGETALL list,
---          id, HGETALL list ...; an object whose hash vanished (no `#id`) is left out
+--          id, HGETALL list ...; an object whose hash vanished (no `#id`) is left out. A whole page (offset 0, no
+--          limit, no afterId) read from one window in id order comes in the window's order: the client sorts it
 -- Guarantees: reads one consistent state (the script is atomic); objects whose time has come are swept first
 -- and the matches are intersected with `all` (or, for a program of one range in id order with sequence ids,
 -- read from that one window, whose entries are live objects' own), so only live objects are returned;
@@ -154,7 +155,12 @@ elseif programLength == 4 and (ARGV[program] == 'Z' or ARGV[program] == 'L') and
       members[m] = lexId(member)
     end
   end
-  ids = pageOfSequenceIds(members, offset, limit, afterId)
+  if offset == 0 and limit < 0 and afterId == '' then
+    -- a whole page: the client puts it in id order (sortedByClient in src/query/query-plan.ts, same rule)
+    ids = members
+  else
+    ids = pageOfSequenceIds(members, offset, limit, afterId)
+  end
 else
   local matches = all
   if programLength > 0 then
