@@ -1,8 +1,8 @@
 /**
  * Query benchmark: redis-record against nohm 3 on the same posts, in one run, on one Redis.
  *
- *   npm run bench:query -- [--sizes 50000,500000] [--reps 100] [--budget 4] [--batch 1000] [--json [file]]
- *   (or SIZES=... REPS=... BUDGET=... BATCH=... BENCH_JSON=file in the environment)
+ *   npm run bench:query -- [--sizes 50000,500000] [--reps 100] [--budget 4] [--batch 1000] [--settle 6] [--json [file]]
+ *   (or SIZES=... REPS=... BUDGET=... BATCH=... SETTLE=... BENCH_JSON=file in the environment)
  *
  * Posts: topic among t0..t9, score 0..999, authorId among a0..a499, createdAt distinct (one second apart), all
  * from a seeded generator so both libraries hold the very same data. The sizes are reached by loading more
@@ -16,7 +16,9 @@
  *                                                        createdAt index scoped by   loadMany
  *                                                        authorId
  * Each query runs the two libraries alternately, `reps` times each, or fewer when a library has spent `budget`
- * seconds on it (never fewer than 5); every answer is checked against the data before it is timed again.
+ * seconds on it (never fewer than 5); every answer is checked against the data, outside the timed call: Q1 and
+ * Q2 must name exactly the posts the data says (mapped back from each library's ids to the posts it loaded, so
+ * both libraries return the same posts), Q3 the top scores, Q4 the author's newest posts.
  *
  * A private redis-server is started unless REDIS_URL is set. Each library writes under its own fresh prefix;
  * both are removed at the end.
@@ -26,7 +28,7 @@ import { Nohm } from 'nohm';
 import { Attr, BaseEntity, connect, disconnect, Index, Model } from '../src';
 import { seeded } from '../tools/seeded-random';
 import { jsonFileOption, option, positiveNumber, writeJsonReport } from './support/args';
-import { connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
+import { Client, connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
 import { check, median } from './support/measure';
 import { printTable } from './support/table';
 
@@ -58,6 +60,7 @@ const BUDGET_SECONDS = positiveNumber('budget', 'BUDGET', 4);
 const BATCH = Math.round(positiveNumber('batch', 'BATCH', 1000));
 const MIN_REPS = 5;
 const WARMUP_REPS = 3;
+const SETTLE_SECONDS = positiveNumber('settle', 'SETTLE', 6);
 const JSON_FILE = jsonFileOption('query');
 
 // ---------------------------------------------------------------------------------------------- data
@@ -103,6 +106,8 @@ type QueryKey = (typeof QUERIES)[number]['key'];
 /** What a query must answer over the first `n` posts, to check each library's reply. */
 class Expected {
   readonly q1Count: number;
+  /** Indexes (in the generated data) of the posts Q1 and Q2 must return, ascending. */
+  readonly q1Posts: number[] = [];
   readonly topScores: number[];
   private readonly newestByAuthor = new Map<string, number[]>();
 
@@ -111,7 +116,10 @@ class Expected {
     const scores: number[] = [];
     for (let i = 0; i < n; i++) {
       const post = posts[i];
-      if (post.topic === Q1_TOPIC && post.score >= Q1_MIN && post.score <= Q1_MAX) count++;
+      if (post.topic === Q1_TOPIC && post.score >= Q1_MIN && post.score <= Q1_MAX) {
+        count++;
+        this.q1Posts.push(i);
+      }
       scores.push(post.score);
     }
     this.q1Count = count;
@@ -130,11 +138,21 @@ class Expected {
 
 const same = (a: number[], b: number[]) => a.length === b.length && a.every((value, i) => value === b[i]);
 
-/** One library: how it loads posts and answers each query (checking the answer against `expected`). */
+/**
+ * One library: how it loads posts and answers each query (the timed part), and how its answer is checked
+ * against `expected` (not timed). `postOf` maps the library's ids back to the generated posts.
+ */
 interface Library {
   readonly label: string;
   load(posts: PostData[], from: number, to: number): Promise<void>;
-  query(key: QueryKey, rep: number, expected: Expected): Promise<void>;
+  query(key: QueryKey, rep: number): Promise<unknown>;
+  check(key: QueryKey, rep: number, answer: unknown, expected: Expected): void;
+}
+
+/** Checks that `ids` name exactly the posts Q1 must return. */
+function checkPosts(label: string, key: QueryKey, ids: readonly string[], postOf: ReadonlyMap<string, number>, expected: Expected): void {
+  const found = ids.map((id) => postOf.get(String(id)) ?? -1).sort((a, b) => a - b);
+  check(same(found, expected.q1Posts), `${label} ${key} returned ${ids.length} posts, not the ${expected.q1Count} the data holds`);
 }
 
 // ---------------------------------------------------------------------------------------------- redis-record
@@ -149,12 +167,14 @@ class RecordPost extends BaseEntity {
   @Attr() @Index({ scope: 'authorId' }) createdAt!: Date;
 }
 
-function checkObjects(label: string, posts: Array<{ topic: string; score: number }>, expected: Expected): void {
-  check(posts.length === expected.q1Count, `${label} Q2 returned ${posts.length} posts, expected ${expected.q1Count}`);
+function checkObjects(label: string, posts: Array<{ topic: string; score: number }>): void {
   for (const post of posts) {
     check(post.topic === Q1_TOPIC && post.score >= Q1_MIN && post.score <= Q1_MAX, `${label} Q2 returned a post outside the where`);
   }
 }
+
+const recordPostOf = new Map<string, number>();
+const Q1_WHERE = { topic: Q1_TOPIC, score: { gte: Q1_MIN, lte: Q1_MAX } };
 
 const redisRecord: Library = {
   label: 'redis-record',
@@ -163,26 +183,30 @@ const redisRecord: Library = {
       const batch: Promise<unknown>[] = [];
       for (let i = start; i < Math.min(to, start + BATCH); i++) {
         const post = posts[i];
-        batch.push(RecordPost.create({ ...post, createdAt: new Date(post.createdAt) }));
+        batch.push(RecordPost.create({ ...post, createdAt: new Date(post.createdAt) }).then((created) => recordPostOf.set(created.id, i)));
       }
       await Promise.all(batch);
     }
   },
-  async query(key, rep, expected) {
-    const where = { topic: Q1_TOPIC, score: { gte: Q1_MIN, lte: Q1_MAX } };
-    if (key === 'Q1') {
-      const ids = await RecordPost.findIds(where);
-      check(ids.length === expected.q1Count, `redis-record Q1 returned ${ids.length} ids, expected ${expected.q1Count}`);
-    } else if (key === 'Q2') {
-      checkObjects('redis-record', await RecordPost.findBy(where), expected);
+  query(key, rep) {
+    if (key === 'Q1') return RecordPost.findIds(Q1_WHERE);
+    if (key === 'Q2') return RecordPost.findBy(Q1_WHERE);
+    if (key === 'Q3') return RecordPost.findBy({}, { orderBy: { score: 'desc' }, limit: TOP });
+    return RecordPost.findBy({ authorId: Q4_AUTHORS[rep % Q4_AUTHORS.length] }, { orderBy: { createdAt: 'desc' }, limit: TOP });
+  },
+  check(key, rep, answer, expected) {
+    if (key === 'Q1') checkPosts('redis-record', key, answer as string[], recordPostOf, expected);
+    else if (key === 'Q2') {
+      const posts = answer as RecordPost[];
+      checkPosts('redis-record', key, posts.map((post) => post.id!), recordPostOf, expected);
+      checkObjects('redis-record', posts);
     } else if (key === 'Q3') {
-      const top = await RecordPost.findBy({}, { orderBy: { score: 'desc' }, limit: TOP });
+      const top = answer as RecordPost[];
       check(same(top.map((post) => post.score), expected.topScores), 'redis-record Q3 scores differ from the data');
     } else {
       const author = Q4_AUTHORS[rep % Q4_AUTHORS.length];
-      const newest = await RecordPost.findBy({ authorId: author }, { orderBy: { createdAt: 'desc' }, limit: TOP });
       check(
-        same(newest.map((post) => post.createdAt.getTime()), expected.newest(author)),
+        same((answer as RecordPost[]).map((post) => post.createdAt.getTime()), expected.newest(author)),
         `redis-record Q4 createdAt of ${author} differ from the data`,
       );
     }
@@ -211,6 +235,7 @@ function nohmLibrary(): Library {
   const props = (models: Array<{ allProperties(): unknown }>) =>
     models.map((model) => model.allProperties() as NohmPostProps);
   const range = { min: Q1_MIN, max: Q1_MAX, endpoints: '[]' as const };
+  const postOf = new Map<string, number>();
   return {
     label: 'nohm',
     async load(posts, from, to) {
@@ -219,29 +244,35 @@ function nohmLibrary(): Library {
         for (let i = start; i < Math.min(to, start + BATCH); i++) {
           const model = new Post();
           model.property(posts[i] as unknown as Record<string, unknown>);
-          batch.push(model.save());
+          batch.push(model.save().then(() => postOf.set(String(model.id), i)));
         }
         await Promise.all(batch);
       }
     },
-    async query(key, rep, expected) {
-      if (key === 'Q1') {
-        const ids = await Post.find({ topic: Q1_TOPIC, score: range });
-        check(ids.length === expected.q1Count, `nohm Q1 returned ${ids.length} ids, expected ${expected.q1Count}`);
-      } else if (key === 'Q2') {
-        const found = await Post.findAndLoad({ topic: Q1_TOPIC, score: range });
-        checkObjects('nohm', props(found), expected);
-      } else if (key === 'Q3') {
+    async query(key, rep) {
+      if (key === 'Q1') return Post.find({ topic: Q1_TOPIC, score: range });
+      if (key === 'Q2') return Post.findAndLoad({ topic: Q1_TOPIC, score: range });
+      if (key === 'Q3') {
         const ids = await Post.sort({ field: 'score', direction: 'DESC', limit: [0, TOP] });
-        const top = props(await Post.loadMany(ids));
-        check(same(top.map((post) => post.score), expected.topScores), 'nohm Q3 scores differ from the data');
+        return Post.loadMany(ids);
+      }
+      const ids = await Post.find({ authorId: Q4_AUTHORS[rep % Q4_AUTHORS.length] });
+      const newestIds = await Post.sort({ field: 'createdAt', direction: 'DESC', limit: [0, TOP] }, ids);
+      return Post.loadMany(newestIds);
+    },
+    check(key, rep, answer, expected) {
+      type Loaded = Array<{ id: unknown; allProperties(): unknown }>;
+      if (key === 'Q1') checkPosts('nohm', key, (answer as unknown[]).map(String), postOf, expected);
+      else if (key === 'Q2') {
+        const found = answer as Loaded;
+        checkPosts('nohm', key, found.map((model) => String(model.id)), postOf, expected);
+        checkObjects('nohm', props(found));
+      } else if (key === 'Q3') {
+        check(same(props(answer as Loaded).map((post) => post.score), expected.topScores), 'nohm Q3 scores differ from the data');
       } else {
         const author = Q4_AUTHORS[rep % Q4_AUTHORS.length];
-        const ids = await Post.find({ authorId: author });
-        const newestIds = await Post.sort({ field: 'createdAt', direction: 'DESC', limit: [0, TOP] }, ids);
-        const newest = props(await Post.loadMany(newestIds));
         check(
-          same(newest.map((post) => Number(post.createdAt)), expected.newest(author)),
+          same(props(answer as Loaded).map((post) => Number(post.createdAt)), expected.newest(author)),
           `nohm Q4 createdAt of ${author} differ from the data`,
         );
       }
@@ -256,13 +287,37 @@ interface Stats {
   medianMs: number;
   p95Ms: number;
   meanMs: number;
+  /** Median CPU time per call of this process and of Redis's main thread: steadier than wall time when the
+   *  machine is busy (a loaded machine delays every wake-up of the client and of the server). */
+  nodeCpuUs: number;
+  redisCpuUs: number;
 }
 
-function stats(samples: number[]): Stats {
-  const sorted = [...samples].sort((a, b) => a - b);
+interface Sample {
+  ms: number;
+  nodeCpuUs: number;
+  redisCpuUs: number;
+}
+
+function stats(samples: Sample[]): Stats {
+  const sorted = samples.map((sample) => sample.ms).sort((a, b) => a - b);
   const p95 = sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)];
   const mean = sorted.reduce((sum, value) => sum + value, 0) / sorted.length;
-  return { reps: sorted.length, medianMs: median(sorted), p95Ms: p95, meanMs: mean };
+  return {
+    reps: sorted.length,
+    medianMs: median(sorted),
+    p95Ms: p95,
+    meanMs: mean,
+    nodeCpuUs: median(samples.map((sample) => sample.nodeCpuUs)),
+    redisCpuUs: median(samples.map((sample) => sample.redisCpuUs)),
+  };
+}
+
+/** CPU seconds Redis's main thread has used (INFO cpu), read between calls, never inside a timed one. */
+async function redisCpuSeconds(raw: Client): Promise<number> {
+  const info = await raw.info('cpu');
+  const field = (name: string) => Number(info.match(new RegExp(`${name}:([\\d.]+)`))?.[1] ?? NaN);
+  return field('used_cpu_user_main_thread') + field('used_cpu_sys_main_thread');
 }
 
 async function timed(run: () => Promise<unknown>): Promise<number> {
@@ -275,9 +330,18 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
  * Runs one query on every library, alternately (the order flipping each round) so that machine noise hits all
  * alike; a library stops at REPS samples or once it has spent BUDGET_SECONDS (and has at least MIN_REPS).
  */
-async function measure(libraries: readonly Library[], key: QueryKey, expected: Expected): Promise<Stats[]> {
-  for (const library of libraries) for (let rep = 0; rep < WARMUP_REPS; rep++) await library.query(key, rep, expected);
-  const samples: number[][] = libraries.map(() => []);
+async function measure(libraries: readonly Library[], key: QueryKey, expected: Expected, raw: Client): Promise<Stats[]> {
+  for (const library of libraries) {
+    for (let rep = 0; rep < WARMUP_REPS; rep++) library.check(key, rep, await library.query(key, rep), expected);
+  }
+  // What the two INFO calls around a call cost Redis by themselves: subtracted from every reading
+  const idle: number[] = [];
+  for (let i = 0; i < 21; i++) {
+    const before = await redisCpuSeconds(raw);
+    idle.push(((await redisCpuSeconds(raw)) - before) * 1e6);
+  }
+  const infoCpuUs = median(idle);
+  const samples: Sample[][] = libraries.map(() => []);
   const spent = libraries.map(() => 0);
   const done = (which: number) =>
     samples[which].length >= REPS || (samples[which].length >= MIN_REPS && spent[which] >= BUDGET_SECONDS * 1000);
@@ -286,8 +350,16 @@ async function measure(libraries: readonly Library[], key: QueryKey, expected: E
     if (round % 2 === 1) order.reverse();
     for (const which of order) {
       if (done(which)) continue;
-      const ms = await timed(() => libraries[which].query(key, round, expected));
-      samples[which].push(ms);
+      let answer: unknown;
+      const redisBefore = await redisCpuSeconds(raw);
+      const cpu = process.cpuUsage();
+      const ms = await timed(async () => {
+        answer = await libraries[which].query(key, round);
+      });
+      const used = process.cpuUsage(cpu);
+      const redisCpuUs = ((await redisCpuSeconds(raw)) - redisBefore) * 1e6 - infoCpuUs;
+      libraries[which].check(key, round, answer, expected);
+      samples[which].push({ ms, nodeCpuUs: used.user + used.system, redisCpuUs });
       spent[which] += ms;
     }
   }
@@ -324,6 +396,17 @@ function printSize(result: SizeResult, labels: readonly string[]): void {
       ...labels.map((label) => `${ms(row.results[label].medianMs)} / ${ms(row.results[label].p95Ms)}`),
       ...(ratio ? [`${row.ratio.toFixed(1)}x`] : []),
       labels.map((label) => row.results[label].reps).join(' / '),
+    ]),
+  );
+  console.log('');
+  const cpu = (stats: Stats) => stats.nodeCpuUs + stats.redisCpuUs;
+  printTable(
+    ['query (CPU per call, medians)', ...labels.map((label) => `${label} client + Redis (us)`), ...(ratio ? [`${labels[1]} / ${labels[0]}`] : [])],
+    ['left', ...labels.map(() => 'right' as const), ...(ratio ? ['right' as const] : [])],
+    result.queries.map((row) => [
+      row.query,
+      ...labels.map((label) => `${row.results[label].nodeCpuUs.toFixed(0)} + ${row.results[label].redisCpuUs.toFixed(0)}`),
+      ...(ratio ? [`${(cpu(row.results[labels[1]]) / cpu(row.results[labels[0]])).toFixed(1)}x`] : []),
     ]),
   );
 }
@@ -430,9 +513,13 @@ async function main(): Promise<void> {
       }
       loaded = size;
       check((await RecordPost.count()) === size, `redis-record holds ${await RecordPost.count()} posts, expected ${size}`);
+      // Let the loading's aftermath pass before timing queries: node-redis arms a 5 s timeout (a timer and an
+      // AbortSignal) for every command, so the creates leave a heap of live timers that slows the collector for
+      // seconds; both libraries run in this process and would both be measured through it.
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
       const expected = new Expected(posts, size);
       for (const { key, label } of QUERIES) {
-        const measured = await measure(libraries, key, expected);
+        const measured = await measure(libraries, key, expected, raw);
         const results = Object.fromEntries(labels.map((library, which) => [library, measured[which]]));
         const ratio = labels.length > 1 ? measured[1].medianMs / measured[0].medianMs : 1;
         result.queries.push({ key, query: label, results, ratio });
