@@ -7,8 +7,8 @@ import { ModelDescriptor } from '../metadata/model-descriptor';
 import { descriptorOf } from '../metadata/model-registry';
 import { AttributeInput, CounterName, EntityClass, Persisted, SaveOptions } from '../types/entity-types';
 import { serialized, stateOf } from './entity-state';
-import { runHooks } from './run-hooks';
-import { validateEntity } from './validate-entity';
+import { hasSaveHooks, runHooks } from './run-hooks';
+import { hasValidationRules, validateEntity } from './validate-entity';
 import { writeEntity } from './write-entity';
 import { removeObject } from './remove-entity';
 import { installRelations } from '../relations/install-relations';
@@ -56,6 +56,11 @@ export abstract class BaseEntity {
       const replicas = operationReplicaPolicy(model.name, options, model.replicas); // bad options: before any write
       const state = stateOf(this);
       const creating = state.snapshot === undefined;
+      if (!replicas && !hasSaveHooks(model) && (options.validate === false || !hasValidationRules(model))) {
+        // nothing to run around the write (no hook, no rule, no replica to wait for): the write alone
+        await afterSchema(model, () => writeEntity(model, this, state));
+        return this as Persisted<this>;
+      }
       await runHooks(model, this, 'beforeValidate');
       if (options.validate !== false) await validateEntity(model, this);
       await runHooks(model, this, 'beforeSave');

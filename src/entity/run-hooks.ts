@@ -12,3 +12,16 @@ export function runHooks(model: ModelDescriptor, entity: object, kind: HookKind)
     for (const method of methods) await (entity as Record<string, () => unknown>)[method]();
   })();
 }
+
+const SAVE_HOOKS: readonly HookKind[] = ['beforeValidate', 'beforeSave', 'beforeCreate', 'beforeUpdate', 'afterCreate', 'afterUpdate', 'afterSave'];
+const savesWithHooks = new WeakMap<ModelDescriptor, boolean>();
+
+/** Whether save() has any hook to run for this model (computed once per model): without, it skips them all. */
+export function hasSaveHooks(model: ModelDescriptor): boolean {
+  let has = savesWithHooks.get(model);
+  if (has === undefined) {
+    has = SAVE_HOOKS.some((kind) => model.hookMethods(kind).length > 0);
+    savesWithHooks.set(model, has);
+  }
+  return has;
+}

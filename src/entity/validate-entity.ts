@@ -4,14 +4,19 @@ import { ModelDescriptor } from '../metadata/model-descriptor';
 
 const hasRules = new WeakMap<Function, boolean>();
 
-/** Runs class-validator's rules; throws ValidationError with its errors. Classes without rules cost nothing. */
-export async function validateEntity(model: ModelDescriptor, entity: object): Promise<void> {
+/** Whether the model's class has class-validator rules (looked up once per class). */
+export function hasValidationRules(model: ModelDescriptor): boolean {
   let rules = hasRules.get(model.ctor);
   if (rules === undefined) {
     rules = getMetadataStorage().getTargetValidationMetadatas(model.ctor, '', true, false).length > 0;
     hasRules.set(model.ctor, rules);
   }
-  if (!rules) return;
+  return rules;
+}
+
+/** Runs class-validator's rules; throws ValidationError with its errors. Classes without rules cost nothing. */
+export async function validateEntity(model: ModelDescriptor, entity: object): Promise<void> {
+  if (!hasValidationRules(model)) return;
   const errors = await validate(entity, { forbidUnknownValues: false });
   if (errors.length > 0) throw new ValidationError(model.name, errors);
 }
