@@ -3,7 +3,7 @@ import { activeConnection } from '../connection/connection';
 import { attributeFailure } from '../errors/attribute-failure';
 import { RedisRecordError, RelationError, UniqueConstraintError, ValidationError } from '../errors/errors';
 import { encodeAttributes } from '../mapper/attribute-encoder';
-import { bulkTarget, groupByTarget, writesOneByOne } from '../mapper/bulk-routing';
+import { bulkTarget, groupByTarget } from '../mapper/bulk-routing';
 import { BulkStore, NewObject } from '../mapper/bulk-store';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { SaveOutcome } from '../mapper/object-store';
@@ -11,7 +11,6 @@ import { ModelDescriptor } from '../metadata/model-descriptor';
 import { parentChecks } from '../relations/parent-checks';
 import { inWindows } from './bulk-windows';
 import { stateOf } from './entity-state';
-import { writeEntity } from './write-entity';
 
 /** Script calls awaiting Redis at once: one being applied while the next is encoded and sent. */
 const IN_FLIGHT = 2;
@@ -29,11 +28,6 @@ interface PendingCreate extends NewObject {
  */
 export async function createMany(model: ModelDescriptor, entities: readonly object[], chunkSize: number): Promise<Array<Error | undefined>> {
   const errors = new Array<Error | undefined>(entities.length);
-  if (writesOneByOne(model)) {
-    const outcomes = await Promise.allSettled(entities.map((entity) => writeEntity(model, entity, stateOf(entity))));
-    outcomes.forEach((outcome, at) => (errors[at] = outcome.status === 'rejected' ? (outcome.reason as Error) : undefined));
-    return errors;
-  }
   const connection = activeConnection();
   const store = new BulkStore(model, connection);
   const parents = parentChecks(model, connection.prefix);
@@ -48,13 +42,12 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
         errors[at] = error as Error;
       }
     }
-    // Sequence ids are drawn by the script: a whole chunk goes to one shard (the next in turn, for a sharded
-    // model). Given ids (uuids) go to their own shards: one call per shard, sent together.
-    const groups = uuids
-      ? groupByTarget(pending, (item) => bulkTarget(model, connection.prefix, item.id))
-      : [{ target: bulkTarget(model, connection.prefix, undefined), items: pending }];
+    // One call per key base, sent together: a new sequence-id object of a sharded model goes to the next shard
+    // in turn, as with save(), and draws its id from that shard's sequence; a given id (uuid) to its own shard.
+    const groups = groupByTarget(pending, (item) => bulkTarget(model, connection.prefix, item.id || undefined));
     await Promise.all(
       groups.map(async ({ target, items }) => {
+        if (items.length === 0) return;
         const outcomes = await store.create(target, items, parents);
         for (let i = 0; i < items.length; i++) errors[items[i].at] = applyOutcome(model, entities[items[i].at], items[i].fields, outcomes[i]);
       }),

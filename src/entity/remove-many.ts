@@ -1,7 +1,7 @@
 import { activeConnection } from '../connection/connection';
 import { ArgumentError, RelationError } from '../errors/errors';
 import { normalizeId } from '../keys/id-format';
-import { bulkTarget, groupByTarget, writesOneByOne } from '../mapper/bulk-routing';
+import { bulkTarget, groupByTarget } from '../mapper/bulk-routing';
 import { BulkStore } from '../mapper/bulk-store';
 import { ObjectStore } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
@@ -84,12 +84,11 @@ async function removeAll<T extends BaseEntity>(
   const connection = activeConnection();
   const store = new ObjectStore(model, connection);
   const plan = removalPlan(model, connection.prefix);
-  const oneByOne = writesOneByOne(model); // objects spread over shards: each removal routed by ObjectStore
   await inWindows(pending, chunkSize, IN_FLIGHT, async (chunk) => {
     let ready = chunk;
     if (hooked) ready = await beforeRemove(ctor, model, store, chunk, existed, fail);
     if (ready.length === 0) return;
-    if (plan.simple && !oneByOne) {
+    if (plan.simple) {
       const bulk = new BulkStore(model, connection);
       for (const { target, items } of groupByTarget(ready, (item) => bulkTarget(model, connection.prefix, item.id))) {
         const gone = await bulk.removePlain(target, items.map((item) => item.id));

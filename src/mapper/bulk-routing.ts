@@ -1,5 +1,6 @@
 import { ModelKeys } from '../keys/model-keys';
 import { ModelDescriptor } from '../metadata/model-descriptor';
+import { idForm, nextShard } from './shard-turns';
 
 /**
  * Where a bulk write of one object goes: the keys of the model (its key base, sequence and `all`) and the id
@@ -11,27 +12,24 @@ export interface BulkTarget {
   readonly idForm: string;
 }
 
-/**
- * Whether objects of the model must be written one save.lua call each (still pipelined) instead of in
- * chunks: a model spread over several key bases (shards) draws ids and claims unique values per object.
- */
-export function writesOneByOne(model: ModelDescriptor): boolean {
-  return ((model as { shards?: number }).shards ?? 1) > 1;
+const unsharded = new WeakMap<ModelDescriptor, Map<string, BulkTarget>>();
+
+/** The target of a new object (`id` undefined: it takes a sequence number) or of an existing one. */
+export function bulkTarget(model: ModelDescriptor, prefix: string, id: string | undefined): BulkTarget {
+  if (model.shards === 1) return onlyTarget(model, prefix);
+  // a new object of a sharded model goes to the next shard in turn; an existing one (or a given id) to its own
+  const keys = id === undefined ? model.shardKeys(prefix)[nextShard(model)] : model.keysOf(prefix, id);
+  return { keys, idForm: idForm(model, keys) };
 }
 
-const targets = new WeakMap<ModelDescriptor, Map<string, BulkTarget>>();
-
-/**
- * The target of a new object (`id` undefined: it takes a sequence number) or of an existing one. Every object
- * of a model that is written in chunks lives under the model's one key base (see writesOneByOne).
- */
-export function bulkTarget(model: ModelDescriptor, prefix: string, id: string | undefined): BulkTarget {
-  void id;
-  let byPrefix = targets.get(model);
-  if (!byPrefix) targets.set(model, (byPrefix = new Map()));
+/** A model that is not sharded has one target per prefix, made once (bulk calls ask for it per item). */
+function onlyTarget(model: ModelDescriptor, prefix: string): BulkTarget {
+  let byPrefix = unsharded.get(model);
+  if (!byPrefix) unsharded.set(model, (byPrefix = new Map()));
   let target = byPrefix.get(prefix);
   if (!target) {
-    target = { keys: model.keys(prefix), idForm: model.idStrategy === 'sequence' ? '1' : '0' };
+    const keys = model.shardKeys(prefix)[0];
+    target = { keys, idForm: idForm(model, keys) };
     byPrefix.set(prefix, target);
   }
   return target;
