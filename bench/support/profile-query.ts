@@ -35,12 +35,16 @@ const WHERE = { topic: 't3', score: { gte: 100, lte: 200 } };
 async function time(label: string, run: () => Promise<unknown>): Promise<void> {
   for (let i = 0; i < 20; i++) await run();
   const samples: number[] = [];
+  // CPU time of this process per call: what the Node side costs, far steadier than wall time on a busy machine
+  const cpu = process.cpuUsage();
   for (let i = 0; i < REPS; i++) {
     const began = process.hrtime.bigint();
     await run();
     samples.push(Number(process.hrtime.bigint() - began) / 1e6);
   }
-  console.log(`${label.padEnd(48)} median ${median(samples).toFixed(3)} ms`);
+  const used = process.cpuUsage(cpu);
+  const nodeUs = (used.user + used.system) / REPS;
+  console.log(`${label.padEnd(48)} median ${median(samples).toFixed(3)} ms, Node CPU ${nodeUs.toFixed(0)} us/call`);
 }
 
 async function main(): Promise<void> {
@@ -93,9 +97,16 @@ async function main(): Promise<void> {
     console.log('plan:', JSON.stringify(plan));
     const scoped = `${keys.base}:idx:score@topic:t3`;
 
+    const redisCpu = async () => {
+      const info = await raw.info('cpu');
+      const field = (name: string) => Number(info.match(new RegExp(`${name}:([\\d.]+)`))?.[1] ?? NaN);
+      return field('used_cpu_user_main_thread') + field('used_cpu_sys_main_thread');
+    };
     const stats = async (label: string, run: () => Promise<unknown>) => {
       await raw.sendCommand(['CONFIG', 'RESETSTAT']);
+      const before = await redisCpu();
       await time(label, run);
+      console.log(`    redis main thread CPU ${(((await redisCpu()) - before) * 1e6 / (REPS + 20)).toFixed(0)} us/call`);
       const info = await raw.info('commandstats');
       const rows = info.split('\n').filter((line) => line.startsWith('cmdstat_') && !line.includes('cmdstat_info') && !line.includes('cmdstat_config'));
       for (const row of rows) console.log(`    redis: ${row.trim()}`);
