@@ -108,7 +108,7 @@ async function untilReplicated(port: number, deadline: number): Promise<void> {
  * and promoted while the workload goes on (retrying); the old master restarted (it comes back as a replica);
  * 10 more writes. Then every acknowledged write is read back.
  */
-async function scenario(model: Scoped, tenant: string, masterPort: number): Promise<Tally & { lost: number }> {
+async function scenario(model: Scoped, tenant: string, masterPort: number): Promise<Tally & { lost: number; lostWrites: string[] }> {
   const scoped = model.scope(tenant) as Scoped;
   const tally: Tally = { acknowledged: [], refused: 0, retried: 0 };
   const deadline = Date.now() + 60_000;
@@ -137,12 +137,12 @@ async function scenario(model: Scoped, tenant: string, masterPort: number): Prom
   await untilReplicated(replicaPort, deadline);
   for (let i = 0; i < 10; i++) await write(scoped, ++n, tally, deadline);
 
-  let lost = 0;
+  const lostWrites: string[] = [];
   for (const { id, n: value } of tally.acknowledged) {
     const found = await scoped.find(id);
-    if (!found || found.n !== value) lost++;
+    if (!found || found.n !== value) lostWrites.push(`#${value} (id ${id})`);
   }
-  return { ...tally, lost };
+  return { ...tally, lost: lostWrites.length, lostWrites };
 }
 
 it('loses acknowledged writes without waitReplicas, none with waitReplicas: 1', async () => {
@@ -159,6 +159,8 @@ it('loses acknowledged writes without waitReplicas, none with waitReplicas: 1', 
       `${'waitReplicas'.padEnd(16)}${'acknowledged'.padStart(14)}${'lost'.padStart(8)}${'refused'.padStart(10)}${'retried'.padStart(10)}`,
       row('none', without),
       row('1 (300 ms)', withWait),
+      `acknowledged and lost without waitReplicas: ${without.lostWrites.join(', ') || 'none'}`,
+      `acknowledged and lost with waitReplicas: 1: ${withWait.lostWrites.join(', ') || 'none'}`,
     ].join('\n'),
   );
 
