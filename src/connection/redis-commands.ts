@@ -1,6 +1,7 @@
 /**
- * The commands redis-record sends, as a structural type: a node-redis client and a node-redis cluster
- * client both satisfy it, whatever modules, scripts or RESP version they were created with.
+ * The commands redis-record sends, as a structural type: a node-redis client satisfies it, whatever modules,
+ * scripts or RESP version it was created with; a node-redis cluster client does through the view of
+ * cluster-commands.ts (SCAN over every master, UNLINK per hash tag), which connect() puts in its place.
  */
 export interface EvalArguments {
   keys: string[];
