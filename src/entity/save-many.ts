@@ -104,11 +104,20 @@ async function saveItems<T extends BaseEntity>(
     // Changes to loaded objects: one save.lua call each (writeEntity, as save() does), pipelined together. A
     // sharded model's unique values are claimed object by object (claimed-write.ts): its creates go that way too.
     const oneByOne = claimsUniques(model);
-    const updates = ready.flatMap((item, at) => (item.creating && !oneByOne ? [] : [at]));
+    const updates: number[] = [];
+    const creates: number[] = [];
+    const created: object[] = [];
+    for (let at = 0; at < ready.length; at++) {
+      if (ready[at].creating && !oneByOne) {
+        creates.push(at);
+        created.push(ready[at].entity);
+      } else {
+        updates.push(at);
+      }
+    }
     const updating = Promise.allSettled(updates.map((at) => writeEntity(model, ready[at].entity, stateOf(ready[at].entity))));
-    const creates = ready.flatMap((item, at) => (item.creating && !oneByOne ? [at] : []));
-    const createErrors = await createMany(model, creates.map((at) => ready[at].entity), chunkSize);
-    createErrors.forEach((error, i) => record(creates[i], error));
+    const createErrors = await createMany(model, created, chunkSize);
+    for (let i = 0; i < creates.length; i++) record(creates[i], createErrors[i]);
     (await updating).forEach((outcome, i) => record(updates[i], outcome.status === 'rejected' ? outcome.reason : undefined));
   });
 
