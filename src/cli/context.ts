@@ -1,6 +1,6 @@
 import { DEFAULT_PREFIX } from '../connection/connection';
 import { assertValidPrefix } from '../keys/prefix-format';
-import { modelScope, ModelScope } from '../integrity/model-scope';
+import { modelScope, ModelScope, shardScopes } from '../integrity/model-scope';
 import { storedDefinitions } from '../schema/schema-registry';
 import { StoredDefinition } from '../schema/stored-definition';
 import { CliClient, openClient, openClusterClient } from './connect-cli';
@@ -92,11 +92,12 @@ export class CliContext {
 
 /** Live objects of a scope (count.lua's rule: ZCARD all minus objects whose time has come). */
 export async function liveCount(client: CliClient, scope: ModelScope): Promise<number> {
-  const [all, due] = await Promise.all([
-    client.zCard(scope.keys.all),
-    client.zCount(scope.keys.expiring, '-inf', Date.now()),
-  ]);
-  return Number(all) - Number(due);
+  let live = 0;
+  for (const shard of shardScopes(scope)) {
+    const [all, due] = await Promise.all([client.zCard(shard.keys.all), client.zCount(shard.keys.expiring, '-inf', Date.now())]);
+    live += Number(all) - Number(due);
+  }
+  return live;
 }
 
 /** How a scope is named in output: the tenant, or '-' outside tenants. */

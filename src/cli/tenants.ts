@@ -16,7 +16,8 @@ const globEscape = (text: string) => text.replace(/[*?[\]\\]/g, (c) => `\\${c}`)
 export async function tenantsOf(client: CliClient, prefix: string, definition: StoredDefinition): Promise<string[]> {
   const tag = definition.group ?? definition.name;
   const rest = definition.group === null ? '' : `:${definition.name}`;
-  const pattern = `${globEscape(prefix)}:{*/${globEscape(tag)}}${globEscape(rest)}:*`;
+  const sharded = (definition.shards ?? 1) > 1 ? '#*' : ''; // a sharded model's tags: `<Model>#<shard>.<salt>`
+  const pattern = `${globEscape(prefix)}:{*/${globEscape(tag)}${sharded}}${globEscape(rest)}:*`;
   const tenants = new Set<string>();
   for await (const page of client.scanIterator({ MATCH: pattern, COUNT: 1000 })) {
     for (const key of page) {

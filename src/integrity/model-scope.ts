@@ -1,4 +1,5 @@
 import { ModelKeys } from '../keys/model-keys';
+import { shardOfId } from '../keys/shard-tags';
 import { StoredDefinition, StoredIndex } from '../schema/stored-definition';
 
 /** Finds a model's stored definition by name (related models, for foreign keys and memberships). */
@@ -30,6 +31,13 @@ export function modelScope(
   const where = shard === undefined || count === 1 ? undefined : { index: shard, count };
   const keys = new ModelKeys(prefix, definition.name, definition.group ?? undefined, tenant, where);
   return { definition, prefix, tenant, keys, lookup, client };
+}
+
+/** The scope of the shard holding object `id` (the scope itself for a model that is not sharded). */
+export function scopeOfId(scope: ModelScope, id: string): ModelScope {
+  const shards = shardScopes(scope);
+  if (shards.length === 1) return shards[0];
+  return shards[shardOfId(id, shards.length, scope.definition.idStrategy === 'sequence')] ?? shards[0];
 }
 
 /**

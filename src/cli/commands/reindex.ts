@@ -1,5 +1,5 @@
 import { repairObject } from '../../integrity/apply-fix';
-import { ModelScope } from '../../integrity/model-scope';
+import { ModelScope, shardScopes } from '../../integrity/model-scope';
 import { repairScope } from '../../integrity/repair-model';
 import { indexName } from '../../schema/stored-definition';
 import { CliContext } from '../context';
@@ -24,26 +24,29 @@ export interface ScopeReindex {
 }
 
 /** Rewrites every object's entries of every declared index (memo included), one atomic script call per object. */
-async function rebuild(context: CliContext, scope: ModelScope, batchSize: number, progress: Progress): Promise<{ objects: number; outcomes: Record<string, number> }> {
+async function rebuild(context: CliContext, model: ModelScope, batchSize: number, progress: Progress): Promise<{ objects: number; outcomes: Record<string, number> }> {
   const client = context.client;
-  const folded = scope.definition.indexes.filter((i) => i.kind === 'unique' && i.caseInsensitive).map((i) => i.attribute);
+  const folded = model.definition.indexes.filter((i) => i.kind === 'unique' && i.caseInsensitive).map((i) => i.attribute);
   const outcomes: Record<string, number> = {};
   let objects = 0;
-  for await (const page of client.zScanIterator(scope.keys.all, { COUNT: batchSize })) {
-    const ids = page.map((m) => String(m.value));
-    const values = await Promise.all(ids.map((id) => (folded.length > 0 ? client.hmGet(scope.keys.object(id), folded) : Promise.resolve([]))));
-    const results = await Promise.all(
-      ids.map((id, i) => {
-        const folds = folded.map((attr, f) => {
-          const value = (values[i] as Array<string | null>)[f];
-          return [attr, value ?? '', value?.toLowerCase() ?? ''] as const;
-        });
-        return repairObject(scope, id, folds, scope.definition.indexes, 'full');
-      }),
-    );
-    for (const outcome of results) outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
-    objects += ids.length;
-    progress.advance(ids.length);
+  // each shard of a sharded model on its own
+  for (const scope of shardScopes(model)) {
+    for await (const page of client.zScanIterator(scope.keys.all, { COUNT: batchSize })) {
+      const ids = page.map((m) => String(m.value));
+      const values = await Promise.all(ids.map((id) => (folded.length > 0 ? client.hmGet(scope.keys.object(id), folded) : Promise.resolve([]))));
+      const results = await Promise.all(
+        ids.map((id, i) => {
+          const folds = folded.map((attr, f) => {
+            const value = (values[i] as Array<string | null>)[f];
+            return [attr, value ?? '', value?.toLowerCase() ?? ''] as const;
+          });
+          return repairObject(scope, id, folds, scope.definition.indexes, 'full');
+        }),
+      );
+      for (const outcome of results) outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+      objects += ids.length;
+      progress.advance(ids.length);
+    }
   }
   return { objects, outcomes };
 }

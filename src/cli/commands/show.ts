@@ -1,5 +1,5 @@
 import { entryOf } from '../../integrity/expected-entries';
-import { ModelScope } from '../../integrity/model-scope';
+import { ModelScope, scopeOfId } from '../../integrity/model-scope';
 import { indexName, StoredIndex } from '../../schema/stored-definition';
 import { CliClient } from '../connect-cli';
 import { CliContext } from '../context';
@@ -75,7 +75,7 @@ async function membershipsOf(client: CliClient, scope: ModelScope, id: string): 
 export async function showCommand(context: CliContext, name: string, id: string): Promise<number> {
   const definition = context.definition(name);
   if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new UsageError(`invalid id ${JSON.stringify(id)}: 1 to 128 characters of A-Z a-z 0-9 _ -`);
-  const scope = context.scope(definition, context.options.tenant);
+  const scope = scopeOfId(context.scope(definition, context.options.tenant), id); // a sharded model: the id's shard
   const client = context.client;
   const key = scope.keys.object(id);
   const [hash, listed, expiresAt] = await Promise.all([client.hGetAll(key), client.zScore(scope.keys.all, id), client.zScore(scope.keys.expiring, id)]);

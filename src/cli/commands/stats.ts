@@ -1,5 +1,5 @@
 import { commandOn } from '../../connection/topology';
-import { ModelScope } from '../../integrity/model-scope';
+import { ModelScope, shardScopes } from '../../integrity/model-scope';
 import { indexName } from '../../schema/stored-definition';
 import { CliClient } from '../connect-cli';
 import { CliContext, liveCount, tenantLabel } from '../context';
@@ -98,7 +98,7 @@ export async function statsCommand(context: CliContext, name: string): Promise<n
   let objectBytes = 0;
   let sampled = 0;
   let otherBytes = 0;
-  for (const scope of scopes) {
+  for (const scope of scopes.flatMap(shardScopes)) {
     const part = await scopeStats(context, scope, indexes);
     objects += part.objects;
     objectBytes += part.objectBytes;

@@ -1,3 +1,4 @@
+import { shardScopes } from '../../integrity/model-scope';
 import { scripts } from '../../scripts/scripts';
 import { RedisCommands } from '../../connection/redis-commands';
 import { CliContext } from '../context';
@@ -21,7 +22,8 @@ export async function sweepCommand(context: CliContext, name: string | undefined
   const results: ScopeSweep[] = [];
   try {
     const scopes = [];
-    for (const definition of context.modelsOrAll(name)) scopes.push(...(await context.scopes(definition)));
+    // each shard of a sharded model is swept on its own
+    for (const definition of context.modelsOrAll(name)) scopes.push(...(await context.scopes(definition)).flatMap(shardScopes));
     const now = Date.now();
     const due = await Promise.all(scopes.map((scope) => context.client.zCount(scope.keys.expiring, '-inf', now)));
     progress.grow(due.reduce((sum, n) => sum + Number(n), 0));
