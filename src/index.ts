@@ -82,3 +82,11 @@ export type { ModelScope, DefinitionLookup } from './integrity/model-scope';
 export { checkScope } from './integrity/check-model';
 export { repairScope } from './integrity/repair-model';
 export { reindexModel } from './integrity/reindex-model';
+// Types the public API refers to, exported so that the API reference documents them.
+export type { ClusterOptions } from './connection/open-cluster';
+export type { RedisCommands, RedisTransaction, EvalArguments } from './connection/redis-commands';
+export type { HookDecorator } from './decorators/hooks';
+export type { ModelKeys } from './keys/model-keys';
+export type { StoredType } from './codecs/attribute-type';
+export type { IndexKind } from './metadata/index-descriptor';
+export type { RelationHandle } from './relations/relation-handle';

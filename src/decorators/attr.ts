@@ -14,7 +14,7 @@ export interface AttrOptions {
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const RESERVED = new Set(['id', '__proto__', 'constructor', 'prototype']);
 
-/** Marks a property as a persisted attribute; @Model resolves its type when the class is defined. */
+/** Marks a property as a persisted attribute; `@Model` resolves its type when the class is defined. */
 export function Attr(options: AttrOptions = {}): PropertyDecorator {
   return (target: object, property: string | symbol) => {
     const owner = typeof target === 'function' ? target.name : target.constructor.name;

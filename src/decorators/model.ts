@@ -10,7 +10,7 @@ import { modelReplicaPolicy } from '../connection/wait-replicas';
 
 const MODEL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
-/** Declares an entity class as a model; its @Attr properties (and its base classes') are what gets stored. */
+/** Declares an entity class as a model; its `@Attr` properties (and its base classes') are what gets stored. */
 export function Model(options: ModelOptions = {}): ClassDecorator {
   return (target) => {
     const name = options.name ?? target.name;

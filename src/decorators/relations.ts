@@ -5,11 +5,11 @@ import { BelongsToHandle } from '../relations/belongs-to-handle';
 import { HasManyHandle } from '../relations/has-many-handle';
 import { ManyToManyHandle } from '../relations/many-to-many-handle';
 
-/** The type of a @BelongsTo property: `post.author.set(user)`, `post.author.id`, `await post.author.load()`. */
+/** The type of a `@BelongsTo` property: `post.author.set(user)`, `post.author.id`, `await post.author.load()`. */
 export type BelongsTo<T> = BelongsToHandle<T>;
-/** The type of a @HasMany property: `user.posts.findBy(...)`, `count()`, `create(...)`, `iterate()`. */
+/** The type of a `@HasMany` property: `user.posts.findBy(...)`, `count()`, `create(...)`, `iterate()`. */
 export type HasMany<T> = HasManyHandle<T>;
-/** The type of a @ManyToMany property: `add`, `remove`, `has`, `ids`, `list`, `count`. */
+/** The type of a `@ManyToMany` property: `add`, `remove`, `has`, `ids`, `list`, `count`. */
 export type ManyToMany<T> = ManyToManyHandle<T>;
 
 function instanceProperty(decorator: string, target: object, property: string | symbol): string {
@@ -50,13 +50,13 @@ export function BelongsTo(target: () => Function, options: BelongsToOptions = {}
 }
 
 export interface HasManyOptions {
-  /** The @BelongsTo property of the related model that points back here. */
+  /** The `@BelongsTo` property of the related model that points back here. */
   inverse: string;
   /** Deleting this object: 'restrict' (default: refused while it has any), 'cascade', or 'nullify'. */
   onDelete?: OnDelete;
 }
 
-/** The objects of another model that belong to this one (through their @BelongsTo named `inverse`). */
+/** The objects of another model that belong to this one (through their `@BelongsTo` named `inverse`). */
 export function HasMany(target: () => Function, options: HasManyOptions): PropertyDecorator {
   return (prototype: object, key: string | symbol) => {
     const property = instanceProperty('HasMany', prototype, key);
@@ -79,7 +79,7 @@ export function HasMany(target: () => Function, options: HasManyOptions): Proper
 }
 
 export interface ManyToManyOptions {
-  /** The @ManyToMany property of the other model that is the other side of this one, if it declares one. */
+  /** The `@ManyToMany` property of the other model that is the other side of this one, if it declares one. */
   inverse?: string;
 }
 

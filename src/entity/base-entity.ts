@@ -107,7 +107,7 @@ export abstract class BaseEntity {
   }
 
   /**
-   * Adds `amount` (default 1, may be negative or fractional) to a @Counter attribute in one atomic command;
+   * Adds `amount` (default 1, may be negative or fractional) to a `@Counter` attribute in one atomic command;
    * resolves to the new value. Concurrent increments never lose one.
    */
   increment(property: CounterName<this>, amount = 1): Promise<number> {

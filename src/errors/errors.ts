@@ -74,7 +74,7 @@ export class UniqueConstraintError extends RedisRecordError {
   }
 }
 
-/** The instance's @Version is behind the stored one: someone saved in between. Nothing was written. */
+/** The instance's `@Version` is behind the stored one: someone saved in between. Nothing was written. */
 export class StaleObjectError extends RedisRecordError {
   constructor(
     readonly model: string,
@@ -96,7 +96,7 @@ export class LockTimeoutError extends RedisRecordError {
 }
 
 /**
- * A relation would break: a @BelongsTo pointing to a missing object, removing an object others still belong
+ * A relation would break: a `@BelongsTo` pointing to a missing object, removing an object others still belong
  * to (onDelete 'restrict'), or a many-to-many membership with a missing object. Nothing was written.
  */
 export class RelationError extends RedisRecordError {}

@@ -46,7 +46,7 @@ export type OrderableName<T> = {
 
 export type Direction = 'asc' | 'desc';
 
-/** @BelongsTo properties, whose parents `include` loads in one more round trip. */
+/** `@BelongsTo` properties, whose parents `include` loads in one more round trip. */
 export type IncludableName<T> = {
   [K in keyof T]-?: NonNullable<T[K]> extends { set(parent: any): void; load(): Promise<unknown> } ? K : never;
 }[keyof T] &
@@ -57,7 +57,7 @@ export interface FindOptions<T> {
   orderBy?: { [K in OrderableName<T>]?: Direction };
   offset?: number;
   limit?: number;
-  /** @BelongsTo relations whose parents are read too: one more round trip for all of them, no N+1. */
+  /** `@BelongsTo` relations whose parents are read too: one more round trip for all of them, no N+1. */
   include?: ReadonlyArray<IncludableName<T>>;
 }
 

@@ -15,7 +15,7 @@ interface ChildModel<T> {
 }
 
 /**
- * `user.posts`: the objects whose @BelongsTo (named by `inverse`) points here. Every method is the related
+ * `user.posts`: the objects whose `@BelongsTo` (named by `inverse`) points here. Every method is the related
  * model's own, with the foreign key added to the where: a scoped index on the foreign key (e.g.
  * `@Index({ scope: 'authorId' })` on `published`) answers `user.posts.findBy(..., { orderBy: { published } })`
  * from one sorted set.
