@@ -77,7 +77,9 @@ function globEscape(text: string): string {
 function sortedKeyOf(base: string, index: IndexDescriptor, hash: Map<string, string>): string | undefined {
   const key = `${base}:${index.kind === 'lex' ? 'lex' : 'idx'}:${index.attribute.field}`;
   if (!index.scope) return key;
-  const scopeValue = hash.get(index.scope.field);
+  const stored = hash.get(index.scope.field);
+  // as an index value a number's -0 is 0 (indexes.lua's canonical)
+  const scopeValue = stored === '-0' && index.scope.type === 'number' ? '0' : stored;
   return scopeValue === undefined ? undefined : `${key}@${index.scope.field}:${scopeValue}`;
 }
 
