@@ -142,9 +142,10 @@ if ARGV[10] == '1' then
   end
 elseif programLength == 4 and (ARGV[program] == 'Z' or ARGV[program] == 'L') and order == 'id' and (numeric or mode == 'count') then
   -- One range of one index in id order (e.g. a composite index answering the whole where): the window is
-  -- read directly and sorted here, O(log N + M log M) with no temporary keys, where the general path below
-  -- stores the window, intersects it with `all` and unlinks both (index entries are written and removed with
-  -- their object, and due objects were swept above, so the window holds live ids only).
+  -- read directly and sorted by id (here for a page, by the client for a whole result), O(log N + M log M)
+  -- with no temporary keys, where the general path below stores the window, intersects it with `all` and
+  -- unlinks both (index entries are written and removed with their object, and due objects were swept
+  -- above, so the window holds live ids only).
   local byScore, key, min, max = ARGV[program] == 'Z', ARGV[program + 1], ARGV[program + 2], ARGV[program + 3]
   if mode == 'count' then
     return redis.call(byScore and 'ZCOUNT' or 'ZLEXCOUNT', key, min, max)
