@@ -1,5 +1,5 @@
 import { createClient } from 'redis';
-import { ConnectionError, RedisRecordError } from '../errors/errors';
+import { ArgumentError, ConnectionError, RedisRecordError } from '../errors/errors';
 import { assertValidPrefix } from '../keys/prefix-format';
 import { RedisCommands } from './redis-commands';
 import { redactSecrets, redactUrl } from './redact-url';
@@ -30,6 +30,15 @@ export interface ConnectOptions {
    * certificate authority with `rediss://`, or `connectTimeout`. Reconnection is redis-record's own.
    */
   socket?: Record<string, unknown>;
+  /**
+   * For a client redis-record creates (`url`, `cluster`): how long, in ms, an operation issued while the
+   * connection is down waits for it to be re-established before it fails with node-redis's TimeoutError (an
+   * operation already sent waits for its reply). Default 0: as long as reconnecting takes (retried with backoff,
+   * at most 2 s apart). node-redis's own default of 5000 ms arms a timer for every command, which costs more
+   * than the command itself when commands are pipelined (saveMany, concurrent saves): set a limit only if
+   * callers must give up while Redis is unreachable.
+   */
+  commandTimeoutMs?: number;
   /**
    * Called once per model and connection when the model's indexes differ from the definition stored in Redis
    * (see docs/operations.md): the data lacks the added indexes until `Model.reindex()`. Default: one
@@ -65,6 +74,10 @@ export async function connect(options: ConnectOptions = {}): Promise<Connection>
   }
   if (current) await disconnect();
 
+  const commandTimeout = options.commandTimeoutMs ?? 0;
+  if (!Number.isSafeInteger(commandTimeout) || commandTimeout < 0) {
+    throw new ArgumentError('connect: commandTimeoutMs must be a whole number of ms >= 0 (0: no limit)');
+  }
   let connection: Connection;
   if (options.client) {
     const client = options.client as RedisCommands & { isOpen?: boolean; connect?: () => Promise<unknown> };
@@ -72,7 +85,7 @@ export async function connect(options: ConnectOptions = {}): Promise<Connection>
     if (client.isOpen === false && client.connect) await client.connect();
     connection = new Connection(commandsFor(client), prefix, undefined, options.onSchemaChange);
   } else if (options.cluster !== undefined) {
-    const cluster = await openCluster(options.cluster, options.socket);
+    const cluster = await openCluster(options.cluster, options.socket, commandTimeout);
     connection = new Connection(commandsFor(cluster as unknown as RedisCommands), prefix, async () => {
       if (cluster.isOpen) await cluster.close();
     }, options.onSchemaChange);
@@ -88,6 +101,7 @@ export async function connect(options: ConnectOptions = {}): Promise<Connection>
     try {
       client = createClient({
         url,
+        commandOptions: { timeout: commandTimeout },
         socket: {
           ...(options.socket as object),
           reconnectStrategy: (retries: number, cause: Error) => (established ? Math.min(50 * 2 ** retries, 2000) : cause),

@@ -30,7 +30,11 @@ export function redactCluster(text: string, options: ClusterOptions): string {
  * ConnectionError at once otherwise, its message redacted); once connected, a node whose connection drops is
  * reconnected with backoff while node-redis follows the topology (MOVED, failover).
  */
-export async function openCluster(options: ClusterOptions, socket: Record<string, unknown> | undefined): Promise<OpenedCluster> {
+export async function openCluster(
+  options: ClusterOptions,
+  socket: Record<string, unknown> | undefined,
+  commandTimeout: number,
+): Promise<OpenedCluster> {
   if (!options || !Array.isArray(options.rootNodes) || options.rootNodes.length === 0) {
     throw new ConnectionError('connect: cluster.rootNodes must list at least one node, e.g. [{ url: "redis://127.0.0.1:7000" }]');
   }
@@ -45,7 +49,8 @@ export async function openCluster(options: ClusterOptions, socket: Record<string
     cluster = createCluster({
       ...options,
       rootNodes: (options.rootNodes as NodeOptions[]).map(withSocket),
-      defaults: withSocket(defaults),
+      // every node's client: redis-record's command timeout (see ConnectOptions.commandTimeoutMs)
+      defaults: { commandOptions: { timeout: commandTimeout }, ...withSocket(defaults) },
     } as ClusterOptions) as OpenedCluster;
   } catch (error) {
     throw failure('invalid cluster options', error);

@@ -1,0 +1,51 @@
+import { ArgumentError, Attr, BaseEntity, connect, disconnect, Model } from '../../src';
+import { PrivateRedis, startPrivateRedis } from '../../tools/private-redis';
+import { uniquePrefix } from '../support/test-redis';
+
+/**
+ * connect({ commandTimeoutMs }): an operation issued while the connection is down waits for redis-record to
+ * reconnect; by default as long as that takes, with a limit at most that long before it fails. An operation
+ * already sent waits for its reply either way. This file runs its own redis-server, which it stops and starts.
+ */
+
+@Model()
+class TimedNote extends BaseEntity {
+  @Attr() body!: string;
+}
+
+const prefix = uniquePrefix('timeout');
+let redis: PrivateRedis;
+
+beforeAll(async () => {
+  redis = await startPrivateRedis();
+});
+afterAll(async () => {
+  await disconnect();
+  await redis.stop();
+});
+
+it('refuses a limit that is not a whole number of ms >= 0', async () => {
+  for (const commandTimeoutMs of [-1, 1.5, Number.NaN]) {
+    await expect(connect({ url: redis.url, prefix, commandTimeoutMs })).rejects.toBeInstanceOf(ArgumentError);
+  }
+});
+
+it('while Redis is down: with a limit an operation fails once it has passed; without one it waits for the reconnection', async () => {
+  const port = redis.port;
+  await connect({ url: redis.url, prefix, commandTimeoutMs: 200 });
+  const note = await TimedNote.create({ body: 'first' });
+  await redis.stop();
+  const began = Date.now();
+  const error = await TimedNote.exists(note.id).catch((caught: unknown) => caught);
+  expect((error as Error).constructor.name).toBe('TimeoutError'); // node-redis's, for a command never sent
+  expect(Date.now() - began).toBeLessThan(5000);
+
+  redis = await startPrivateRedis([], port);
+  await connect({ url: redis.url, prefix });
+  await TimedNote.create({ body: 'second' });
+  await redis.stop();
+  const waiting = TimedNote.count();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  redis = await startPrivateRedis([], port); // an empty server (no persistence): the count comes from it
+  await expect(waiting).resolves.toBe(0);
+});
