@@ -18,7 +18,7 @@ const BULK_IN_FLIGHT = 1000;
  * from INCR: the commands a careful programmer would send without a library.
  */
 export async function handWrittenPeer(url: string, prefix: string): Promise<Peer> {
-  const client = createClient({ url });
+  const client = createClient({ url, commandOptions: { timeout: 0 } }); // as redis-record's own client (connect({ url }))
   client.on('error', (error) => console.error('hand-written client:', error.message));
   await client.connect();
   const guardSha = String(await client.scriptLoad(GUARDED_HSET));

@@ -4,7 +4,11 @@ import { redisForRun } from '../../tools/private-redis';
 
 export { redisForRun };
 
-export const newClient = (url: string) => createClient({ url });
+/**
+ * A node-redis client as redis-record opens its own: no per-command timeout (node-redis's default arms a timer
+ * for every command), so that hand-written code and redis-record run on equal clients.
+ */
+export const newClient = (url: string) => createClient({ url, commandOptions: { timeout: 0 } });
 export type Client = ReturnType<typeof newClient>;
 
 /** A node-redis client on `url`, connected, its errors logged. */
