@@ -68,6 +68,7 @@ async function churn(): Promise<void> {
       }
       try {
         if (chance(0.03)) {
+          const removed = item.id;
           await item.remove();
           counts.removes++;
           const fresh = ChurnItem.build({});
@@ -75,7 +76,10 @@ async function churn(): Promise<void> {
           fresh.email = undefined; // a create that collides would just fail: keep the population
           fresh.code = undefined;
           await fresh.save();
-          ids[at] = fresh.id!;
+          // another lane may have replaced the list meanwhile: put the new id where the removed one is, if anywhere
+          const slot = ids.indexOf(removed);
+          if (slot >= 0) ids[slot] = fresh.id!;
+          else ids.push(fresh.id!);
           counts.creates++;
           continue;
         }
