@@ -13,11 +13,12 @@ export interface PrivateCluster {
   stop(): Promise<void>;
 }
 
-function info(port: number, section: string): Promise<string> {
+/** The bulk-string reply of one command to the node on `port` (a raw RESP exchange, no client library). */
+function ask(port: number, command: string): Promise<string> {
   return new Promise((resolve) => {
     const socket = createConnection({ port, host: '127.0.0.1' });
     let reply = '';
-    socket.on('connect', () => socket.write(`CLUSTER ${section}\r\n`));
+    socket.on('connect', () => socket.write(`${command}\r\n`));
     socket.on('data', (data) => {
       reply += data.toString();
       const header = reply.match(/^\$(\d+)\r\n/);
@@ -35,13 +36,11 @@ function info(port: number, section: string): Promise<string> {
 }
 
 /**
- * `nodeTimeoutMs` is cluster-node-timeout: how long a master may be unreachable before its replica takes over
- * (a failover test makes it short).
- */
-/**
  * The arguments of every node: cluster mode, and DEBUG allowed from 127.0.0.1 (tests make a replica sleep to
- * hold back replication). A replica always may take over from its failed master, however long it was
- * disconnected (validity factor 0): a failover test kills a master right after cutting its replica off.
+ * hold back replication). `nodeTimeoutMs` is cluster-node-timeout: how long a master may be unreachable before
+ * its replica takes over (a failover test makes it short). A replica always may take over from its failed
+ * master, however long it was disconnected (validity factor 0): a failover test kills a master right after
+ * cutting its replica off.
  */
 export function clusterNodeArguments(nodeTimeoutMs: number): string[] {
   return [
@@ -51,28 +50,6 @@ export function clusterNodeArguments(nodeTimeoutMs: number): string[] {
     '--cluster-replica-validity-factor', '0',
     '--enable-debug-command', 'local',
   ];
-}
-
-/** The replication section of INFO of the node on `port` (a raw RESP exchange, no client library). */
-function replicationInfo(port: number): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ port, host: '127.0.0.1' });
-    let reply = '';
-    socket.on('connect', () => socket.write('INFO replication\r\n'));
-    socket.on('data', (data) => {
-      reply += data.toString();
-      const header = reply.match(/^\$(\d+)\r\n/);
-      if (header && reply.length >= header[0].length + Number(header[1])) {
-        socket.destroy();
-        resolve(reply);
-      }
-    });
-    socket.on('error', () => resolve(''));
-    setTimeout(() => {
-      socket.destroy();
-      resolve(reply);
-    }, 1000);
-  });
 }
 
 export async function startPrivateCluster(masters = 3, replicasPerMaster = 1, nodeTimeoutMs = 2000): Promise<PrivateCluster> {
@@ -90,14 +67,14 @@ export async function startPrivateCluster(masters = 3, replicasPerMaster = 1, no
     );
     if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
     for (let i = 0; i < 200; i++) {
-      const states = await Promise.all(nodes.map((node) => info(node.port, 'INFO')));
+      const states = await Promise.all(nodes.map((node) => ask(node.port, 'CLUSTER INFO')));
       if (states.every((state) => state.includes('cluster_state:ok'))) break;
       if (i === 199) throw new Error('the cluster did not reach cluster_state:ok');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     // Ready when every replica has done its first sync (WAIT counts only replicas that are online).
     for (let i = 0; replicasPerMaster > 0; i++) {
-      const states = await Promise.all(nodes.map((node) => replicationInfo(node.port)));
+      const states = await Promise.all(nodes.map((node) => ask(node.port, 'INFO replication')));
       const online = states.reduce((sum, state) => sum + (state.match(/state=online/g)?.length ?? 0), 0);
       if (online >= masters * replicasPerMaster) break;
       if (i === 300) throw new Error('the replicas did not come online');
