@@ -26,8 +26,9 @@ export async function claimedWrite(
 ): Promise<SaveOutcome> {
   const claims = new UniqueClaims(model, connection);
   const old = before ? uniqueValues(model, before) : [];
-  const gained = uniqueValues(model, after).filter((value) => !old.some((o) => same(o, value)));
-  const lost = old.filter((value) => !uniqueValues(model, after).some((a) => same(a, value)));
+  const now = uniqueValues(model, after);
+  const gained = now.filter((value) => !old.some((o) => same(o, value)));
+  const lost = old.filter((value) => !now.some((a) => same(a, value)));
   const taken = gained.length > 0 ? await claims.claim(id, gained) : undefined;
   if (taken) return { uniqueTaken: taken.index.attribute.property };
   // A write that throws may still have happened (a lost reply): its claims stay, and are taken over once stale.
