@@ -2,6 +2,7 @@ import { Attr, BaseEntity, Index, Model, Unique } from '../../src';
 import { claimKey } from '../../src/keys/claim-keys';
 import { useCli } from '../cli/run-cli';
 import { useTestRedis } from '../support/test-redis';
+import { descriptorOf } from '../../src/metadata/model-registry';
 
 /** The command-line tool on a sharded model: counts, stats, show and sweep per shard; check and repair with the claims. */
 
@@ -48,4 +49,21 @@ it('check reports a missing claim and a stale one; repair fixes both', async () 
   const again = await cli.json(['check', 'CliShardedUser', ...p()]);
   expect(again.code).toBe(0);
   expect(await CliShardedUser.check()).toMatchObject({ ok: true, objects: 12 });
+});
+
+it('reindex rebuilds the index keys of every shard (and Model.repair() restores lost entries in every shard)', async () => {
+  const shards = descriptorOf(CliShardedUser).shardKeys(redis.prefix);
+  await redis.raw.del(shards.map((keys) => keys.valueSet('country', 'NO')));
+  expect((await cli.run(['check', 'CliShardedUser', ...p()])).code).toBe(1);
+  const { code, data } = await cli.json(['reindex', 'CliShardedUser', ...p()]);
+  expect(code).toBe(0);
+  expect(data.scopes).toEqual([
+    expect.objectContaining({ tenant: null, objects: 12, left: 0 }),
+    expect.objectContaining({ tenant: 'acme', objects: 1, left: 0 }),
+  ]);
+  expect(await CliShardedUser.count({ country: 'NO' })).toBe(6);
+  await redis.raw.del(shards.map((keys) => keys.valueSet('country', 'SE')));
+  expect((await CliShardedUser.repair()).left).toEqual([]);
+  expect(await CliShardedUser.count({ country: 'SE' })).toBe(6);
+  expect(await CliShardedUser.check()).toMatchObject({ ok: true });
 });
