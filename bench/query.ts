@@ -26,11 +26,11 @@
 import 'reflect-metadata';
 import { Nohm } from 'nohm';
 import { Attr, BaseEntity, connect, disconnect, Index, Model } from '../src';
-import { seeded } from '../tools/seeded-random';
 import { jsonFileOption, option, positiveNumber, writeJsonReport } from './support/args';
 import { Client, connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
 import { check, median } from './support/measure';
 import { printTable } from './support/table';
+import { Expected, makeQueryPosts, Q1_MAX, Q1_MIN, Q1_TOPIC, Q4_AUTHORS, QUERIES, QueryKey, QueryPost, sameNumbers, TOP } from './workloads/query-data';
 
 /** ioredis 4 (the client nohm documents) ships no typings; the little used here. */
 interface IORedisClient {
@@ -65,78 +65,8 @@ const JSON_FILE = jsonFileOption('query');
 
 // ---------------------------------------------------------------------------------------------- data
 
-interface PostData {
-  topic: string;
-  score: number;
-  authorId: string;
-  createdAt: number; // ms since the epoch
-}
-
-const TOPICS = 10;
-const AUTHORS = 500;
-const EPOCH = Date.UTC(2024, 0, 1);
-
-function makePosts(n: number, seed: number): PostData[] {
-  const random = seeded(seed); // every run and both libraries see the same posts
-  return Array.from({ length: n }, (_, i) => ({
-    topic: `t${Math.floor(random() * TOPICS)}`,
-    score: Math.floor(random() * 1000),
-    authorId: `a${Math.floor(random() * AUTHORS)}`,
-    createdAt: EPOCH + i * 1000,
-  }));
-}
-
-// ---------------------------------------------------------------------------------------------- queries
-
-const Q1_TOPIC = 't3';
-const Q1_MIN = 100;
-const Q1_MAX = 200;
-const TOP = 20;
-/** Q4 cycles through these authors, one per repetition. */
-const Q4_AUTHORS = Array.from({ length: 10 }, (_, k) => `a${(k * 47 + 13) % AUTHORS}`);
-
-const QUERIES = [
-  { key: 'Q1', label: `Q1 topic = '${Q1_TOPIC}' AND score ${Q1_MIN}..${Q1_MAX}, ids` },
-  { key: 'Q2', label: 'Q2 the same, objects' },
-  { key: 'Q3', label: `Q3 top ${TOP} by score desc, objects` },
-  { key: 'Q4', label: `Q4 newest ${TOP} of one author, objects` },
-] as const;
-type QueryKey = (typeof QUERIES)[number]['key'];
-
-/** What a query must answer over the first `n` posts, to check each library's reply. */
-class Expected {
-  readonly q1Count: number;
-  /** Indexes (in the generated data) of the posts Q1 and Q2 must return, ascending. */
-  readonly q1Posts: number[] = [];
-  readonly topScores: number[];
-  private readonly newestByAuthor = new Map<string, number[]>();
-
-  constructor(posts: PostData[], n: number) {
-    let count = 0;
-    const scores: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const post = posts[i];
-      if (post.topic === Q1_TOPIC && post.score >= Q1_MIN && post.score <= Q1_MAX) {
-        count++;
-        this.q1Posts.push(i);
-      }
-      scores.push(post.score);
-    }
-    this.q1Count = count;
-    this.topScores = scores.sort((a, b) => b - a).slice(0, TOP);
-    for (const author of Q4_AUTHORS) {
-      const times: number[] = [];
-      for (let i = n - 1; i >= 0 && times.length < TOP; i--) if (posts[i].authorId === author) times.push(posts[i].createdAt);
-      this.newestByAuthor.set(author, times);
-    }
-  }
-
-  newest(author: string): number[] {
-    return this.newestByAuthor.get(author)!;
-  }
-}
-
-const same = (a: number[], b: number[]) => a.length === b.length && a.every((value, i) => value === b[i]);
+// The posts and the four queries are the benchmark suite's (bench/workloads/query-data.ts): the same data and
+// the same answers in both.
 
 /**
  * One library: how it loads posts and answers each query (the timed part), and how its answer is checked
@@ -144,7 +74,7 @@ const same = (a: number[], b: number[]) => a.length === b.length && a.every((val
  */
 interface Library {
   readonly label: string;
-  load(posts: PostData[], from: number, to: number): Promise<void>;
+  load(posts: QueryPost[], from: number, to: number): Promise<void>;
   query(key: QueryKey, rep: number): Promise<unknown>;
   check(key: QueryKey, rep: number, answer: unknown, expected: Expected): void;
 }
@@ -152,7 +82,7 @@ interface Library {
 /** Checks that `ids` name exactly the posts Q1 must return. */
 function checkPosts(label: string, key: QueryKey, ids: readonly string[], postOf: ReadonlyMap<string, number>, expected: Expected): void {
   const found = ids.map((id) => postOf.get(String(id)) ?? -1).sort((a, b) => a - b);
-  check(same(found, expected.q1Posts), `${label} ${key} returned ${ids.length} posts, not the ${expected.q1Count} the data holds`);
+  check(sameNumbers(found, expected.q1Posts), `${label} ${key} returned ${ids.length} posts, not the ${expected.q1Count} the data holds`);
 }
 
 // ---------------------------------------------------------------------------------------------- redis-record
@@ -202,11 +132,11 @@ const redisRecord: Library = {
       checkObjects('redis-record', posts);
     } else if (key === 'Q3') {
       const top = answer as RecordPost[];
-      check(same(top.map((post) => post.score), expected.topScores), 'redis-record Q3 scores differ from the data');
+      check(sameNumbers(top.map((post) => post.score), expected.topScores), 'redis-record Q3 scores differ from the data');
     } else {
       const author = Q4_AUTHORS[rep % Q4_AUTHORS.length];
       check(
-        same((answer as RecordPost[]).map((post) => post.createdAt.getTime()), expected.newest(author)),
+        sameNumbers((answer as RecordPost[]).map((post) => post.createdAt.getTime()), expected.newest(author)),
         `redis-record Q4 createdAt of ${author} differ from the data`,
       );
     }
@@ -268,11 +198,11 @@ function nohmLibrary(): Library {
         checkPosts('nohm', key, found.map((model) => String(model.id)), postOf, expected);
         checkObjects('nohm', props(found));
       } else if (key === 'Q3') {
-        check(same(props(answer as Loaded).map((post) => post.score), expected.topScores), 'nohm Q3 scores differ from the data');
+        check(sameNumbers(props(answer as Loaded).map((post) => post.score), expected.topScores), 'nohm Q3 scores differ from the data');
       } else {
         const author = Q4_AUTHORS[rep % Q4_AUTHORS.length];
         check(
-          same(props(answer as Loaded).map((post) => Number(post.createdAt)), expected.newest(author)),
+          sameNumbers(props(answer as Loaded).map((post) => Number(post.createdAt)), expected.newest(author)),
           `nohm Q4 createdAt of ${author} differ from the data`,
         );
       }
@@ -501,7 +431,7 @@ async function main(): Promise<void> {
         `nohm ${require('nohm/package.json').version} over ioredis ${require('ioredis/package.json').version}`,
     );
 
-    const posts = makePosts(SIZES[SIZES.length - 1], 20240601);
+    const posts = makeQueryPosts(SIZES[SIZES.length - 1], 20240601);
     const results: SizeResult[] = [];
     let loaded = 0;
     for (const size of SIZES) {

@@ -44,6 +44,8 @@ export type QueryKey = (typeof QUERIES)[number]['key'];
 /** What each query must answer over the first `n` posts, to check every library's reply before timing it. */
 export class Expected {
   readonly q1Count: number;
+  /** Indexes (in the generated data) of the posts Q1 and Q2 must return, ascending. */
+  readonly q1Posts: number[] = [];
   readonly topScores: number[];
   private readonly newestByAuthor = new Map<string, number[]>();
 
@@ -52,7 +54,10 @@ export class Expected {
     const scores: number[] = [];
     for (let i = 0; i < n; i++) {
       const post = posts[i];
-      if (post.topic === Q1_TOPIC && post.score >= Q1_MIN && post.score <= Q1_MAX) count++;
+      if (post.topic === Q1_TOPIC && post.score >= Q1_MIN && post.score <= Q1_MAX) {
+        count++;
+        this.q1Posts.push(i);
+      }
       scores.push(post.score);
     }
     this.q1Count = count;
