@@ -18,6 +18,7 @@ import { jsonFileOption, positiveInteger, writeJsonReport } from './support/args
 import { Client, connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
 import { check, median } from './support/measure';
 import { printTable } from './support/table';
+import { GUARDED_HSET } from './support/guarded-hset';
 
 // ---------------------------------------------------------------------------------------------- options
 
@@ -168,12 +169,6 @@ function handWritten(client: Client, trips: RoundTrips, prefix: string, guardSha
     },
   };
 }
-
-const GUARDED_HSET = `if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
-  redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
-  return 1
-end
-return 0`;
 
 /** The same workload through redis-record's ActiveRecord API. */
 function redisRecord(trips: RoundTrips): Implementation {

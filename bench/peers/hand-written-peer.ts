@@ -1,13 +1,7 @@
 import { createClient } from 'redis';
 import type { PostData } from '../workloads/posts';
 import { inFlight, packageVersion, Peer } from './peer';
-
-/** An update that writes only while the post is still listed, as redis-record's save() of a stored object does. */
-const GUARDED_HSET = `if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
-  redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
-  return 1
-end
-return 0`;
+import { GUARDED_HSET } from '../support/guarded-hset';
 
 /** Objects written by one bulk call in flight at once (node-redis pipelines them on its one connection). */
 const BULK_IN_FLIGHT = 1000;

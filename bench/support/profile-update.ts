@@ -13,6 +13,7 @@ import 'reflect-metadata';
 import { Attr, BaseEntity, connect, disconnect, Model } from '../../src';
 import { option, positiveInteger } from './args';
 import { connectedClient, deleteKeys, randomHex, redisForRun } from './bench-redis';
+import { GUARDED_HSET } from './guarded-hset';
 
 @Model({ name: 'ProfilePost' })
 class Post extends BaseEntity {
@@ -24,12 +25,6 @@ class Post extends BaseEntity {
 const N = positiveInteger('n', 'N', 2000);
 const ROUNDS = positiveInteger('rounds', 'ROUNDS', 5);
 const CPU_LOOP = Number(option('cpu-loop', 'CPU_LOOP') ?? 0);
-
-const GUARDED_HSET = `if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
-  redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
-  return 1
-end
-return 0`;
 
 const text = (i: number, round: number) => `content ${round} of post ${i} `.repeat(40);
 
