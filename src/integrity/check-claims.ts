@@ -1,5 +1,5 @@
-import { createHash } from 'crypto';
-import { claimKey, claimPattern } from '../keys/claim-keys';
+import { claimedValue, claimKey, claimPattern } from '../keys/claim-keys';
+import { caseFoldField } from '../metadata/index-descriptor';
 import { shardOfId } from '../keys/shard-tags';
 import { StoredIndex } from '../schema/stored-definition';
 import { Findings } from './findings';
@@ -11,7 +11,8 @@ export function hasClaims(scope: ModelScope): boolean {
   return (scope.definition.shards ?? 1) > 1 && scope.definition.indexes.some((index) => index.kind === 'unique');
 }
 
-const CLAIM = /\{(?:[^{}]*\/)?[A-Za-z0-9_]+@([A-Za-z0-9_]+):([0-9a-f]{40})\}:claim$/;
+/** The attribute a claim key names (the rest of the key is checked by building it again). */
+const CLAIM = /\{(?:[^{}]*\/)?[A-Za-z0-9_]+@([A-Za-z0-9_]+):[0-9a-f]{40}\}:claim$/;
 
 /**
  * Invariant 4 across the shards of a sharded model (docs/cluster.md): every claim names an object that holds
@@ -25,8 +26,9 @@ export async function checkClaims(scope: ModelScope, findings: Findings, batchSi
   const uniques = definition.indexes.filter((index) => index.kind === 'unique');
   const shards = shardScopes(scope);
   const sequence = definition.idStrategy === 'sequence';
-  const fieldOf = (index: StoredIndex) => (index.caseInsensitive ? `#ci:${index.attribute}` : index.attribute);
-  const canonical = (index: StoredIndex, value: string) => (value === '-0' && isNumeric(definition, index.attribute) ? '0' : value);
+  const fieldOf = (index: StoredIndex) => (index.caseInsensitive ? caseFoldField(index.attribute) : index.attribute);
+  const keyOf = (index: StoredIndex, stored: string) =>
+    claimKey(prefix, definition.name, tenant, index.attribute, claimedValue(stored, isNumeric(definition, index.attribute)));
   const objectKey = (id: string) => {
     const shard = shardOfId(id, shards.length, sequence);
     return Number.isInteger(shard) && shard >= 0 ? shards[shard].keys.object(id) : undefined;
@@ -46,8 +48,7 @@ export async function checkClaims(scope: ModelScope, findings: Findings, batchSi
         const holder = claim.split(' ')[0];
         const object = objectKey(holder);
         const value = object === undefined ? null : await client.hGet(object, fieldOf(index));
-        const digest = value === null ? undefined : createHash('sha1').update(canonical(index, value)).digest('hex');
-        if (digest === parsed[2]) return;
+        if (value !== null && keyOf(index, value) === key) return; // the holder holds the claimed value
         stale.add(key);
         findings.add('staleClaim', { key, id: holder }, `claimed by ${holder}, which does not hold the value`, { type: 'releaseClaim', key, holder });
       }),
@@ -63,7 +64,7 @@ export async function checkClaims(scope: ModelScope, findings: Findings, batchSi
       ids.forEach((id, i) =>
         uniques.forEach((index, u) => {
           const value = values[i][u];
-          if (value !== null && value !== undefined) wanted.push({ id, key: claimKey(prefix, definition.name, tenant, index.attribute, canonical(index, value)) });
+          if (value !== null && value !== undefined) wanted.push({ id, key: keyOf(index, value) });
         }),
       );
       const claims = await Promise.all(wanted.map(({ key }) => client.get(key)));

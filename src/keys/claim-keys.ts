@@ -10,6 +10,11 @@ export function claimKey(prefix: string, model: string, tenant: string | undefin
   return `${prefix}:{${tenant === undefined ? '' : `${tenant}/`}${model}@${attribute}:${digest}}:claim`;
 }
 
+/** A unique value in the form it is claimed (and compared) in: a number's stored `-0` is `0`. */
+export function claimedValue(stored: string, numeric: boolean): string {
+  return numeric && stored === '-0' ? '0' : stored;
+}
+
 /** The SCAN pattern matching every claim of a model (for the integrity checker). */
 export function claimPattern(prefix: string, model: string, tenant: string | undefined): string {
   return `${prefix}:{${tenant === undefined ? '' : `${tenant}/`}${model}@*}:claim`;

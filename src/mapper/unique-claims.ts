@@ -1,5 +1,5 @@
 import { Connection } from '../connection/connection';
-import { claimKey } from '../keys/claim-keys';
+import { claimedValue, claimKey } from '../keys/claim-keys';
 import { ModelKeys } from '../keys/model-keys';
 import { caseFoldField, IndexDescriptor } from '../metadata/index-descriptor';
 import { ModelDescriptor } from '../metadata/model-descriptor';
@@ -28,7 +28,7 @@ export function uniqueValues(model: ModelDescriptor, fields: EncodedFields): Uni
     const field = index.caseInsensitive ? caseFoldField(index.attribute.field) : index.attribute.field;
     const stored = fields.get(field);
     if (stored === undefined) continue;
-    values.push({ index, field, value: index.attribute.type === 'number' && stored === '-0' ? '0' : stored });
+    values.push({ index, field, value: claimedValue(stored, index.attribute.type === 'number') });
   }
   return values;
 }
@@ -83,7 +83,6 @@ export class UniqueClaims {
     if (!keys) return false; // not an id of this model: nothing holds the value
     const stored = await this.connection.client.hGet(keys.object(holder), value.field);
     if (stored === null || stored === undefined) return false;
-    const canonical = value.index.attribute.type === 'number' && stored === '-0' ? '0' : String(stored);
-    return canonical === value.value;
+    return claimedValue(String(stored), value.index.attribute.type === 'number') === value.value;
   }
 }
