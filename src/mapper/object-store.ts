@@ -148,18 +148,23 @@ export class ObjectStore {
   async loadMany(ids: readonly string[]): Promise<Array<EncodedFields | null>> {
     if (ids.length === 0) return [];
     const loaded: Array<EncodedFields | null> = new Array(ids.length).fill(null);
-    const read = async (keys: ModelKeys, positions: readonly number[]) => {
+    /** Reads the ids at `positions` (every id, in order, when undefined) from one shard, in one transaction. */
+    const read = async (keys: ModelKeys, positions?: readonly number[]) => {
+      const count = positions ? positions.length : ids.length;
       const transaction = this.connection.client.multi();
-      for (const at of positions) transaction.zScore(keys.all, ids[at]).hGetAll(keys.object(ids[at]));
+      for (let i = 0; i < count; i++) {
+        const id = ids[positions ? positions[i] : i];
+        transaction.zScore(keys.all, id).hGetAll(keys.object(id));
+      }
       const replies = await transaction.exec();
-      positions.forEach((at, i) => {
+      for (let i = 0; i < count; i++) {
         const fields = replies[2 * i] === null ? undefined : fieldsFromReply(replies[2 * i + 1]);
-        if (fields && fields.size > 0) loaded[at] = fields;
-      });
+        if (fields && fields.size > 0) loaded[positions ? positions[i] : i] = fields;
+      }
     };
     const shards = this.shards;
     if (shards.length === 1) {
-      await read(shards[0], ids.map((_, at) => at));
+      await read(shards[0]);
       return loaded;
     }
     // one transaction per shard (a transaction stays in one slot), all sent at once
@@ -185,7 +190,9 @@ export class ObjectStore {
    * subtracts the objects whose time has come, by the server's clock (models with a ttl go there directly).
    */
   async count(): Promise<number> {
-    const counts = await Promise.all(this.shards.map((keys) => this.countShard(keys)));
+    const shards = this.shards;
+    if (shards.length === 1) return this.countShard(shards[0]);
+    const counts = await Promise.all(shards.map((keys) => this.countShard(keys)));
     return counts.reduce((sum, n) => sum + n, 0);
   }
 
