@@ -29,6 +29,7 @@ export interface RedisCommands {
   sIsMember(key: string, member: string): Promise<number | boolean>;
   sMembers(key: string): Promise<unknown>;
   sCard(key: string): Promise<number>;
+  zCard(key: string): Promise<number>;
   unlink(keys: string[]): Promise<number>;
   scanIterator(options: { MATCH: string; COUNT: number }): AsyncIterable<string[]>;
   pTTL(key: string): Promise<number>;

@@ -28,6 +28,13 @@ export function Model(options: ModelOptions = {}): ClassDecorator {
     ) {
       throw new SchemaError(`${target.name}: ttl must be a positive number of seconds (millisecond precision, at most 100,000 years)`);
     }
+    const expirable = options.expirable;
+    if (expirable !== undefined && typeof expirable !== 'boolean') {
+      throw new SchemaError(`${target.name}: expirable must be true or false`);
+    }
+    if (expirable === false && ttl !== undefined) {
+      throw new SchemaError(`${target.name}: a model with a ttl is expirable; drop expirable: false`);
+    }
     let sample: Record<string, unknown> | undefined;
     const defaults = () => (sample ??= new (target as unknown as new () => Record<string, unknown>)());
     const attributes = collectAttributes(target).map((pending) =>
@@ -71,6 +78,7 @@ export function Model(options: ModelOptions = {}): ClassDecorator {
         ctor: target,
         idStrategy,
         ttlMs: ttl === undefined ? undefined : ttl * 1000,
+        expirable,
         attributes,
         indexes,
         hooks: collectHooks(target),

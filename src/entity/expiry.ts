@@ -1,5 +1,5 @@
 import { activeConnection } from '../connection/connection';
-import { ArgumentError, NotFoundError } from '../errors/errors';
+import { ArgumentError, NotFoundError, SchemaError } from '../errors/errors';
 import { ObjectStore } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 
@@ -19,6 +19,9 @@ function milliseconds(model: ModelDescriptor, seconds: number): number {
 }
 
 export async function expireObject(model: ModelDescriptor, id: string, seconds: number): Promise<void> {
+  if (!model.expirable) {
+    throw new SchemaError(`${model.name}: objects of this model do not expire; declare @Model({ expirable: true }) or a ttl`);
+  }
   if (!(await storeOf(model).expire(id, milliseconds(model, seconds)))) throw new NotFoundError(model.name, id);
 }
 

@@ -185,9 +185,10 @@ export class ObjectStore {
   }
 
   /**
-   * Live objects: expired ones not yet swept are not counted. While no object of the model has a TTL, ZCARD of
-   * `all` is exact, so a MULTI of ZCARD all + ZCARD exp answers in one cheap round trip; otherwise count.lua
-   * subtracts the objects whose time has come, by the server's clock (models with a ttl go there directly).
+   * Live objects: expired ones not yet swept are not counted. A model whose objects cannot expire answers with
+   * ZCARD of `all`. An expirable one without a ttl sends ZCARD all + ZCARD exp in one MULTI, exact while none of
+   * its objects has a TTL; otherwise count.lua subtracts the objects whose time has come, by the server's clock
+   * (models with a ttl go there directly).
    */
   async count(): Promise<number> {
     const shards = this.shards;
@@ -197,6 +198,7 @@ export class ObjectStore {
   }
 
   private async countShard(keys: ModelKeys): Promise<number> {
+    if (!this.model.expirable) return Number(await this.connection.client.zCard(keys.all));
     if (this.model.ttlMs === undefined) {
       const [live, expiring] = await this.connection.client.multi().zCard(keys.all).zCard(keys.expiring).exec();
       if (Number(expiring) === 0) return Number(live);

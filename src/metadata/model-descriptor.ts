@@ -19,6 +19,11 @@ export interface ModelOptions extends ReplicaOptions {
   idStrategy?: IdStrategy;
   /** Seconds each object lives after its creation (expired objects are invisible at once, swept later). */
   ttl?: number;
+  /**
+   * Whether single objects may be given a time to live with `entity.expire(seconds)` (implied by `ttl`). A model
+   * whose objects never expire answers `count()` with one ZCARD; `expire()` on it throws SchemaError.
+   */
+  expirable?: boolean;
   /** Keep only the top `keep` objects by an indexed number or Date attribute (`order` 'asc' keeps the lowest). */
   cap?: CapOptions;
   /**
@@ -52,6 +57,8 @@ export interface ModelDefinition {
   readonly ctor: Function;
   readonly idStrategy: IdStrategy;
   readonly ttlMs: number | undefined;
+  /** Objects may get a time to live (always true with a ttl). Undefined means false. */
+  readonly expirable?: boolean;
   readonly attributes: AttributeDescriptor[];
   readonly indexes: IndexDescriptor[];
   readonly hooks: ReadonlyMap<HookKind, readonly string[]>;
@@ -80,6 +87,8 @@ export class ModelDescriptor {
   readonly idStrategy: IdStrategy;
   /** Time to live of new objects in ms, or undefined. */
   readonly ttlMs: number | undefined;
+  /** Objects may have a time to live: the model has a ttl or is declared `expirable`. */
+  readonly expirable: boolean;
   /** At most one: the property holding per-object dynamic attributes (hash fields `~<key>`). */
   readonly dynamicProperty: string | undefined;
   readonly cap: Cap | undefined;
@@ -100,6 +109,7 @@ export class ModelDescriptor {
     this.ctor = definition.ctor;
     this.idStrategy = definition.idStrategy;
     this.ttlMs = definition.ttlMs;
+    this.expirable = definition.ttlMs !== undefined || definition.expirable === true;
     this.dynamicProperty = definition.dynamicProperty;
     this.cap = definition.cap;
     this.group = definition.group;

@@ -16,7 +16,7 @@ import { expectedIds, Row } from '../support/query-oracle';
  * names), increment, expire, dynamic attributes, where values for every operator, lex ranges, and tenants.
  */
 
-@Model({ name: 'BadOpsItem' })
+@Model({ name: 'BadOpsItem', expirable: true })
 class Item extends BaseEntity {
   @Attr() @Index({ sortable: true }) text?: SortableString;
   @Attr() @Index() tag?: string;

@@ -111,7 +111,7 @@ describe('withLock', () => {
   });
 });
 
-@Model({ cap: { by: 'score', keep: 2 } })
+@Model({ cap: { by: 'score', keep: 2 }, expirable: true })
 class CapPersisted extends BaseEntity {
   @Attr() @Index() score?: number;
   @Attr() @Index() team?: string;

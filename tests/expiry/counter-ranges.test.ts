@@ -1,7 +1,7 @@
 import { ArgumentError, Attr, BaseEntity, Counter, Index, Model, NotFoundError } from '../../src';
 import { useTestRedis } from '../support/test-redis';
 
-@Model()
+@Model({ expirable: true })
 class RangeCounter extends BaseEntity {
   @Attr() name?: string;
   @Counter() @Index() hits = 0;

@@ -24,7 +24,7 @@ function expiringModel(name: string) {
 }
 type Expiring = ReturnType<typeof expiringModel>;
 
-@Model()
+@Model({ expirable: true })
 class ExpiryNote extends BaseEntity {
   @Attr() @Index() tag?: string;
   @Attr() @Unique() slug?: string;

@@ -1,4 +1,4 @@
-import { Attr, BaseEntity, Index, Model, NotFoundError, Unique } from '../../src';
+import { Attr, BaseEntity, Index, Model, NotFoundError, SchemaError, Unique } from '../../src';
 import { keysUnder, useTestRedis } from '../support/test-redis';
 
 @Model({ ttl: 1 })
@@ -9,8 +9,13 @@ class ExpLog extends BaseEntity {
   @Attr() @Unique() token?: string;
 }
 
-@Model()
+@Model({ expirable: true })
 class ExpNote extends BaseEntity {
+  @Attr() @Index() tag?: string;
+}
+
+@Model()
+class ExpKept extends BaseEntity {
   @Attr() @Index() tag?: string;
 }
 
@@ -75,5 +80,38 @@ describe('objects that expire', () => {
     expect(await ExpNote.count({ tag: 'x' })).toBe(0);
     const left = await keysUnder(redis.raw, redis.prefix);
     expect(left.filter((key) => key.includes('{ExpNote}'))).toEqual([`${redis.prefix}:{ExpNote}:seq`]);
+  });
+});
+
+describe('a model whose objects do not expire', () => {
+  it('refuses expire() with a SchemaError that names the fix, and writes nothing', async () => {
+    const kept = await ExpKept.create({ tag: 'a' });
+    const before = await keysUnder(redis.raw, `${redis.prefix}:{ExpKept}`);
+    const error = await kept.expire(10).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SchemaError);
+    expect((error as Error).message).toMatch(/ExpKept: objects of this model do not expire; declare @Model\(\{ expirable: true \}\) or a ttl/);
+    expect(await redis.raw.pTTL(`${redis.prefix}:{ExpKept}:obj:${kept.id}`)).toBe(-1);
+    expect(await keysUnder(redis.raw, `${redis.prefix}:{ExpKept}`)).toEqual(before);
+    expect(await kept.ttl()).toBeNull();
+    expect(await ExpKept.count()).toBe(1);
+    await kept.remove();
+    expect(await ExpKept.count()).toBe(0);
+  });
+
+  it('cannot be declared with a ttl and expirable: false, nor with an expirable that is not a boolean', () => {
+    expect(() => {
+      @Model({ ttl: 5, expirable: false })
+      class ExpContradiction extends BaseEntity {
+        @Attr() tag?: string;
+      }
+      return ExpContradiction;
+    }).toThrow(new SchemaError('ExpContradiction: a model with a ttl is expirable; drop expirable: false'));
+    expect(() => {
+      @Model({ expirable: 'yes' as unknown as boolean })
+      class ExpNotBoolean extends BaseEntity {
+        @Attr() tag?: string;
+      }
+      return ExpNotBoolean;
+    }).toThrow(new SchemaError('ExpNotBoolean: expirable must be true or false'));
   });
 });

@@ -8,7 +8,7 @@ import { useTestRedis } from '../support/test-redis';
  * the page's size; a parent that has vanished (expired) is null; only @BelongsTo properties can be included.
  */
 
-@Model({ group: 'inc' })
+@Model({ group: 'inc', expirable: true })
 class IncAuthor extends BaseEntity {
   @Attr() name!: string;
   @HasMany(() => IncBook, { inverse: 'author', onDelete: 'cascade' }) books!: HasMany<IncBook>;
