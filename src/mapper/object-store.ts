@@ -62,9 +62,23 @@ export class ObjectStore {
     return String((drawn - 1) * this.model.shards + shard + 1);
   }
 
-  /** Applies a change set and moves the index entries it touches. */
-  update(id: string, changes: ChangeSet, readVersion: string | undefined, parents: ParentChecks): Promise<SaveOutcome> {
-    return this.save(this.keysOf(id), 'u', id, changes, this.touched(changes), readVersion, parents);
+  /**
+   * Applies a change set and moves the index entries it touches. Changes that no index, version or foreign key
+   * depends on go to update-fields.lua, a fraction of save.lua's cost in Redis.
+   */
+  async update(id: string, changes: ChangeSet, readVersion: string | undefined, parents: ParentChecks): Promise<SaveOutcome> {
+    const keys = this.keysOf(id);
+    const touched = this.touched(changes);
+    if (touched.length === 0 && this.model.version === undefined && !parents.some(([field]) => changes.set.has(field))) {
+      const args = [id, String(changes.set.size)];
+      for (const [field, value] of changes.set) args.push(field, value);
+      args.push(String(changes.removed.length), ...changes.removed);
+      const reply = await scripts.updateFields().run(this.connection.client, [keys.object(id), keys.all], args);
+      if (reply === null) return { missing: true };
+      if (reply !== -1) return { id: String(reply) };
+      // the hash has expired and its entries wait for a sweep: save.lua sweeps them and answers missing
+    }
+    return this.save(keys, 'u', id, changes, touched, readVersion, parents);
   }
 
   /** The indexes whose entries depend on the changed fields. */

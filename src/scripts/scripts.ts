@@ -21,6 +21,7 @@ export function allScripts(): Script[] {
 
 export const scripts = {
   save: script('save.lua'),
+  updateFields: script('update-fields.lua'),
   saveMany: script('save-many.lua'),
   remove: script('remove.lua'),
   query: script('query.lua'),

@@ -1,0 +1,38 @@
+-- update-fields.lua: write changed fields of one stored object that no index, unique value, version, foreign key
+-- or cap depends on (the common update). save.lua does every other update.
+-- KEYS[1]  the object's hash
+-- KEYS[2]  the model's `all` zset (same hash tag)
+-- ARGV[1]  the id
+-- ARGV[2]  n; then n field, value pairs to set (HSET)
+-- then     m; then m fields to remove (HDEL)
+-- Returns: the id when written; false when the object does not exist (nothing is written, it is never revived);
+--          -1 when the object is still in `all` but its hash has expired (nothing is written: the caller runs
+--          save.lua, which sweeps it).
+-- Guarantees: a live object's hash always exists (it holds #id), so the existence check and the write are one
+-- atomic step: an update never brings back a removed or expired object. The hash's TTL is kept; no index
+-- entry depends on these fields, so invariants 1 to 5 hold without touching other keys.
+local key = KEYS[1]
+
+-- command key ARGV[from..to], 1000 arguments per call (unpack's stack is bounded); `from` starts a pair for HSET
+local function callChunked(command, from, to)
+  for start = from, to, 1000 do
+    redis.call(command, key, unpack(ARGV, start, math.min(start + 999, to)))
+  end
+end
+
+if redis.call('EXISTS', key) == 0 then
+  if redis.call('ZSCORE', KEYS[2], ARGV[1]) then
+    return -1
+  end
+  return false
+end
+local setCount = tonumber(ARGV[2])
+if setCount > 0 then
+  callChunked('HSET', 3, 2 + 2 * setCount)
+end
+local delFrom = 3 + 2 * setCount
+local delCount = tonumber(ARGV[delFrom])
+if delCount > 0 then
+  callChunked('HDEL', delFrom + 1, delFrom + delCount)
+end
+return ARGV[1]
