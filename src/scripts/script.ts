@@ -2,6 +2,7 @@ import { createHash } from 'crypto';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { RedisCommands } from '../connection/redis-commands';
+import { pruneUnusedFunctions } from './prune-functions';
 
 /**
  * One Lua script, run with EVALSHA; when the server does not know it yet (NOSCRIPT: first use, restart,
@@ -29,11 +30,14 @@ export class Script {
 const LUA_DIR = join(__dirname, 'lua');
 const INCLUDE = /^--!include ([\w-]+\.lua)\s*$/gm;
 
-/** Reads a script from the lua/ folder, inlining `--!include other.lua` lines (shared Lua functions). */
+/**
+ * Reads a script from the lua/ folder, inlining `--!include other.lua` lines (shared Lua functions), and keeps
+ * only the included functions the script uses.
+ */
 export function loadScript(file: string): Script {
   const read = (name: string, depth: number): string => {
     if (depth > 4) throw new Error(`${file}: includes nested too deeply`);
     return readFileSync(join(LUA_DIR, name), 'utf8').replace(INCLUDE, (_, inner: string) => read(inner, depth + 1));
   };
-  return new Script(file, read(file, 0));
+  return new Script(file, pruneUnusedFunctions(read(file, 0)));
 }
