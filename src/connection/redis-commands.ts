@@ -24,6 +24,7 @@ export interface RedisCommands {
   eval(script: string, options: EvalArguments): Promise<unknown>;
   exists(key: string): Promise<number>;
   incr(key: string): Promise<number>;
+  incrBy(key: string, increment: number): Promise<number>;
   hGet(key: string, field: string): Promise<string | null | undefined>;
   scriptLoad(script: string): Promise<string>;
   sIsMember(key: string, member: string): Promise<number | boolean>;

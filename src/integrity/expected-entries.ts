@@ -1,6 +1,6 @@
 import { StoredIndex } from '../schema/stored-definition';
 import { isNumeric, ModelScope } from './model-scope';
-import { escapeLex } from '../query/bounds';
+import { lexMemberBytes } from '../keys/lex-member';
 
 /**
  * The index entries an object must have, computed from its stored values exactly as src/scripts/lua/indexes.lua
@@ -18,17 +18,14 @@ export interface ExpectedEntry {
   readonly score?: number;
 }
 
-const ABSENT = Buffer.from([0xff]);
-
 /** A string's UTF-8 bytes as a latin1 string (how members are compared). */
 export function bytes(text: string): string {
   return Buffer.from(text, 'utf8').toString('latin1');
 }
 
-/** The member a lex index holds for (value, id): esc(value) \0\0 len(id) id; \xFF for an absent value. */
+/** The member a lex index holds for (value, id), as latin1 (src/keys/lex-member.ts). */
 export function lexMember(value: string | undefined, id: string): string {
-  const tail = Buffer.concat([Buffer.from([0, 0, Buffer.byteLength(id)]), Buffer.from(id)]);
-  return Buffer.concat([value === undefined ? ABSENT : escapeLex(value), tail]).toString('latin1');
+  return lexMemberBytes(value, id).toString('latin1');
 }
 
 /** The id a lex member names (after the first \0\0: one length byte, then the id), or undefined. */

@@ -23,6 +23,7 @@ export const scripts = {
   save: script('save.lua'),
   updateFields: script('update-fields.lua'),
   saveMany: script('save-many.lua'),
+  insertPlain: script('insert-plain.lua'),
   remove: script('remove.lua'),
   query: script('query.lua'),
   count: script('count.lua'),
