@@ -29,11 +29,16 @@ export function compileWhere(model: ModelDescriptor, keys: ModelKeys, where: unk
       if (scope) impliedScopes.add(scope);
     }
   }
-  for (const condition of parsed.conditions) {
-    if (!condition.equals) continue;
-    const field = condition.attribute.field;
-    if (condition.equals.length === 1 && impliedScopes.has(field)) continue; // the scoped key already holds it
-    parts.push(equalitySource(model, keys, condition, pins));
+  // An equality read from a sorted index scoped by a pinned attribute (a composite index) implies that equality
+  // too, as a range does. A source that implies nothing is the only kind left out, so no implication is lost.
+  const equalities = parsed.conditions
+    .filter((condition) => condition.equals)
+    .map((condition) => ({ condition, ...equalitySource(model, keys, condition, pins) }));
+  for (const { scope } of equalities) if (scope) impliedScopes.add(scope);
+  for (const { condition, program, scope } of equalities) {
+    // the scoped key already holds it
+    if (!scope && condition.equals!.length === 1 && impliedScopes.has(condition.attribute.field)) continue;
+    parts.push(program);
   }
   if (parsed.or) {
     const branches = parsed.or.map((branch) => compileWhere(model, keys, branch, pins));
@@ -79,6 +84,11 @@ export function sortedKey(keys: ModelKeys, found: { index: IndexDescriptor; scop
   return keys.sorted(index.kind === 'lex' ? 'lex' : 'score', index.attribute.field, scope);
 }
 
+/** The attribute a sorted index found by usableSortedIndex is scoped by, when it was found by its pinned value. */
+function scopeOf(found: { index: IndexDescriptor; scopeValue?: string }): string | undefined {
+  return found.scopeValue === undefined ? undefined : found.index.scope?.field;
+}
+
 function rangeSource(model: ModelDescriptor, keys: ModelKeys, condition: AttributeCondition, pins: Pins) {
   const kind = condition.score ? 'score' : 'lex';
   const field = condition.attribute.field;
@@ -100,36 +110,50 @@ function missingRangeIndex(model: ModelDescriptor, field: string, kind: 'score' 
   return new QueryError(`${model.name}.${field}: ranges and ordering need ${needed} on ${field}`);
 }
 
-function equalitySource(model: ModelDescriptor, keys: ModelKeys, condition: AttributeCondition, pins: Pins): ScriptArg[] {
+/** The instructions of an equality (or `in`), and the scope its one value is read under, if any (see equalsOne). */
+function equalitySource(
+  model: ModelDescriptor,
+  keys: ModelKeys,
+  condition: AttributeCondition,
+  pins: Pins,
+): { program: ScriptArg[]; scope?: string } {
   const values = condition.equals!;
-  if (values.length === 0) return ['0'];
-  const one = values.map((value) => equalsOne(model, keys, condition, value, pins));
-  return one.length === 1 ? one[0] : [...one.flat(), '|', String(one.length)];
+  if (values.length === 0) return { program: ['0'] };
+  if (values.length === 1) return equalsOne(model, keys, condition, values[0], pins);
+  const one = values.map((value) => equalsOne(model, keys, condition, value, pins).program);
+  return { program: [...one.flat(), '|', String(one.length)] };
 }
 
-function equalsOne(model: ModelDescriptor, keys: ModelKeys, condition: AttributeCondition, value: string, pins: Pins): ScriptArg[] {
+/** One value's ids; `scope` names the attribute when they are read from an index scoped by its pinned value. */
+function equalsOne(
+  model: ModelDescriptor,
+  keys: ModelKeys,
+  condition: AttributeCondition,
+  value: string,
+  pins: Pins,
+): { program: ScriptArg[]; scope?: string } {
   const field = condition.attribute.field;
   const own = indexesOf(model, field);
   const unique = own.find((index) => index.kind === 'unique');
   // equality on a case-insensitive unique attribute is case-insensitive, whatever other index it has
   const set = own.find((index) => index.kind === 'set');
-  if (set && !unique?.caseInsensitive) return ['S', keys.valueSet(field, value)];
+  if (set && !unique?.caseInsensitive) return { program: ['S', keys.valueSet(field, value)] };
   if (unique) {
     const foldedOrExact = unique.caseInsensitive ? value.toLowerCase() : indexValue(condition.attribute.type, value);
-    return ['U', keys.unique(field), foldedOrExact];
+    return { program: ['U', keys.unique(field), foldedOrExact] };
   }
   const score = usableSortedIndex(model, field, 'score', pins);
-  if (score) return ['Z', sortedKey(keys, score), value, value];
+  if (score) return { program: ['Z', sortedKey(keys, score), value, value], scope: scopeOf(score) };
   const lex = usableSortedIndex(model, field, 'lex', pins);
   if (lex) {
     const window = lexWindow(lexEquals(value));
-    return ['L', sortedKey(keys, lex), window.min, window.max];
+    return { program: ['L', sortedKey(keys, lex), window.min, window.max], scope: scopeOf(lex) };
   }
   const scopedBy = model.indexes.find((index) => index.scope?.field === field);
   if (scopedBy) {
     const key = sortedKey(keys, { index: scopedBy, scopeValue: value });
     // a score index holds ids; a lex index holds value-and-id members, from which L extracts the ids
-    return scopedBy.kind === 'lex' ? ['L', key, '-', '+'] : ['K', key];
+    return { program: scopedBy.kind === 'lex' ? ['L', key, '-', '+'] : ['K', key] };
   }
   throw new QueryError(`${model.name}.${field}: equality needs @Index() (or @Unique()) on ${field}`);
 }

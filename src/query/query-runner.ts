@@ -8,6 +8,7 @@ import { storedObjects } from './loaded-fields';
 import { mergePages, shardOrder } from './merge-shards';
 import { pageRequest, planQuery } from './plan-query';
 import { PageRequest, planArguments, QueryPlan } from './query-plan';
+import { plainWindow, readWindow } from './window-read';
 
 export interface StoredObject {
   readonly id: string;
@@ -20,7 +21,8 @@ export interface PlannedQuery {
 }
 
 /**
- * Runs planned queries: each is one query.lua call, so one round trip. On a sharded model, every shard runs
+ * Runs planned queries: each is one query.lua call, so one round trip (a where one index window answers is
+ * read with plain commands instead, see window-read.ts). On a sharded model, every shard runs
  * the query at once (in parallel on a cluster) and the pages are merged in the query's order: each shard is asked
  * for its first offset + limit matches, then the merged list is cut to the page; counts are summed.
  */
@@ -78,7 +80,17 @@ export class QueryRunner {
     return storedObjects(plan.loadFields, (await this.run(shard, 'load', plan, page)) as unknown[]);
   }
 
-  private run(shard: number, mode: 'ids' | 'load' | 'count', plan: QueryPlan, page: PageRequest): Promise<unknown> {
+  private async run(shard: number, mode: 'ids' | 'load' | 'count', plan: QueryPlan, page: PageRequest): Promise<unknown> {
+    const window = mode === 'load' ? undefined : plainWindow(this.model, plan, mode, page);
+    if (window) {
+      const read = await readWindow(this.connection.client, this.keys[shard], window, page);
+      // undefined: an object of the model is due to expire; query.lua sweeps it first
+      if (read !== undefined) return read;
+    }
+    return this.runScript(shard, mode, plan, page);
+  }
+
+  private runScript(shard: number, mode: 'ids' | 'load' | 'count', plan: QueryPlan, page: PageRequest): Promise<unknown> {
     const keys = this.keys[shard];
     const numericIds = this.model.idStrategy === 'sequence';
     return scripts

@@ -198,25 +198,31 @@ end
 if mode == 'ids' then
   return cleanup(ids)
 end
-local out = {}
+local out, n = {}, 0
+local objects = base .. ':obj:'
+local call = redis.call
 if loadCount > 0 then
   -- one flat list, n values per object (the id in place of `#id`): a nested reply costs about twice as much
-  -- to build here and to parse in the client
-  for _, id in ipairs(ids) do
-    local values = redis.call('HMGET', base .. ':obj:' .. id, unpack(loadFields))
+  -- to build here and to parse in the client. A running count instead of #out (a search on every append).
+  for i = 1, #ids do
+    local id = ids[i]
+    local values = call('HMGET', objects .. id, unpack(loadFields))
     if values[1] then
-      out[#out + 1] = id
+      out[n + 1] = id
       for f = 2, loadCount do
-        out[#out + 1] = values[f]
+        out[n + f] = values[f]
       end
+      n = n + loadCount
     end
   end
 else
-  for _, id in ipairs(ids) do
-    local fields = redis.call('HGETALL', base .. ':obj:' .. id)
+  for i = 1, #ids do
+    local id = ids[i]
+    local fields = call('HGETALL', objects .. id)
     if #fields > 0 then
-      out[#out + 1] = id
-      out[#out + 1] = fields
+      out[n + 1] = id
+      out[n + 2] = fields
+      n = n + 2
     end
   end
 end
