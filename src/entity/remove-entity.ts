@@ -10,7 +10,8 @@ import { claimsUniques } from './claimed-write';
 /**
  * The write step of remove(): one script that checks every onDelete 'restrict' of the cascade, then removes
  * the object, its entries, cascaded children, nullified foreign keys and memberships together. A model with
- * nothing but its own hash to remove uses a MULTI instead.
+ * nothing but its own hash to remove uses a MULTI instead, and one with only index entries beside it a script
+ * that removes those alone (the plan says which).
  */
 export async function removeObject(model: ModelDescriptor, id: string, held?: EncodedFields): Promise<void> {
   const connection = activeConnection();
@@ -18,15 +19,11 @@ export async function removeObject(model: ModelDescriptor, id: string, held?: En
   const program = removalPlan(model, connection.prefix, id);
   if (held && claimsUniques(model)) {
     // a sharded model's unique values are free at once (without `held`, their claims go stale and are taken over)
-    await store.remove(id, program.simple ? undefined : program.args);
+    await store.remove(id, program.removal);
     await new UniqueClaims(model, connection).release(id, uniqueValues(model, held));
     return;
   }
-  if (program.simple) {
-    await store.remove(id, undefined);
-    return;
-  }
-  const outcome = await store.remove(id, program.args);
+  const outcome = await store.remove(id, program.removal);
   if ('restrictedBy' in outcome) {
     const { model: number, foreignKey } = outcome.restrictedBy;
     const child = program.models[number - 1];

@@ -99,7 +99,7 @@ async function removeAll<T extends BaseEntity>(
     // a sharded model's unique values are read first, so that their claims are released with the objects
     const held = claimsUniques(model) ? (await store.loadMany(ready.map((item) => item.id))).map((fields) => fields && uniqueValues(model, fields)) : [];
     // the plan names the object's shard (one plan for a model that is not sharded)
-    const outcomes = await Promise.all(ready.map((item) => store.remove(item.id, removalPlan(model, connection.prefix, item.id).args)));
+    const outcomes = await Promise.all(ready.map((item) => store.remove(item.id, removalPlan(model, connection.prefix, item.id).removal)));
     const claims = new UniqueClaims(model, connection);
     await Promise.all(ready.map((item, i) => (held[i] && 'existed' in outcomes[i] ? claims.release(item.id, held[i]!) : undefined)));
     ready.forEach((item, i) => {

@@ -21,6 +21,13 @@ export type SaveOutcome =
 /** Foreign key field -> the parent model's object key prefix: a value written to it must name a live parent. */
 export type ParentChecks = ReadonlyArray<readonly [string, string]>;
 
+/**
+ * How an object of a model is removed: `plain` when nothing but its hash and `all` entry exist (a MULTI),
+ * `indexed` when only its index entries are beside them (remove-indexed.lua), else remove.lua with the model
+ * table `args` (src/relations/removal-program.ts).
+ */
+export type Removal = { readonly kind: 'plain' } | { readonly kind: 'indexed' } | { readonly kind: 'program'; readonly args: string[] };
+
 /** What a remove came to: whether the object existed, or the dependents that forbid it (onDelete 'restrict'). */
 export type RemoveOutcome = { existed: boolean } | { restrictedBy: { model: number; foreignKey: string } };
 
@@ -134,22 +141,24 @@ export class ObjectStore {
   }
 
   /**
-   * Deletes an object with remove.lua and the model table `removal` (its index entries, memo, dependents and
-   * memberships), or, when there is nothing but the object itself to remove (`removal` undefined), with a MULTI
-   * of ZREM + DEL, as atomic as the script and cheaper for Redis.
+   * Deletes an object as `removal` says: with a MULTI of ZREM + DEL when there is nothing but the object itself
+   * to remove (as atomic as a script and cheaper for Redis), with remove-indexed.lua when only its index entries
+   * are beside it, else with remove.lua and the model table (its index entries, memo, dependents and
+   * memberships).
    */
-  async remove(id: string, removal: string[] | undefined): Promise<RemoveOutcome> {
+  async remove(id: string, removal: Removal): Promise<RemoveOutcome> {
     const keys = this.keysOf(id);
-    if (removal === undefined) {
-      const [removed] = await this.connection.client
-        .multi()
-        .zRem(keys.all, id)
-        .del(keys.object(id))
-        .zRem(keys.expiring, id)
-        .exec();
+    const client = this.connection.client;
+    if (removal.kind === 'plain') {
+      const [removed] = await client.multi().zRem(keys.all, id).del(keys.object(id)).zRem(keys.expiring, id).exec();
       return { existed: Number(removed) === 1 };
     }
-    const reply = await scripts.remove().run(this.connection.client, [keys.all, keys.object(id), keys.base], [id, ...removal]);
+    if (removal.kind === 'indexed') {
+      const args = [id];
+      pushSpecs(args, this.model.indexes);
+      return { existed: Number(await scripts.removeIndexed().run(client, [keys.all, keys.object(id), keys.base], args)) === 1 };
+    }
+    const reply = await scripts.remove().run(client, [keys.all, keys.object(id), keys.base], [id, ...removal.args]);
     if (Array.isArray(reply)) return { restrictedBy: { model: Number(reply[1]), foreignKey: String(reply[2]) } };
     return { existed: Number(reply) === 1 };
   }

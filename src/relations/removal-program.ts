@@ -1,12 +1,17 @@
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { ModelKeys } from '../keys/model-keys';
+import { Removal } from '../mapper/object-store';
 import { pushSpecs } from '../mapper/index-specs';
 import { modelCount } from '../metadata/model-registry';
 import { dependentsOf, hasRelationsToClean, membershipsOf } from './relation-graph';
 
-/** What removing an object of a model takes: nothing but its hash and `all` entry (simple), or remove.lua. */
+/**
+ * What removing an object of a model takes: nothing but its hash and `all` entry (simple), its index entries
+ * too, or remove.lua with the model table `args`.
+ */
 export interface RemovalPlan {
   readonly simple: boolean;
+  readonly removal: Removal;
   readonly args: string[];
   readonly models: ModelDescriptor[];
 }
@@ -22,8 +27,16 @@ export function removalPlan(model: ModelDescriptor, prefix: string, id?: string)
   const keys = id === undefined ? model.shardKeys(prefix)[0] : model.keysOf(prefix, id);
   const cached = plans.get(keys);
   if (cached && cached.models === modelCount()) return cached.plan;
-  const simple = model.indexes.length === 0 && !model.keepsMemo && !hasRelationsToClean(model, prefix);
-  const plan = { ...removalProgram(model, prefix, keys), simple };
+  const alone = !model.keepsMemo && !hasRelationsToClean(model, prefix);
+  const simple = alone && model.indexes.length === 0;
+  const program = removalProgram(model, prefix, keys);
+  // an expirable model's objects may keep a memo (expire()); remove.lua reads it
+  const removal: Removal = simple
+    ? { kind: 'plain' }
+    : alone && !model.expirable
+      ? { kind: 'indexed' }
+      : { kind: 'program', args: program.args };
+  const plan = { ...program, simple, removal };
   plans.set(keys, { models: modelCount(), plan });
   return plan;
 }

@@ -25,6 +25,7 @@ export const scripts = {
   saveMany: script('save-many.lua'),
   insertPlain: script('insert-plain.lua'),
   remove: script('remove.lua'),
+  removeIndexed: script('remove-indexed.lua'),
   query: script('query.lua'),
   count: script('count.lua'),
   expire: script('expire.lua'),
