@@ -9,34 +9,31 @@ import { useTestRedis } from '../support/test-redis';
  * absent scope values, absent values, NUL bytes, case-insensitive unique values and collisions.
  */
 
+/** The attributes both kinds of twins share: every index kind but unique. */
+class TwinFields extends BaseEntity {
+  @Attr() @Index() topic?: string;
+  @Attr() @Index() score?: number;
+  @Attr() @Index({ sortable: true }) title?: string;
+  @Attr() group?: number;
+  @Attr() @Index({ scope: 'group' }) at?: Date;
+  @Attr() @Index({ scope: 'topic', sortable: true }) name?: string;
+  @Attr() flag?: boolean;
+}
+
 function twin(name: string) {
   @Model({ name })
-  class Twin extends BaseEntity {
-    @Attr() @Index() topic?: string;
-    @Attr() @Index() score?: number;
-    @Attr() @Index({ sortable: true }) title?: string;
-    @Attr() group?: number;
-    @Attr() @Index({ scope: 'group' }) at?: Date;
-    @Attr() @Index({ scope: 'topic', sortable: true }) name?: string;
+  class Twin extends TwinFields {
     @Attr() @Unique({ caseInsensitive: true }) email?: string;
     @Attr() @Unique() code?: number;
-    @Attr() flag?: boolean;
   }
   return Twin;
 }
 
-/** The same without unique values: saveMany writes these with insert-plain.lua (ids drawn ahead, no checks). */
+/** Without unique values: saveMany writes these with insert-plain.lua (ids drawn ahead, no checks). */
 function plainTwin(name: string) {
   @Model({ name })
-  class PlainTwin extends BaseEntity {
-    @Attr() @Index() topic?: string;
-    @Attr() @Index() score?: number;
-    @Attr() @Index({ sortable: true }) title?: string;
-    @Attr() group?: number;
-    @Attr() @Index({ scope: 'group' }) at?: Date;
-    @Attr() @Index({ scope: 'topic', sortable: true }) name?: string;
+  class PlainTwin extends TwinFields {
     @Attr() @Index({ scope: 'group' }) rank?: number;
-    @Attr() flag?: boolean;
   }
   return PlainTwin;
 }
