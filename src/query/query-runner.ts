@@ -8,7 +8,7 @@ import { storedObjects } from './loaded-fields';
 import { mergePages, shardOrder } from './merge-shards';
 import { pageRequest, planQuery } from './plan-query';
 import { PageRequest, planArguments, QueryPlan } from './query-plan';
-import { plainWindow, readWindow } from './window-read';
+import { loadWindow, plainLoadWindow, plainWindow, readWindow } from './window-read';
 
 export interface StoredObject {
   readonly id: string;
@@ -77,7 +77,10 @@ export class QueryRunner {
   }
 
   private async loadShard(shard: number, plan: QueryPlan, page: PageRequest): Promise<StoredObject[]> {
-    return storedObjects(plan.loadFields, (await this.run(shard, 'load', plan, page)) as unknown[]);
+    const client = this.connection.client;
+    const window = plainLoadWindow(this.model, this.keys[shard], plan, page, client);
+    const rows = window && (await loadWindow(client, this.keys[shard], window));
+    return storedObjects(plan.loadFields, rows ?? ((await this.run(shard, 'load', plan, page)) as unknown[]));
   }
 
   private async run(shard: number, mode: 'ids' | 'load' | 'count', plan: QueryPlan, page: PageRequest): Promise<unknown> {

@@ -1,9 +1,11 @@
-import { Attr, BaseEntity, Index, Model, SortableString } from '../../src';
+import { Attr, BaseEntity, connect, disconnect, Index, Model, SortableString } from '../../src';
 import { activeConnection } from '../../src/connection/connection';
 import { descriptorOf } from '../../src/metadata/model-registry';
 import { loadScript } from '../../src/scripts/script';
 import { scripts } from '../../src/scripts/scripts';
-import { windowScript } from '../../src/query/window-read';
+import { QueryRunner } from '../../src/query/query-runner';
+import { sortRowsById } from '../../src/query/id-order';
+import { loadWindow, plainLoadWindow, sortedIdList, windowScript } from '../../src/query/window-read';
 import { expectIndexesConsistent, temporaryKeys } from '../support/index-consistency';
 import { expectedIds, Row } from '../support/query-oracle';
 import { RawClient, useTestRedis } from '../support/test-redis';
@@ -33,6 +35,17 @@ class Session extends BaseEntity {
 @Model({ idStrategy: 'uuid' })
 class Token extends BaseEntity {
   @Attr() @Index() weight?: number;
+}
+
+/** Its objects' hashes are deleted behind its back by a test (the entries stay). */
+@Model()
+class Leftover extends BaseEntity {
+  @Attr() @Index() rank?: number;
+}
+
+@Model()
+class Busy extends BaseEntity {
+  @Attr() @Index() n?: number;
 }
 
 /** No ttl, but single objects may be given one. */
@@ -84,7 +97,8 @@ beforeAll(async () => {
 });
 
 /**
- * The scripts (window.lua, query.lua or another) `run` calls on this file's keys, from MONITOR. A marker
+ * The scripts (window.lua, query.lua or another) `run` calls on this file's keys, and its SORT_RO commands
+ * (window loads), from MONITOR. A marker
  * command sent after `run` bounds the capture: Redis feeds MONITOR in the order it runs commands.
  */
 async function scriptsRun(run: () => Promise<unknown>): Promise<string[]> {
@@ -109,10 +123,12 @@ async function scriptsRun(run: () => Promise<unknown>): Promise<string[]> {
     [windowScript().sha, 'window.lua'],
     [scripts.query().sha, 'query.lua'],
   ]);
-  // EVALSHA names a script by its sha; EVAL (the first use on a server that has not loaded it) by its source
+  // EVALSHA names a script by its sha; EVAL (the first use on a server that has not loaded it) by its source;
+  // SORT_RO sent by the client itself (not from a script: those lines name `lua`) is a window load
   const scriptOf = (line: string) => {
     const sha = /"evalsha" "([0-9a-f]{40})"/i.exec(line)?.[1];
     if (sha) return names.get(sha) ?? sha;
+    if (/"sort_ro" /i.test(line) && !/ lua\]/.test(line)) return 'SORT_RO';
     return /"eval" "-- ([\w-]+\.lua):/i.exec(line)?.[1];
   };
   return lines.map(scriptOf).filter((name): name is string => name !== undefined);
@@ -158,13 +174,12 @@ describe('a where one index window answers', () => {
     );
   });
 
-  it('loads (findBy) and orderBy queries still run query.lua, with the same ids', async () => {
+  it('orderBy queries still run query.lua', async () => {
     const where = { sensor: 's1', value: { gte: 2, lte: 10 } };
     const used = await scriptsRun(async () => {
-      expect((await Reading.findBy(where)).map((reading) => reading.id)).toEqual(expectedIds(rows, where));
       expect(await Reading.findIds(where, { orderBy: { value: 'desc' } })).toEqual(expectedIds(rows, where, { orderBy: { value: 'desc' } }));
     });
-    expect(used).toEqual(['query.lua', 'query.lua']);
+    expect(used).toEqual(['query.lua']);
   });
 
   it('an equality read from a composite index implies its scope, in and OR included', async () => {
@@ -221,6 +236,94 @@ describe('a where one index window answers', () => {
   });
 });
 
+/** Each object as the oracle holds it: id and attribute values (Dates by time). */
+function plain(objects: ReadonlyArray<Record<string, unknown>>, attributes: readonly string[]): unknown[] {
+  return objects.map((object) => [
+    object.id,
+    ...attributes.map((name) => (object[name] instanceof Date ? (object[name] as Date).getTime() : object[name])),
+  ]);
+}
+
+const READING_ATTRIBUTES = ['sensor', 'value', 'at', 'label'];
+const oracleObjects = (source: readonly Row[], ids: readonly string[]) =>
+  plain(
+    ids.map((id) => source.find((row) => row.id === id)!),
+    READING_ATTRIBUTES,
+  );
+
+describe('loading every object of a score index window (findBy without offset, limit or orderBy)', () => {
+  const SCORE_WINDOWS = WINDOWS.filter((where) => !('label' in where));
+
+  it.each(SCORE_WINDOWS.map((where) => [JSON.stringify(where), where]))('%s: the oracle objects, from SORT_RO, no script', async (_, where) => {
+    const expected = expectedIds(rows, where);
+    const used = await scriptsRun(async () => {
+      const found = await Reading.findBy(where as never);
+      expect(plain(found as never, READING_ATTRIBUTES)).toEqual(oracleObjects(rows, expected));
+    });
+    expect(used).toEqual(expected.length === 0 ? [] : ['SORT_RO']);
+  });
+
+  it('a page (offset, limit) and a lex window load with query.lua', async () => {
+    const where = { sensor: 's1', value: { gte: 2, lte: 10 } };
+    const used = await scriptsRun(async () => {
+      const page = await Reading.findBy(where, { offset: 5, limit: 20 });
+      expect(plain(page as never, READING_ATTRIBUTES)).toEqual(oracleObjects(rows, expectedIds(rows, where).slice(5, 25)));
+      const lex = await Reading.findBy({ label: { startsWith: 'a' } });
+      expect(plain(lex as never, READING_ATTRIBUTES)).toEqual(oracleObjects(rows, expectedIds(rows, { label: { startsWith: 'a' } })));
+    });
+    expect(used).toEqual(['query.lua', 'query.lua']);
+  });
+
+  it('a sharded model loads each shard window with SORT_RO and merges them', async () => {
+    const where = { sensor: 's0', value: { gte: 2, lte: 8 } };
+    const expected = expectedIds(shardedRows, where);
+    const used = await scriptsRun(async () => {
+      const found = await ShardedReading.findBy(where);
+      expect(plain(found as never, ['sensor', 'value'])).toEqual(
+        plain(
+          expected.map((id) => shardedRows.find((row) => row.id === id)!),
+          ['sensor', 'value'],
+        ),
+      );
+    });
+    // one per shard whose window is not empty
+    expect(new Set(used)).toEqual(new Set(['SORT_RO']));
+  });
+
+  it('rows read at ranks the window no longer has are not used: the read is made again where the window is', async () => {
+    const where = { sensor: 's0', value: { gte: 3, lte: 9 } };
+    const model = descriptorOf(Reading);
+    const keys = model.keys(activeConnection().prefix);
+    const planned = new QueryRunner(model, activeConnection()).plan(where).shards[0];
+    const client = activeConnection().client;
+    const window = plainLoadWindow(model, keys, planned, { offset: 0, limit: -1 }, client)!;
+    expect(window).toBeDefined();
+    const expected = expectedIds(rows, where);
+    const ids = (reply: unknown[] | undefined) => reply!.filter((_, i) => i % window.patterns.length === 0);
+    // where the window is (read with ZCOUNT), then ranks one off, and a count of the wrong size
+    const end = await redis.raw.zCount(window.key, '-inf', window.max);
+    for (const ranks of [
+      { start: end - expected.length, count: expected.length },
+      { start: end - expected.length + 1, count: expected.length },
+      { start: 0, count: 3 },
+      { start: 0, count: 0 },
+    ]) {
+      expect(ids(await loadWindow(client, keys, window, ranks))).toEqual(expected);
+    }
+  });
+
+  it('an object whose hash has vanished (its index entries left behind) is left out', async () => {
+    const keys = descriptorOf(Leftover).keys(activeConnection().prefix);
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) ids.push((await Leftover.create({ rank: i })).id);
+    await redis.raw.del(keys.object(ids[3]));
+    const used = await scriptsRun(async () => {
+      expect((await Leftover.findBy({ rank: { gte: 0 } })).map((item) => item.id)).toEqual(ids.filter((id) => id !== ids[3]));
+    });
+    expect(used).toEqual(['SORT_RO']);
+  });
+});
+
 describe('objects given a TTL', () => {
   it('an object whose time has not come is returned, from window.lua', async () => {
     const ids: string[] = [];
@@ -254,12 +357,113 @@ describe('objects given a TTL', () => {
     expect(then).toEqual(['window.lua', 'window.lua']);
   });
 
+  it('a load leaves them out too: query.lua answers and sweeps them', async () => {
+    const before = await Probe.findIds({ level: { gte: 0 } });
+    const due = before[before.length - 1];
+    await (await Probe.findOrFail(due)).expire(0.001);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const used = await scriptsRun(async () => {
+      expect((await Probe.findBy({ level: { gte: 0 } })).map((probe) => probe.id)).toEqual(before.slice(0, -1));
+    });
+    expect(used).toEqual(['query.lua']);
+    const again = await scriptsRun(async () => {
+      expect((await Probe.findBy({ level: { gte: 0 } })).map((probe) => probe.id)).toEqual(before.slice(0, -1));
+    });
+    expect(again).toEqual(['SORT_RO']);
+  });
+
   it('count leaves out objects whose time has come too', async () => {
     const before = await Probe.findIds({ level: { gte: 0 } });
     await (await Probe.findOrFail(before[1])).expire(0.001);
     await new Promise((resolve) => setTimeout(resolve, 20));
     const used = await scriptsRun(async () => expect(await Probe.count({ level: { gte: 0 } })).toBe(before.length - 1));
     expect(used).toEqual(['window.lua', 'query.lua']);
+  });
+});
+
+describe('loads while other clients write into the window', () => {
+  it('every load is one state of the window: its objects match, once each, in id order', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 300; i++) ids.push((await Busy.create({ n: (i * 37) % 100 })).id);
+    let writing = true;
+    const writer = (async () => {
+      for (let i = 0; i < 400; i++) {
+        const pick = ids[(i * 7919) % ids.length];
+        if (i % 3 === 0) ids.push((await Busy.create({ n: (i * 13) % 100 })).id);
+        else if (i % 3 === 1) {
+          const busy = await Busy.find(pick);
+          if (busy) {
+            busy.n = (i * 29) % 100;
+            await busy.save();
+          }
+        }
+        else await (await Busy.find(pick))?.remove();
+      }
+      writing = false;
+    })();
+    const where = { n: { gte: 20, lte: 60 } };
+    let loads = 0;
+    while (writing || loads < 5) {
+      const found = await Busy.findBy(where);
+      const numbers = found.map((busy) => Number(busy.id));
+      expect(numbers).toEqual([...new Set(numbers)].sort((a, b) => a - b));
+      for (const busy of found) expect(busy.n! >= 20 && busy.n! <= 60).toBe(true);
+      loads++;
+    }
+    await writer;
+    expect((await Busy.findBy(where)).map((busy) => busy.id)).toEqual(await Busy.findIds(where));
+    await expectIndexesConsistent(Busy, redis.raw, redis.prefix);
+  });
+});
+
+describe('a connection whose user may not run SORT_RO (ACL -@dangerous)', () => {
+  const user = `rr_window_${Math.random().toString(36).slice(2, 10)}`;
+  afterAll(async () => {
+    await disconnect();
+    await connect({ url: process.env.REDIS_URL, prefix: redis.prefix });
+    await redis.raw.sendCommand(['ACL', 'DELUSER', user]);
+  });
+
+  it('loads with query.lua, after one refused SORT_RO', async () => {
+    await redis.raw.sendCommand(['ACL', 'SETUSER', user, 'on', '>window-test', '~*', '&*', '+@all', '-@dangerous']);
+    const url = new URL(process.env.REDIS_URL!);
+    url.username = user;
+    url.password = 'window-test';
+    await disconnect();
+    await connect({ url: url.toString(), prefix: redis.prefix });
+    const where = { sensor: 's1', value: { gte: 2, lte: 10 } };
+    const expected = oracleObjects(rows, expectedIds(rows, where));
+    const used = await scriptsRun(async () => {
+      for (let i = 0; i < 3; i++) expect(plain((await Reading.findBy(where)) as never, READING_ATTRIBUTES)).toEqual(expected);
+    });
+    expect(used).toEqual(['query.lua', 'query.lua', 'query.lua']);
+    // entries are maps (RESP3) or flat field/value lists (RESP2)
+    const log = (await redis.raw.sendCommand(['ACL', 'LOG', '128'])) as Array<unknown[] | Record<string, unknown>>;
+    const refused = log
+      .map((entry) =>
+        Array.isArray(entry) ? Object.fromEntries(Array.from({ length: entry.length / 2 }, (_, i) => [String(entry[2 * i]), entry[2 * i + 1]])) : entry,
+      )
+      .filter((entry) => entry.username === user);
+    expect(refused.map((entry) => [entry.object, Number(entry.count)])).toEqual([['sort_ro', 1]]);
+  });
+});
+
+describe('putting ids in order in the client', () => {
+  it('reads canonical ids of up to 15 digits from the comma-separated window', () => {
+    expect(sortedIdList('10,9,100,0,99,1000')).toEqual(['0', '9', '10', '99', '100', '1000']);
+    expect(sortedIdList('999999999999999,5,4294967296')).toEqual(['5', '4294967296', '999999999999999']);
+    expect(sortedIdList('7')).toEqual(['7']);
+  });
+
+  it.each(['07,8', '8,-1', '8,a', '8,,9', '8,', '1000000000000000', '1e3', '8, 9'])('leaves %p to the general sort', (text) => {
+    expect(sortedIdList(text)).toBeUndefined();
+  });
+
+  it('sorts rows of several values by the id that starts each, numerically, ids above 2^32 included', () => {
+    const rows = ['10', 'a', '9', 'b', '100', 'c', '11', 'd'];
+    expect(sortRowsById(rows, 2)).toEqual(['9', 'b', '10', 'a', '11', 'd', '100', 'c']);
+    const large = ['4294967297', '12', '4294967296'];
+    expect(sortRowsById(large, 1)).toEqual(['12', '4294967296', '4294967297']);
   });
 });
 
