@@ -10,6 +10,8 @@ export interface EntityState {
   snapshot?: EncodedFields;
   /** The last operation of this instance: saves and removes of one instance run one after another. */
   queue: Promise<unknown>;
+  /** Operations of this instance started or waiting, not yet settled. */
+  running: number;
 }
 
 /**
@@ -18,20 +20,34 @@ export interface EntityState {
  * largest part of materializing a loaded page of objects.)
  */
 const STATE = Symbol('redis-record entity state');
+const IDLE: Promise<unknown> = Promise.resolve();
 
 export function stateOf(entity: object): EntityState {
   let state = (entity as { [STATE]?: EntityState })[STATE];
   if (!state) {
-    state = { queue: Promise.resolve() };
+    state = { queue: IDLE, running: 0 };
     Object.defineProperty(entity, STATE, { value: state, enumerable: false, writable: false, configurable: false });
   }
   return state;
 }
 
-/** Runs `operation` after the instance's previous save or remove has settled. */
+/**
+ * Runs `operation` after the instance's previous save or remove has settled; at once when none is under way
+ * (the common case: no wait for a settled queue).
+ */
 export function serialized<T>(entity: object, operation: () => Promise<T>): Promise<T> {
   const state = stateOf(entity);
-  const result = state.queue.then(operation, operation);
-  state.queue = result.catch(() => undefined);
+  const result = state.running === 0 ? operation() : state.queue.then(operation, operation);
+  holdUntil(entity, result);
   return result;
+}
+
+/** Makes the instance's next operations wait for `work` (begun elsewhere, e.g. by saveMany) to settle. */
+export function holdUntil(entity: object, work: Promise<unknown>): void {
+  const state = stateOf(entity);
+  state.running++;
+  const settled = () => {
+    state.running--;
+  };
+  state.queue = work.then(settled, settled);
 }

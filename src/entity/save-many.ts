@@ -10,7 +10,7 @@ import type { AttributeInput, EntityClass, Persisted } from '../types/entity-typ
 import type { BaseEntity } from './base-entity';
 import { chunkSizeOption } from './bulk-options';
 import { createMany } from './create-many';
-import { stateOf } from './entity-state';
+import { holdUntil, stateOf } from './entity-state';
 import { runHooks } from './run-hooks';
 import { validateEntity } from './validate-entity';
 import { writeEntity } from './write-entity';
@@ -69,8 +69,7 @@ export async function saveMany<T extends BaseEntity>(
 
   // Like save(), wait for whatever this call's instances are still doing, and make their next operation wait.
   const work = settle(items).then(() => saveItems(model, items, options.validate !== false, chunkSize, fail));
-  const done = work.catch(() => undefined);
-  for (const { entity } of items) stateOf(entity).queue = done;
+  for (const { entity } of items) holdUntil(entity, work);
   const saved = await work;
   failed.sort((a, b) => a.index - b.index);
   return { ok: failed.length === 0, saved, failed };

@@ -80,9 +80,9 @@ export class ObjectStore {
       const args = [id, String(changes.set.size)];
       for (const [field, value] of changes.set) args.push(field, value);
       args.push(String(changes.removed.length), ...changes.removed);
-      const reply = await scripts.updateFields().run(this.connection.client, [keys.object(id), keys.all], args);
-      if (reply === null) return { missing: true };
-      if (reply !== -1) return { id: String(reply) };
+      const reply = Number(await scripts.updateFields().run(this.connection.client, [keys.object(id), keys.all], args));
+      if (reply === 1) return { id };
+      if (reply === 0) return { missing: true };
       // the hash has expired and its entries wait for a sweep: save.lua sweeps them and answers missing
     }
     return this.save(keys, 'u', id, changes, touched, readVersion, parents);

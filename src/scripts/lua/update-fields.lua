@@ -5,9 +5,9 @@
 -- ARGV[1]  the id
 -- ARGV[2]  n; then n field, value pairs to set (HSET)
 -- then     m; then m fields to remove (HDEL)
--- Returns: the id when written; false when the object does not exist (nothing is written, it is never revived);
---          -1 when the object is still in `all` but its hash has expired (nothing is written: the caller runs
---          save.lua, which sweeps it).
+-- Returns: 1 when written; 0 when the object does not exist (nothing is written, it is never revived); -1 when
+--          the object is still in `all` but its hash has expired (nothing is written: the caller runs save.lua,
+--          which sweeps it). Integers, which a client reads for less than a string.
 -- Guarantees: a live object's hash always exists (it holds #id), so the existence check and the write are one
 -- atomic step: an update never brings back a removed or expired object. The hash's TTL is kept; no index
 -- entry depends on these fields, so invariants 1 to 5 hold without touching other keys.
@@ -24,7 +24,7 @@ if redis.call('EXISTS', key) == 0 then
   if redis.call('ZSCORE', KEYS[2], ARGV[1]) then
     return -1
   end
-  return false
+  return 0
 end
 local setCount = tonumber(ARGV[2])
 if setCount > 0 then
@@ -35,4 +35,4 @@ local delCount = tonumber(ARGV[delFrom])
 if delCount > 0 then
   callChunked('HDEL', delFrom + 1, delFrom + delCount)
 end
-return ARGV[1]
+return 1
