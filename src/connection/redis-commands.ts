@@ -15,6 +15,10 @@ export interface RedisTransaction {
   zRem(key: string, member: string): RedisTransaction;
   hGetAll(key: string): RedisTransaction;
   del(key: string): RedisTransaction;
+  zRangeWithScores(key: string, start: number, stop: number): RedisTransaction;
+  zCount(key: string, min: string, max: string): RedisTransaction;
+  time(): RedisTransaction;
+  sortRo(key: string, options: { BY: string; LIMIT: { offset: number; count: number }; GET: string[] }): RedisTransaction;
   exec(): Promise<unknown[]>;
 }
 

@@ -3,7 +3,8 @@ import { RedisCommands } from '../connection/redis-commands';
 import { isCluster } from '../connection/topology';
 import { ModelKeys } from '../keys/model-keys';
 import { ModelDescriptor } from '../metadata/model-descriptor';
-import { loadScript, Script } from '../scripts/script';
+import { Script } from '../scripts/script';
+import { scripts } from '../scripts/scripts';
 import { sortRowsById } from './id-order';
 import { PageRequest, QueryPlan, ScriptArg } from './query-plan';
 
@@ -34,11 +35,9 @@ export interface WindowRange {
   readonly max: ScriptArg;
 }
 
-let script: Script | undefined;
-
-/** window.lua, read once. */
+/** window.lua (loaded at connect with every other script). */
 export function windowScript(): Script {
-  return (script ??= loadScript('window.lua'));
+  return scripts.window();
 }
 
 /** The window a plan reads with window.lua in `mode`, or undefined when query.lua must answer. */
@@ -166,18 +165,6 @@ export function plainLoadWindow(
   return { key, min, max, patterns: plan.loadFields.map((field) => `${keys.objectPrefix}*->${field}`) };
 }
 
-/**
- * The commands of a transaction used here, as a node-redis client's MULTI offers them (RedisTransaction in
- * src/connection/redis-commands.ts names only the ones other modules use).
- */
-interface LoadTransaction {
-  zRangeWithScores(key: string, start: number, stop: number): LoadTransaction;
-  time(): LoadTransaction;
-  zCount(key: string, min: string, max: string): LoadTransaction;
-  sortRo(key: string, options: { BY: string; LIMIT: { offset: number; count: number }; GET: string[] }): LoadTransaction;
-  exec(): Promise<unknown[]>;
-}
-
 const ATTEMPTS = 3;
 
 /** Where the window sits in its index: `count` members from rank `start`. */
@@ -198,7 +185,8 @@ export async function loadWindow(
   ranks?: WindowRanks,
 ): Promise<unknown[] | undefined> {
   const begin = () =>
-    (client.multi() as unknown as LoadTransaction)
+    client
+      .multi()
       .zRangeWithScores(keys.expiring, 0, 0)
       .time()
       .zCount(window.key, '-inf', window.max)

@@ -27,6 +27,7 @@ export const scripts = {
   remove: script('remove.lua'),
   removeIndexed: script('remove-indexed.lua'),
   query: script('query.lua'),
+  window: script('window.lua'),
   count: script('count.lua'),
   expire: script('expire.lua'),
   persist: script('persist.lua'),
