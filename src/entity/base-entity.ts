@@ -6,7 +6,7 @@ import { ObjectStore } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { descriptorOf } from '../metadata/model-registry';
 import { AttributeInput, CounterName, EntityClass, Persisted, SaveOptions } from '../types/entity-types';
-import { serialized, stateOf } from './entity-state';
+import { serialized, StatefulEntity, stateOf } from './entity-state';
 import { hasSaveHooks, runHooks } from './run-hooks';
 import { hasValidationRules, validateEntity } from './validate-entity';
 import { writeEntity } from './write-entity';
@@ -35,7 +35,7 @@ function storeOf(model: ModelDescriptor): ObjectStore {
 }
 
 /** The ActiveRecord facade: model classes extend it and get persistence as static and instance methods. */
-export abstract class BaseEntity {
+export abstract class BaseEntity extends StatefulEntity {
   /** The id: set once saved ('1', '2', ... or a uuid), undefined before. */
   get id(): string | undefined {
     return stateOf(this).id;

@@ -1,9 +1,9 @@
 import { EncodedFields } from '../mapper/encoded-fields';
 
 /**
- * What an entity instance knows about its stored copy, kept outside the instance so that instances hold
- * only their attributes. `snapshot` is the stored form of the attributes at the last save or load: the base
- * of the next update's change set. No snapshot means not persisted.
+ * What an entity instance knows about its stored copy, kept apart from its attributes (StatefulEntity).
+ * `snapshot` is the stored form of the attributes at the last save or load: the base of the next update's
+ * change set. No snapshot means not persisted.
  */
 export interface EntityState {
   id?: string;
@@ -14,21 +14,27 @@ export interface EntityState {
   running: number;
 }
 
-/**
- * The state sits on the instance under a symbol, non-enumerable: Object.keys, JSON, spreads and equality
- * checks see the attributes only. (A WeakMap entry cost about 2.5 us per instance to add and collect, the
- * largest part of materializing a loaded page of objects.)
- */
-const STATE = Symbol('redis-record entity state');
 const IDLE: Promise<unknown> = Promise.resolve();
+/** Set by StatefulEntity's static block, the one place that can read its private field. */
+let readState: (entity: StatefulEntity) => EntityState;
 
-export function stateOf(entity: object): EntityState {
-  let state = (entity as { [STATE]?: EntityState })[STATE];
-  if (!state) {
-    state = { queue: IDLE, running: 0 };
-    Object.defineProperty(entity, STATE, { value: state, enumerable: false, writable: false, configurable: false });
+/**
+ * The base of every entity class (BaseEntity extends it): it keeps the state in a private field, which
+ * Object.keys, JSON, spreads and equality checks never see, so instances show their attributes only. (A
+ * symbol property defined per instance cost about ten times as much to add; a WeakMap entry more still.)
+ * @hidden
+ */
+export abstract class StatefulEntity {
+  #state: EntityState | undefined;
+
+  static {
+    readState = (entity) => (entity.#state ??= { queue: IDLE, running: 0 });
   }
-  return state;
+}
+
+/** The state of an entity, made on first use. */
+export function stateOf(entity: object): EntityState {
+  return readState(entity as StatefulEntity);
 }
 
 /**

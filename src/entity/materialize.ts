@@ -22,6 +22,14 @@ export async function applyStored(model: ModelDescriptor, entity: object, id: st
   await runHooks(model, entity, 'afterLoad');
 }
 
+/** A new instance of the model class holding a stored object (no hooks). */
+function build<T extends BaseEntity>(ctor: EntityClass<T>, model: ModelDescriptor, id: string, fields: EncodedFields): Persisted<T> {
+  const entity = new ctor();
+  installRelations(model, entity, () => stateOf(entity).id);
+  fill(model, entity, id, fields);
+  return entity as Persisted<T>;
+}
+
 /**
  * Instances of the model class holding stored objects, in order (null stays null). Built synchronously; the
  * AfterLoad hooks, if the model has any, then run object by object.
@@ -31,26 +39,21 @@ export async function materializeAll<T extends BaseEntity>(
   model: ModelDescriptor,
   objects: ReadonlyArray<StoredObject | null>,
 ): Promise<Array<Persisted<T> | null>> {
-  const entities = objects.map((object) => {
-    if (!object) return null;
-    const entity = new ctor();
-    installRelations(model, entity, () => stateOf(entity).id);
-    fill(model, entity, object.id, object.fields);
-    return entity as Persisted<T>;
-  });
+  const entities = objects.map((object) => (object ? build(ctor, model, object.id, object.fields) : null));
   if (model.hookMethods('afterLoad').length > 0) {
     for (const entity of entities) if (entity) await runHooks(model, entity, 'afterLoad');
   }
   return entities;
 }
 
-/** A new instance of the model class holding a stored object. */
+/** A new instance of the model class holding a stored object, after its AfterLoad hooks. */
 export async function materialize<T extends BaseEntity>(
   ctor: EntityClass<T>,
   model: ModelDescriptor,
   id: string,
   fields: EncodedFields,
 ): Promise<Persisted<T>> {
-  const [entity] = await materializeAll(ctor, model, [{ id, fields }]);
-  return entity!;
+  const entity = build(ctor, model, id, fields);
+  if (model.hookMethods('afterLoad').length > 0) await runHooks(model, entity, 'afterLoad');
+  return entity;
 }
