@@ -12,8 +12,11 @@ import { parentChecks } from '../relations/parent-checks';
 import { inWindows } from './bulk-windows';
 import { stateOf } from './entity-state';
 
-/** Script calls awaiting Redis at once: one being applied while the next is encoded and sent. */
-const IN_FLIGHT = 2;
+/**
+ * Chunks in flight at once: Redis applies one while the next ones are encoded, sent and read, so it rarely
+ * waits (4 measured about 20% faster than 2 for 1 KB objects; each chunk is a few hundred KB in memory).
+ */
+const IN_FLIGHT = 4;
 
 /** A new object on its way: its position among the entities, and what is sent for it. */
 interface PendingCreate extends NewObject {
