@@ -4,7 +4,7 @@ import { scripts } from '../scripts/scripts';
 import { BulkTarget } from './bulk-routing';
 import { EncodedFields } from './encoded-fields';
 import { pushSpecs } from './index-specs';
-import { NewObjectEntries } from './new-object-entries';
+import { createsWithoutChecks, NewObjectEntries } from './new-object-entries';
 import { ParentChecks, SaveOutcome } from './object-store';
 
 /** A new object of a bulk create: its given id ('' to take a sequence number) and its encoded fields. */
@@ -28,7 +28,7 @@ export class BulkStore {
    * ObjectStore.insert's (`missing` meaning the given id exists already).
    */
   async create(target: BulkTarget, objects: readonly NewObject[], parents: ParentChecks): Promise<SaveOutcome[]> {
-    if (parents.length === 0 && this.plainCreates && objects.every((object) => object.id === '')) {
+    if (parents.length === 0 && createsWithoutChecks(this.model) && objects.every((object) => object.id === '')) {
       return this.createPlain(target, objects);
     }
     const { keys, idForm } = target;
@@ -57,24 +57,7 @@ export class BulkStore {
   }
 
   /**
-   * New objects of this model can be written without a script: sequence ids of one sequence, and nothing to
-   * check before the write or to keep beside it (no unique value, no TTL, memo or cap). Foreign keys are checked
-   * by the caller's `parents` (none for this path).
-   */
-  private get plainCreates(): boolean {
-    const model = this.model;
-    return (
-      model.idStrategy === 'sequence' &&
-      model.shards === 1 &&
-      !model.keepsMemo &&
-      model.ttlMs === undefined &&
-      model.cap === undefined &&
-      model.indexes.every((index) => index.kind !== 'unique')
-    );
-  }
-
-  /**
-   * Creates objects that need no check (see plainCreates): one INCRBY draws their ids, then insert-plain.lua
+   * Creates objects that need no check (createsWithoutChecks): one INCRBY draws their ids, then insert-plain.lua
    * writes every hash, its `all` entry and the index entries computed here, one command per index key. Redis then
    * runs one HSET per object and a few batched adds, a fraction of save-many.lua's work per object. A crash
    * between the two round trips only skips the drawn ids (the sequence never goes back).

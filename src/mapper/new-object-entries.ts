@@ -1,14 +1,70 @@
-import { lexMemberBytes } from '../keys/lex-member';
+import { lexMemberPrefix, withLexId } from '../keys/lex-member';
 import { ModelKeys } from '../keys/model-keys';
 import { IndexDescriptor } from '../metadata/index-descriptor';
+import { ModelDescriptor } from '../metadata/model-descriptor';
 import { EncodedFields } from './encoded-fields';
 
 /**
- * The set and sorted-set entries of new objects, gathered per index key so that each key takes one SADD or ZADD
- * for a whole chunk. They are computed from the fields written, exactly as indexes.lua's entryOf computes them
- * from the stored values: a new object's hash holds exactly those fields (and `#id`). A sorted entry's score is
- * the stored string itself ('inf' when absent), as the scripts pass it. Unique indexes are not handled here (a
- * unique value needs a check before the write: save-many.lua does those models).
+ * Whether new objects of the model can be written with entries computed here, without a check before the write:
+ * sequence ids of one sequence, no unique value, no TTL, memo or cap. (Foreign keys are the caller's to rule
+ * out: a value written to one must name a live parent.)
+ */
+export function createsWithoutChecks(model: ModelDescriptor): boolean {
+  return (
+    model.idStrategy === 'sequence' &&
+    model.shards === 1 &&
+    !model.keepsMemo &&
+    model.ttlMs === undefined &&
+    model.cap === undefined &&
+    model.indexes.every((index) => index.kind !== 'unique')
+  );
+}
+
+/**
+ * One index entry of a new object, all but its id: a set entry (member: the id), a sorted entry (`arg` the
+ * score: the stored string itself, 'inf' when absent, as the scripts pass it) or a lex entry (score 0, member
+ * `arg` followed by len(id) and the id). Computed from the fields written, exactly as indexes.lua's entryOf
+ * computes entries from stored values: a new object's hash holds exactly those fields (and `#id`). Unique
+ * indexes have no template (a unique value needs a check before the write: save.lua and save-many.lua do
+ * those models).
+ */
+export interface EntryTemplate {
+  readonly kind: 'S' | 'Z' | 'L';
+  readonly key: string;
+  readonly arg?: string | Buffer;
+}
+
+export function entryTemplates(keys: ModelKeys, indexes: readonly IndexDescriptor[], fields: EncodedFields): EntryTemplate[] {
+  const templates: EntryTemplate[] = [];
+  for (const index of indexes) {
+    const value = fields.get(index.attribute.field);
+    if (index.kind === 'set') {
+      if (value !== undefined) templates.push({ kind: 'S', key: keys.valueSet(index.attribute.field, value) });
+      continue;
+    }
+    if (index.kind === 'unique') throw new Error(`${index.attribute.field}: unique entries need a check before the write`);
+    const key = sortedKey(keys, index, fields);
+    if (key === undefined) continue; // no scope value: in no scoped index
+    if (index.kind === 'score') templates.push({ kind: 'Z', key, arg: value ?? 'inf' });
+    else templates.push({ kind: 'L', key, arg: lexMemberPrefix(value) });
+  }
+  return templates;
+}
+
+function sortedKey(keys: ModelKeys, index: IndexDescriptor, fields: EncodedFields): string | undefined {
+  const kind = index.kind === 'lex' ? 'lex' : 'score';
+  const scope = index.scope;
+  if (scope === undefined) return keys.sorted(kind, index.attribute.field);
+  const scopeValue = fields.get(scope.field);
+  if (scopeValue === undefined) return undefined;
+  // as an index value, the number -0 is 0 (its stored form keeps '-0' so that it round-trips)
+  const value = scope.type === 'number' && scopeValue === '-0' ? '0' : scopeValue;
+  return keys.sorted(kind, index.attribute.field, { field: scope.field, value });
+}
+
+/**
+ * The set and sorted-set entries of many new objects, gathered per index key so that each key takes one SADD
+ * or ZADD for a whole chunk.
  */
 export class NewObjectEntries {
   /** index key -> 'S' and the ids of a set, or 'Z' and the score, member pairs of a sorted set */
@@ -20,17 +76,10 @@ export class NewObjectEntries {
   ) {}
 
   add(id: string, fields: EncodedFields): void {
-    for (const index of this.indexes) {
-      const value = fields.get(index.attribute.field);
-      if (index.kind === 'set') {
-        if (value !== undefined) this.push('S', this.keys.valueSet(index.attribute.field, value), id);
-        continue;
-      }
-      if (index.kind === 'unique') throw new Error(`${index.attribute.field}: unique entries need save-many.lua`);
-      const key = this.sortedKey(index, fields);
-      if (key === undefined) continue; // no scope value: in no scoped index
-      if (index.kind === 'score') this.push('Z', key, value ?? 'inf', id);
-      else this.push('Z', key, '0', lexMemberBytes(value, id));
+    for (const { kind, key, arg } of entryTemplates(this.keys, this.indexes, fields)) {
+      if (kind === 'S') this.push('S', key, id);
+      else if (kind === 'Z') this.push('Z', key, arg!, id);
+      else this.push('Z', key, '0', withLexId(arg as Buffer, id));
     }
   }
 
@@ -38,16 +87,5 @@ export class NewObjectEntries {
     const entry = this.byKey.get(key);
     if (entry) entry.args.push(...args);
     else this.byKey.set(key, { kind, args });
-  }
-
-  private sortedKey(index: IndexDescriptor, fields: EncodedFields): string | undefined {
-    const kind = index.kind === 'lex' ? 'lex' : 'score';
-    const scope = index.scope;
-    if (scope === undefined) return this.keys.sorted(kind, index.attribute.field);
-    const scopeValue = fields.get(scope.field);
-    if (scopeValue === undefined) return undefined;
-    // as an index value, the number -0 is 0 (its stored form keeps '-0' so that it round-trips)
-    const value = scope.type === 'number' && scopeValue === '-0' ? '0' : scopeValue;
-    return this.keys.sorted(kind, index.attribute.field, { field: scope.field, value });
   }
 }

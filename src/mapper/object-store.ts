@@ -8,6 +8,7 @@ import { EncodedFields } from './encoded-fields';
 import { fieldsFromReply } from './attribute-encoder';
 import { ModelKeys } from '../keys/model-keys';
 import { idForm, nextShard } from './shard-turns';
+import { createsWithoutChecks, entryTemplates } from './new-object-entries';
 
 
 /** What a save came to: the id, the object being gone (or the id taken), or a unique value held by another. */
@@ -55,8 +56,29 @@ export class ObjectStore {
    * shard in turn, for a sharded model), a given id goes to its shard.
    */
   insert(fields: EncodedFields, id: string | undefined, parents: ParentChecks): Promise<SaveOutcome> {
+    if (id === undefined && createsWithoutChecks(this.model) && !parents.some(([field]) => fields.has(field))) {
+      return this.insertWithoutChecks(fields);
+    }
     const keys = id === undefined ? this.shards[nextShard(this.model)] : this.keysOf(id);
     return this.save(keys, 'c', id ?? '', { set: fields, removed: [] }, this.model.indexes, undefined, parents);
+  }
+
+  /**
+   * Creates an object that needs no check before the write (createsWithoutChecks, no foreign key set) with
+   * create-plain.lua: the index entries are computed here, the script draws the id and writes the hash, its
+   * `all` entry and the entries, a fraction of save.lua's work.
+   */
+  private async insertWithoutChecks(fields: EncodedFields): Promise<SaveOutcome> {
+    const keys = this.shards[0];
+    const args: Array<string | Buffer> = [String(fields.size)];
+    for (const [field, value] of fields) args.push(field, value);
+    const templates = entryTemplates(keys, this.model.indexes, fields);
+    args.push(String(templates.length));
+    for (const { kind, key, arg } of templates) {
+      args.push(kind, key.slice(keys.base.length));
+      if (arg !== undefined) args.push(arg);
+    }
+    return { id: String(await scripts.createPlain().run(this.connection.client, [keys.sequence, keys.all, keys.base], args)) };
   }
 
   /**

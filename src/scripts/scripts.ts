@@ -21,6 +21,7 @@ export function allScripts(): Script[] {
 
 export const scripts = {
   save: script('save.lua'),
+  createPlain: script('create-plain.lua'),
   updateFields: script('update-fields.lua'),
   saveMany: script('save-many.lua'),
   insertPlain: script('insert-plain.lua'),

@@ -29,13 +29,23 @@ function twin(name: string) {
   return Twin;
 }
 
-/** Without unique values: saveMany writes these with insert-plain.lua (ids drawn ahead, no checks). */
+/**
+ * Without unique values: create() writes these with create-plain.lua and saveMany with insert-plain.lua, both
+ * with entries computed by the client (no checks before the write).
+ */
 function plainTwin(name: string) {
   @Model({ name })
   class PlainTwin extends TwinFields {
     @Attr() @Index({ scope: 'group' }) rank?: number;
   }
   return PlainTwin;
+}
+
+/** The same with a unique attribute left unset: creates go through save.lua, which computes the entries itself. */
+@Model({ name: 'PlainChecked' })
+class PlainChecked extends TwinFields {
+  @Attr() @Index({ scope: 'group' }) rank?: number;
+  @Attr() @Unique() unset?: string;
 }
 
 const Single = twin('TwinSingle');
@@ -81,10 +91,11 @@ describe('saveMany and save() write the same', () => {
 });
 
 describe('saveMany of a model without unique values, foreign keys, ttl or cap', () => {
-  it('writes the same keys and contents as save(), in every chunk size, with the same ids', async () => {
+  it('writes the same keys and contents as save() and as save.lua, in every chunk size, with the same ids', async () => {
     const plainItems = () =>
       items().map(({ email, code, ...rest }) => ({ ...rest, rank: code === undefined ? undefined : email ? code : -0 }));
     for (const attributes of plainItems()) await PlainSingle.create(attributes);
+    for (const attributes of plainItems()) await PlainChecked.create(attributes);
     const first = await PlainBatch.saveMany(plainItems().slice(0, 7), { chunkSize: 3 });
     const rest = await PlainBatch.saveMany(plainItems().slice(7), { chunkSize: 50 });
     expect([...first.failed, ...rest.failed]).toEqual([]);
@@ -92,8 +103,12 @@ describe('saveMany of a model without unique values, foreign keys, ttl or cap', 
 
     const single = renamed(await snapshotKeys(redis.raw, `${redis.prefix}:{PlainSingle}`), 'PlainSingle');
     const batch = renamed(await snapshotKeys(redis.raw, `${redis.prefix}:{PlainBatch}`), 'PlainBatch');
+    const checked = renamed(await snapshotKeys(redis.raw, `${redis.prefix}:{PlainChecked}`), 'PlainChecked');
     expect(Object.keys(batch)).toEqual(Object.keys(single));
     expect(batch).toEqual(single);
+    expect(Object.keys(single)).toEqual(Object.keys(checked));
+    expect(single).toEqual(checked);
     expect((await PlainBatch.check()).violations).toEqual([]);
+    expect((await PlainSingle.check()).violations).toEqual([]);
   });
 });
