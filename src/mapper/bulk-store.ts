@@ -88,15 +88,21 @@ export class BulkStore {
 
   /**
    * Removes objects that have nothing but their hash and `all` entry to remove (no indexes, memo or relations):
-   * one MULTI of ZREM + DEL + ZREM exp per id, as ObjectStore.remove does for one. Resolves to whether each
-   * existed.
+   * one MULTI of ZREM + DEL (+ ZREM exp for an expirable model) per id, as ObjectStore.remove does for one.
+   * Resolves to whether each existed.
    */
   async removePlain(target: BulkTarget, ids: readonly string[]): Promise<boolean[]> {
     const { keys } = target;
     const transaction = this.connection.client.multi();
-    for (const id of ids) transaction.zRem(keys.all, id).del(keys.object(id)).zRem(keys.expiring, id);
+    // an `exp` entry exists only for objects of an expirable model
+    const expirable = this.model.expirable;
+    for (const id of ids) {
+      transaction.zRem(keys.all, id).del(keys.object(id));
+      if (expirable) transaction.zRem(keys.expiring, id);
+    }
     const replies = await transaction.exec();
-    return ids.map((_, i) => Number(replies[3 * i]) === 1);
+    const step = expirable ? 3 : 2;
+    return ids.map((_, i) => Number(replies[step * i]) === 1);
   }
 }
 

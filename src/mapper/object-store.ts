@@ -172,7 +172,9 @@ export class ObjectStore {
     const keys = this.keysOf(id);
     const client = this.connection.client;
     if (removal.kind === 'plain') {
-      const [removed] = await client.multi().zRem(keys.all, id).del(keys.object(id)).zRem(keys.expiring, id).exec();
+      // an `exp` entry exists only for objects of an expirable model
+      const transaction = client.multi().zRem(keys.all, id).del(keys.object(id));
+      const [removed] = await (this.model.expirable ? transaction.zRem(keys.expiring, id) : transaction).exec();
       return { existed: Number(removed) === 1 };
     }
     if (removal.kind === 'indexed') {
