@@ -14,7 +14,7 @@ import { removeObject } from './remove-entity';
 import { installRelations } from '../relations/install-relations';
 import { dropScope } from './drop-scope';
 import { scopedClass } from '../relations/tenant-scope';
-import { applyStored, materialize, materializeAll } from './materialize';
+import { applyStored, buildStored, materialize, materializeAll } from './materialize';
 import { countWhere, findBy, findIds, iterate } from './entity-queries';
 import { expireObject, persistObject, sweepModel, ttlOf } from './expiry';
 import { incrementCounter } from './counters';
@@ -195,12 +195,12 @@ export abstract class BaseEntity extends StatefulEntity {
   }
 
   /** The object with this id, or null. One round trip. */
-  static async find<T extends BaseEntity>(this: EntityClass<T>, id: string | number): Promise<Persisted<T> | null> {
+  static find<T extends BaseEntity>(this: EntityClass<T>, id: string | number): Promise<Persisted<T> | null> {
     return findOne(this, id);
   }
 
   /** The object with this id; NotFoundError when there is none. */
-  static async findOrFail<T extends BaseEntity>(this: EntityClass<T>, id: string | number): Promise<Persisted<T>> {
+  static findOrFail<T extends BaseEntity>(this: EntityClass<T>, id: string | number): Promise<Persisted<T>> {
     return findOrFailOne(this, id);
   }
 
@@ -369,6 +369,8 @@ async function findOrFailOne<T extends BaseEntity>(ctor: EntityClass<T>, id: str
 async function findOne<T extends BaseEntity>(ctor: EntityClass<T>, id: string | number): Promise<Persisted<T> | null> {
   const model = descriptorOf(ctor);
   const normalized = normalizeId(model.name, id);
-  const [fields] = await afterSchema(model, () => storeOf(model).loadMany([normalized]));
-  return fields ? materialize(ctor, model, normalized, fields) : null;
+  const fields = await afterSchema(model, () => storeOf(model).loadOne(normalized));
+  if (!fields) return null;
+  if (model.hookMethods('afterLoad').length > 0) return materialize(ctor, model, normalized, fields);
+  return buildStored(ctor, model, normalized, fields);
 }

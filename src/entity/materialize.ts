@@ -22,8 +22,8 @@ export async function applyStored(model: ModelDescriptor, entity: object, id: st
   await runHooks(model, entity, 'afterLoad');
 }
 
-/** A new instance of the model class holding a stored object (no hooks). */
-function build<T extends BaseEntity>(ctor: EntityClass<T>, model: ModelDescriptor, id: string, fields: EncodedFields): Persisted<T> {
+/** A new instance of the model class holding a stored object (no hooks: see materialize for those). */
+export function buildStored<T extends BaseEntity>(ctor: EntityClass<T>, model: ModelDescriptor, id: string, fields: EncodedFields): Persisted<T> {
   const entity = new ctor();
   installRelations(model, entity, () => stateOf(entity).id);
   fill(model, entity, id, fields);
@@ -39,7 +39,7 @@ export async function materializeAll<T extends BaseEntity>(
   model: ModelDescriptor,
   objects: ReadonlyArray<StoredObject | null>,
 ): Promise<Array<Persisted<T> | null>> {
-  const entities = objects.map((object) => (object ? build(ctor, model, object.id, object.fields) : null));
+  const entities = objects.map((object) => (object ? buildStored(ctor, model, object.id, object.fields) : null));
   if (model.hookMethods('afterLoad').length > 0) {
     for (const entity of entities) if (entity) await runHooks(model, entity, 'afterLoad');
   }
@@ -53,7 +53,7 @@ export async function materialize<T extends BaseEntity>(
   id: string,
   fields: EncodedFields,
 ): Promise<Persisted<T>> {
-  const entity = build(ctor, model, id, fields);
+  const entity = buildStored(ctor, model, id, fields);
   if (model.hookMethods('afterLoad').length > 0) await runHooks(model, entity, 'afterLoad');
   return entity;
 }

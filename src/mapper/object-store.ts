@@ -187,6 +187,21 @@ export class ObjectStore {
     return { existed: Number(reply) === 1 };
   }
 
+  /** loadMany of one id: the same MULTI of ZSCORE + HGETALL, without the list around it (find is a hot path). */
+  loadOne(id: string): Promise<EncodedFields | null> {
+    const keys = this.keysOf(id);
+    return this.connection.client
+      .multi()
+      .zScore(keys.all, id)
+      .hGetAll(keys.object(id))
+      .exec()
+      .then((replies) => {
+        if (replies[0] === null) return null;
+        const fields = fieldsFromReply(replies[1]);
+        return fields.size > 0 ? fields : null;
+      });
+  }
+
   /**
    * Reads any number of objects in one round trip: a MULTI of ZSCORE + HGETALL per id, so membership and
    * attributes are read at one instant. Null where the id is not in `all`, or where its hash is gone (expired:
