@@ -95,19 +95,24 @@ export class ObjectStore {
    * Applies a change set and moves the index entries it touches. Changes that no index, version or foreign key
    * depends on go to update-fields.lua, a fraction of save.lua's cost in Redis.
    */
-  async update(id: string, changes: ChangeSet, readVersion: string | undefined, parents: ParentChecks): Promise<SaveOutcome> {
+  update(id: string, changes: ChangeSet, readVersion: string | undefined, parents: ParentChecks): Promise<SaveOutcome> {
     const keys = this.keysOf(id);
     const touched = this.touched(changes);
-    if (touched.length === 0 && this.model.version === undefined && !parents.some(([field]) => changes.set.has(field))) {
-      const args = [id, String(changes.set.size)];
-      for (const [field, value] of changes.set) args.push(field, value);
-      args.push(String(changes.removed.length), ...changes.removed);
-      const reply = Number(await scripts.updateFields().run(this.connection.client, [keys.object(id), keys.all], args));
-      if (reply === 1) return { id };
-      if (reply === 0) return { missing: true };
-      // the hash has expired and its entries wait for a sweep: save.lua sweeps them and answers missing
+    if (touched.length > 0 || this.model.version !== undefined || parents.some(([field]) => changes.set.has(field))) {
+      return this.save(keys, 'u', id, changes, touched, readVersion, parents);
     }
-    return this.save(keys, 'u', id, changes, touched, readVersion, parents);
+    const args = [id, String(changes.set.size)];
+    for (const [field, value] of changes.set) args.push(field, value);
+    args.push(String(changes.removed.length), ...changes.removed);
+    return scripts
+      .updateFields()
+      .run(this.connection.client, [keys.object(id), keys.all], args)
+      .then((reply): SaveOutcome | Promise<SaveOutcome> => {
+        if (Number(reply) === 1) return { id };
+        if (Number(reply) === 0) return { missing: true };
+        // the hash has expired and its entries wait for a sweep: save.lua sweeps them and answers missing
+        return this.save(keys, 'u', id, changes, touched, readVersion, parents);
+      });
   }
 
   /** The indexes whose entries depend on the changed fields. */
