@@ -48,12 +48,28 @@ export function serialized<T>(entity: object, operation: () => Promise<T>): Prom
   return result;
 }
 
-/** Makes the instance's next operations wait for `work` (begun elsewhere, e.g. by saveMany) to settle. */
+/** Makes the instance's next operations wait for `work` (begun elsewhere) to settle. */
 export function holdUntil(entity: object, work: Promise<unknown>): void {
-  const state = stateOf(entity);
-  state.running++;
+  holdAllUntil([entity], work);
+}
+
+/** holdUntil for many instances (saveMany), with one promise for them all. */
+export function holdAllUntil(entities: readonly object[], work: Promise<unknown>): void {
+  const states = entities.map(stateOf);
+  for (const state of states) state.running++;
   const settled = () => {
-    state.running--;
+    for (const state of states) state.running--;
   };
-  state.queue = work.then(settled, settled);
+  const queue = work.then(settled, settled);
+  for (const state of states) state.queue = queue;
+}
+
+/** Settles when every one of these instances has no operation under way (at once when none has). */
+export function whenIdle(entities: readonly object[]): Promise<unknown> {
+  const busy: Array<Promise<unknown>> = [];
+  for (const entity of entities) {
+    const state = stateOf(entity);
+    if (state.running > 0) busy.push(state.queue);
+  }
+  return Promise.all(busy);
 }

@@ -10,7 +10,7 @@ import type { AttributeInput, EntityClass, Persisted } from '../types/entity-typ
 import type { BaseEntity } from './base-entity';
 import { chunkSizeOption } from './bulk-options';
 import { createMany } from './create-many';
-import { holdUntil, stateOf } from './entity-state';
+import { holdAllUntil, stateOf, whenIdle } from './entity-state';
 import { runHooks } from './run-hooks';
 import { validateEntity } from './validate-entity';
 import { writeEntity } from './write-entity';
@@ -68,8 +68,9 @@ export async function saveMany<T extends BaseEntity>(
   }
 
   // Like save(), wait for whatever this call's instances are still doing, and make their next operation wait.
-  const work = settle(items).then(() => saveItems(model, items, options.validate !== false, chunkSize, fail));
-  for (const { entity } of items) holdUntil(entity, work);
+  const entities = items.map((item) => item.entity);
+  const work = whenIdle(entities).then(() => saveItems(model, items, options.validate !== false, chunkSize, fail));
+  holdAllUntil(entities, work);
   const saved = await work;
   failed.sort((a, b) => a.index - b.index);
   return { ok: failed.length === 0, saved, failed };
@@ -187,12 +188,6 @@ function instanceFor<T extends BaseEntity>(ctor: EntityClass<T>, model: ModelDes
     throw new ArgumentError(`${model.name}.saveMany: a ${name} instance is not a ${model.name} of this scope`);
   }
   return item as T;
-}
-
-function settle(items: ReadonlyArray<Item<unknown>>): Promise<unknown> {
-  const queues: Array<Promise<unknown>> = [];
-  for (const { entity } of items) queues.push(stateOf(entity as object).queue);
-  return Promise.all(queues);
 }
 
 function asError(error: unknown): Error {
