@@ -14,18 +14,13 @@
 -- Returns: the id, the next value of the sequence.
 -- Guarantees: one script, so the hash, its `all` entry and its index entries appear together to every client
 -- (invariants 1 to 3); the id is fresh (invariant 5), so no hash exists under it to merge into.
+--!include indexes.lua
+
 local base = KEYS[3]
 local id = tostring(redis.call('INCR', KEYS[1]))
 local key = base .. ':obj:' .. id
 local fieldCount = tonumber(ARGV[1])
-if fieldCount <= 400 then
-  redis.call('HSET', key, '#id', id, unpack(ARGV, 2, 1 + 2 * fieldCount))
-else
-  redis.call('HSET', key, '#id', id)
-  for start = 2, 1 + 2 * fieldCount, 1000 do
-    redis.call('HSET', key, unpack(ARGV, start, math.min(start + 999, 1 + 2 * fieldCount)))
-  end
-end
+callWithArgs('HSET', key, 2, 1 + 2 * fieldCount, { '#id', id })
 redis.call('ZADD', KEYS[2], id, id)
 
 local at = 2 + 2 * fieldCount

@@ -10,14 +10,9 @@
 -- Returns: n.
 -- Guarantees: one script, so every object's hash, its `all` entry and its index entries appear together to every
 -- client (invariants 1 to 3); sequence ids are fresh (invariant 5), so no hash exists under them to merge into.
-local all, base = KEYS[1], KEYS[2]
+--!include indexes.lua
 
--- command key ARGV[from..to], 1000 arguments per call (unpack's stack is bounded); `from` starts a pair
-local function callChunked(command, key, from, to)
-  for start = from, to, 1000 do
-    redis.call(command, key, unpack(ARGV, start, math.min(start + 999, to)))
-  end
-end
+local all, base = KEYS[1], KEYS[2]
 
 local count = tonumber(ARGV[1])
 local listed = {}
@@ -25,12 +20,7 @@ local at = 2
 for i = 1, count do
   local id, fieldCount = ARGV[at], tonumber(ARGV[at + 1])
   local key = base .. ':obj:' .. id
-  if fieldCount <= 400 then
-    redis.call('HSET', key, '#id', id, unpack(ARGV, at + 2, at + 1 + 2 * fieldCount))
-  else
-    redis.call('HSET', key, '#id', id)
-    callChunked('HSET', key, at + 2, at + 1 + 2 * fieldCount)
-  end
+  callWithArgs('HSET', key, at + 2, at + 1 + 2 * fieldCount, { '#id', id })
   listed[2 * i - 1] = id
   listed[2 * i] = id
   at = at + 2 + 2 * fieldCount
@@ -43,7 +33,7 @@ local keyCount = tonumber(ARGV[at])
 at = at + 1
 for _ = 1, keyCount do
   local kind, key, argCount = ARGV[at], base .. ARGV[at + 1], tonumber(ARGV[at + 2])
-  callChunked(kind == 'S' and 'SADD' or 'ZADD', key, at + 3, at + 2 + argCount)
+  callWithArgs(kind == 'S' and 'SADD' or 'ZADD', key, at + 3, at + 2 + argCount)
   at = at + 3 + argCount
 end
 return count

@@ -11,14 +11,9 @@
 -- Guarantees: a live object's hash always exists (it holds #id), so the existence check and the write are one
 -- atomic step: an update never brings back a removed or expired object. The hash's TTL is kept; no index
 -- entry depends on these fields, so invariants 1 to 5 hold without touching other keys.
-local key = KEYS[1]
+--!include indexes.lua
 
--- command key ARGV[from..to], 1000 arguments per call (unpack's stack is bounded); `from` starts a pair for HSET
-local function callChunked(command, from, to)
-  for start = from, to, 1000 do
-    redis.call(command, key, unpack(ARGV, start, math.min(start + 999, to)))
-  end
-end
+local key = KEYS[1]
 
 if redis.call('EXISTS', key) == 0 then
   if redis.call('ZSCORE', KEYS[2], ARGV[1]) then
@@ -28,11 +23,11 @@ if redis.call('EXISTS', key) == 0 then
 end
 local setCount = tonumber(ARGV[2])
 if setCount > 0 then
-  callChunked('HSET', 3, 2 + 2 * setCount)
+  callWithArgs('HSET', key, 3, 2 + 2 * setCount)
 end
 local delFrom = 3 + 2 * setCount
 local delCount = tonumber(ARGV[delFrom])
 if delCount > 0 then
-  callChunked('HDEL', delFrom + 1, delFrom + delCount)
+  callWithArgs('HDEL', key, delFrom + 1, delFrom + delCount)
 end
 return 1
