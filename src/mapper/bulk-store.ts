@@ -28,7 +28,9 @@ export class BulkStore {
    * ObjectStore.insert's (`missing` meaning the given id exists already).
    */
   async create(target: BulkTarget, objects: readonly NewObject[], parents: ParentChecks): Promise<SaveOutcome[]> {
-    if (parents.length === 0 && createsWithoutChecks(this.model) && objects.every((object) => object.id === '')) {
+    // as ObjectStore.insert: no check is needed when no object sets a foreign key
+    const noParents = parents.every(([field]) => objects.every((object) => !object.fields.has(field)));
+    if (noParents && createsWithoutChecks(this.model) && objects.every((object) => object.id === '')) {
       return this.createPlain(target, objects);
     }
     const { keys, idForm } = target;
