@@ -1,5 +1,6 @@
 import { Connection } from '../connection/connection';
 import { IndexDescriptor } from '../metadata/index-descriptor';
+import { indexedRemovalArgs } from './indexed-removal';
 import { pushSpecs } from './index-specs';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { scripts } from '../scripts/scripts';
@@ -183,8 +184,7 @@ export class ObjectStore {
       return { existed: Number(removed) === 1 };
     }
     if (removal.kind === 'indexed') {
-      const args = [id];
-      pushSpecs(args, this.model.indexes);
+      const args = [id, ...indexedRemovalArgs(this.model.indexes)];
       return { existed: Number(await scripts.removeIndexed().run(client, [keys.all, keys.object(id), keys.base], args)) === 1 };
     }
     const reply = await scripts.remove().run(client, [keys.all, keys.object(id), keys.base], [id, ...removal.args]);
