@@ -7,7 +7,7 @@ import { ModelDescriptor } from '../metadata/model-descriptor';
 import { descriptorOf } from '../metadata/model-registry';
 import { AttributeInput, CounterName, EntityClass, Persisted, SaveOptions } from '../types/entity-types';
 import { serialized, StatefulEntity, stateOf } from './entity-state';
-import { hasSaveHooks, runHooks } from './run-hooks';
+import { hasRemoveHooks, hasSaveHooks, runHooks } from './run-hooks';
 import { hasValidationRules, validateEntity } from './validate-entity';
 import { writeEntity } from './write-entity';
 import { removeObject } from './remove-entity';
@@ -95,6 +95,14 @@ export abstract class BaseEntity extends StatefulEntity {
     return serialized(this, async () => {
       const model = descriptorOf(this.constructor);
       const id = requireId(model, this);
+      if (!model.replicas && !hasRemoveHooks(model)) {
+        // nothing to run around the write (no hook, no replica to wait for): the write alone
+        const state = stateOf(this);
+        await afterSchema(model, () => removeObject(model, id, state.snapshot));
+        state.snapshot = undefined;
+        state.id = undefined;
+        return;
+      }
       await runHooks(model, this, 'beforeRemove');
       await afterSchema(model, () => removeObject(model, id, stateOf(this).snapshot));
       const shortfall = await replicaShortfall(model, id, 'remove', model.replicas);

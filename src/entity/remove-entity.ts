@@ -13,22 +13,20 @@ import { claimsUniques } from './claimed-write';
  * nothing but its own hash to remove uses a MULTI instead, and one with only index entries beside it a script
  * that removes those alone (the plan says which).
  */
-export async function removeObject(model: ModelDescriptor, id: string, held?: EncodedFields): Promise<void> {
+export function removeObject(model: ModelDescriptor, id: string, held?: EncodedFields): Promise<void> {
   const connection = activeConnection();
   const store = new ObjectStore(model, connection);
   const program = removalPlan(model, connection.prefix, id);
   if (held && claimsUniques(model)) {
     // a sharded model's unique values are free at once (without `held`, their claims go stale and are taken over)
-    await store.remove(id, program.removal);
-    await new UniqueClaims(model, connection).release(id, uniqueValues(model, held));
-    return;
+    return store.remove(id, program.removal).then(() => new UniqueClaims(model, connection).release(id, uniqueValues(model, held)));
   }
-  const outcome = await store.remove(id, program.removal);
-  if ('restrictedBy' in outcome) {
+  return store.remove(id, program.removal).then((outcome) => {
+    if (!('restrictedBy' in outcome)) return;
     const { model: number, foreignKey } = outcome.restrictedBy;
     const child = program.models[number - 1];
     throw new RelationError(
       `${model.name} ${JSON.stringify(id)} cannot be removed: ${child.name} objects still belong to it through ${foreignKey} (onDelete 'restrict')`,
     );
-  }
+  });
 }

@@ -14,14 +14,27 @@ export function runHooks(model: ModelDescriptor, entity: object, kind: HookKind)
 }
 
 const SAVE_HOOKS: readonly HookKind[] = ['beforeValidate', 'beforeSave', 'beforeCreate', 'beforeUpdate', 'afterCreate', 'afterUpdate', 'afterSave'];
-const savesWithHooks = new WeakMap<ModelDescriptor, boolean>();
+const REMOVE_HOOKS: readonly HookKind[] = ['beforeRemove', 'afterRemove'];
+const answers = new WeakMap<ModelDescriptor, Map<readonly HookKind[], boolean>>();
 
-/** Whether save() has any hook to run for this model (computed once per model): without, it skips them all. */
-export function hasSaveHooks(model: ModelDescriptor): boolean {
-  let has = savesWithHooks.get(model);
+/** Whether the model has a hook of any of these kinds (computed once per model and list). */
+function hasHooks(model: ModelDescriptor, kinds: readonly HookKind[]): boolean {
+  let known = answers.get(model);
+  if (!known) answers.set(model, (known = new Map()));
+  let has = known.get(kinds);
   if (has === undefined) {
-    has = SAVE_HOOKS.some((kind) => model.hookMethods(kind).length > 0);
-    savesWithHooks.set(model, has);
+    has = kinds.some((kind) => model.hookMethods(kind).length > 0);
+    known.set(kinds, has);
   }
   return has;
+}
+
+/** Whether save() has any hook to run for this model: without, it skips them all. */
+export function hasSaveHooks(model: ModelDescriptor): boolean {
+  return hasHooks(model, SAVE_HOOKS);
+}
+
+/** Whether remove() has any hook to run for this model: without, it skips them all. */
+export function hasRemoveHooks(model: ModelDescriptor): boolean {
+  return hasHooks(model, REMOVE_HOOKS);
 }

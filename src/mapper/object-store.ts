@@ -174,22 +174,27 @@ export class ObjectStore {
    * are beside it, else with remove.lua and the model table (its index entries, memo, dependents and
    * memberships).
    */
-  async remove(id: string, removal: Removal): Promise<RemoveOutcome> {
+  remove(id: string, removal: Removal): Promise<RemoveOutcome> {
     const keys = this.keysOf(id);
     const client = this.connection.client;
     if (removal.kind === 'plain') {
       // an `exp` entry exists only for objects of an expirable model
       const transaction = client.multi().zRem(keys.all, id).del(keys.object(id));
-      const [removed] = await (this.model.expirable ? transaction.zRem(keys.expiring, id) : transaction).exec();
-      return { existed: Number(removed) === 1 };
+      return (this.model.expirable ? transaction.zRem(keys.expiring, id) : transaction).exec().then(([removed]) => ({ existed: Number(removed) === 1 }));
     }
     if (removal.kind === 'indexed') {
       const args = [id, ...indexedRemovalArgs(this.model.indexes)];
-      return { existed: Number(await scripts.removeIndexed().run(client, [keys.all, keys.object(id), keys.base], args)) === 1 };
+      return scripts
+        .removeIndexed()
+        .run(client, [keys.all, keys.object(id), keys.base], args)
+        .then((reply) => ({ existed: Number(reply) === 1 }));
     }
-    const reply = await scripts.remove().run(client, [keys.all, keys.object(id), keys.base], [id, ...removal.args]);
-    if (Array.isArray(reply)) return { restrictedBy: { model: Number(reply[1]), foreignKey: String(reply[2]) } };
-    return { existed: Number(reply) === 1 };
+    return scripts
+      .remove()
+      .run(client, [keys.all, keys.object(id), keys.base], [id, ...removal.args])
+      .then((reply) =>
+        Array.isArray(reply) ? { restrictedBy: { model: Number(reply[1]), foreignKey: String(reply[2]) } } : { existed: Number(reply) === 1 },
+      );
   }
 
   /** loadMany of one id: the same MULTI of ZSCORE + HGETALL, without the list around it (find is a hot path). */
