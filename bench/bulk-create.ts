@@ -5,7 +5,7 @@
  * alternate, the order flipping every repetition; the database is emptied between runs; each run's count is
  * checked. Prints objects/s per run and the medians.
  *
- *   npx ts-node --project tsconfig.json bench/bulk-create.ts [--n=100000] [--reps=3] [--chunk=500]
+ *   npx ts-node --transpile-only --project tsconfig.json bench/bulk-create.ts [--n=100000] [--reps=3] [--chunk=500]
  *
  * A private redis-server is started unless REDIS_URL is set; keys go under a fresh prefix, removed at the end.
  */

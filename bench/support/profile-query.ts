@@ -3,7 +3,7 @@
  * node-redis (arguments built once), the script inside Redis (INFO commandstats), and the plain commands
  * a hand-written reader would send. For finding costs, not for publishing figures (bench/query.ts is that).
  *
- *   npx ts-node --project tsconfig.json bench/support/profile-query.ts [--n 50000] [--reps 300] [--cpu-loop 0]
+ *   npx ts-node --transpile-only --project tsconfig.json bench/support/profile-query.ts [--n 50000] [--reps 300] [--cpu-loop 0]
  *
  * `--cpu-loop S` then runs Q1 and Q2 for S seconds each (for `node --cpu-prof -r ts-node/register ...`).
  */

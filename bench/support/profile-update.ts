@@ -4,7 +4,7 @@
  * this process's CPU time per update (the Node side's cost, steady on a busy machine). For finding costs, not
  * for publishing figures (bench/crud.ts is that).
  *
- *   npx ts-node --project tsconfig.json bench/support/profile-update.ts [--n 2000] [--rounds 5] [--cpu-loop 0]
+ *   npx ts-node --transpile-only --project tsconfig.json bench/support/profile-update.ts [--n 2000] [--rounds 5] [--cpu-loop 0]
  *
  * `--cpu-loop S` then only runs redis-record updates (hand-written ones with `--hand`) for S seconds (for
  * `node --cpu-prof -r ts-node/register`).
