@@ -1,16 +1,16 @@
 import { activeConnection } from '../connection/connection';
 import { attributeFailure } from '../errors/attribute-failure';
-import { NotFoundError, RedisRecordError, ValidationError } from '../errors/errors';
+import { NotFoundError, ValidationError } from '../errors/errors';
 import { normalizeId } from '../keys/id-format';
 import { ObjectStore } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { descriptorOf } from '../metadata/model-registry';
 import { AttributeInput, CounterName, EntityClass, Persisted, SaveOptions } from '../types/entity-types';
-import { serialized, StatefulEntity, stateOf } from './entity-state';
-import { hasRemoveHooks, hasSaveHooks, runHooks } from './run-hooks';
+import { requireId, serialized, StatefulEntity, stateOf } from './entity-state';
+import { hasSaveHooks, runHooks } from './run-hooks';
 import { hasValidationRules, validateEntity } from './validate-entity';
 import { writeEntity } from './write-entity';
-import { removeObject } from './remove-entity';
+import { removeEntity } from './remove-entity';
 import { installRelations } from '../relations/install-relations';
 import { dropScope } from './drop-scope';
 import { scopedClass } from '../relations/tenant-scope';
@@ -92,26 +92,7 @@ export abstract class BaseEntity extends StatefulEntity {
    * error; an instance that was never saved, or was removed through this instance, throws.
    */
   remove(): Promise<void> {
-    return serialized(this, async () => {
-      const model = descriptorOf(this.constructor);
-      const id = requireId(model, this);
-      if (!model.replicas && !hasRemoveHooks(model)) {
-        // nothing to run around the write (no hook, no replica to wait for): the write alone
-        const state = stateOf(this);
-        await afterSchema(model, () => removeObject(model, id, state.snapshot));
-        state.snapshot = undefined;
-        state.id = undefined;
-        return;
-      }
-      await runHooks(model, this, 'beforeRemove');
-      await afterSchema(model, () => removeObject(model, id, stateOf(this).snapshot));
-      const shortfall = await replicaShortfall(model, id, 'remove', model.replicas);
-      const state = stateOf(this);
-      state.snapshot = undefined;
-      await runHooks(model, this, 'afterRemove');
-      state.id = undefined;
-      if (shortfall) throw shortfall;
-    });
+    return serialized(this, () => removeEntity(this));
   }
 
   /**
@@ -339,13 +320,6 @@ export abstract class BaseEntity extends StatefulEntity {
   }
 }
 
-function requireId(model: ModelDescriptor, entity: BaseEntity): string {
-  const state = stateOf(entity);
-  if (state.snapshot === undefined || state.id === undefined) {
-    throw new RedisRecordError(`${model.name}: this instance is not saved`);
-  }
-  return state.id;
-}
 
 function buildEntity<T extends BaseEntity>(ctor: EntityClass<T>, input: AttributeInput<T>): T {
   const model = descriptorOf(ctor);

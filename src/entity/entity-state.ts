@@ -1,3 +1,5 @@
+import { RedisRecordError } from '../errors/errors';
+import type { ModelDescriptor } from '../metadata/model-descriptor';
 import { EncodedFields } from '../mapper/encoded-fields';
 
 /**
@@ -72,4 +74,13 @@ export function whenIdle(entities: readonly object[]): Promise<unknown> {
     if (state.running > 0) busy.push(state.queue);
   }
   return Promise.all(busy);
+}
+
+/** The id of a saved instance; a RedisRecordError for one never saved, or removed through this instance. */
+export function requireId(model: ModelDescriptor, entity: object): string {
+  const state = stateOf(entity);
+  if (state.snapshot === undefined || state.id === undefined) {
+    throw new RedisRecordError(`${model.name}: this instance is not saved`);
+  }
+  return state.id;
 }

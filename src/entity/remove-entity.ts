@@ -6,6 +6,43 @@ import { removalPlan } from '../relations/removal-program';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { UniqueClaims, uniqueValues } from '../mapper/unique-claims';
 import { claimsUniques } from './claimed-write';
+import { descriptorOf } from '../metadata/model-registry';
+import { replicaShortfall } from '../connection/wait-replicas';
+import { afterSchema } from '../schema/first-use';
+import { requireId, stateOf } from './entity-state';
+import { hasRemoveHooks, runHooks } from './run-hooks';
+
+/**
+ * remove() of one instance: its hooks (when the model has any), the write, the replicas (when asked), and the
+ * instance left unsaved. Rejects, never throws.
+ */
+export function removeEntity(entity: object): Promise<void> {
+  try {
+    const model = descriptorOf(entity.constructor);
+    const id = requireId(model, entity);
+    if (model.replicas || hasRemoveHooks(model)) return removeWithHooks(model, entity, id);
+    // nothing to run around the write (no hook, no replica to wait for): the write alone
+    const state = stateOf(entity);
+    return afterSchema(model, () => removeObject(model, id, state.snapshot)).then(() => {
+      state.snapshot = undefined;
+      state.id = undefined;
+    });
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** remove() with its hooks around the write; a replica shortfall is thrown after them (the remove stands). */
+async function removeWithHooks(model: ModelDescriptor, entity: object, id: string): Promise<void> {
+  await runHooks(model, entity, 'beforeRemove');
+  await afterSchema(model, () => removeObject(model, id, stateOf(entity).snapshot));
+  const shortfall = await replicaShortfall(model, id, 'remove', model.replicas);
+  const state = stateOf(entity);
+  state.snapshot = undefined;
+  await runHooks(model, entity, 'afterRemove');
+  state.id = undefined;
+  if (shortfall) throw shortfall;
+}
 
 /**
  * The write step of remove(): one script that checks every onDelete 'restrict' of the cascade, then removes
