@@ -273,9 +273,12 @@ describe('expiry, tenants', () => {
     expect(await ShardedSession.count()).toBe(7);
     expect(await ShardedSession.sweep()).toBe(5);
     await expectShardsConsistent(ShardedSession, redis.raw, redis.prefix);
-    // the token of an expired session is free again once its claim is stale (older than the grace period)
-    expect(await failure(ShardedSession.create({ user: 'u9', token: 'tok0' }))).toBeInstanceOf(UniqueConstraintError);
+    // the token of an expired session is free again once its claim is stale (older than the grace period); the
+    // claim's time is set here, so that a slow machine cannot make it stale before the first create
     const claim = claimKey(redis.prefix, 'ShardedSession', undefined, 'token', 'tok0');
+    expect((await redis.raw.get(claim))!.split(' ')[0]).toBe(sessions[0].id);
+    await redis.raw.set(claim, `${sessions[0].id} ${Date.now()}`);
+    expect(await failure(ShardedSession.create({ user: 'u9', token: 'tok0' }))).toBeInstanceOf(UniqueConstraintError);
     await redis.raw.set(claim, `${sessions[0].id} ${Date.now() - CLAIM_GRACE_MS - 1}`);
     const renewed = await ShardedSession.create({ user: 'u9', token: 'tok0' });
     expect((await redis.raw.get(claim))!.split(' ')[0]).toBe(renewed.id);
