@@ -13,7 +13,7 @@ export interface NodeCommands {
   scanIterator(options: { MATCH: string; COUNT: number }): AsyncIterable<string[]>;
   scriptLoad(script: string): Promise<string>;
   unlink(keys: string[]): Promise<number>;
-  sendCommand(args: string[]): Promise<unknown>;
+  sendCommand(args: Array<string | Buffer>): Promise<unknown>;
   withTypeMapping(mapping: Record<number, unknown>): NodeCommands;
 }
 

@@ -1,6 +1,12 @@
 /** The commands redis-record can send; each call of one of them is one round trip to Redis. */
 const COMMANDS = new Set(['evalSha', 'eval', 'zCard', 'zScore', 'sendCommand', 'multi', 'hGetAll', 'hSet', 'del', 'exists']);
 
+/** Raw commands recorded as the method they stand for: scripts go out as sendCommand(['EVALSHA', ...]). */
+const RAW = new Map([
+  ['EVALSHA', 'evalSha'],
+  ['EVAL', 'eval'],
+]);
+
 export interface CountingClient<T> {
   /** A node-redis client whose command calls are recorded; pass it to connect({ client }). */
   readonly client: T;
@@ -20,7 +26,10 @@ export function countingClient<T extends object>(target: T, calls: string[] = []
       const value = Reflect.get(object, property, receiver);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
-        if (typeof property === 'string' && COMMANDS.has(property)) calls.push(property);
+        if (typeof property === 'string' && COMMANDS.has(property)) {
+          const raw = property === 'sendCommand' && Array.isArray(args[0]) ? RAW.get(String(args[0][0]).toUpperCase()) : undefined;
+          calls.push(raw ?? property);
+        }
         return (value as (...a: unknown[]) => unknown).apply(object, args);
       };
     },
