@@ -320,7 +320,6 @@ export abstract class BaseEntity extends StatefulEntity {
   }
 }
 
-
 function buildEntity<T extends BaseEntity>(ctor: EntityClass<T>, input: AttributeInput<T>): T {
   const model = descriptorOf(ctor);
   const entity = new ctor();
