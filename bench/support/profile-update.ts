@@ -14,6 +14,7 @@ import { Attr, BaseEntity, connect, disconnect, Model } from '../../src';
 import { option, positiveInteger } from './args';
 import { connectedClient, deleteKeys, randomHex, redisForRun } from './bench-redis';
 import { GUARDED_HSET } from './guarded-hset';
+import { CallCost, callCosts, formatCost } from './call-costs';
 
 @Model({ name: 'ProfilePost' })
 class Post extends BaseEntity {
@@ -64,25 +65,14 @@ async function main(): Promise<void> {
       return;
     }
 
-    const redisCpu = async () => {
-      const info = await raw.info('cpu');
-      const field = (name: string) => Number(info.match(new RegExp(`${name}:([\\d.]+)`))?.[1] ?? NaN);
-      return field('used_cpu_user_main_thread') + field('used_cpu_sys_main_thread');
-    };
     let round = 1;
-    const measure = async (run: (round: number) => Promise<void>) => {
-      const redisBefore = await redisCpu();
-      const cpu = process.cpuUsage();
-      const began = process.hrtime.bigint();
-      await run(round++);
-      const wall = Number(process.hrtime.bigint() - began) / 1e3 / N;
-      const used = process.cpuUsage(cpu);
-      return { wall, cpu: (used.user + used.system) / N, redis: ((await redisCpu()) - redisBefore) * 1e6 / N };
+    const measure = (run: (round: number) => Promise<void>) => {
+      const current = round++;
+      return callCosts(raw, N, () => run(current));
     };
     await measure(record); // warm-up
     await measure(hand);
-    type Cost = { wall: number; cpu: number; redis: number };
-    const rows: Array<{ record: Cost; hand: Cost }> = [];
+    const rows: Array<{ record: CallCost; hand: CallCost }> = [];
     for (let r = 0; r < ROUNDS; r++) {
       if (r % 2 === 0) rows.push({ record: await measure(record), hand: await measure(hand) });
       else {
@@ -92,9 +82,8 @@ async function main(): Promise<void> {
     }
     for (const row of rows) {
       console.log(
-        `update, per call: redis-record ${row.record.wall.toFixed(1)} us wall, Node CPU ${row.record.cpu.toFixed(1)} us, ` +
-          `Redis CPU ${row.record.redis.toFixed(1)} us; hand-written ${row.hand.wall.toFixed(1)} / ${row.hand.cpu.toFixed(1)} / ` +
-          `${row.hand.redis.toFixed(1)} us; wall ratio ${(row.record.wall / row.hand.wall).toFixed(2)}`,
+        `update, per call (wall / Node CPU / Redis CPU): redis-record ${formatCost(row.record)}; ` +
+          `hand-written ${formatCost(row.hand)}; wall ratio ${(row.record.wall / row.hand.wall).toFixed(2)}`,
       );
     }
   } finally {

@@ -1,0 +1,32 @@
+import type { Client } from './bench-redis';
+
+/** What one call of a step costs, in microseconds: wall time, this process's CPU, Redis's main-thread CPU. */
+export interface CallCost {
+  wall: number;
+  cpu: number;
+  redis: number;
+}
+
+async function redisCpu(raw: Client): Promise<number> {
+  const info = await raw.info('cpu');
+  const field = (name: string) => Number(info.match(new RegExp(`${name}:([\\d.]+)`))?.[1] ?? NaN);
+  return field('used_cpu_user_main_thread') + field('used_cpu_sys_main_thread');
+}
+
+/**
+ * Runs `run` (which makes `calls` calls, each awaited before the next) and divides its costs by `calls`. The
+ * Node CPU figure is this process's (steady on a busy machine, where wall time is not); the Redis figure is
+ * the server's main thread, commands and I/O together.
+ */
+export async function callCosts(raw: Client, calls: number, run: () => Promise<void>): Promise<CallCost> {
+  const redisBefore = await redisCpu(raw);
+  const cpu = process.cpuUsage();
+  const began = process.hrtime.bigint();
+  await run();
+  const wall = Number(process.hrtime.bigint() - began) / 1e3 / calls;
+  const used = process.cpuUsage(cpu);
+  return { wall, cpu: (used.user + used.system) / calls, redis: ((await redisCpu(raw)) - redisBefore) * 1e6 / calls };
+}
+
+/** `wall / Node CPU / Redis CPU us` of a cost, for the profiles' lines. */
+export const formatCost = (cost: CallCost) => `${cost.wall.toFixed(1)} / ${cost.cpu.toFixed(1)} / ${cost.redis.toFixed(1)} us`;
