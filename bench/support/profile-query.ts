@@ -8,7 +8,7 @@
  * `--cpu-loop S` then runs Q1 and Q2 for S seconds each (for `node --cpu-prof -r ts-node/register ...`).
  */
 import 'reflect-metadata';
-import { Attr, BaseEntity, connect, disconnect, Index, Model } from '../../src';
+import { Attr, BaseEntity, Index, Model } from '../../src';
 import { activeConnection } from '../../src/connection/connection';
 import { descriptorOf } from '../../src/metadata/model-registry';
 import { planArguments } from '../../src/query/query-plan';
@@ -16,7 +16,7 @@ import { QueryRunner } from '../../src/query/query-runner';
 import { scripts } from '../../src/scripts/scripts';
 import { seeded } from '../../tools/seeded-random';
 import { option, positiveInteger } from './args';
-import { connectedClient, deleteKeys, randomHex, redisForRun } from './bench-redis';
+import { runProfile } from './profile-session';
 import { median } from './measure';
 
 @Model({ name: 'QueryBenchPost' })
@@ -47,86 +47,70 @@ async function time(label: string, run: () => Promise<unknown>): Promise<void> {
   console.log(`${label.padEnd(48)} median ${median(samples).toFixed(3)} ms, Node CPU ${nodeUs.toFixed(0)} us/call`);
 }
 
-async function main(): Promise<void> {
-  const redis = await redisForRun();
-  const prefix = `profq${randomHex()}`;
-  const raw = await connectedClient(redis.url);
-  try {
-    await connect({ url: redis.url, prefix });
-    const random = seeded(20240601);
-    for (let start = 0; start < N; start += 1000) {
-      const batch: Promise<unknown>[] = [];
-      for (let i = start; i < Math.min(N, start + 1000); i++) {
-        batch.push(
-          Post.create({
-            topic: `t${Math.floor(random() * 10)}`,
-            score: Math.floor(random() * 1000),
-            authorId: `a${Math.floor(random() * 500)}`,
-            createdAt: new Date(Date.UTC(2024, 0, 1) + i * 1000),
-          }),
-        );
-      }
-      await Promise.all(batch);
+runProfile('profq', async ({ prefix, raw }) => {
+  const random = seeded(20240601);
+  for (let start = 0; start < N; start += 1000) {
+    const batch: Promise<unknown>[] = [];
+    for (let i = start; i < Math.min(N, start + 1000); i++) {
+      batch.push(
+        Post.create({
+          topic: `t${Math.floor(random() * 10)}`,
+          score: Math.floor(random() * 1000),
+          authorId: `a${Math.floor(random() * 500)}`,
+          createdAt: new Date(Date.UTC(2024, 0, 1) + i * 1000),
+        }),
+      );
     }
-    console.log(`${N} posts; Q1 matches ${(await Post.findIds(WHERE)).length}`);
-
-    if (CPU_LOOP > 0) {
-      for (const [label, run] of [
-        ['Q1', () => Post.findIds(WHERE)],
-        ['Q2', () => Post.findBy(WHERE)],
-      ] as const) {
-        const until = Date.now() + CPU_LOOP * 1000;
-        let count = 0;
-        while (Date.now() < until) {
-          await run();
-          count++;
-        }
-        console.log(`${label}: ${count} calls in ${CPU_LOOP} s`);
-      }
-      return;
-    }
-
-    const model = descriptorOf(Post);
-    const runner = new QueryRunner(model, activeConnection());
-    const plan = runner.plan(WHERE).shards[0];
-    const keys = model.keys(prefix);
-    const client = activeConnection().client;
-    const idsArgs = planArguments('ids', true, plan, { offset: 0, limit: -1 });
-    const loadArgs = planArguments('load', true, plan, { offset: 0, limit: -1 });
-    const script = scripts.query();
-    console.log('plan:', JSON.stringify(plan));
-    const scoped = `${keys.base}:idx:score@topic:t3`;
-
-    const redisCpu = async () => {
-      const info = await raw.info('cpu');
-      const field = (name: string) => Number(info.match(new RegExp(`${name}:([\\d.]+)`))?.[1] ?? NaN);
-      return field('used_cpu_user_main_thread') + field('used_cpu_sys_main_thread');
-    };
-    const stats = async (label: string, run: () => Promise<unknown>) => {
-      await raw.sendCommand(['CONFIG', 'RESETSTAT']);
-      const before = await redisCpu();
-      await time(label, run);
-      console.log(`    redis main thread CPU ${(((await redisCpu()) - before) * 1e6 / (REPS + 20)).toFixed(0)} us/call`);
-      const info = await raw.info('commandstats');
-      const rows = info.split('\n').filter((line) => line.startsWith('cmdstat_') && !line.includes('cmdstat_info') && !line.includes('cmdstat_config'));
-      for (const row of rows) console.log(`    redis: ${row.trim()}`);
-    };
-
-    await stats('Q1 findIds (whole call)', () => Post.findIds(WHERE));
-    await stats('Q1 evalSha query.lua ids (args built once)', () => script.run(client, [keys.all, keys.base], idsArgs));
-    await stats('Q1 ZRANGE scoped window BYSCORE', () => raw.zRange(scoped, 100, 200, { BY: 'SCORE' }));
-    await stats('Q2 findBy (whole call)', () => Post.findBy(WHERE));
-    await stats('Q2 evalSha query.lua load (args built once)', () => script.run(client, [keys.all, keys.base], loadArgs));
-    await stats('Q2 runner.load (no entities)', () => runner.load({ shards: [plan] }, { offset: 0, limit: -1 }));
-  } finally {
-    await disconnect();
-    await deleteKeys(raw, prefix);
-    await raw.close();
-    await redis.stop();
+    await Promise.all(batch);
   }
-}
+  console.log(`${N} posts; Q1 matches ${(await Post.findIds(WHERE)).length}`);
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
+  if (CPU_LOOP > 0) {
+    for (const [label, run] of [
+      ['Q1', () => Post.findIds(WHERE)],
+      ['Q2', () => Post.findBy(WHERE)],
+    ] as const) {
+      const until = Date.now() + CPU_LOOP * 1000;
+      let count = 0;
+      while (Date.now() < until) {
+        await run();
+        count++;
+      }
+      console.log(`${label}: ${count} calls in ${CPU_LOOP} s`);
+    }
+    return;
+  }
+
+  const model = descriptorOf(Post);
+  const runner = new QueryRunner(model, activeConnection());
+  const plan = runner.plan(WHERE).shards[0];
+  const keys = model.keys(prefix);
+  const client = activeConnection().client;
+  const idsArgs = planArguments('ids', true, plan, { offset: 0, limit: -1 });
+  const loadArgs = planArguments('load', true, plan, { offset: 0, limit: -1 });
+  const script = scripts.query();
+  console.log('plan:', JSON.stringify(plan));
+  const scoped = `${keys.base}:idx:score@topic:t3`;
+
+  const redisCpu = async () => {
+    const info = await raw.info('cpu');
+    const field = (name: string) => Number(info.match(new RegExp(`${name}:([\\d.]+)`))?.[1] ?? NaN);
+    return field('used_cpu_user_main_thread') + field('used_cpu_sys_main_thread');
+  };
+  const stats = async (label: string, run: () => Promise<unknown>) => {
+    await raw.sendCommand(['CONFIG', 'RESETSTAT']);
+    const before = await redisCpu();
+    await time(label, run);
+    console.log(`    redis main thread CPU ${(((await redisCpu()) - before) * 1e6 / (REPS + 20)).toFixed(0)} us/call`);
+    const info = await raw.info('commandstats');
+    const rows = info.split('\n').filter((line) => line.startsWith('cmdstat_') && !line.includes('cmdstat_info') && !line.includes('cmdstat_config'));
+    for (const row of rows) console.log(`    redis: ${row.trim()}`);
+  };
+
+  await stats('Q1 findIds (whole call)', () => Post.findIds(WHERE));
+  await stats('Q1 evalSha query.lua ids (args built once)', () => script.run(client, [keys.all, keys.base], idsArgs));
+  await stats('Q1 ZRANGE scoped window BYSCORE', () => raw.zRange(scoped, 100, 200, { BY: 'SCORE' }));
+  await stats('Q2 findBy (whole call)', () => Post.findBy(WHERE));
+  await stats('Q2 evalSha query.lua load (args built once)', () => script.run(client, [keys.all, keys.base], loadArgs));
+  await stats('Q2 runner.load (no entities)', () => runner.load({ shards: [plan] }, { offset: 0, limit: -1 }));
 });

@@ -9,13 +9,14 @@
  *   npx ts-node --transpile-only --project tsconfig.json bench/support/profile-remove.ts [--n 5000] [--rounds 4]
  */
 import 'reflect-metadata';
-import { Attr, BaseEntity, connect, disconnect, Index, Model } from '../../src';
+import { Attr, BaseEntity, Index, Model } from '../../src';
 import { activeConnection } from '../../src/connection/connection';
 import { indexedRemovalArgs } from '../../src/mapper/indexed-removal';
 import { descriptorOf } from '../../src/metadata/model-registry';
 import { scripts } from '../../src/scripts/scripts';
 import { positiveInteger } from './args';
-import { Client, connectedClient, deleteKeys, randomHex, redisForRun } from './bench-redis';
+import type { Client } from './bench-redis';
+import { runProfile } from './profile-session';
 import { CallCost, callCosts, formatCost } from './call-costs';
 
 @Model({ name: 'ProfileRemovedPost' })
@@ -35,60 +36,44 @@ async function evalshaStats(raw: Client): Promise<{ calls: number; usec: number 
   return { calls: Number(match?.[1] ?? 0), usec: Number(match?.[2] ?? 0) };
 }
 
-async function main(): Promise<void> {
-  const redis = await redisForRun();
-  const prefix = `profr${randomHex()}`;
-  const raw = await connectedClient(redis.url);
-  try {
-    await connect({ url: redis.url, prefix });
-    const base = `${prefix}:{ProfileRemovedPost}`;
-    const tail = indexedRemovalArgs(descriptorOf(Post).indexes);
-    const fresh = async (round: number) => {
-      const built = Array.from({ length: N }, (_, i) =>
-        Post.build({ author: `a${i}`, topic: `t${i % 20}`, content: `post ${i} of round ${round} `.repeat(40), createdAt: new Date(1e12 + i) }),
-      );
-      await Post.saveMany(built);
-      return (await Post.findMany(built.map((post) => post.id!))) as Post[];
-    };
-    const record = async (posts: Post[]) => {
-      for (const post of posts) await post.remove();
-    };
-    const direct = async (posts: Post[]) => {
-      const client = activeConnection().client;
-      for (const post of posts) {
-        const id = post.id!;
-        await scripts.removeIndexed().run(client, [`${base}:all`, `${base}:obj:${id}`, base], [id, ...tail]);
-      }
-    };
-    let round = 0;
-    const measure = async (run: (posts: Post[]) => Promise<void>): Promise<CallCost & { script: number }> => {
-      const posts = await fresh(round++);
-      const before = await evalshaStats(raw);
-      const cost = await callCosts(raw, N, () => run(posts));
-      const after = await evalshaStats(raw);
-      return { ...cost, script: (after.usec - before.usec) / (after.calls - before.calls) };
-    };
-    await measure(record); // warm-up
-    await measure(direct);
-    for (let r = 0; r < ROUNDS; r++) {
-      const first = r % 2 === 0 ? record : direct;
-      const a = await measure(first);
-      const b = await measure(first === record ? direct : record);
-      const [own, bare] = first === record ? [a, b] : [b, a];
-      console.log(
-        `remove, per call (wall / Node CPU / Redis CPU): remove() ${formatCost(own)}, script ${own.script.toFixed(1)} us; ` +
-          `the script alone ${formatCost(bare)}; wall ratio ${(own.wall / bare.wall).toFixed(2)}`,
-      );
+runProfile('profr', async ({ prefix, raw }) => {
+  const base = `${prefix}:{ProfileRemovedPost}`;
+  const tail = indexedRemovalArgs(descriptorOf(Post).indexes);
+  const fresh = async (round: number) => {
+    const built = Array.from({ length: N }, (_, i) =>
+      Post.build({ author: `a${i}`, topic: `t${i % 20}`, content: `post ${i} of round ${round} `.repeat(40), createdAt: new Date(1e12 + i) }),
+    );
+    await Post.saveMany(built);
+    return (await Post.findMany(built.map((post) => post.id!))) as Post[];
+  };
+  const record = async (posts: Post[]) => {
+    for (const post of posts) await post.remove();
+  };
+  const direct = async (posts: Post[]) => {
+    const client = activeConnection().client;
+    for (const post of posts) {
+      const id = post.id!;
+      await scripts.removeIndexed().run(client, [`${base}:all`, `${base}:obj:${id}`, base], [id, ...tail]);
     }
-  } finally {
-    await disconnect();
-    await deleteKeys(raw, prefix);
-    await raw.close();
-    await redis.stop();
+  };
+  let round = 0;
+  const measure = async (run: (posts: Post[]) => Promise<void>): Promise<CallCost & { script: number }> => {
+    const posts = await fresh(round++);
+    const before = await evalshaStats(raw);
+    const cost = await callCosts(raw, N, () => run(posts));
+    const after = await evalshaStats(raw);
+    return { ...cost, script: (after.usec - before.usec) / (after.calls - before.calls) };
+  };
+  await measure(record); // warm-up
+  await measure(direct);
+  for (let r = 0; r < ROUNDS; r++) {
+    const first = r % 2 === 0 ? record : direct;
+    const a = await measure(first);
+    const b = await measure(first === record ? direct : record);
+    const [own, bare] = first === record ? [a, b] : [b, a];
+    console.log(
+      `remove, per call (wall / Node CPU / Redis CPU): remove() ${formatCost(own)}, script ${own.script.toFixed(1)} us; ` +
+        `the script alone ${formatCost(bare)}; wall ratio ${(own.wall / bare.wall).toFixed(2)}`,
+    );
   }
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
 });

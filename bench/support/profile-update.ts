@@ -10,9 +10,9 @@
  * `node --cpu-prof -r ts-node/register`).
  */
 import 'reflect-metadata';
-import { Attr, BaseEntity, connect, disconnect, Model } from '../../src';
+import { Attr, BaseEntity, Model } from '../../src';
 import { option, positiveInteger } from './args';
-import { connectedClient, deleteKeys, randomHex, redisForRun } from './bench-redis';
+import { runProfile } from './profile-session';
 import { GUARDED_HSET } from './guarded-hset';
 import { CallCost, callCosts, formatCost } from './call-costs';
 
@@ -29,72 +29,56 @@ const CPU_LOOP = Number(option('cpu-loop', 'CPU_LOOP') ?? 0);
 
 const text = (i: number, round: number) => `content ${round} of post ${i} `.repeat(40);
 
-async function main(): Promise<void> {
-  const redis = await redisForRun();
-  const prefix = `profu${randomHex()}`;
-  const raw = await connectedClient(redis.url);
-  try {
-    await connect({ url: redis.url, prefix });
-    const posts: Post[] = [];
-    for (let i = 0; i < N; i++) posts.push(await Post.create({ author: `a${i}`, topic: `t${i % 10}`, content: text(i, 0) }));
-    const loaded = await Promise.all(posts.map((post) => Post.findOrFail(post.id!)));
-    const all = `${prefix}:{ProfilePost}:all`;
-    const object = (id: string) => `${prefix}:{ProfilePost}:obj:${id}`;
-    const sha = String(await raw.scriptLoad(GUARDED_HSET));
+runProfile('profu', async ({ prefix, raw }) => {
+  const posts: Post[] = [];
+  for (let i = 0; i < N; i++) posts.push(await Post.create({ author: `a${i}`, topic: `t${i % 10}`, content: text(i, 0) }));
+  const loaded = await Promise.all(posts.map((post) => Post.findOrFail(post.id!)));
+  const all = `${prefix}:{ProfilePost}:all`;
+  const object = (id: string) => `${prefix}:{ProfilePost}:obj:${id}`;
+  const sha = String(await raw.scriptLoad(GUARDED_HSET));
 
-    const record = async (round: number) => {
-      for (let i = 0; i < N; i++) {
-        const post = loaded[i];
-        post.content = text(i, round);
-        await post.save();
-      }
-    };
-    const hand = async (round: number) => {
-      for (let i = 0; i < N; i++) {
-        const id = loaded[i].id!;
-        if ((await raw.evalSha(sha, { keys: [all, object(id)], arguments: [id, 'content', text(i, round)] })) !== 1) throw new Error('missing');
-      }
-    };
-
-    if (CPU_LOOP > 0) {
-      const until = Date.now() + CPU_LOOP * 1000;
-      let round = 1;
-      const run = option('hand', 'HAND') !== undefined ? hand : record;
-      while (Date.now() < until) await run(round++);
-      console.log(`${(round - 1) * N} updates in ${CPU_LOOP} s`);
-      return;
+  const record = async (round: number) => {
+    for (let i = 0; i < N; i++) {
+      const post = loaded[i];
+      post.content = text(i, round);
+      await post.save();
     }
+  };
+  const hand = async (round: number) => {
+    for (let i = 0; i < N; i++) {
+      const id = loaded[i].id!;
+      if ((await raw.evalSha(sha, { keys: [all, object(id)], arguments: [id, 'content', text(i, round)] })) !== 1) throw new Error('missing');
+    }
+  };
 
+  if (CPU_LOOP > 0) {
+    const until = Date.now() + CPU_LOOP * 1000;
     let round = 1;
-    const measure = (run: (round: number) => Promise<void>) => {
-      const current = round++;
-      return callCosts(raw, N, () => run(current));
-    };
-    await measure(record); // warm-up
-    await measure(hand);
-    const rows: Array<{ record: CallCost; hand: CallCost }> = [];
-    for (let r = 0; r < ROUNDS; r++) {
-      if (r % 2 === 0) rows.push({ record: await measure(record), hand: await measure(hand) });
-      else {
-        const handFirst = await measure(hand);
-        rows.push({ record: await measure(record), hand: handFirst });
-      }
-    }
-    for (const row of rows) {
-      console.log(
-        `update, per call (wall / Node CPU / Redis CPU): redis-record ${formatCost(row.record)}; ` +
-          `hand-written ${formatCost(row.hand)}; wall ratio ${(row.record.wall / row.hand.wall).toFixed(2)}`,
-      );
-    }
-  } finally {
-    await disconnect();
-    await deleteKeys(raw, prefix);
-    await raw.close();
-    await redis.stop();
+    const run = option('hand', 'HAND') !== undefined ? hand : record;
+    while (Date.now() < until) await run(round++);
+    console.log(`${(round - 1) * N} updates in ${CPU_LOOP} s`);
+    return;
   }
-}
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
+  let round = 1;
+  const measure = (run: (round: number) => Promise<void>) => {
+    const current = round++;
+    return callCosts(raw, N, () => run(current));
+  };
+  await measure(record); // warm-up
+  await measure(hand);
+  const rows: Array<{ record: CallCost; hand: CallCost }> = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    if (r % 2 === 0) rows.push({ record: await measure(record), hand: await measure(hand) });
+    else {
+      const handFirst = await measure(hand);
+      rows.push({ record: await measure(record), hand: handFirst });
+    }
+  }
+  for (const row of rows) {
+    console.log(
+      `update, per call (wall / Node CPU / Redis CPU): redis-record ${formatCost(row.record)}; ` +
+        `hand-written ${formatCost(row.hand)}; wall ratio ${(row.record.wall / row.hand.wall).toFixed(2)}`,
+    );
+  }
 });
