@@ -14,7 +14,7 @@ import { removeEntity } from './remove-entity';
 import { installRelations } from '../relations/install-relations';
 import { dropScope } from './drop-scope';
 import { scopedClass } from '../relations/tenant-scope';
-import { applyStored, buildStored, materialize, materializeAll } from './materialize';
+import { applyStored, buildStored, materializeAll } from './materialize';
 import { countWhere, findBy, findIds, iterate } from './entity-queries';
 import { expireObject, persistObject, sweepModel, ttlOf } from './expiry';
 import { incrementCounter } from './counters';
@@ -352,6 +352,8 @@ async function findOne<T extends BaseEntity>(ctor: EntityClass<T>, id: string | 
   const normalized = normalizeId(model.name, id);
   const fields = await afterSchema(model, () => storeOf(model).loadOne(normalized));
   if (!fields) return null;
-  if (model.hookMethods('afterLoad').length > 0) return materialize(ctor, model, normalized, fields);
-  return buildStored(ctor, model, normalized, fields);
+  const entity = buildStored(ctor, model, normalized, fields);
+  const hooks = runHooks(model, entity, 'afterLoad');
+  if (hooks) await hooks;
+  return entity;
 }

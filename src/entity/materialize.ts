@@ -22,7 +22,7 @@ export async function applyStored(model: ModelDescriptor, entity: object, id: st
   await runHooks(model, entity, 'afterLoad');
 }
 
-/** A new instance of the model class holding a stored object (no hooks: see materialize for those). */
+/** A new instance of the model class holding a stored object (no hooks: the caller runs AfterLoad). */
 export function buildStored<T extends BaseEntity>(ctor: EntityClass<T>, model: ModelDescriptor, id: string, fields: EncodedFields): Persisted<T> {
   const entity = new ctor();
   installRelations(model, entity, () => stateOf(entity).id);
@@ -44,16 +44,4 @@ export async function materializeAll<T extends BaseEntity>(
     for (const entity of entities) if (entity) await runHooks(model, entity, 'afterLoad');
   }
   return entities;
-}
-
-/** A new instance of the model class holding a stored object, after its AfterLoad hooks. */
-export async function materialize<T extends BaseEntity>(
-  ctor: EntityClass<T>,
-  model: ModelDescriptor,
-  id: string,
-  fields: EncodedFields,
-): Promise<Persisted<T>> {
-  const entity = buildStored(ctor, model, id, fields);
-  if (model.hookMethods('afterLoad').length > 0) await runHooks(model, entity, 'afterLoad');
-  return entity;
 }

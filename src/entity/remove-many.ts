@@ -88,7 +88,7 @@ async function removeAll<T extends BaseEntity>(
     let ready = chunk;
     if (hooked) ready = await beforeRemove(ctor, model, store, chunk, existed, fail);
     if (ready.length === 0) return;
-    if (plan.simple) {
+    if (plan.removal.kind === 'plain') {
       const bulk = new BulkStore(model, connection);
       for (const { target, items } of groupByTarget(ready, (item) => bulkTarget(model, connection.prefix, item.id))) {
         const gone = await bulk.removePlain(target, items.map((item) => item.id));

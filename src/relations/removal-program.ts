@@ -6,11 +6,10 @@ import { modelCount } from '../metadata/model-registry';
 import { dependentsOf, hasRelationsToClean, membershipsOf } from './relation-graph';
 
 /**
- * What removing an object of a model takes: nothing but its hash and `all` entry (simple), its index entries
- * too, or remove.lua with the model table `args`.
+ * What removing an object of a model takes (`removal`): nothing but its hash and `all` entry, its index
+ * entries too, or remove.lua with the model table `args`.
  */
 export interface RemovalPlan {
-  readonly simple: boolean;
   readonly removal: Removal;
   readonly args: string[];
   readonly models: ModelDescriptor[];
@@ -28,15 +27,15 @@ export function removalPlan(model: ModelDescriptor, prefix: string, id?: string)
   const cached = plans.get(keys);
   if (cached && cached.models === modelCount()) return cached.plan;
   const alone = !model.keepsMemo && !hasRelationsToClean(model, prefix);
-  const simple = alone && model.indexes.length === 0;
   const program = removalProgram(model, prefix, keys);
   // an expirable model's objects may keep a memo (expire()); remove.lua reads it
-  const removal: Removal = simple
-    ? { kind: 'plain' }
-    : alone && !model.expirable
-      ? { kind: 'indexed' }
-      : { kind: 'program', args: program.args };
-  const plan = { ...program, simple, removal };
+  const removal: Removal =
+    alone && model.indexes.length === 0
+      ? { kind: 'plain' }
+      : alone && !model.expirable
+        ? { kind: 'indexed' }
+        : { kind: 'program', args: program.args };
+  const plan = { ...program, removal };
   plans.set(keys, { models: modelCount(), plan });
   return plan;
 }
