@@ -23,7 +23,7 @@ export function bulkTarget(model: ModelDescriptor, prefix: string, id: string | 
 }
 
 /** A model that is not sharded has one target per prefix, made once (bulk calls ask for it per item). */
-function onlyTarget(model: ModelDescriptor, prefix: string): BulkTarget {
+export function onlyTarget(model: ModelDescriptor, prefix: string): BulkTarget {
   let byPrefix = unsharded.get(model);
   if (!byPrefix) unsharded.set(model, (byPrefix = new Map()));
   let target = byPrefix.get(prefix);

@@ -1,4 +1,5 @@
 import { Connection } from '../connection/connection';
+import { rawTransaction } from '../connection/raw-transaction';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { scripts } from '../scripts/scripts';
 import { BulkTarget } from './bulk-routing';
@@ -58,33 +59,46 @@ export class BulkStore {
     return (reply as unknown[]).map(outcomeOf);
   }
 
-  /**
-   * Creates objects that need no check (createsWithoutChecks): one INCRBY draws their ids, then insert-plain.lua
-   * writes every hash, its `all` entry and the index entries computed here, one command per index key. Redis then
-   * runs one HSET per object and a few batched adds, a fraction of save-many.lua's work per object. A crash
-   * between the two round trips only skips the drawn ids (the sequence never goes back).
-   */
+  /** Draws `count` sequence ids with one INCRBY; resolves to the first (the others follow it). */
+  async drawIds(target: BulkTarget, count: number): Promise<number> {
+    return Number(await this.connection.client.incrBy(target.keys.sequence, count)) - count + 1;
+  }
+
+  /** createPlain with ids drawn for this chunk alone, one round trip before its write. */
   private async createPlain(target: BulkTarget, objects: readonly NewObject[]): Promise<SaveOutcome[]> {
+    const first = await this.drawIds(target, objects.length);
+    return this.insertPlain(
+      target,
+      objects.map((object, i) => ({ id: String(first + i), fields: object.fields })),
+    );
+  }
+
+  /**
+   * Writes new objects that need no check (createsWithoutChecks), under sequence ids drawn before (drawIds),
+   * with one MULTI: every hash (`#id` and the fields), the chunk's `all` entries with one ZADD, and the index
+   * entries computed here with one SADD or ZADD per index key. Nothing is read before the write, so no script
+   * is needed, and Redis runs the native commands alone: about 7 us per 1 KB object, against 11 to 12 for the
+   * same writes made from Lua, which copies every argument twice more. A crash after the ids were drawn only
+   * skips them (the sequence never goes back). Resolves to one outcome per object, its id.
+   */
+  async insertPlain(target: BulkTarget, objects: readonly NewObject[]): Promise<SaveOutcome[]> {
+    if (objects.length === 0) return [];
     const { keys } = target;
-    const client = this.connection.client;
-    const first = Number(await client.incrBy(keys.sequence, objects.length)) - objects.length + 1;
     const entries = new NewObjectEntries(keys, this.model.indexes);
-    const args: Array<string | Buffer> = [String(objects.length)];
+    const transaction = rawTransaction(this.connection.client, keys.all);
+    const listed: string[] = [];
     const outcomes: SaveOutcome[] = [];
-    for (let i = 0; i < objects.length; i++) {
-      const id = String(first + i);
-      const fields = objects[i].fields;
-      args.push(id, String(fields.size));
-      for (const [field, value] of fields) args.push(field, value);
+    for (const { id, fields } of objects) {
+      const hset: Array<string | Buffer> = ['HSET', keys.object(id), '#id', id];
+      for (const [field, value] of fields) hset.push(field, value);
+      transaction.add(hset);
+      listed.push(id, id);
       entries.add(id, fields);
       outcomes.push({ id });
     }
-    args.push(String(entries.byKey.size));
-    for (const [key, { kind, args: entryArgs }] of entries.byKey) {
-      args.push(kind, key.slice(keys.base.length), String(entryArgs.length));
-      for (const arg of entryArgs) args.push(arg);
-    }
-    await scripts.insertPlain().run(client, [keys.all, keys.base], args);
+    transaction.add(['ZADD', keys.all, ...listed]);
+    for (const [key, { kind, args }] of entries.byKey) transaction.add([kind === 'S' ? 'SADD' : 'ZADD', key, ...args]);
+    await transaction.exec();
     return outcomes;
   }
 

@@ -77,15 +77,17 @@ export class NewObjectEntries {
 
   add(id: string, fields: EncodedFields): void {
     for (const { kind, key, arg } of entryTemplates(this.keys, this.indexes, fields)) {
-      if (kind === 'S') this.push('S', key, id);
-      else if (kind === 'Z') this.push('Z', key, arg!, id);
-      else this.push('Z', key, '0', withLexId(arg as Buffer, id));
+      if (kind === 'S') this.argsOf('S', key).push(id);
+      else if (kind === 'Z') this.argsOf('Z', key).push(arg!, id);
+      else this.argsOf('Z', key).push('0', withLexId(arg as Buffer, id));
     }
   }
 
-  private push(kind: 'S' | 'Z', key: string, ...args: Array<string | Buffer>): void {
+  private argsOf(kind: 'S' | 'Z', key: string): Array<string | Buffer> {
     const entry = this.byKey.get(key);
-    if (entry) entry.args.push(...args);
-    else this.byKey.set(key, { kind, args });
+    if (entry) return entry.args;
+    const args: Array<string | Buffer> = [];
+    this.byKey.set(key, { kind, args });
+    return args;
   }
 }

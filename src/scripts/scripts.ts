@@ -24,7 +24,6 @@ export const scripts = {
   createPlain: script('create-plain.lua'),
   updateFields: script('update-fields.lua'),
   saveMany: script('save-many.lua'),
-  insertPlain: script('insert-plain.lua'),
   remove: script('remove.lua'),
   removeIndexed: script('remove-indexed.lua'),
   query: script('query.lua'),

@@ -30,7 +30,7 @@ function twin(name: string) {
 }
 
 /**
- * Without unique values: create() writes these with create-plain.lua and saveMany with insert-plain.lua, both
+ * Without unique values: create() writes these with create-plain.lua and saveMany with a MULTI per chunk, both
  * with entries computed by the client (no checks before the write).
  */
 function plainTwin(name: string) {
