@@ -86,17 +86,18 @@ export class BulkStore {
     const { keys } = target;
     const entries = new NewObjectEntries(keys, this.model.indexes);
     const transaction = rawTransaction(this.connection.client, keys.all);
-    const listed: string[] = [];
-    const outcomes: SaveOutcome[] = [];
-    for (const { id, fields } of objects) {
+    const zaddAll: Array<string | Buffer> = ['ZADD', keys.all];
+    const outcomes = new Array<SaveOutcome>(objects.length);
+    for (let i = 0; i < objects.length; i++) {
+      const { id, fields } = objects[i];
       const hset: Array<string | Buffer> = ['HSET', keys.object(id), '#id', id];
-      for (const [field, value] of fields) hset.push(field, value);
+      fields.forEach((value, field) => void hset.push(field, value));
       transaction.add(hset);
-      listed.push(id, id);
+      zaddAll.push(id, id);
       entries.add(id, fields);
-      outcomes.push({ id });
+      outcomes[i] = { id };
     }
-    transaction.add(['ZADD', keys.all, ...listed]);
+    transaction.add(zaddAll);
     for (const [key, { kind, args }] of entries.byKey) transaction.add([kind === 'S' ? 'SADD' : 'ZADD', key, ...args]);
     await transaction.exec();
     return outcomes;
