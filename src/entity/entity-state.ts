@@ -52,7 +52,13 @@ export function serialized<T>(entity: object, operation: () => Promise<T>): Prom
 
 /** Makes the instance's next operations wait for `work` (begun elsewhere) to settle. */
 export function holdUntil(entity: object, work: Promise<unknown>): void {
-  holdAllUntil([entity], work);
+  // holdAllUntil for one, without its arrays: every save() and remove() comes through here
+  const state = stateOf(entity);
+  state.running++;
+  const settled = () => {
+    state.running--;
+  };
+  state.queue = work.then(settled, settled);
 }
 
 /** holdUntil for many instances (saveMany), with one promise for them all. */

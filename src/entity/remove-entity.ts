@@ -1,6 +1,6 @@
 import { activeConnection } from '../connection/connection';
 import { RelationError } from '../errors/errors';
-import { ObjectStore } from '../mapper/object-store';
+import { ObjectStore, RemoveOutcome } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { removalPlan } from '../relations/removal-program';
 import { EncodedFields } from '../mapper/encoded-fields';
@@ -48,18 +48,23 @@ async function removeWithHooks(model: ModelDescriptor, entity: object, id: strin
  * The write step of remove(): one script that checks every onDelete 'restrict' of the cascade, then removes
  * the object, its entries, cascaded children, nullified foreign keys and memberships together. A model with
  * nothing but its own hash to remove uses a MULTI instead, and one with only index entries beside it a script
- * that removes those alone (the plan says which).
+ * that removes those alone (the plan says which). Resolves to whether the object existed.
  */
-export function removeObject(model: ModelDescriptor, id: string, held?: EncodedFields): Promise<void> {
+export function removeObject(model: ModelDescriptor, id: string, held?: EncodedFields): Promise<RemoveOutcome> {
   const connection = activeConnection();
   const store = new ObjectStore(model, connection);
   const program = removalPlan(model, connection.prefix, id);
   if (held && claimsUniques(model)) {
     // a sharded model's unique values are free at once (without `held`, their claims go stale and are taken over)
-    return store.remove(id, program.removal).then(() => new UniqueClaims(model, connection).release(id, uniqueValues(model, held)));
+    return store.remove(id, program.removal).then(async (outcome) => {
+      await new UniqueClaims(model, connection).release(id, uniqueValues(model, held));
+      return outcome;
+    });
   }
+  // only remove.lua (a model with relations) can answer that a 'restrict' rule forbids the removal
+  if (program.removal.kind !== 'program') return store.remove(id, program.removal);
   return store.remove(id, program.removal).then((outcome) => {
-    if (!('restrictedBy' in outcome)) return;
+    if (!('restrictedBy' in outcome)) return outcome;
     const { model: number, foreignKey } = outcome.restrictedBy;
     const child = program.models[number - 1];
     throw new RelationError(

@@ -184,10 +184,7 @@ export class ObjectStore {
     }
     if (removal.kind === 'indexed') {
       const args = [id, ...indexedRemovalArgs(this.model.indexes)];
-      return scripts
-        .removeIndexed()
-        .run(client, [keys.all, keys.object(id), keys.base], args)
-        .then((reply) => ({ existed: Number(reply) === 1 }));
+      return scripts.removeIndexed().run(client, [keys.all, keys.object(id), keys.base], args, existedOf);
     }
     return scripts
       .remove()
@@ -331,3 +328,6 @@ export class ObjectStore {
     return swept.reduce((sum, n) => sum + n, 0);
   }
 }
+
+/** remove-indexed.lua's reply: 1 when the object was in `all`. */
+const existedOf = (reply: unknown): RemoveOutcome => ({ existed: Number(reply) === 1 });

@@ -19,16 +19,23 @@ export class Script {
     this.sha = createHash('sha1').update(source).digest('hex');
   }
 
-  run(client: RedisCommands, keys: string[], args: ReadonlyArray<string | Buffer>): Promise<unknown> {
+  /**
+   * Runs the script; with `map`, resolves to what it makes of the reply (one promise step fewer than a
+   * `.then` on the result, which counts on the hottest paths).
+   */
+  run(client: RedisCommands, keys: string[], args: ReadonlyArray<string | Buffer>): Promise<unknown>;
+  run<T>(client: RedisCommands, keys: string[], args: ReadonlyArray<string | Buffer>, map: (reply: unknown) => T): Promise<T>;
+  run<T>(client: RedisCommands, keys: string[], args: ReadonlyArray<string | Buffer>, map?: (reply: unknown) => T): Promise<unknown> {
     // A single server takes the command as it is (node-redis's EVALSHA builder costs about 2 us more per call);
     // a cluster client routes evalSha by its first key, and its view names a cross-slot refusal.
     const sent = isCluster(client)
       ? client.evalSha(this.sha, { keys, arguments: args as Array<string | Buffer> })
       : (client as unknown as NodeCommands).sendCommand(['EVALSHA', this.sha, String(keys.length), ...keys, ...args]);
-    return sent.catch((error: unknown) => {
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+    const loadAndRun = (error: unknown): Promise<unknown> => {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) return Promise.reject(error);
       return client.eval(this.source, { keys, arguments: args as Array<string | Buffer> });
-    });
+    };
+    return map ? sent.then(map, (error: unknown) => loadAndRun(error).then(map)) : sent.catch(loadAndRun);
   }
 }
 
