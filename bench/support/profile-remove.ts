@@ -11,9 +11,8 @@
 import 'reflect-metadata';
 import { Attr, BaseEntity, Index, Model } from '../../src';
 import { activeConnection } from '../../src/connection/connection';
-import { indexedRemovalArgs } from '../../src/mapper/indexed-removal';
+import { indexedRemovalScript } from '../../src/mapper/indexed-removal';
 import { descriptorOf } from '../../src/metadata/model-registry';
-import { scripts } from '../../src/scripts/scripts';
 import { positiveInteger } from './args';
 import type { Client } from './bench-redis';
 import { runProfile } from './profile-session';
@@ -38,7 +37,7 @@ async function evalshaStats(raw: Client): Promise<{ calls: number; usec: number 
 
 runProfile('profr', async ({ prefix, raw }) => {
   const base = `${prefix}:{ProfileRemovedPost}`;
-  const tail = indexedRemovalArgs(descriptorOf(Post).indexes);
+  const script = indexedRemovalScript(descriptorOf(Post).indexes);
   const fresh = async (round: number) => {
     const built = Array.from({ length: N }, (_, i) =>
       Post.build({ author: `a${i}`, topic: `t${i % 20}`, content: `post ${i} of round ${round} `.repeat(40), createdAt: new Date(1e12 + i) }),
@@ -53,7 +52,7 @@ runProfile('profr', async ({ prefix, raw }) => {
     const client = activeConnection().client;
     for (const post of posts) {
       const id = post.id!;
-      await scripts.removeIndexed().run(client, [`${base}:all`, `${base}:obj:${id}`, base], [id, ...tail]);
+      await script.run(client, [`${base}:all`, `${base}:obj:${id}`, base], [id]);
     }
   };
   let round = 0;

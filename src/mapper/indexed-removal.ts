@@ -1,8 +1,12 @@
 import { IndexDescriptor } from '../metadata/index-descriptor';
+import { boundScript } from '../scripts/bound-script';
+import { Script } from '../scripts/script';
+import { scripts } from '../scripts/scripts';
 
 /**
- * remove-indexed.lua's arguments after the id, which depend on the model only: the fields whose stored values
- * the object's entries depend on (read with one HMGET), then per index five arguments:
+ * remove-indexed.lua bound to a model's indexes (its SPEC, src/scripts/bound-script.ts): the values that
+ * depend on the model only, so that a remove sends the id alone. They are the fields whose stored values the
+ * object's entries depend on (read with one HMGET), then per index five values:
  *   kind      'S' set, 'Z' sorted by value, 'L' lexicographic, 'U' unique (case-folded ones too)
  *   stem      the entry key after the model's base: ':idx:<attr>:' (+ the value) for 'S'; ':idx:<attr>' or
  *             ':lex:<attr>' for a sorted index, ':idx:<attr>@<scope>:' (+ the scope value) when scoped;
@@ -14,15 +18,16 @@ import { IndexDescriptor } from '../metadata/index-descriptor';
  * These are the entries indexes.lua's entryOf computes (docs/keys.md), spelled out once per model so that the
  * script does no spec parsing of its own. Cached per index list (a model's list does not change).
  */
-const cache = new WeakMap<readonly IndexDescriptor[], readonly string[]>();
+const cache = new WeakMap<readonly IndexDescriptor[], Script>();
 
-export function indexedRemovalArgs(indexes: readonly IndexDescriptor[]): readonly string[] {
-  let args = cache.get(indexes);
-  if (!args) cache.set(indexes, (args = build(indexes)));
-  return args;
+export function indexedRemovalScript(indexes: readonly IndexDescriptor[]): Script {
+  let script = cache.get(indexes);
+  if (!script) cache.set(indexes, (script = boundScript(scripts.removeIndexed(), indexedRemovalSpec(indexes))));
+  return script;
 }
 
-function build(indexes: readonly IndexDescriptor[]): string[] {
+/** The SPEC of indexedRemovalScript. */
+export function indexedRemovalSpec(indexes: readonly IndexDescriptor[]): string[] {
   const fields: string[] = [];
   const position = (field: string): string => {
     let at = fields.indexOf(field);

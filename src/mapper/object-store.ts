@@ -1,6 +1,6 @@
 import { Connection } from '../connection/connection';
 import { IndexDescriptor } from '../metadata/index-descriptor';
-import { indexedRemovalArgs } from './indexed-removal';
+import { indexedRemovalScript } from './indexed-removal';
 import { pushSpecs } from './index-specs';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { scripts } from '../scripts/scripts';
@@ -183,8 +183,7 @@ export class ObjectStore {
       return (this.model.expirable ? transaction.zRem(keys.expiring, id) : transaction).exec().then(([removed]) => ({ existed: Number(removed) === 1 }));
     }
     if (removal.kind === 'indexed') {
-      const args = [id, ...indexedRemovalArgs(this.model.indexes)];
-      return scripts.removeIndexed().run(client, [keys.all, keys.object(id), keys.base], args, existedOf);
+      return indexedRemovalScript(this.model.indexes).run(client, [keys.all, keys.object(id), keys.base], [id], existedOf);
     }
     return scripts
       .remove()

@@ -5,10 +5,11 @@
 -- KEYS[2]  the object's hash
 -- KEYS[3]  the model's key base (index keys derive from it, same hash tag)
 -- ARGV[1]  the id
--- ARGV[2]  f; then f fields: those the object's entries depend on, read with one HMGET
--- then     five arguments per index of the model (src/mapper/indexed-removal.ts): kind ('S', 'Z', 'L', 'U'),
---          the entry key's stem after the base, the position of the value field and of the scope field among
---          the f fields (0: none), and '1' when -0 reads as 0 (a numeric unique value, a numeric scope value)
+-- SPEC     the model's part, bound into the source per model (src/mapper/indexed-removal.ts, through
+--          src/scripts/bound-script.ts), never sent: SPEC[1] f; then f fields, those the object's entries depend
+--          on, read with one HMGET; then five values per index of the model: kind ('S', 'Z', 'L', 'U'), the entry
+--          key's stem after the base, the position of the value field and of the scope field among the f fields
+--          (0: none), and '1' when -0 reads as 0 (a numeric unique value, a numeric scope value)
 -- Returns: 1 when the object was in `all`, else 0.
 -- Guarantees: the hash, its `all` entry and every index and unique entry disappear together (invariants 1 to
 -- 4); the entries are found from the stored values (read here, not the client's copy), as indexes.lua's
@@ -16,15 +17,15 @@
 --!include indexes.lua
 
 local all, key, base, id = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
-local fieldCount = tonumber(ARGV[2])
+local fieldCount = tonumber(SPEC[1])
 local values = {}
 if fieldCount > 0 then
-  values = redis.call('HMGET', key, unpack(ARGV, 3, 2 + fieldCount))
+  values = redis.call('HMGET', key, unpack(SPEC, 2, 1 + fieldCount))
 end
 
-local at = 3 + fieldCount
-while ARGV[at] do
-  local kind, stem, value, scopeAt, fold = ARGV[at], ARGV[at + 1], values[tonumber(ARGV[at + 2])], tonumber(ARGV[at + 3]), ARGV[at + 4] == '1'
+local at = 2 + fieldCount
+while SPEC[at] do
+  local kind, stem, value, scopeAt, fold = SPEC[at], SPEC[at + 1], values[tonumber(SPEC[at + 2])], tonumber(SPEC[at + 3]), SPEC[at + 4] == '1'
   at = at + 5
   if kind == 'S' then
     if value then

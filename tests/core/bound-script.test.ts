@@ -1,0 +1,37 @@
+import { boundScript, luaString } from '../../src/scripts/bound-script';
+import { RedisCommands } from '../../src/connection/redis-commands';
+import { Script } from '../../src/scripts/script';
+import { useTestRedis } from '../support/test-redis';
+
+/**
+ * A script with data bound into its source (boundScript) sees exactly the values it was bound to, whatever
+ * bytes they hold, and no value can become code.
+ */
+
+const redis = useTestRedis();
+
+describe('boundScript', () => {
+  it('binds values byte for byte: quotes, backslashes, newlines, NUL, long brackets, UTF-8, empty', async () => {
+    const values = ['plain', 'with "quotes" and \'single\' ones', 'a \\ backslash', 'new\nline\r\n', 'nul\0byte', ']]', 'ünïcödé ✓', ''];
+    const script = boundScript(new Script('spec.lua', 'return SPEC'), values);
+    expect(await script.run(redis.raw as unknown as RedisCommands, [], [])).toEqual(values);
+  });
+
+  it('writes every byte as a decimal escape, so a value cannot end the literal and run as code', async () => {
+    expect(luaString('a"')).toBe('"\\097\\034"');
+    expect(luaString('é')).toBe('"\\195\\169"');
+    const key = `${redis.prefix}:pwned`;
+    const attack = `"} redis.call('SET', '${key}', '1') local x = {"`;
+    const script = boundScript(new Script('spec.lua', 'return #SPEC'), [attack, `]] ${attack}`]);
+    expect(await script.run(redis.raw as unknown as RedisCommands, [], [])).toBe(2);
+    expect(await redis.raw.exists(key)).toBe(0);
+  });
+
+  it('is a script of its own, with its own SHA, per binding', () => {
+    const base = new Script('spec.lua', 'return SPEC[1]');
+    const one = boundScript(base, ['a']);
+    const other = boundScript(base, ['b']);
+    expect(new Set([base.sha, one.sha, other.sha]).size).toBe(3);
+    expect(boundScript(base, ['a']).sha).toBe(one.sha);
+  });
+});
