@@ -1,6 +1,7 @@
 import { Connection, currentConnection } from '../connection/connection';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { allModels } from '../metadata/model-registry';
+import { indexedRemovalScript } from '../mapper/indexed-removal';
 import { describeModel } from './describe-model';
 import { registerDefinition } from './schema-registry';
 import { compareDefinitions, describeChange, SchemaStatus } from './schema-status';
@@ -21,6 +22,7 @@ async function register(connection: Connection, model: ModelDescriptor): Promise
   } catch {
     return; // a definition error (a relation to a class that is no model): the operation reports it itself
   }
+  preloadModelScripts(connection, model);
   let stored;
   try {
     stored = await registerDefinition(connection.client, connection.prefix, current);
@@ -31,6 +33,17 @@ async function register(connection: Connection, model: ModelDescriptor): Promise
     return;
   }
   report(connection, compareDefinitions(stored, current));
+}
+
+/**
+ * Loads the scripts bound to the model (src/scripts/bound-script.ts), sent with its registration, so that its
+ * first operations are one EVALSHA as with the shared scripts connect() loads. Not awaited, and a failure is
+ * ignored: an operation whose script is missing loads it itself (NOSCRIPT fallback).
+ */
+function preloadModelScripts(connection: Connection, model: ModelDescriptor): void {
+  const client = connection.client;
+  if (model.indexes.length === 0 || typeof client.scriptLoad !== 'function') return;
+  client.scriptLoad(indexedRemovalScript(model.indexes).source).catch(() => undefined);
 }
 
 /**

@@ -1,7 +1,10 @@
+import { createClient } from 'redis';
+import { Attr, BaseEntity, connect, Index, Model } from '../../src';
 import { boundScript, luaString } from '../../src/scripts/bound-script';
 import { RedisCommands } from '../../src/connection/redis-commands';
 import { Script } from '../../src/scripts/script';
 import { useTestRedis } from '../support/test-redis';
+import { countingClient } from './support/counting-client';
 
 /**
  * A script with data bound into its source (boundScript) sees exactly the values it was bound to, whatever
@@ -33,5 +36,46 @@ describe('boundScript', () => {
     const other = boundScript(base, ['b']);
     expect(new Set([base.sha, one.sha, other.sha]).size).toBe(3);
     expect(boundScript(base, ['a']).sha).toBe(one.sha);
+  });
+});
+
+describe("a model's bound scripts", () => {
+  // attribute names no other test uses: the bound script's text (and SHA) depends on them alone
+  @Model()
+  class BoundProbe extends BaseEntity {
+    @Attr() @Index() boundProbeKind!: string;
+    @Attr() @Index() boundProbeAt!: Date;
+  }
+
+  const counting = countingClient(createClient({ url: process.env.REDIS_URL }));
+
+  beforeAll(async () => {
+    await counting.client.connect();
+    await connect({ client: counting.client, prefix: redis.prefix });
+  });
+
+  afterAll(async () => {
+    await counting.client.close();
+  });
+
+  it('are loaded with the model registration: the first remove is one EVALSHA, not a NOSCRIPT retry', async () => {
+    const probe = await BoundProbe.create({ boundProbeKind: 'a', boundProbeAt: new Date(1) });
+    counting.reset();
+    await probe.remove();
+    expect(counting.calls).toEqual(['evalSha']);
+    expect(await BoundProbe.count()).toBe(0);
+  });
+
+  it('also for a model defined after connect(), registered at its first use', async () => {
+    @Model()
+    class LateBoundProbe extends BaseEntity {
+      @Attr() @Index() lateBoundProbeKind!: string;
+    }
+    const probe = await LateBoundProbe.create({ lateBoundProbeKind: 'b' });
+    const id = probe.id;
+    counting.reset();
+    await probe.remove();
+    expect(counting.calls).toEqual(['evalSha']);
+    expect(await LateBoundProbe.exists(id)).toBe(false);
   });
 });
