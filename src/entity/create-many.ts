@@ -41,7 +41,7 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
   // draws the ids of the whole call first, the entity at position p taking first + p: a chunk then needs no
   // round trip before its write, which would wait behind the chunks already sent. An entity its codecs refuse
   // leaves its id unused.
-  const plain = parents.length === 0 && createsWithoutChecks(model) ? onlyTarget(model, connection.prefix) : undefined;
+  const plain = entities.length > 0 && parents.length === 0 && createsWithoutChecks(model) ? onlyTarget(model, connection.prefix) : undefined;
   const first = plain && (await store.drawIds(plain, entities.length));
   await inWindows(positions, chunkSize, IN_FLIGHT, async (chunk) => {
     const pending: PendingCreate[] = [];

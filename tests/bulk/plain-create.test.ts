@@ -65,10 +65,14 @@ describe('saveMany of objects that need no check', () => {
     expect(stored?.at).toEqual(items[4321].at);
     expect(await redis.raw.hGet(`${redis.prefix}:{PlainEvent}:obj:${result.saved[0].id}`, '#id')).toBe(result.saved[0].id);
     await expectIndexesConsistent(PlainEvent, redis.raw, redis.prefix);
-    // the instances are saved: a change is an update of the stored object
+    // the instances are saved: a change is an update of the stored object, and a saveMany of updates alone
+    // draws no id
     result.saved[7].weight = 100;
-    await result.saved[7].save();
-    expect(await PlainEvent.count({ weight: 100 })).toBe(1 + items.filter((event) => event.weight === 100).length);
+    result.saved[8].weight = 100;
+    counting.reset();
+    expect((await PlainEvent.saveMany([result.saved[7], result.saved[8]])).ok).toBe(true);
+    expect(counting.calls).not.toContain('incrBy');
+    expect(await PlainEvent.count({ weight: 100 })).toBe(2 + items.filter((event, i) => event.weight === 100 && i !== 7 && i !== 8).length);
     await expectIndexesConsistent(PlainEvent, redis.raw, redis.prefix);
   });
 
