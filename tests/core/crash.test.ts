@@ -2,6 +2,7 @@ import { CrashItem, stateOfItem } from '../support/crash/crash-item';
 import { keysUnder, RawClient, useTestRedis } from '../support/test-redis';
 import { untilReady } from '../support/worker-processes/spawn-worker';
 import { useWorkerProcesses } from '../support/worker-processes/use-workers';
+import { waitUntilDisconnected } from '../support/worker-processes/wait-disconnected';
 
 /**
  * A writer killed with SIGKILL at random instants, over and over, never leaves the store inconsistent and
@@ -26,16 +27,6 @@ interface Expected {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const between = (low: number, high: number) => low + Math.floor(Math.random() * (high - low + 1));
-
-/** Waits until Redis has dropped the killed worker's connection, i.e. has run every command it had received. */
-async function waitUntilDisconnected(raw: RawClient, clientName: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    const list = String(await raw.sendCommand(['CLIENT', 'LIST']));
-    if (!list.split('\n').some((line) => line.includes(` name=${clientName} `))) return;
-    await sleep(10);
-  }
-  throw new Error(`Redis still lists the killed worker's connection ${clientName}`);
-}
 
 /** Replays the worker's reports of one run into `expected`; returns the states of creates sent but not acknowledged. */
 function replay(lines: string[], expected: Map<string, Expected>, violations: string[], counts: Record<string, number>) {
