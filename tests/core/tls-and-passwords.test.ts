@@ -29,10 +29,12 @@ async function freePort(): Promise<number> {
   });
 }
 
+let dir: string | undefined;
+
 beforeAll(async () => {
   tlsPort = await freePort();
   const { mkdtempSync } = await import('fs');
-  const dir = mkdtempSync(join(require('os').tmpdir(), 'redis-record-tls-'));
+  dir = mkdtempSync(join(require('os').tmpdir(), 'redis-record-tls-'));
   execFileSync('openssl', [
     'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
     '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
@@ -51,6 +53,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await disconnect();
   await server?.stop();
+  // the certificate and key made for the run
+  if (dir) (await import('fs')).rmSync(dir, { recursive: true, force: true });
 });
 
 describe('connecting with rediss:// and a password in the URL', () => {
