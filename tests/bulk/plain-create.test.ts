@@ -1,7 +1,6 @@
 import { IsInt, Min } from 'class-validator';
-import { createClient } from 'redis';
-import { Attr, BaseEntity, connect, Index, Model, ValidationError } from '../../src';
-import { countingClient } from '../core/support/counting-client';
+import { Attr, BaseEntity, Index, Model, ValidationError } from '../../src';
+import { useCountingConnection } from '../core/support/counting-client';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { useTestRedis } from '../support/test-redis';
 
@@ -24,16 +23,7 @@ class PlainEvent extends BaseEntity {
 }
 
 const redis = useTestRedis();
-const counting = countingClient(createClient({ url: process.env.REDIS_URL }));
-
-beforeAll(async () => {
-  await counting.client.connect();
-  await connect({ client: counting.client, prefix: redis.prefix });
-});
-
-afterAll(async () => {
-  await counting.client.close();
-});
+const counting = useCountingConnection(redis);
 
 beforeEach(() => counting.reset());
 

@@ -1,10 +1,9 @@
-import { createClient } from 'redis';
-import { Attr, BaseEntity, connect, Index, Model } from '../../src';
+import { Attr, BaseEntity, Index, Model } from '../../src';
 import { boundScript, luaString } from '../../src/scripts/bound-script';
 import { RedisCommands } from '../../src/connection/redis-commands';
 import { Script } from '../../src/scripts/script';
 import { useTestRedis } from '../support/test-redis';
-import { countingClient } from './support/counting-client';
+import { useCountingConnection } from './support/counting-client';
 
 /**
  * A script with data bound into its source (boundScript) sees exactly the values it was bound to, whatever
@@ -47,16 +46,7 @@ describe("a model's bound scripts", () => {
     @Attr() @Index() boundProbeAt!: Date;
   }
 
-  const counting = countingClient(createClient({ url: process.env.REDIS_URL }));
-
-  beforeAll(async () => {
-    await counting.client.connect();
-    await connect({ client: counting.client, prefix: redis.prefix });
-  });
-
-  afterAll(async () => {
-    await counting.client.close();
-  });
+  const counting = useCountingConnection(redis);
 
   it('are loaded with the model registration: the first remove is one EVALSHA, not a NOSCRIPT retry', async () => {
     const probe = await BoundProbe.create({ boundProbeKind: 'a', boundProbeAt: new Date(1) });

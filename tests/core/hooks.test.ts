@@ -1,4 +1,3 @@
-import { createClient } from 'redis';
 import { IsOptional, MaxLength, ValidateBy } from 'class-validator';
 import {
   AfterCreate,
@@ -13,11 +12,10 @@ import {
   BeforeSave,
   BeforeUpdate,
   BeforeValidate,
-  connect,
   Model,
   ValidationError,
 } from '../../src';
-import { countingClient } from './support/counting-client';
+import { useCountingConnection } from './support/counting-client';
 import { keysUnder, useTestRedis } from '../support/test-redis';
 
 /**
@@ -165,11 +163,9 @@ class HookedFailing extends BaseEntity {
 }
 
 const redis = useTestRedis();
-const counting = countingClient(createClient({ url: process.env.REDIS_URL }), log);
+const counting = useCountingConnection(redis, log);
 
 beforeAll(async () => {
-  await counting.client.connect();
-  await connect({ client: counting.client, prefix: redis.prefix });
   // Every script gets cached on the server, so each write below is one evalSha (loads, and removes of a
   // model without indexes, are one MULTI transaction).
   const warm = await HookedTask.create({ title: 'warm-up' });
@@ -177,10 +173,6 @@ beforeAll(async () => {
   await warm.save();
   await HookedTask.find(warm.id);
   await warm.remove();
-});
-
-afterAll(async () => {
-  await counting.client.close();
 });
 
 beforeEach(() => counting.reset());

@@ -1,6 +1,5 @@
-import { createClient } from 'redis';
-import { Attr, BaseEntity, connect, DecodeError, InvalidIdError, Model, NotFoundError } from '../../src';
-import { countingClient } from './support/counting-client';
+import { Attr, BaseEntity, DecodeError, InvalidIdError, Model, NotFoundError } from '../../src';
+import { useCountingConnection } from './support/counting-client';
 import { useTestRedis } from '../support/test-redis';
 
 /**
@@ -19,18 +18,12 @@ class LookupCounter extends BaseEntity {
 }
 
 const redis = useTestRedis();
-const counting = countingClient(createClient({ url: process.env.REDIS_URL }));
+const counting = useCountingConnection(redis);
 
 beforeAll(async () => {
-  await counting.client.connect();
-  await connect({ client: counting.client, prefix: redis.prefix });
   for (const body of ['one', 'two', 'three']) await LookupNote.create({ body });
   await LookupNote.find('1'); // the load script is cached on the server from here on
   counting.reset();
-});
-
-afterAll(async () => {
-  await counting.client.close();
 });
 
 beforeEach(() => counting.reset());

@@ -1,6 +1,5 @@
-import { createClient } from 'redis';
-import { Attr, BaseEntity, connect, Model, NotFoundError } from '../../src';
-import { countingClient } from './support/counting-client';
+import { Attr, BaseEntity, Model, NotFoundError } from '../../src';
+import { useCountingConnection } from './support/counting-client';
 import { keysUnder, useTestRedis } from '../support/test-redis';
 
 /**
@@ -17,20 +16,14 @@ class UpdateDoc extends BaseEntity {
 }
 
 const redis = useTestRedis();
-const counting = countingClient(createClient({ url: process.env.REDIS_URL }));
+const counting = useCountingConnection(redis);
 
 beforeAll(async () => {
-  await counting.client.connect();
-  await connect({ client: counting.client, prefix: redis.prefix });
   const warm = await UpdateDoc.create({ title: 'warm-up' }); // caches every script on the server
   warm.views = 1;
   await warm.save();
   await warm.reload();
   await warm.remove();
-});
-
-afterAll(async () => {
-  await counting.client.close();
 });
 
 beforeEach(() => counting.reset());

@@ -1,6 +1,5 @@
-import { createClient } from 'redis';
-import { Attr, BaseEntity, BelongsTo, connect, HasMany, Index, Model, QueryError } from '../../src';
-import { countingClient } from '../core/support/counting-client';
+import { Attr, BaseEntity, BelongsTo, HasMany, Index, Model, QueryError } from '../../src';
+import { useCountingConnection } from '../core/support/counting-client';
 import { useTestRedis } from '../support/test-redis';
 
 /**
@@ -29,13 +28,11 @@ class IncBook extends BaseEntity {
 }
 
 const redis = useTestRedis();
-const counting = countingClient(createClient({ url: process.env.REDIS_URL }));
+const counting = useCountingConnection(redis);
 const authors: IncAuthor[] = [];
 const shelves: IncShelf[] = [];
 
 beforeAll(async () => {
-  await counting.client.connect();
-  await connect({ client: counting.client, prefix: redis.prefix });
   for (const name of ['ann', 'bea', 'cat']) authors.push(await IncAuthor.create({ name }));
   for (const label of ['top', 'bottom']) shelves.push(await IncShelf.create({ label }));
   for (let i = 0; i < 30; i++) {
@@ -45,10 +42,6 @@ beforeAll(async () => {
     await book.save();
   }
   await IncBook.findBy({ genre: 'odd' }, { include: ['author'], limit: 1 }); // scripts cached from here on
-});
-
-afterAll(async () => {
-  await counting.client.close();
 });
 
 beforeEach(() => counting.reset());

@@ -1,3 +1,6 @@
+import { createClient } from 'redis';
+import { connect } from '../../../src';
+
 /** The commands redis-record can send; each call of one of them is one round trip to Redis. */
 const COMMANDS = new Set(['evalSha', 'eval', 'zCard', 'zScore', 'sendCommand', 'multi', 'hGetAll', 'hSet', 'del', 'exists', 'incrBy']);
 
@@ -35,4 +38,19 @@ export function countingClient<T extends object>(target: T, calls: string[] = []
     },
   });
   return { client, calls, reset: () => void calls.splice(0) };
+}
+
+/**
+ * A counting client (see countingClient) made redis-record's connection under `redis.prefix` for the test file
+ * or describe block that calls this: connected before its tests (a later beforeAll may warm up on it), closed
+ * after them.
+ */
+export function useCountingConnection(redis: { readonly prefix: string }, calls?: string[]) {
+  const counting = countingClient(createClient({ url: process.env.REDIS_URL }), calls);
+  beforeAll(async () => {
+    await counting.client.connect();
+    await connect({ client: counting.client, prefix: redis.prefix });
+  });
+  afterAll(() => counting.client.close());
+  return counting;
 }
