@@ -10,8 +10,7 @@
  *   E <message>                something went wrong that should not
  */
 import { writeSync } from 'fs';
-import { createClient } from 'redis';
-import { connect } from '../../../src';
+import { connectNamedWorker } from '../worker-processes/connect-named-worker';
 import { BULK_CRASH_BATCH, BULK_CRASH_CHUNK, bulkCrashAttributes, BulkCrashItem } from './bulk-crash-item';
 
 function say(line: string): void {
@@ -20,14 +19,7 @@ function say(line: string): void {
 }
 
 async function main(): Promise<void> {
-  const url = process.env.REDIS_URL;
-  const prefix = process.env.WORKER_PREFIX;
-  if (!url || !prefix) throw new Error('REDIS_URL and WORKER_PREFIX must be set');
-  // A named client, so the test can wait until Redis has dropped it (and run everything it had sent).
-  const client = createClient({ url, name: process.env.WORKER_CLIENT_NAME ?? 'bulk-crash-worker' });
-  client.on('error', () => undefined);
-  await client.connect();
-  await connect({ client, prefix });
+  await connectNamedWorker('bulk-crash-worker');
   say('ready');
   for (let call = Number(process.env.WORKER_FIRST_CALL ?? 0); ; call++) {
     const items = Array.from({ length: BULK_CRASH_BATCH }, (_, pos) => bulkCrashAttributes(call, pos));

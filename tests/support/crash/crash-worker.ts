@@ -14,8 +14,7 @@
  *   E <message>                something went wrong that should not (e.g. an existing object not found)
  */
 import { writeSync } from 'fs';
-import { createClient } from 'redis';
-import { connect } from '../../../src';
+import { connectNamedWorker } from '../worker-processes/connect-named-worker';
 import { CrashItem, stateOfItem } from './crash-item';
 
 const LANES = 4;
@@ -40,14 +39,7 @@ function randomize(item: CrashItem): void {
 }
 
 async function main(): Promise<void> {
-  const url = process.env.REDIS_URL;
-  const prefix = process.env.WORKER_PREFIX;
-  if (!url || !prefix) throw new Error('REDIS_URL and WORKER_PREFIX must be set');
-  // A named client, so the test can wait until Redis has dropped it (and run everything it had sent).
-  const client = createClient({ url, name: process.env.WORKER_CLIENT_NAME ?? 'crash-worker' });
-  client.on('error', () => undefined);
-  await client.connect();
-  await connect({ client, prefix });
+  const { client, prefix } = await connectNamedWorker('crash-worker');
 
   const ids: string[] = (await client.zRange(`${prefix}:{CrashItem}:all`, 0, -1)).slice();
   const cached = new Map<string, CrashItem>();
