@@ -1,7 +1,7 @@
 import { IndexDescriptor } from '../metadata/index-descriptor';
 import { boundScript } from '../scripts/bound-script';
 import { Script } from '../scripts/script';
-import { scripts } from '../scripts/scripts';
+import { templates } from '../scripts/scripts';
 
 /**
  * remove-indexed.lua bound to a model's indexes (its SPEC, src/scripts/bound-script.ts): the values that
@@ -22,7 +22,7 @@ const cache = new WeakMap<readonly IndexDescriptor[], Script>();
 
 export function indexedRemovalScript(indexes: readonly IndexDescriptor[]): Script {
   let script = cache.get(indexes);
-  if (!script) cache.set(indexes, (script = boundScript(scripts.removeIndexed(), indexedRemovalSpec(indexes))));
+  if (!script) cache.set(indexes, (script = boundScript(templates.removeIndexed(), indexedRemovalSpec(indexes))));
   return script;
 }
 

@@ -14,7 +14,7 @@ function script(file: string): () => Script {
   };
 }
 
-/** Every script, loaded (and cached in this process). */
+/** Every script that runs as it is (what connect() loads), loaded (and cached in this process). */
 export function allScripts(): Script[] {
   return Object.values(scripts).map((get) => get());
 }
@@ -25,7 +25,6 @@ export const scripts = {
   updateFields: script('update-fields.lua'),
   saveMany: script('save-many.lua'),
   remove: script('remove.lua'),
-  removeIndexed: script('remove-indexed.lua'),
   query: script('query.lua'),
   window: script('window.lua'),
   count: script('count.lua'),
@@ -44,4 +43,12 @@ export const scripts = {
   raiseSequence: script('raise-sequence.lua'),
   claimUnique: script('claim-unique.lua'),
   releaseUnique: script('release-unique.lua'),
+};
+
+/**
+ * Scripts that never run as they are: each runs as copies with a model's data bound into the source
+ * (src/scripts/bound-script.ts), loaded with the model's registration. connect() does not load these.
+ */
+export const templates = {
+  removeIndexed: script('remove-indexed.lua'),
 };
