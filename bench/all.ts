@@ -9,8 +9,10 @@
  *   (--n, --bulk, --memory, --sizes 50000,500000 and --reps override the sizes)
  *
  * Workloads: Table I of the ActiveRedis paper sequential and with 50 operations in flight, bulk create, the
- * query workload of bench/query.ts (redis-record, hand-written and nohm), Redis memory per post. Every figure in the outputs
- * comes from the results object this run builds.
+ * query workload of bench/query.ts (redis-record, hand-written and nohm), Redis memory per post. Bulk create also
+ * times a reference that is not a library (bench/peers/transport-reference.ts): node-redis alone sending saveMany's
+ * commands, prebuilt, which shows what the client and the machine carry in the same run. Every figure in the
+ * outputs comes from the results object this run builds.
  */
 import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'fs';
@@ -24,6 +26,7 @@ import type { Peer } from './peers/peer';
 import { nohmQueries, recordQueries } from './peers/query-peers';
 import { redisOmPeer } from './peers/redis-om-peer';
 import { redisRecordPeer } from './peers/redis-record-peer';
+import { transportReference } from './peers/transport-reference';
 import { renderChart } from './report/chart-svg';
 import { describeMachine } from './report/machine';
 import { renderMarkdown } from './report/markdown';
@@ -75,6 +78,7 @@ async function main(): Promise<void> {
   const peers: Peer[] = [];
   const nohmClient = await ioredisClient(redis.url);
   const queryClient = await connectedClient(redis.url); // the hand-written queries' own connection
+  const reference = await transportReference(redis.url, `${prefix}ref`);
   try {
     peers.push(
       await redisRecordPeer(redis.url, prefix),
@@ -92,7 +96,7 @@ async function main(): Promise<void> {
     await server.flush();
     const concurrent = await tableOne(peers, data, { ...common, concurrency: CONCURRENCY, block: SIZES.concurrentBlock });
     await server.flush();
-    const bulk = await bulkCreate(peers, data.posts, server, { n: BULK, reps: REPS, warmup: Math.min(BULK, 1_000), log });
+    const bulk = await bulkCreate(peers, data.posts, server, { n: BULK, reps: REPS, warmup: Math.min(BULK, 1_000), log, reference });
     const memory = await memoryPerObject(peers, data.posts, server, { n: MEMORY, log });
     const libraries = [recordQueries, handWrittenQueries(queryClient, prefix), nohmQueries(nohmClient, `${prefix}qnohm`)];
     const query = await queryWorkload(libraries, makeQueryPosts(sizes[sizes.length - 1], SEED), {
@@ -121,6 +125,7 @@ async function main(): Promise<void> {
     for (const peer of peers) await peer.close();
     await closeIORedis(nohmClient);
     await queryClient.close();
+    await reference.close();
     await raw.close();
     await redis.stop();
   }

@@ -41,6 +41,15 @@ export interface Peer {
 }
 
 /**
+ * What the bulk workload needs of whatever it times: a peer, or the transport reference. `prepare` runs before
+ * the clock starts, for work the timing must leave out.
+ */
+export type BulkWriter = Pick<Peer, 'reset' | 'bulkCreate' | 'count' | 'bulkMethod'> & {
+  readonly name: string;
+  prepare?(posts: readonly PostData[], from: number, to: number): void;
+};
+
+/**
  * Runs `task(i)` for i in [from, to) with at most `concurrency` in flight (1: each awaited before the next).
  * Rejects with the first failure.
  */

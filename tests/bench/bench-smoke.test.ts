@@ -103,6 +103,19 @@ test('the page shows the figures of the JSON: rates, ratios and the targets as j
   expect(page).toContain(`redis-server ${results.machine.redis}`);
 });
 
+test("the bulk section and the bulk targets show what node-redis alone carried for the same writes", () => {
+  const reference = results.bulk.reference!;
+  const record = results.bulk.results['redis-record']!;
+  expect(reference.name).toBe('node-redis transport (reference)');
+  expect(reference.runs).toHaveLength(results.bulk.reps);
+  expect(reference.objectsPerSecond).toBeCloseTo(results.bulk.n / reference.seconds, 6);
+  const row = page.split('\n').find((line) => line.startsWith(`| ${reference.name} |`))!;
+  expect(row).toContain(`| ${integer(reference.objectsPerSecond)} |`);
+  expect(page).toContain(`saveMany reached ${Math.round((100 * record.objectsPerSecond) / reference.objectsPerSecond)}% of it`);
+  expect(results.targets[0].measured).toBe(`${integer(record.objectsPerSecond)}/s; node-redis alone: ${integer(reference.objectsPerSecond)}/s`);
+  expect(results.targets[1].measured).toMatch(/; node-redis alone: \d+\.\dx$/);
+});
+
 test('the chart has a bar per library and measured operation, labelled with the JSON figures', () => {
   expect(chart.startsWith('<svg')).toBe(true);
   // Table I: 5 operations x 2 modes, plus bulk create; redis-om has no count bar in either mode.

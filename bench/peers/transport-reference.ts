@@ -1,0 +1,77 @@
+import { createClient } from 'redis';
+import type { PostData } from '../workloads/posts';
+import type { BulkWriter } from './peer';
+
+/** As redis-record's saveMany: posts per MULTI, and MULTIs in flight. */
+const CHUNK = 500;
+const IN_FLIGHT = 4;
+
+type Command = string[];
+
+/**
+ * Not a library: node-redis alone carrying the writes redis-record's saveMany makes for the suite's posts, on
+ * the same key layout. Per chunk of 500 posts one MULTI of an HSET per post (`#id` and the four attributes),
+ * one ZADD to `all`, one ZADD to the createdAt index and one SADD per topic; four chunks in flight; the ids
+ * from one INCRBY. Every command's arguments are built in `prepare`, before the clock starts, and sent with
+ * `multi().addCommand`, node-redis's cheapest way in. What it reaches is what the client and the machine can
+ * carry for these writes in this run: the ceiling of any library that makes them atomically with node-redis.
+ */
+export async function transportReference(url: string, prefix: string): Promise<BulkWriter & { close(): Promise<void> }> {
+  const client = createClient({ url, commandOptions: { timeout: 0 } }); // as redis-record's own client
+  client.on('error', (error) => console.error('transport reference client:', error.message));
+  await client.connect();
+  const base = `${prefix}:{RefPost}`;
+  const sequence = `${base}:seq`;
+  const all = `${base}:all`;
+  let chunks: Command[][] = [];
+  let prepared = 0;
+
+  const build = (posts: readonly PostData[], from: number, to: number, firstId: number): Command[] => {
+    const commands: Command[] = [];
+    const allEntries: Command = ['ZADD', all];
+    const byTime: Command = ['ZADD', `${base}:idx:createdAt`];
+    const byTopic = new Map<string, Command>();
+    for (let i = from; i < to; i++) {
+      const post = posts[i];
+      const id = String(firstId + i);
+      const created = String(post.createdAt);
+      commands.push(['HSET', `${base}:obj:${id}`, '#id', id, 'author', post.author, 'topic', post.topic, 'content', post.content, 'createdAt', created]);
+      allEntries.push(id, id);
+      byTime.push(created, id);
+      let topic = byTopic.get(post.topic);
+      if (!topic) byTopic.set(post.topic, (topic = ['SADD', `${base}:idx:topic:${post.topic}`]));
+      topic.push(id);
+    }
+    commands.push(allEntries, byTime, ...byTopic.values());
+    return commands;
+  };
+
+  return {
+    name: 'node-redis transport (reference)',
+    reset() {
+      chunks = [];
+      prepared = 0;
+    },
+    prepare(posts, from, to) {
+      // the database is emptied before each run: the INCRBY of the run hands out ids 1..(to - from)
+      for (let at = from; at < to; at += CHUNK) chunks.push(build(posts, at, Math.min(at + CHUNK, to), 1 - from));
+      prepared = to - from;
+    },
+    async bulkCreate(_posts, from, to) {
+      const first = Number(await client.incrBy(sequence, to - from)) - (to - from) + 1;
+      if (first !== 1 || to - from !== prepared) throw new Error(`transport reference: prepared ${prepared} posts from id 1, asked ${to - from} from id ${first}`);
+      let next = 0;
+      const lane = async () => {
+        while (next < chunks.length) {
+          const multi = client.multi();
+          for (const command of chunks[next++]) multi.addCommand(command);
+          await multi.exec();
+        }
+      };
+      await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
+    },
+    count: async () => Number(await client.zCard(all)),
+    bulkMethod: () => `the commands of saveMany, built before the clock starts: INCRBY once, then one MULTI per ${CHUNK} posts, ${IN_FLIGHT} in flight`,
+    close: async () => void (await client.close()),
+  };
+}
