@@ -14,7 +14,7 @@ type Command = string[];
  * one ZADD to `all`, one ZADD to the createdAt index and one SADD per topic; four chunks in flight; the ids
  * from one INCRBY. Every command's arguments are built in `prepare`, before the clock starts, and sent with
  * `multi().addCommand`, node-redis's cheapest way in. What it reaches is what the client and the machine can
- * carry for these writes in this run: the ceiling of any library that makes them atomically with node-redis.
+ * carry for these writes in this run: the ceiling for these native commands, sent atomically through node-redis.
  */
 export async function transportReference(url: string, prefix: string): Promise<BulkWriter & { close(): Promise<void> }> {
   const client = createClient({ url, commandOptions: { timeout: 0 } }); // as redis-record's own client
