@@ -23,7 +23,10 @@ export async function keysUnder(raw: RawClient, prefix: string): Promise<string[
 export function useTestRedis(): { readonly prefix: string; readonly raw: RawClient } {
   const context = { prefix: uniquePrefix(), raw: undefined as unknown as RawClient };
   beforeAll(async () => {
-    context.raw = createClient({ url: process.env.REDIS_URL });
+    // No per-command timer (node-redis arms 5 s by default): a consistency check pipelines a command per object,
+    // and on a slow machine the last of 20,000 can wait longer than that in the queue. The test's own timeout
+    // still bounds a hang.
+    context.raw = createClient({ url: process.env.REDIS_URL, commandOptions: { timeout: 0 } });
     await context.raw.connect();
     await connect({ url: process.env.REDIS_URL, prefix: context.prefix });
   });
