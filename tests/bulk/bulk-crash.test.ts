@@ -1,9 +1,8 @@
 import { BULK_CRASH_BATCH, BULK_CRASH_CHUNK, bulkCrashAttributes, BulkCrashItem } from '../support/bulk-crash/bulk-crash-item';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { useTestRedis } from '../support/test-redis';
-import { untilReady } from '../support/worker-processes/spawn-worker';
 import { useWorkerProcesses } from '../support/worker-processes/use-workers';
-import { waitUntilDisconnected } from '../support/worker-processes/wait-disconnected';
+import { killMidRun } from '../support/worker-processes/kill-mid-run';
 
 /**
  * A process writing with saveMany, killed with SIGKILL at random instants, over and over: every invariant holds
@@ -17,8 +16,6 @@ const MIN_KILLS = 3;
 const BUDGET_MS = 15_000;
 
 const redis = useTestRedis();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const between = (low: number, high: number) => low + Math.floor(Math.random() * (high - low + 1));
 
 describe('a saveMany writer killed at random instants', () => {
   const workers = useWorkerProcesses(redis, 'bulk-crash', 'tests/support/bulk-crash/bulk-crash-worker.ts');
@@ -34,12 +31,8 @@ describe('a saveMany writer killed at random instants', () => {
     let cutShort = 0;
     while (kills < KILLS && (Date.now() - started < BUDGET_MS || kills < MIN_KILLS)) {
       const worker = workers.start({ WORKER_CLIENT_NAME: clientName, WORKER_FIRST_CALL: String(kills * 100_000) });
-      await untilReady(worker, 30_000, 'bulk crash worker');
-      await sleep(between(100, 500));
-      worker.child.kill('SIGKILL');
-      await worker.finished;
+      await killMidRun(worker, { name: 'bulk crash worker', raw: redis.raw, clientName, runMs: [100, 500] });
       kills++;
-      await waitUntilDisconnected(redis.raw, clientName);
       for (const line of worker.lines) {
         const [kind, call, first] = line.split(' ');
         if (kind === 's') sent.add(Number(call));

@@ -1,8 +1,7 @@
 import { CrashItem, stateOfItem } from '../support/crash/crash-item';
 import { keysUnder, RawClient, useTestRedis } from '../support/test-redis';
-import { untilReady } from '../support/worker-processes/spawn-worker';
 import { useWorkerProcesses } from '../support/worker-processes/use-workers';
-import { waitUntilDisconnected } from '../support/worker-processes/wait-disconnected';
+import { killMidRun } from '../support/worker-processes/kill-mid-run';
 
 /**
  * A writer killed with SIGKILL at random instants, over and over, never leaves the store inconsistent and
@@ -25,8 +24,6 @@ interface Expected {
   lastUpdate?: string;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const between = (low: number, high: number) => low + Math.floor(Math.random() * (high - low + 1));
 
 /** Replays the worker's reports of one run into `expected`; returns the states of creates sent but not acknowledged. */
 function replay(lines: string[], expected: Map<string, Expected>, violations: string[], counts: Record<string, number>) {
@@ -162,12 +159,8 @@ describe('a writer killed at random instants', () => {
     let kills = 0;
     while (kills < KILLS && (Date.now() - started < BUDGET_MS || kills < MIN_KILLS)) {
       const worker = crashWorkers.start({ WORKER_CLIENT_NAME: clientName });
-      await untilReady(worker, 30_000, 'crash worker');
-      await sleep(between(100, 400));
-      worker.child.kill('SIGKILL');
-      await worker.finished;
+      await killMidRun(worker, { name: 'crash worker', raw: redis.raw, clientName, runMs: [100, 400] });
       kills++;
-      await waitUntilDisconnected(redis.raw, clientName);
       const pendingCreates = replay(worker.lines, expected, violations, counts);
       const liveIds = await checkKeys(redis.raw, violations, kills);
       await checkStates(liveIds, expected, pendingCreates, violations, kills);
