@@ -323,10 +323,14 @@ export abstract class BaseEntity extends StatefulEntity {
 function buildEntity<T extends BaseEntity>(ctor: EntityClass<T>, input: AttributeInput<T>): T {
   const model = descriptorOf(ctor);
   const entity = new ctor();
-  installRelations(model, entity, () => stateOf(entity).id);
+  if (model.relations.length > 0) installRelations(model, entity, () => stateOf(entity).id);
   const attributes = input as Record<string, unknown>;
-  const unknown = Object.keys(attributes).filter((key) => !model.attribute(key) && key !== model.dynamicProperty);
-  if (unknown.length > 0) {
+  // for-in over own keys, as Object.keys lists them, without the array (builds of a bulk load are hot)
+  let unknown: string[] | undefined;
+  for (const key in attributes) {
+    if (Object.hasOwn(attributes, key) && !model.attribute(key) && key !== model.dynamicProperty) (unknown ??= []).push(key);
+  }
+  if (unknown) {
     throw new ValidationError(
       model.name,
       unknown.map((key) =>
@@ -334,7 +338,8 @@ function buildEntity<T extends BaseEntity>(ctor: EntityClass<T>, input: Attribut
       ),
     );
   }
-  for (const key of Object.keys(attributes)) {
+  for (const key in attributes) {
+    if (!Object.hasOwn(attributes, key)) continue;
     const value = attributes[key];
     (entity as Record<string, unknown>)[key] = value === null ? undefined : value;
   }

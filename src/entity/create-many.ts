@@ -44,22 +44,29 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
   const plain = entities.length > 0 && parents.length === 0 && createsWithoutChecks(model) ? onlyTarget(model, connection.prefix) : undefined;
   const first = plain && (await store.drawIds(plain, entities.length));
   await inWindows(positions, chunkSize, IN_FLIGHT, async (chunk) => {
-    const pending: PendingCreate[] = [];
-    for (const at of chunk) {
+    // the chunk's encoded objects, position by position (arrays, not an object per item: the hottest loop)
+    const ats: number[] = [];
+    const ids: string[] = [];
+    const encoded: EncodedFields[] = [];
+    for (let i = 0; i < chunk.length; i++) {
+      const at = chunk[i];
       try {
-        const id = first ? String(first + at) : uuids ? uuidv4() : '';
-        pending.push({ at, id, fields: encodeCreate(model, entities[at]) });
+        const fields = encodeCreate(model, entities[at]);
+        ats.push(at);
+        ids.push(first ? String(first + at) : uuids ? uuidv4() : '');
+        encoded.push(fields);
       } catch (error) {
         errors[at] = error as Error;
       }
     }
     if (plain) {
-      const outcomes = await store.insertPlain(plain, pending);
-      for (let i = 0; i < pending.length; i++) errors[pending[i].at] = applyOutcome(model, entities[pending[i].at], pending[i].fields, outcomes[i]);
+      await store.insertPlain(plain, ids, encoded);
+      for (let i = 0; i < ats.length; i++) stored(entities[ats[i]], ids[i], encoded[i]);
       return;
     }
     // One call per key base, sent together: a new sequence-id object of a sharded model goes to the next shard
     // in turn, as with save(), and draws its id from that shard's sequence; a given id (uuid) to its own shard.
+    const pending: PendingCreate[] = ats.map((at, i) => ({ at, id: ids[i], fields: encoded[i] }));
     const groups = groupByTarget(pending, (item) => bulkTarget(model, connection.prefix, item.id || undefined));
     await Promise.all(
       groups.map(async ({ target, items }) => {
@@ -90,9 +97,7 @@ function encodeCreate(model: ModelDescriptor, entity: object): EncodedFields {
 /** Sets the entity's id and snapshot from a stored create, or says why it was refused (as writeEntity does). */
 function applyOutcome(model: ModelDescriptor, entity: object, fields: EncodedFields, outcome: SaveOutcome): Error | undefined {
   if ('id' in outcome) {
-    const state = stateOf(entity);
-    state.id = outcome.id;
-    state.snapshot = fields;
+    stored(entity, outcome.id, fields);
     return undefined;
   }
   const target = entity as Record<string, unknown>;
@@ -102,4 +107,11 @@ function applyOutcome(model: ModelDescriptor, entity: object, fields: EncodedFie
     return new RelationError(`${model.name}.${field}: no object ${JSON.stringify(target[field])} to belong to`);
   }
   return new RedisRecordError(`${model.name}: the generated id exists already`);
+}
+
+/** A created entity takes its id, and the fields written as its snapshot, as after save(). */
+function stored(entity: object, id: string, fields: EncodedFields): void {
+  const state = stateOf(entity);
+  state.id = id;
+  state.snapshot = fields;
 }

@@ -61,25 +61,27 @@ export function holdUntil(entity: object, work: Promise<unknown>): void {
   state.queue = work.then(settled, settled);
 }
 
-/** holdUntil for many instances (saveMany), with one promise for them all. */
-export function holdAllUntil(entities: readonly object[], work: Promise<unknown>): void {
-  const states = entities.map(stateOf);
-  for (const state of states) state.running++;
+/**
+ * holdUntil for many instances (saveMany), given their states, with one promise for them all. (Index loops:
+ * this runs once per call over up to millions of states, so its code stays unoptimized, where for-of
+ * allocates an iterator result per element.)
+ */
+export function holdAllUntil(states: readonly EntityState[], work: Promise<unknown>): void {
+  for (let i = 0; i < states.length; i++) states[i].running++;
   const settled = () => {
-    for (const state of states) state.running--;
+    for (let i = 0; i < states.length; i++) states[i].running--;
   };
   const queue = work.then(settled, settled);
-  for (const state of states) state.queue = queue;
+  for (let i = 0; i < states.length; i++) states[i].queue = queue;
 }
 
-/** Settles when every one of these instances has no operation under way (at once when none has). */
-export function whenIdle(entities: readonly object[]): Promise<unknown> {
-  const busy: Array<Promise<unknown>> = [];
-  for (const entity of entities) {
-    const state = stateOf(entity);
-    if (state.running > 0) busy.push(state.queue);
+/** Settles when every one of these instances (given by their states) has no operation under way: at once when none has. */
+export function whenIdle(states: readonly EntityState[]): Promise<unknown> {
+  let busy: Array<Promise<unknown>> | undefined;
+  for (let i = 0; i < states.length; i++) {
+    if (states[i].running > 0) (busy ??= []).push(states[i].queue);
   }
-  return Promise.all(busy);
+  return busy ? Promise.all(busy) : IDLE;
 }
 
 /** The id of a saved instance; a RedisRecordError for one never saved, or removed through this instance. */

@@ -10,18 +10,20 @@ import type { AttributeInput, EntityClass, Persisted } from '../types/entity-typ
 import type { BaseEntity } from './base-entity';
 import { chunkSizeOption } from './bulk-options';
 import { createMany } from './create-many';
-import { holdAllUntil, stateOf, whenIdle } from './entity-state';
+import { EntityState, holdAllUntil, stateOf, whenIdle } from './entity-state';
 import { runHooks } from './run-hooks';
 import { validateEntity } from './validate-entity';
 import { writeEntity } from './write-entity';
 import { claimsUniques } from './claimed-write';
 
-/** An item that became an instance and is still on its way. */
-interface Item<T> {
-  readonly index: number;
-  readonly entity: T;
-  /** Known once the instance's earlier operations have settled (a save under way may create it). */
-  creating: boolean;
+/**
+ * The instances of a saveMany call, position by position: each one's index in the given list, the instance
+ * and its state. (Three arrays, not an object per item: a call may hold millions.)
+ */
+interface Batch<T> {
+  readonly indexes: number[];
+  readonly entities: T[];
+  readonly states: EntityState[];
 }
 
 /**
@@ -47,8 +49,10 @@ export async function saveMany<T extends BaseEntity>(
   const fail = (index: number, entity: T | undefined, error: unknown, written = false) =>
     failed.push({ index, entity, error: asError(error), written });
 
-  const items: Array<Item<T>> = [];
-  const seen = new Map<object, number>();
+  // sized once (a bulk load's arrays would otherwise be copied as they grow), cut to the instances found
+  const batch: Batch<T> = { indexes: new Array(given.length), entities: new Array(given.length), states: new Array(given.length) };
+  let count = 0;
+  const seen = new Set<object>();
   for (let index = 0; index < given.length; index++) {
     const item = given[index];
     let entity: T;
@@ -58,19 +62,21 @@ export async function saveMany<T extends BaseEntity>(
       fail(index, undefined, error);
       continue;
     }
-    const first = seen.get(entity);
-    if (first !== undefined) {
+    if (seen.has(entity)) {
+      const first = batch.indexes[batch.entities.indexOf(entity)];
       fail(index, entity, new ArgumentError(`${model.name}.saveMany: the same instance is at index ${first} and ${index}; it is saved once`));
       continue;
     }
-    seen.set(entity, index);
-    items.push({ index, entity, creating: true });
+    seen.add(entity);
+    batch.indexes[count] = index;
+    batch.entities[count] = entity;
+    batch.states[count++] = stateOf(entity);
   }
+  batch.indexes.length = batch.entities.length = batch.states.length = count;
 
   // Like save(), wait for whatever this call's instances are still doing, and make their next operation wait.
-  const entities = items.map((item) => item.entity);
-  const work = whenIdle(entities).then(() => saveItems(model, items, options.validate !== false, chunkSize, fail));
-  holdAllUntil(entities, work);
+  const work = whenIdle(batch.states).then(() => saveItems(model, batch, options.validate !== false, chunkSize, fail));
+  holdAllUntil(batch.states, work);
   const saved = await work;
   failed.sort((a, b) => a.index - b.index);
   return { ok: failed.length === 0, saved, failed };
@@ -78,28 +84,31 @@ export async function saveMany<T extends BaseEntity>(
 
 async function saveItems<T extends BaseEntity>(
   model: ModelDescriptor,
-  items: ReadonlyArray<Item<T>>,
+  { indexes, entities, states }: Batch<T>,
   validate: boolean,
   chunkSize: number,
   fail: (index: number, entity: T, error: unknown, written?: boolean) => void,
 ): Promise<Array<Persisted<T>>> {
-  const ready: Array<Item<T>> = [];
+  // known once the instances' earlier operations have settled (a save under way may have created one)
+  const creating = new Array<boolean>(entities.length);
+  for (let at = 0; at < entities.length; at++) creating[at] = states[at].snapshot === undefined;
+  // the positions of the instances that passed the steps before their write
+  const ready: number[] = [];
   const stepsBefore = hasBeforeSteps(model, validate);
-  for (const item of items) {
-    item.creating = stateOf(item.entity).snapshot === undefined;
+  for (let at = 0; at < entities.length; at++) {
     if (!stepsBefore) {
-      ready.push(item);
+      ready.push(at);
       continue;
     }
     try {
-      await before(model, item.entity, item.creating, validate);
-      ready.push(item);
+      await before(model, entities[at], creating[at], validate);
+      ready.push(at);
     } catch (error) {
-      fail(item.index, item.entity, error);
+      fail(indexes[at], entities[at], error);
     }
   }
 
-  const written = new Array<boolean>(ready.length).fill(false);
+  const written = new Array<boolean>(entities.length).fill(false);
   await afterSchema(model, async () => {
     // Changes to loaded objects: one save.lua call each (writeEntity, as save() does), pipelined together. A
     // sharded model's unique values are claimed object by object (claimed-write.ts): its creates go that way too.
@@ -107,15 +116,16 @@ async function saveItems<T extends BaseEntity>(
     const updates: number[] = [];
     const creates: number[] = [];
     const created: object[] = [];
-    for (let at = 0; at < ready.length; at++) {
-      if (ready[at].creating && !oneByOne) {
+    for (let i = 0; i < ready.length; i++) {
+      const at = ready[i];
+      if (creating[at] && !oneByOne) {
         creates.push(at);
-        created.push(ready[at].entity);
+        created.push(entities[at]);
       } else {
         updates.push(at);
       }
     }
-    const updating = Promise.allSettled(updates.map((at) => writeEntity(model, ready[at].entity, stateOf(ready[at].entity))));
+    const updating = Promise.allSettled(updates.map((at) => writeEntity(model, entities[at], states[at])));
     const createErrors = await createMany(model, created, chunkSize);
     for (let i = 0; i < creates.length; i++) record(creates[i], createErrors[i]);
     (await updating).forEach((outcome, i) => record(updates[i], outcome.status === 'rejected' ? outcome.reason : undefined));
@@ -123,24 +133,25 @@ async function saveItems<T extends BaseEntity>(
 
   function record(at: number, error: unknown): void {
     if (error === undefined) written[at] = true;
-    else fail(ready[at].index, ready[at].entity, error);
+    else fail(indexes[at], entities[at], error);
   }
 
   const saved: Array<Persisted<T>> = [];
   const hooksAfter = AFTER.some((kind) => model.hookMethods(kind).length > 0);
-  for (let at = 0; at < ready.length; at++) {
+  for (let i = 0; i < ready.length; i++) {
+    const at = ready[i];
     if (!written[at]) continue;
-    const { entity, creating, index } = ready[at];
+    const entity = entities[at];
     if (!hooksAfter) {
       saved.push(entity as Persisted<T>);
       continue;
     }
     try {
-      await runHooks(model, entity, creating ? 'afterCreate' : 'afterUpdate');
+      await runHooks(model, entity, creating[at] ? 'afterCreate' : 'afterUpdate');
       await runHooks(model, entity, 'afterSave');
       saved.push(entity as Persisted<T>);
     } catch (error) {
-      fail(index, entity, error, true);
+      fail(indexes[at], entity, error, true);
     }
   }
   return saved;
