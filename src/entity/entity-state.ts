@@ -30,7 +30,9 @@ export abstract class StatefulEntity {
   #state: EntityState | undefined;
 
   static {
-    readState = (entity) => (entity.#state ??= { queue: IDLE, running: 0 });
+    // every field from the start: one shape for every state, and 56 bytes for a saved one instead of 80 (fields
+    // added later go to a separate property store)
+    readState = (entity) => (entity.#state ??= { id: undefined, snapshot: undefined, queue: IDLE, running: 0 });
   }
 }
 
