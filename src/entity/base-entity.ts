@@ -323,6 +323,7 @@ export abstract class BaseEntity extends StatefulEntity {
 function buildEntity<T extends BaseEntity>(ctor: EntityClass<T>, input: AttributeInput<T>): T {
   const model = descriptorOf(ctor);
   const entity = new ctor();
+  // the id getter only for a model with relations to give it to (a closure per build otherwise)
   if (model.relations.length > 0) installRelations(model, entity, () => stateOf(entity).id);
   const attributes = input as Record<string, unknown>;
   // for-in over own keys, as Object.keys lists them, without the array (builds of a bulk load are hot)

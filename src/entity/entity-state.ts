@@ -65,8 +65,8 @@ export function holdUntil(entity: object, work: Promise<unknown>): void {
 
 /**
  * holdUntil for many instances (saveMany), given their states, with one promise for them all. (Index loops:
- * this runs once per call over up to millions of states, so its code stays unoptimized, where for-of
- * allocates an iterator result per element.)
+ * this runs once per call over up to millions of states, mostly before V8 optimizes it, and unoptimized
+ * for-of allocates an iterator result per element.)
  */
 export function holdAllUntil(states: readonly EntityState[], work: Promise<unknown>): void {
   for (let i = 0; i < states.length; i++) states[i].running++;

@@ -52,7 +52,7 @@ export async function saveMany<T extends BaseEntity>(
   // sized once (a bulk load's arrays would otherwise be copied as they grow), cut to the instances found
   const batch: Batch<T> = { indexes: new Array(given.length), entities: new Array(given.length), states: new Array(given.length) };
   let count = 0;
-  const seen = new Set<object>();
+  const seen = new Map<object, number>();
   for (let index = 0; index < given.length; index++) {
     const item = given[index];
     let entity: T;
@@ -62,12 +62,12 @@ export async function saveMany<T extends BaseEntity>(
       fail(index, undefined, error);
       continue;
     }
-    if (seen.has(entity)) {
-      const first = batch.indexes[batch.entities.indexOf(entity)];
+    const first = seen.get(entity);
+    if (first !== undefined) {
       fail(index, entity, new ArgumentError(`${model.name}.saveMany: the same instance is at index ${first} and ${index}; it is saved once`));
       continue;
     }
-    seen.add(entity);
+    seen.set(entity, index);
     batch.indexes[count] = index;
     batch.entities[count] = entity;
     batch.states[count++] = stateOf(entity);
