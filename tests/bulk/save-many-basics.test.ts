@@ -130,6 +130,16 @@ describe('saveMany with loaded objects', () => {
     expect(await BulkPost.findIds({ topic: 'tw' })).toEqual([post.id]);
   });
 
+  it('names both positions of a repeated instance, counted in the given list', async () => {
+    const post = BulkPost.build({ author: 'repeated', topic: 'rep', createdAt: new Date(2) });
+    const other = BulkPost.build({ author: 'other', topic: 'rep', createdAt: new Date(3) });
+    const result = await BulkPost.saveMany([42 as never, post, other, post, post]);
+    expect(result.saved).toEqual([post, other]);
+    expect(result.failed.map((failure) => failure.index)).toEqual([0, 3, 4]);
+    expect(result.failed[1].error.message).toContain('the same instance is at index 1 and 3');
+    expect(result.failed[2].error.message).toContain('the same instance is at index 1 and 4');
+  });
+
   it('an instance of another model is a per-item ArgumentError', async () => {
     const note = BulkNote.build({ title: 'not a post' });
     const result = await BulkPost.saveMany([note as never, { author: 'a', topic: 'other-model', createdAt: new Date(1) }]);
