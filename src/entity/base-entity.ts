@@ -42,7 +42,7 @@ export abstract class BaseEntity extends StatefulEntity {
   }
 
   isPersisted(): boolean {
-    return stateOf(this).snapshot !== undefined;
+    return stateOf(this).stored !== undefined;
   }
 
   /**
@@ -55,7 +55,7 @@ export abstract class BaseEntity extends StatefulEntity {
       const model = descriptorOf(this.constructor);
       const replicas = operationReplicaPolicy(model.name, options, model.replicas); // bad options: before any write
       const state = stateOf(this);
-      const creating = state.snapshot === undefined;
+      const creating = state.stored === undefined;
       if (!replicas && !hasSaveHooks(model) && (options.validate === false || !hasValidationRules(model))) {
         // nothing to run around the write (no hook, no rule, no replica to wait for): the write alone
         await afterSchema(model, () => writeEntity(model, this, state));

@@ -2,7 +2,7 @@ import { activeConnection } from '../connection/connection';
 import { ArgumentError, NotFoundError, RedisRecordError } from '../errors/errors';
 import { ObjectStore } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
-import { EntityState } from './entity-state';
+import { EntityState, snapshotOf } from './entity-state';
 
 /**
  * One atomic HINCRBY (HINCRBYFLOAT for fractions) with its index entries moved in the same script; the
@@ -22,7 +22,8 @@ export async function incrementCounter(
   if (typeof amount !== 'number' || !Number.isFinite(amount)) {
     throw new ArgumentError(`${model.name}.${property}: increment takes a finite number`);
   }
-  if (state.snapshot === undefined || state.id === undefined) throw new RedisRecordError(`${model.name}: this instance is not saved`);
+  const snapshot = snapshotOf(state);
+  if (snapshot === undefined || state.id === undefined) throw new RedisRecordError(`${model.name}: this instance is not saved`);
   const stored = await new ObjectStore(model, activeConnection()).increment(state.id, attribute.field, amount);
   if (stored === undefined) throw new NotFoundError(model.name, state.id);
   if (stored === null) {
@@ -30,6 +31,6 @@ export async function incrementCounter(
   }
   const value = Number(stored);
   (entity as Record<string, unknown>)[property] = value;
-  state.snapshot.set(attribute.field, stored);
+  snapshot.set(attribute.field, stored);
   return value;
 }

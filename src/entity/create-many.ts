@@ -2,10 +2,11 @@ import { v4 as uuidv4 } from 'uuid';
 import { activeConnection } from '../connection/connection';
 import { attributeFailure } from '../errors/attribute-failure';
 import { RedisRecordError, RelationError, UniqueConstraintError, ValidationError } from '../errors/errors';
-import { encodeAttributes } from '../mapper/attribute-encoder';
-import { bulkTarget, groupByTarget, onlyTarget } from '../mapper/bulk-routing';
+import { encodeAttributes, encodeAttributesInto } from '../mapper/attribute-encoder';
+import { BulkTarget, bulkTarget, groupByTarget, onlyTarget } from '../mapper/bulk-routing';
 import { BulkStore, NewObject } from '../mapper/bulk-store';
 import { EncodedFields } from '../mapper/encoded-fields';
+import { HsetArgsSink, KEY_SLOT, newHsetArgs } from '../mapper/hset-args';
 import { createsWithoutChecks } from '../mapper/new-object-entries';
 import { SaveOutcome } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
@@ -26,47 +27,42 @@ interface PendingCreate extends NewObject {
 
 /**
  * The write step of saveMany for new objects: what writeEntity does for one create, for many, with one
- * save-many.lua call per chunk (per key base). Each entity's id and snapshot follow what was stored, as
- * after save(). Resolves to the error of each entity that was not created (undefined for those that were).
- * Entities are encoded chunk by chunk, so that encoding the next chunk overlaps Redis applying the last.
+ * save-many.lua call per chunk (per key base), or one MULTI per chunk for a model with nothing to check
+ * (insertChunk). Each entity's id and snapshot follow what was stored, as after save(). Resolves to the
+ * error of each entity that was not created (undefined for those that were). Entities are encoded chunk by
+ * chunk, so that encoding the next chunk overlaps Redis applying the last.
  */
 export async function createMany(model: ModelDescriptor, entities: readonly object[], chunkSize: number): Promise<Array<Error | undefined>> {
   const errors = new Array<Error | undefined>(entities.length);
   const connection = activeConnection();
   const store = new BulkStore(model, connection);
   const parents = parentChecks(model, connection.prefix);
-  const uuids = model.idStrategy === 'uuid';
   const positions = entities.map((_, at) => at);
   // When every new object takes the plain path (sequence ids, nothing to check, no foreign key), one INCRBY
   // draws the ids of the whole call first, the entity at position p taking first + p: a chunk then needs no
   // round trip before its write, which would wait behind the chunks already sent. An entity its codecs refuse
   // leaves its id unused.
-  const plain = entities.length > 0 && parents.length === 0 && createsWithoutChecks(model) ? onlyTarget(model, connection.prefix) : undefined;
-  const first = plain && (await store.drawIds(plain, entities.length));
+  if (entities.length > 0 && parents.length === 0 && createsWithoutChecks(model)) {
+    const target = onlyTarget(model, connection.prefix);
+    const first = await store.drawIds(target, entities.length);
+    const chunk: PlainChunk = { model, store, target, first, entities, errors };
+    await inWindows(positions, chunkSize, IN_FLIGHT, (ats) => insertChunk(chunk, ats));
+    return errors;
+  }
+  const uuids = model.idStrategy === 'uuid';
   await inWindows(positions, chunkSize, IN_FLIGHT, async (chunk) => {
-    // the chunk's encoded objects, position by position (arrays, not an object per item: the hottest loop)
-    const ats: number[] = [];
-    const ids: string[] = [];
-    const encoded: EncodedFields[] = [];
+    const pending: PendingCreate[] = [];
     for (let i = 0; i < chunk.length; i++) {
       const at = chunk[i];
       try {
-        const fields = encodeCreate(model, entities[at]);
-        ats.push(at);
-        ids.push(first ? String(first + at) : uuids ? uuidv4() : '');
-        encoded.push(fields);
+        prepareCreate(model, entities[at]);
+        pending.push({ at, id: uuids ? uuidv4() : '', fields: encodeAttributes(model, entities[at]) });
       } catch (error) {
         errors[at] = error as Error;
       }
     }
-    if (plain) {
-      await store.insertPlain(plain, ids, encoded);
-      for (let i = 0; i < ats.length; i++) stored(entities[ats[i]], ids[i], encoded[i]);
-      return;
-    }
     // One call per key base, sent together: a new sequence-id object of a sharded model goes to the next shard
     // in turn, as with save(), and draws its id from that shard's sequence; a given id (uuid) to its own shard.
-    const pending: PendingCreate[] = ats.map((at, i) => ({ at, id: ids[i], fields: encoded[i] }));
     const groups = groupByTarget(pending, (item) => bulkTarget(model, connection.prefix, item.id || undefined));
     await Promise.all(
       groups.map(async ({ target, items }) => {
@@ -79,8 +75,57 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
   return errors;
 }
 
-/** What writeEntity checks and encodes before a create: version 1, the cap's attribute, the codecs. */
-function encodeCreate(model: ModelDescriptor, entity: object): EncodedFields {
+/** What every chunk of a plain create shares: the ids start at `first` (position p takes first + p). */
+interface PlainChunk {
+  readonly model: ModelDescriptor;
+  readonly store: BulkStore;
+  readonly target: BulkTarget;
+  readonly first: number;
+  readonly entities: readonly object[];
+  readonly errors: Array<Error | undefined>;
+}
+
+/**
+ * One chunk of a plain create: each entity encoded straight into its HSET arguments (no map per object),
+ * written with one MULTI, then those arguments kept as its snapshot (hset-args.ts), without the key.
+ */
+async function insertChunk({ model, store, target, first, entities, errors }: PlainChunk, chunk: readonly number[]): Promise<void> {
+  const sink = new HsetArgsSink();
+  const width = fieldsPerObject(model);
+  // the chunk's objects, position by position (arrays, not an object per item: the hottest loop)
+  const ats: number[] = [];
+  const ids: string[] = [];
+  const hsets: string[][] = [];
+  for (let i = 0; i < chunk.length; i++) {
+    const at = chunk[i];
+    try {
+      const args = newHsetArgs(width);
+      prepareCreate(model, entities[at]);
+      encodeAttributesInto(model, entities[at], sink.use(args));
+      sink.finish();
+      ats.push(at);
+      ids.push(String(first + at));
+      hsets.push(args);
+    } catch (error) {
+      errors[at] = error as Error;
+    }
+  }
+  await store.insertPlain(target, ids, hsets);
+  for (let i = 0; i < ats.length; i++) {
+    hsets[i][KEY_SLOT] = '';
+    const state = stateOf(entities[ats[i]]);
+    state.id = ids[i];
+    state.stored = hsets[i];
+  }
+}
+
+/** The fields a new object usually has: every attribute, and the folded copy of each case-insensitive one. */
+function fieldsPerObject(model: ModelDescriptor): number {
+  return model.attributes.length + model.indexes.filter((index) => index.caseInsensitive).length;
+}
+
+/** What writeEntity checks before a create: version 1, the cap's attribute. */
+function prepareCreate(model: ModelDescriptor, entity: object): void {
   const target = entity as Record<string, unknown>;
   if (model.version) target[model.version.property] = 1;
   if (model.cap) {
@@ -91,13 +136,14 @@ function encodeCreate(model: ModelDescriptor, entity: object): EncodedFields {
       ]);
     }
   }
-  return encodeAttributes(model, entity);
 }
 
 /** Sets the entity's id and snapshot from a stored create, or says why it was refused (as writeEntity does). */
 function applyOutcome(model: ModelDescriptor, entity: object, fields: EncodedFields, outcome: SaveOutcome): Error | undefined {
   if ('id' in outcome) {
-    stored(entity, outcome.id, fields);
+    const state = stateOf(entity);
+    state.id = outcome.id;
+    state.stored = fields;
     return undefined;
   }
   const target = entity as Record<string, unknown>;
@@ -107,11 +153,4 @@ function applyOutcome(model: ModelDescriptor, entity: object, fields: EncodedFie
     return new RelationError(`${model.name}.${field}: no object ${JSON.stringify(target[field])} to belong to`);
   }
   return new RedisRecordError(`${model.name}: the generated id exists already`);
-}
-
-/** A created entity takes its id, and the fields written as its snapshot, as after save(). */
-function stored(entity: object, id: string, fields: EncodedFields): void {
-  const state = stateOf(entity);
-  state.id = id;
-  state.snapshot = fields;
 }

@@ -1,15 +1,17 @@
 import { RedisRecordError } from '../errors/errors';
 import type { ModelDescriptor } from '../metadata/model-descriptor';
 import { EncodedFields } from '../mapper/encoded-fields';
+import { fieldsOfHsetArgs } from '../mapper/hset-args';
 
 /**
  * What an entity instance knows about its stored copy, kept apart from its attributes (StatefulEntity).
- * `snapshot` is the stored form of the attributes at the last save or load: the base of the next update's
- * change set. No snapshot means not persisted.
+ * `stored` is the stored form of the attributes at the last save or load: the base of the next update's
+ * change set; undefined means not persisted. A bulk create leaves the HSET arguments it wrote there
+ * (hset-args.ts), made a map the first time something reads it: read it with snapshotOf.
  */
 export interface EntityState {
   id?: string;
-  snapshot?: EncodedFields;
+  stored?: EncodedFields | string[];
   /** The last operation of this instance: saves and removes of one instance run one after another. */
   queue: Promise<unknown>;
   /** Operations of this instance started or waiting, not yet settled. */
@@ -32,8 +34,15 @@ export abstract class StatefulEntity {
   static {
     // every field from the start: one shape for every state, and 56 bytes for a saved one instead of 80 (fields
     // added later go to a separate property store)
-    readState = (entity) => (entity.#state ??= { id: undefined, snapshot: undefined, queue: IDLE, running: 0 });
+    readState = (entity) => (entity.#state ??= { id: undefined, stored: undefined, queue: IDLE, running: 0 });
   }
+}
+
+/** The snapshot of a persisted instance, as a map (undefined when it is not persisted). */
+export function snapshotOf(state: EntityState): EncodedFields | undefined {
+  const stored = state.stored;
+  if (stored === undefined || stored instanceof Map) return stored;
+  return (state.stored = fieldsOfHsetArgs(stored));
 }
 
 /** The state of an entity, made on first use. */
@@ -89,7 +98,7 @@ export function whenIdle(states: readonly EntityState[]): Promise<unknown> {
 /** The id of a saved instance; a RedisRecordError for one never saved, or removed through this instance. */
 export function requireId(model: ModelDescriptor, entity: object): string {
   const state = stateOf(entity);
-  if (state.snapshot === undefined || state.id === undefined) {
+  if (state.stored === undefined || state.id === undefined) {
     throw new RedisRecordError(`${model.name}: this instance is not saved`);
   }
   return state.id;

@@ -13,7 +13,7 @@ function fill(model: ModelDescriptor, entity: object, id: string, fields: Encode
   decodeInto(model, id, fields, entity);
   const state = stateOf(entity);
   state.id = id;
-  state.snapshot = ownedFields(model, fields);
+  state.stored = ownedFields(model, fields);
 }
 
 /** Sets an entity from its stored fields and runs its AfterLoad hooks. */

@@ -9,7 +9,7 @@ import { claimsUniques } from './claimed-write';
 import { descriptorOf } from '../metadata/model-registry';
 import { replicaShortfall } from '../connection/wait-replicas';
 import { afterSchema } from '../schema/first-use';
-import { requireId, stateOf } from './entity-state';
+import { requireId, snapshotOf, stateOf } from './entity-state';
 import { hasRemoveHooks, runHooks } from './run-hooks';
 
 /**
@@ -23,8 +23,8 @@ export function removeEntity(entity: object): Promise<void> {
     if (model.replicas || hasRemoveHooks(model)) return removeWithHooks(model, entity, id);
     // nothing to run around the write (no hook, no replica to wait for): the write alone
     const state = stateOf(entity);
-    return afterSchema(model, () => removeObject(model, id, state.snapshot)).then(() => {
-      state.snapshot = undefined;
+    return afterSchema(model, () => removeObject(model, id, snapshotOf(state))).then(() => {
+      state.stored = undefined;
       state.id = undefined;
     });
   } catch (error) {
@@ -35,10 +35,10 @@ export function removeEntity(entity: object): Promise<void> {
 /** remove() with its hooks around the write; a replica shortfall is thrown after them (the remove stands). */
 async function removeWithHooks(model: ModelDescriptor, entity: object, id: string): Promise<void> {
   await runHooks(model, entity, 'beforeRemove');
-  await afterSchema(model, () => removeObject(model, id, stateOf(entity).snapshot));
+  await afterSchema(model, () => removeObject(model, id, snapshotOf(stateOf(entity))));
   const shortfall = await replicaShortfall(model, id, 'remove', model.replicas);
   const state = stateOf(entity);
-  state.snapshot = undefined;
+  state.stored = undefined;
   await runHooks(model, entity, 'afterRemove');
   state.id = undefined;
   if (shortfall) throw shortfall;

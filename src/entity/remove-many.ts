@@ -125,7 +125,7 @@ async function removeAll<T extends BaseEntity>(
     }
     if (item.entity) {
       const state = stateOf(item.entity);
-      state.snapshot = undefined;
+      state.stored = undefined;
       try {
         await runHooks(model, item.entity, 'afterRemove');
       } catch (error) {

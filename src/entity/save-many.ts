@@ -91,7 +91,7 @@ async function saveItems<T extends BaseEntity>(
 ): Promise<Array<Persisted<T>>> {
   // known once the instances' earlier operations have settled (a save under way may have created one)
   const creating = new Array<boolean>(entities.length);
-  for (let at = 0; at < entities.length; at++) creating[at] = states[at].snapshot === undefined;
+  for (let at = 0; at < entities.length; at++) creating[at] = states[at].stored === undefined;
   // the positions of the instances that passed the steps before their write
   const ready: number[] = [];
   const stepsBefore = hasBeforeSteps(model, validate);

@@ -8,7 +8,7 @@ import { isEmpty } from '../mapper/change-set';
 import { ObjectStore, SaveOutcome } from '../mapper/object-store';
 import { planUpdate } from '../mapper/update-plan';
 import { ModelDescriptor } from '../metadata/model-descriptor';
-import { EntityState } from './entity-state';
+import { EntityState, snapshotOf } from './entity-state';
 import { claimedWrite, claimsUniques } from './claimed-write';
 
 /**
@@ -17,7 +17,7 @@ import { claimedWrite, claimsUniques } from './claimed-write';
  */
 export async function writeEntity(model: ModelDescriptor, entity: object, state: EntityState): Promise<boolean> {
   const target = entity as Record<string, unknown>;
-  const creating = state.snapshot === undefined;
+  const creating = state.stored === undefined;
   if (creating && model.version) target[model.version.property] = 1;
   if (model.cap && (target[model.cap.index.attribute.property] === undefined || target[model.cap.index.attribute.property] === null)) {
     const property = model.cap.index.attribute.property;
@@ -39,17 +39,18 @@ export async function writeEntity(model: ModelDescriptor, entity: object, state:
     } else {
       outcome = await store.insert(fields, model.idStrategy === 'uuid' ? uuidv4() : undefined, parents);
     }
-    if ('id' in outcome) state.snapshot = fields;
+    if ('id' in outcome) state.stored = fields;
   } else {
-    const plan = planUpdate(model, state.snapshot!, fields);
+    const snapshot = snapshotOf(state)!;
+    const plan = planUpdate(model, snapshot, fields);
     const update = () => store.update(state.id!, plan.changes, plan.readVersion, parents);
     outcome = isEmpty(plan.changes)
       ? { id: state.id! }
       : claiming
-        ? await claimedWrite(model, connection, state.id!, plan.stored, state.snapshot, update)
+        ? await claimedWrite(model, connection, state.id!, plan.stored, snapshot, update)
         : await update();
     if ('id' in outcome) {
-      state.snapshot = plan.stored;
+      state.stored = plan.stored;
       if (model.version) target[model.version.property] = Number(plan.stored.get(model.version.field));
     }
   }

@@ -4,7 +4,7 @@ import { attributeFailure } from '../errors/attribute-failure';
 import { DecodeError, ValidationError } from '../errors/errors';
 import { caseFoldField } from '../metadata/index-descriptor';
 import { ModelDescriptor } from '../metadata/model-descriptor';
-import { EncodedFields } from './encoded-fields';
+import { EncodedFields, FieldSink } from './encoded-fields';
 import { decodeDynamic, encodeDynamic } from './dynamic-attributes';
 
 /**
@@ -13,8 +13,16 @@ import { decodeDynamic, encodeDynamic } from './dynamic-attributes';
  */
 export function encodeAttributes(model: ModelDescriptor, entity: object): EncodedFields {
   const fields: EncodedFields = new Map();
+  encodeAttributesInto(model, entity, fields);
+  return fields;
+}
+
+/** encodeAttributes into a given sink (a bulk create's HSET arguments: hset-args.ts). */
+export function encodeAttributesInto(model: ModelDescriptor, entity: object, fields: FieldSink): void {
   let errors: ClassValidatorError[] | undefined;
-  for (const attribute of model.attributes) {
+  const attributes = model.attributes;
+  for (let i = 0; i < attributes.length; i++) {
+    const attribute = attributes[i];
     const value = (entity as Record<string, unknown>)[attribute.property];
     if (value === undefined || value === null) continue;
     try {
@@ -29,7 +37,6 @@ export function encodeAttributes(model: ModelDescriptor, entity: object): Encode
     const value = index.caseInsensitive ? fields.get(index.attribute.field) : undefined;
     if (value !== undefined) fields.set(caseFoldField(index.attribute.field), value.toLowerCase());
   }
-  return fields;
 }
 
 function codecFailure(entity: object, property: string, value: unknown, error: unknown): ClassValidatorError {

@@ -1,7 +1,7 @@
 import { ValidationError as ClassValidatorError } from 'class-validator';
 import { attributeFailure } from '../errors/attribute-failure';
 import { DYNAMIC_PREFIX } from '../metadata/model-descriptor';
-import { EncodedFields } from './encoded-fields';
+import { EncodedFields, FieldSink } from './encoded-fields';
 
 export type DynamicValue = string | number | boolean;
 
@@ -15,7 +15,7 @@ const MAX_KEY_LENGTH = 200;
 export function encodeDynamic(
   entity: object,
   property: string,
-  fields: EncodedFields,
+  fields: FieldSink,
   errors: ClassValidatorError[],
 ): void {
   const bag = (entity as Record<string, unknown>)[property];

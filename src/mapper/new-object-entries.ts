@@ -2,7 +2,7 @@ import { lexMemberPrefix, withLexId } from '../keys/lex-member';
 import { ModelKeys } from '../keys/model-keys';
 import { IndexDescriptor } from '../metadata/index-descriptor';
 import { ModelDescriptor } from '../metadata/model-descriptor';
-import { EncodedFields } from './encoded-fields';
+import { FieldLookup } from './encoded-fields';
 
 /**
  * Whether new objects of the model can be written with entries computed here, without a check before the write:
@@ -34,7 +34,7 @@ export interface EntryTemplate {
   readonly arg?: string | Buffer;
 }
 
-export function entryTemplates(keys: ModelKeys, indexes: readonly IndexDescriptor[], fields: EncodedFields): EntryTemplate[] {
+export function entryTemplates(keys: ModelKeys, indexes: readonly IndexDescriptor[], fields: FieldLookup): EntryTemplate[] {
   const templates: EntryTemplate[] = [];
   for (const index of indexes) {
     const value = fields.get(index.attribute.field);
@@ -51,7 +51,7 @@ export function entryTemplates(keys: ModelKeys, indexes: readonly IndexDescripto
   return templates;
 }
 
-function sortedKey(keys: ModelKeys, index: IndexDescriptor, fields: EncodedFields): string | undefined {
+function sortedKey(keys: ModelKeys, index: IndexDescriptor, fields: FieldLookup): string | undefined {
   const kind = index.kind === 'lex' ? 'lex' : 'score';
   const scope = index.scope;
   if (scope === undefined) return keys.sorted(kind, index.attribute.field);
@@ -80,7 +80,7 @@ export class NewObjectEntries {
     private readonly indexes: readonly IndexDescriptor[],
   ) {}
 
-  add(id: string, fields: EncodedFields): void {
+  add(id: string, fields: FieldLookup): void {
     for (let at = 0; at < this.indexes.length; at++) {
       const index = this.indexes[at];
       const field = index.attribute.field;

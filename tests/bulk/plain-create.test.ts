@@ -1,5 +1,5 @@
 import { IsInt, Min } from 'class-validator';
-import { Attr, BaseEntity, Index, Model, ValidationError } from '../../src';
+import { Attr, BaseEntity, Counter, DynamicAttrs, Index, Model, ValidationError } from '../../src';
 import { useCountingConnection } from '../core/support/counting-client';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { useTestRedis } from '../support/test-redis';
@@ -20,6 +20,14 @@ class PlainEvent extends BaseEntity {
   @Attr() bucket?: number;
   @Attr() @Index({ scope: 'bucket' }) rank?: number;
   @Attr() @Index({ scope: 'kind', sortable: true }) tag?: string;
+}
+
+@Model()
+class PlainNote extends BaseEntity {
+  @Attr() @Index() title!: string;
+  @Attr() body?: string;
+  @Counter() @Index() views = 0;
+  @DynamicAttrs() extra: Record<string, string | number | boolean> = {};
 }
 
 const redis = useTestRedis();
@@ -64,6 +72,40 @@ describe('saveMany of objects that need no check', () => {
     expect(counting.calls).not.toContain('incrBy');
     expect(await PlainEvent.count({ weight: 100 })).toBe(2 + items.filter((event, i) => event.weight === 100 && i !== 7 && i !== 8).length);
     await expectIndexesConsistent(PlainEvent, redis.raw, redis.prefix);
+  });
+
+  it('leaves instances that save, count and remove as after save(), with dynamic attributes and counters', async () => {
+    const notes = Array.from({ length: 30 }, (_, i) =>
+      PlainNote.build({ title: `t${i % 3}`, ...(i % 2 === 0 && { body: `body ${i}` }), views: i, extra: i % 5 === 0 ? {} : { colour: `c${i}`, size: i, seen: i % 2 === 0 } }),
+    );
+    const result = await PlainNote.saveMany(notes, { chunkSize: 7 });
+    expect(result.ok).toBe(true);
+    expect(counting.calls.filter((call) => call === 'evalSha' || call === 'eval')).toEqual([]);
+    expect(notes.every((note) => note.isPersisted())).toBe(true);
+    // nothing changed: save() writes nothing
+    counting.reset();
+    await notes[3].save();
+    expect(counting.calls).toEqual([]);
+    // a changed indexed attribute, a removed optional one and a dynamic attribute: only those are written
+    notes[3].title = 'moved';
+    notes[4].body = undefined;
+    notes[6].extra = { colour: 'blue' };
+    for (const note of [notes[3], notes[4], notes[6]]) await note.save();
+    const key = (note: PlainNote) => `${redis.prefix}:{PlainNote}:obj:${note.id}`;
+    expect(await redis.raw.hGet(key(notes[3]), 'title')).toBe('moved');
+    expect(await redis.raw.hExists(key(notes[4]), 'body')).toBe(0);
+    expect(await redis.raw.hGetAll(key(notes[6]))).toEqual({ '#id': notes[6].id, title: 't0', body: 'body 6', views: '6', '~colour': 'sblue' });
+    expect(await PlainNote.findIds({ title: 'moved' })).toEqual([notes[3].id]);
+    // a counter moves from the stored value; remove() takes every index entry with it
+    expect(await notes[9].increment('views', 5)).toBe(14);
+    await notes[9].save();
+    expect(await redis.raw.hGet(key(notes[9]), 'views')).toBe('14');
+    await notes[10].remove();
+    expect(notes[10].isPersisted()).toBe(false);
+    expect(await PlainNote.count()).toBe(29);
+    await expectIndexesConsistent(PlainNote, redis.raw, redis.prefix);
+    const reloaded = await PlainNote.findOrFail(notes[6].id!);
+    expect(reloaded.extra).toEqual({ colour: 'blue' });
   });
 
   it('writes nothing of an item that fails validation or encoding; one its codec refuses leaves its id unused', async () => {
