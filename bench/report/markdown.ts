@@ -45,7 +45,8 @@ function bulkSection(results: SuiteResults): string[] {
     '',
     `Each library writes the ${integer(bulk.n)} posts (those of Table I: content 50..2,000 characters, two indexed attributes) ` +
       'its fastest way on an empty database, building its objects inside the timing; the time ends when every ' +
-      `write is acknowledged. Median of ${bulk.reps} repetition(s), the order of the libraries rotating.`,
+      `write is acknowledged. Median of ${bulk.reps} repetition(s), the order of the libraries rotating, after one ` +
+      `unmeasured run of ${integer(bulk.warmup)} posts per library (a process's first bulk load also pays for its heap growing and its code being compiled).`,
     '',
     ...markdownTable(
       ['library', 'how', 'posts/s', 'seconds', 'redis-record vs it'],

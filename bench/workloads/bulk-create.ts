@@ -19,6 +19,8 @@ export interface BulkFigure {
 export interface BulkResult {
   n: number;
   reps: number;
+  /** Posts in each writer's first run, not measured: the one-time costs of a process (heap growth, compiling). */
+  warmup: number;
   results: Partial<Record<PeerName, BulkFigure>>;
   /** The reference writer's figure (bench/peers/transport-reference.ts): not a library. */
   reference?: BulkFigure & { name: string };
@@ -46,7 +48,8 @@ export async function bulkCreate(
     await server.flush();
     return seconds;
   };
-  for (const writer of writers) await once(writer, Math.min(options.warmup, n));
+  const warmup = Math.min(options.warmup, n);
+  for (const writer of writers) await once(writer, warmup);
   for (let rep = 0; rep < reps; rep++) {
     for (let k = 0; k < writers.length; k++) {
       const writer = writers[(k + rep) % writers.length];
@@ -61,5 +64,5 @@ export async function bulkCreate(
   };
   const results: BulkResult['results'] = {};
   for (const peer of peers) results[peer.name] = figure(peer);
-  return { n, reps, results, ...(reference && { reference: { name: reference.name, ...figure(reference) } }) };
+  return { n, reps, warmup, results, ...(reference && { reference: { name: reference.name, ...figure(reference) } }) };
 }
