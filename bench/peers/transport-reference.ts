@@ -69,6 +69,8 @@ export async function transportReference(url: string, prefix: string): Promise<B
         }
       };
       await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
+      // sent: let the commands go, so that the next writer's run does not carry them in its heap
+      chunks = [];
     },
     count: async () => Number(await client.zCard(all)),
     bulkMethod: () => `the commands of saveMany, built before the clock starts: INCRBY once, then one MULTI per ${CHUNK} posts, ${IN_FLIGHT} in flight`,
