@@ -45,8 +45,8 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
   if (entities.length > 0 && parents.length === 0 && createsWithoutChecks(model)) {
     const target = onlyTarget(model, connection.prefix);
     const first = await store.drawIds(target, entities.length);
-    const chunk: PlainChunk = { model, store, target, first, entities, errors };
-    await inWindows(positions, chunkSize, IN_FLIGHT, (ats) => insertChunk(chunk, ats));
+    const create: PlainCreate = { model, store, target, first, entities, errors };
+    await inWindows(positions, chunkSize, IN_FLIGHT, (chunk) => insertChunk(create, chunk));
     return errors;
   }
   const uuids = model.idStrategy === 'uuid';
@@ -76,7 +76,7 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
 }
 
 /** What every chunk of a plain create shares: the ids start at `first` (position p takes first + p). */
-interface PlainChunk {
+interface PlainCreate {
   readonly model: ModelDescriptor;
   readonly store: BulkStore;
   readonly target: BulkTarget;
@@ -89,9 +89,10 @@ interface PlainChunk {
  * One chunk of a plain create: each entity encoded straight into its HSET arguments (no map per object),
  * written with one MULTI, then those arguments kept as its snapshot (hset-args.ts), without the key.
  */
-async function insertChunk({ model, store, target, first, entities, errors }: PlainChunk, chunk: readonly number[]): Promise<void> {
+async function insertChunk({ model, store, target, first, entities, errors }: PlainCreate, chunk: readonly number[]): Promise<void> {
   const sink = new HsetArgsSink();
-  const width = fieldsPerObject(model);
+  // room for every attribute; dynamic attributes grow the arguments past it
+  const width = model.attributes.length;
   // the chunk's objects, position by position (arrays, not an object per item: the hottest loop)
   const ats: number[] = [];
   const ids: string[] = [];
@@ -117,11 +118,6 @@ async function insertChunk({ model, store, target, first, entities, errors }: Pl
     state.id = ids[i];
     state.stored = hsets[i];
   }
-}
-
-/** The fields a new object usually has: every attribute, and the folded copy of each case-insensitive one. */
-function fieldsPerObject(model: ModelDescriptor): number {
-  return model.attributes.length + model.indexes.filter((index) => index.caseInsensitive).length;
 }
 
 /** What writeEntity checks before a create: version 1, the cap's attribute. */

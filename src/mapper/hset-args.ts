@@ -41,8 +41,7 @@ export function fieldsOfHsetArgs(args: readonly string[]): EncodedFields {
 /**
  * Reads and writes the fields of one set of HSET arguments at a time (`use` moves it to the next): the sink
  * encodeAttributes writes into for a bulk create, and the lookup its index entries are computed from. A
- * field set twice (one value under two case-insensitive indexes) is appended twice: HSET keeps the last,
- * which is the same value.
+ * field set twice is appended twice: HSET keeps the last value, as a map would.
  */
 export class HsetArgsSink implements FieldSink {
   private args: string[] = [];
@@ -62,8 +61,9 @@ export class HsetArgsSink implements FieldSink {
     return this;
   }
 
+  /** The field's last value, as HSET would store it. */
   get(field: string): string | undefined {
-    for (let at = FIRST_FIELD; at < this.end; at += 2) if (this.args[at] === field) return this.args[at + 1];
+    for (let at = this.end - 2; at >= FIRST_FIELD; at -= 2) if (this.args[at] === field) return this.args[at + 1];
     return undefined;
   }
 

@@ -37,7 +37,9 @@ describe('HSET arguments of a new object', () => {
     ]);
     expect(fieldsOfHsetArgs(hsetArgsOf(fields))).toEqual(fields);
     const repeated = newHsetArgs(2);
-    new HsetArgsSink().use(repeated).set('f', 'old').set('f', 'new').finish();
+    const sink = new HsetArgsSink().use(repeated).set('f', 'old').set('f', 'new');
+    expect(sink.get('f')).toBe('new');
+    sink.finish();
     expect(fieldsOfHsetArgs(repeated).get('f')).toBe('new');
   });
 });
