@@ -6,7 +6,7 @@ import { ObjectStore } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { descriptorOf } from '../metadata/model-registry';
 import { AttributeInput, CounterName, EntityClass, Persisted, SaveOptions } from '../types/entity-types';
-import { requireId, serialized, StatefulEntity, stateOf } from './entity-state';
+import { idOf, requireId, serialized, StatefulEntity, stateOf } from './entity-state';
 import { hasSaveHooks, runHooks } from './run-hooks';
 import { hasValidationRules, validateEntity } from './validate-entity';
 import { writeEntity } from './write-entity';
@@ -323,8 +323,7 @@ export abstract class BaseEntity extends StatefulEntity {
 function buildEntity<T extends BaseEntity>(ctor: EntityClass<T>, input: AttributeInput<T>): T {
   const model = descriptorOf(ctor);
   const entity = new ctor();
-  // the id getter only for a model with relations to give it to (a closure per build otherwise)
-  if (model.relations.length > 0) installRelations(model, entity, () => stateOf(entity).id);
+  installRelations(model, entity, idOf);
   const attributes = input as Record<string, unknown>;
   // for-in over own keys, as Object.keys lists them, without the array (builds of a bulk load are hot)
   let unknown: string[] | undefined;

@@ -6,7 +6,7 @@ import { encodeAttributes, encodeAttributesInto } from '../mapper/attribute-enco
 import { BulkTarget, bulkTarget, groupByTarget, onlyTarget } from '../mapper/bulk-routing';
 import { BulkStore, NewObject } from '../mapper/bulk-store';
 import { EncodedFields } from '../mapper/encoded-fields';
-import { HsetArgsSink, KEY_SLOT, newHsetArgs } from '../mapper/hset-args';
+import { HsetArgsSink, keptAfterWrite, newHsetArgs } from '../mapper/hset-args';
 import { createsWithoutChecks } from '../mapper/new-object-entries';
 import { SaveOutcome } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
@@ -113,10 +113,9 @@ async function insertChunk({ model, store, target, first, entities, errors }: Pl
   }
   await store.insertPlain(target, ids, hsets);
   for (let i = 0; i < ats.length; i++) {
-    hsets[i][KEY_SLOT] = '';
     const state = stateOf(entities[ats[i]]);
     state.id = ids[i];
-    state.stored = hsets[i];
+    state.stored = keptAfterWrite(hsets[i]);
   }
 }
 

@@ -50,6 +50,11 @@ export function stateOf(entity: object): EntityState {
   return readState(entity as StatefulEntity);
 }
 
+/** The id of an instance (undefined until it is saved): one function for every instance's relation handles. */
+export function idOf(entity: object): string | undefined {
+  return readState(entity as StatefulEntity).id;
+}
+
 /**
  * Runs `operation` after the instance's previous save or remove has settled; at once when none is under way
  * (the common case: no wait for a settled queue).

@@ -4,7 +4,7 @@ import { ModelDescriptor } from '../metadata/model-descriptor';
 import type { StoredObject } from '../query/query-runner';
 import type { EntityClass, Persisted } from '../types/entity-types';
 import type { BaseEntity } from './base-entity';
-import { stateOf } from './entity-state';
+import { idOf, stateOf } from './entity-state';
 import { runHooks } from './run-hooks';
 import { installRelations } from '../relations/install-relations';
 
@@ -25,7 +25,7 @@ export async function applyStored(model: ModelDescriptor, entity: object, id: st
 /** A new instance of the model class holding a stored object (no hooks: the caller runs AfterLoad). */
 export function buildStored<T extends BaseEntity>(ctor: EntityClass<T>, model: ModelDescriptor, id: string, fields: EncodedFields): Persisted<T> {
   const entity = new ctor();
-  installRelations(model, entity, () => stateOf(entity).id);
+  installRelations(model, entity, idOf);
   fill(model, entity, id, fields);
   return entity as Persisted<T>;
 }

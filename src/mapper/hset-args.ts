@@ -31,6 +31,15 @@ export function hsetArgsOf(fields: EncodedFields): string[] {
   return args;
 }
 
+/**
+ * The arguments of a written object kept as its snapshot: the key is dropped (the snapshot reads the fields
+ * only, and the key string would stay alive with every instance).
+ */
+export function keptAfterWrite(args: string[]): string[] {
+  args[KEY_SLOT] = '';
+  return args;
+}
+
 /** The fields of HSET arguments, as a map. */
 export function fieldsOfHsetArgs(args: readonly string[]): EncodedFields {
   const fields: EncodedFields = new Map();

@@ -8,12 +8,13 @@ import { checkRelations } from './check-relations';
 
 /**
  * Puts the relation handles on an instance (after its class's field initializers have run, which would
- * otherwise overwrite them). Instances made by build(), create(), find() and queries have them.
+ * otherwise overwrite them). Instances made by build(), create(), find() and queries have them. `idOf` reads
+ * an instance's id, which the handles ask for when used.
  */
-export function installRelations(model: ModelDescriptor, entity: object, id: () => string | undefined): void {
-  if (model.relations.length === 0) return;
+export function installRelations(model: ModelDescriptor, entity: object, idOf: (entity: object) => string | undefined): void {
+  if (model.relations.length === 0) return; // nothing made per instance: builds and loads of such models are hot
   checkRelations(model);
-  const owner: RelationOwner = { entity, model: () => descriptorOf(entity.constructor), id };
+  const owner: RelationOwner = { entity, model: () => descriptorOf(entity.constructor), id: () => idOf(entity) };
   for (const relation of model.relations) {
     let handle: object;
     if (relation.kind === 'belongsTo') handle = new BelongsToHandle(owner, relation.foreignKey, relation.target);
