@@ -8,6 +8,7 @@ import type { SchemaStatus } from '../schema/schema-status';
 import { registerModels } from '../schema/first-use';
 import { commandsFor } from './cluster-commands';
 import { ClusterOptions, openCluster } from './open-cluster';
+import { reconnectStrategy } from './reconnect';
 import { everyMaster, isCluster } from './topology';
 
 export interface ConnectOptions {
@@ -104,7 +105,7 @@ export async function connect(options: ConnectOptions = {}): Promise<Connection>
         commandOptions: { timeout: commandTimeout },
         socket: {
           ...(options.socket as object),
-          reconnectStrategy: (retries: number, cause: Error) => (established ? Math.min(50 * 2 ** retries, 2000) : cause),
+          reconnectStrategy: reconnectStrategy(() => established),
         },
       });
     } catch (error) {

@@ -1,6 +1,7 @@
 import { createCluster, RedisClusterOptions } from 'redis';
 import { ConnectionError } from '../errors/errors';
 import { redactSecrets } from './redact-url';
+import { reconnectStrategy as strategy } from './reconnect';
 
 /** node-redis cluster options (`createCluster`): `rootNodes` to discover the cluster from, `defaults` for every node. */
 export type ClusterOptions = RedisClusterOptions;
@@ -42,7 +43,7 @@ export async function openCluster(
   const failure = (what: string, error: unknown) =>
     new ConnectionError(redactCluster(`connect: ${what}: ${(error as Error)?.message ?? String(error)}`, options));
   const defaults = (options.defaults ?? {}) as NodeOptions;
-  const reconnectStrategy = (retries: number, cause: Error) => (established ? Math.min(50 * 2 ** retries, 2000) : cause);
+  const reconnectStrategy = strategy(() => established);
   const withSocket = (node: NodeOptions) => ({ ...node, socket: { ...socket, ...defaults.socket, ...node.socket, reconnectStrategy } });
   let cluster: OpenedCluster;
   try {

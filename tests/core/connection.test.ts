@@ -1,5 +1,7 @@
+import { runInNewContext } from 'vm';
 import { createClient } from 'redis';
 import { Attr, BaseEntity, connect, ConnectionError, disconnect, Model, RedisRecordError } from '../../src';
+import { reconnectStrategy } from '../../src/connection/reconnect';
 import { keysUnder, RawClient, uniquePrefix } from '../support/test-redis';
 
 /**
@@ -90,6 +92,26 @@ describe('connect({ url, prefix })', () => {
     expect(await ConnectedNote.count()).toBe(0);
     expect(await ConnectedNote.find('1')).toBeNull();
     await disconnect();
+  });
+
+  it('fails with a ConnectionError when nothing listens at the url (Node errors of another realm too, as here under Jest)', async () => {
+    await expect(connect({ url: 'redis://127.0.0.1:1', prefix: freshPrefix() })).rejects.toThrow(ConnectionError);
+    await expect(connect({ url: 'redis://127.0.0.1:1', prefix: freshPrefix() })).rejects.toThrow(/cannot reach Redis: connect ECONNREFUSED/);
+  });
+
+  it('gives up on a failed first connection with an Error node-redis recognizes, whatever realm the cause is from', () => {
+    let established = false;
+    const strategy = reconnectStrategy(() => established);
+    const foreign: unknown = runInNewContext('new Error("connect ECONNREFUSED 127.0.0.1:1")');
+    expect(foreign instanceof Error).toBe(false);
+    const given = strategy(0, foreign);
+    expect(given).toBeInstanceOf(Error);
+    expect((given as Error).message).toBe('connect ECONNREFUSED 127.0.0.1:1');
+    expect((given as Error).cause).toBe(foreign);
+    const own = new Error('own');
+    expect(strategy(0, own)).toBe(own);
+    established = true;
+    expect([0, 1, 2, 5, 10].map((retries) => strategy(retries, own))).toEqual([50, 100, 200, 1600, 2000]);
   });
 
   it('refuses a prefix with braces, and an empty one', async () => {
