@@ -1,4 +1,5 @@
-import { createClient } from 'redis';
+import { createClient, RedisClientOptions } from 'redis';
+import { socketOptions } from '../../src/connection/socket-defaults';
 import type { PostData } from '../workloads/posts';
 import type { BulkWriter } from './peer';
 
@@ -17,7 +18,8 @@ type Command = string[];
  * carry for these writes in this run: the ceiling for these native commands, sent atomically through node-redis.
  */
 export async function transportReference(url: string, prefix: string): Promise<BulkWriter & { close(): Promise<void> }> {
-  const client = createClient({ url, commandOptions: { timeout: 0 } }); // as redis-record's own client
+  // as redis-record opens its own client: no per-command timer, and its socket's 1 MiB write buffer
+  const client = createClient({ url, commandOptions: { timeout: 0 }, socket: socketOptions(undefined) as RedisClientOptions['socket'] });
   client.on('error', (error) => console.error('transport reference client:', error.message));
   await client.connect();
   const base = `${prefix}:{RefPost}`;

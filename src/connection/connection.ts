@@ -9,6 +9,7 @@ import { registerModels } from '../schema/first-use';
 import { commandsFor } from './cluster-commands';
 import { ClusterOptions, openCluster } from './open-cluster';
 import { reconnectStrategy } from './reconnect';
+import { socketOptions } from './socket-defaults';
 import { everyMaster, isCluster } from './topology';
 
 export interface ConnectOptions {
@@ -28,7 +29,9 @@ export interface ConnectOptions {
   prefix?: string;
   /**
    * node-redis socket options for a client redis-record creates from `url`: e.g. `{ ca }` to trust a private
-   * certificate authority with `rediss://`, or `connectTimeout`. Reconnection is redis-record's own.
+   * certificate authority with `rediss://`, or `connectTimeout`; with `cluster`, for every node. Reconnection is
+   * redis-record's own. Its default `writableHighWaterMark` is 1 MiB (Node's is 16 KiB): bulk writes reach the
+   * socket whole (socket-defaults.ts); give another value to change it.
    */
   socket?: Record<string, unknown>;
   /**
@@ -104,7 +107,7 @@ export async function connect(options: ConnectOptions = {}): Promise<Connection>
         url,
         commandOptions: { timeout: commandTimeout },
         socket: {
-          ...(options.socket as object),
+          ...socketOptions(options.socket),
           reconnectStrategy: reconnectStrategy(() => established),
         },
       });

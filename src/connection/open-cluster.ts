@@ -2,6 +2,7 @@ import { createCluster, RedisClusterOptions } from 'redis';
 import { ConnectionError } from '../errors/errors';
 import { redactSecrets } from './redact-url';
 import { reconnectStrategy as strategy } from './reconnect';
+import { socketOptions } from './socket-defaults';
 
 /** node-redis cluster options (`createCluster`): `rootNodes` to discover the cluster from, `defaults` for every node. */
 export type ClusterOptions = RedisClusterOptions;
@@ -44,7 +45,7 @@ export async function openCluster(
     new ConnectionError(redactCluster(`connect: ${what}: ${(error as Error)?.message ?? String(error)}`, options));
   const defaults = (options.defaults ?? {}) as NodeOptions;
   const reconnectStrategy = strategy(() => established);
-  const withSocket = (node: NodeOptions) => ({ ...node, socket: { ...socket, ...defaults.socket, ...node.socket, reconnectStrategy } });
+  const withSocket = (node: NodeOptions) => ({ ...node, socket: { ...socketOptions(socket), ...defaults.socket, ...node.socket, reconnectStrategy } });
   let cluster: OpenedCluster;
   try {
     cluster = createCluster({

@@ -1,6 +1,7 @@
 import { Attr, BaseEntity, Index, Model, NotFoundError, SortableString, Unique, UniqueConstraintError, connect, disconnect } from '../../src';
 import { ConnectionError, RedisRecordError } from '../../src/errors/errors';
 import { expectIndexesConsistent } from '../support/index-consistency';
+import { socketsOpenedBy } from '../support/opened-sockets';
 import { clusterKeysUnder, keysPerMaster, useTestCluster } from '../support/test-cluster';
 
 /**
@@ -62,6 +63,20 @@ describe('connecting to a cluster', () => {
     await expect(connect({ url: 'redis://127.0.0.1:1', cluster: { rootNodes: [{ url: 'redis://127.0.0.1:1' }] } })).rejects.toThrow(RedisRecordError);
     await expect(connect({ cluster: { rootNodes: [] } })).rejects.toThrow(/rootNodes must list at least one node/);
     await connect({ cluster: { rootNodes: [...cluster.rootNodes] }, prefix: cluster.prefix });
+  });
+
+  it("gives every node's socket a 1 MiB write buffer, or the size given in connect's socket options", async () => {
+    const rootNodes = cluster.rootNodes.map((n) => ({ url: n.url }));
+    const opened = await socketsOpenedBy(() => connect({ cluster: { rootNodes }, prefix: cluster.prefix }));
+    expect(opened.length).toBeGreaterThanOrEqual(3); // discovery, then every master (scripts are loaded on each)
+    expect(new Set(opened.map((socket) => socket.writableHighWaterMark))).toEqual(new Set([1024 * 1024]));
+    expect((await CoUser.findOrFail('3')).email).toBe('User3@X.io');
+    const given = await socketsOpenedBy(() =>
+      connect({ cluster: { rootNodes }, socket: { writableHighWaterMark: 64 * 1024 }, prefix: cluster.prefix }),
+    );
+    expect(given.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(given.map((socket) => socket.writableHighWaterMark))).toEqual(new Set([64 * 1024]));
+    expect((await CoUser.findOrFail('3')).email).toBe('User3@X.io');
   });
 
   it('accepts a node-redis cluster client passed in, and leaves it open on disconnect', async () => {

@@ -2,6 +2,7 @@ import { runInNewContext } from 'vm';
 import { createClient } from 'redis';
 import { Attr, BaseEntity, connect, ConnectionError, disconnect, Model, RedisRecordError } from '../../src';
 import { reconnectStrategy } from '../../src/connection/reconnect';
+import { socketsOpenedBy } from '../support/opened-sockets';
 import { keysUnder, RawClient, uniquePrefix } from '../support/test-redis';
 
 /**
@@ -117,6 +118,35 @@ describe('connect({ url, prefix })', () => {
   it('refuses a prefix with braces, and an empty one', async () => {
     await expect(connect({ url: process.env.REDIS_URL, prefix: 'a{b}' })).rejects.toThrow(RedisRecordError);
     await expect(connect({ url: process.env.REDIS_URL, prefix: '' })).rejects.toThrow(RedisRecordError);
+  });
+});
+
+describe('the socket of a client connect() opens', () => {
+  afterEach(() => disconnect());
+
+  it('buffers 1 MiB before node-redis waits for it to drain, so a bulk chunk is written whole', async () => {
+    const sockets = await socketsOpenedBy(() => connect({ url: process.env.REDIS_URL, prefix: freshPrefix() }));
+    expect(sockets).toHaveLength(1);
+    expect(sockets[0].writableHighWaterMark).toBe(1024 * 1024);
+    const { ok } = await ConnectedNote.saveMany(Array.from({ length: 600 }, (_, i) => ({ body: `${i}`.padEnd(2000, '.') })));
+    expect(ok).toBe(true);
+    expect(await ConnectedNote.count()).toBe(600);
+  });
+
+  it('takes the size given in the socket options instead', async () => {
+    const sockets = await socketsOpenedBy(() =>
+      connect({ url: process.env.REDIS_URL, prefix: freshPrefix(), socket: { writableHighWaterMark: 64 * 1024 } }),
+    );
+    expect(sockets.map((socket) => socket.writableHighWaterMark)).toEqual([64 * 1024]);
+  });
+
+  it('a size Node refuses fails connect() with a ConnectionError that says so', async () => {
+    await expect(connect({ url: process.env.REDIS_URL, prefix: freshPrefix(), socket: { writableHighWaterMark: -1 } })).rejects.toThrow(
+      ConnectionError,
+    );
+    await expect(connect({ url: process.env.REDIS_URL, prefix: freshPrefix(), socket: { writableHighWaterMark: -1 } })).rejects.toThrow(
+      /writableHighWaterMark/,
+    );
   });
 });
 
