@@ -91,13 +91,31 @@ export function holdAllUntil(states: readonly EntityState[], work: Promise<unkno
   for (let i = 0; i < states.length; i++) states[i].queue = queue;
 }
 
-/** Settles when every one of these instances (given by their states) has no operation under way: at once when none has. */
-export function whenIdle(states: readonly EntityState[]): Promise<unknown> {
-  let busy: Array<Promise<unknown>> | undefined;
-  for (let i = 0; i < states.length; i++) {
-    if (states[i].running > 0) (busy ??= []).push(states[i].queue);
+/**
+ * The states of one bulk call's instances (saveMany), claimed one by one before the call holds them with
+ * holdAllUntil. Until then a claimed state's queue is the call's own mark, so an instance listed twice is found
+ * without a map over the list (a map entry per instance cost about as much as the rest of its bookkeeping), and
+ * what the instances are still doing is gathered on the way. No other code may run between the first claim
+ * and holdAllUntil: nothing is awaited there and no user code runs (saveMany builds its instances before it
+ * claims them). Were it cut short, a claimed state would keep a settled queue, as after any finished operation.
+ */
+export class StateClaims {
+  /** Settled, and this call's alone (every Promise.resolve() is a new promise). */
+  private readonly mark: Promise<unknown> = Promise.resolve();
+  private busy: Array<Promise<unknown>> | undefined;
+
+  /** Claims the state for the call; false when the call has it already (its instance is listed twice). */
+  claim(state: EntityState): boolean {
+    if (state.queue === this.mark) return false;
+    if (state.running > 0) (this.busy ??= []).push(state.queue);
+    state.queue = this.mark;
+    return true;
   }
-  return busy ? Promise.all(busy) : IDLE;
+
+  /** Settles when every claimed instance's earlier operations have: at once when none had one under way. */
+  idle(): Promise<unknown> {
+    return this.busy ? Promise.all(this.busy) : IDLE;
+  }
 }
 
 /** The id of a saved instance; a RedisRecordError for one never saved, or removed through this instance. */

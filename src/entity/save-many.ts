@@ -10,7 +10,7 @@ import type { AttributeInput, EntityClass, Persisted } from '../types/entity-typ
 import type { BaseEntity } from './base-entity';
 import { chunkSizeOption } from './bulk-options';
 import { createMany } from './create-many';
-import { EntityState, holdAllUntil, stateOf, whenIdle } from './entity-state';
+import { EntityState, holdAllUntil, StateClaims, stateOf } from './entity-state';
 import { runHooks } from './run-hooks';
 import { validateEntity } from './validate-entity';
 import { writeEntity } from './write-entity';
@@ -52,30 +52,38 @@ export async function saveMany<T extends BaseEntity>(
   // sized once (a bulk load's arrays would otherwise be copied as they grow), cut to the instances found
   const batch: Batch<T> = { indexes: new Array(given.length), entities: new Array(given.length), states: new Array(given.length) };
   let count = 0;
-  const seen = new Map<object, number>();
   for (let index = 0; index < given.length; index++) {
-    const item = given[index];
-    let entity: T;
     try {
-      entity = instanceFor(ctor, model, item);
+      batch.entities[count] = instanceFor(ctor, model, given[index]);
+      batch.indexes[count++] = index;
     } catch (error) {
       fail(index, undefined, error);
-      continue;
     }
-    const first = seen.get(entity);
-    if (first !== undefined) {
+  }
+  // Each instance once, found by claiming its state (entity-state.ts); from here to holdAllUntil nothing waits
+  // and no user code runs. The index of an instance's first place is looked up only once a repeat is found.
+  const claims = new StateClaims();
+  let firstIndex: Map<object, number> | undefined;
+  let kept = 0;
+  for (let at = 0; at < count; at++) {
+    const entity = batch.entities[at];
+    const index = batch.indexes[at];
+    const state = stateOf(entity);
+    if (!claims.claim(state)) {
+      firstIndex ??= firstIndexes(batch, kept);
+      const first = firstIndex.get(entity);
       fail(index, entity, new ArgumentError(`${model.name}.saveMany: the same instance is at index ${first} and ${index}; it is saved once`));
       continue;
     }
-    seen.set(entity, index);
-    batch.indexes[count] = index;
-    batch.entities[count] = entity;
-    batch.states[count++] = stateOf(entity);
+    firstIndex?.set(entity, index);
+    batch.indexes[kept] = index;
+    batch.entities[kept] = entity;
+    batch.states[kept++] = state;
   }
-  batch.indexes.length = batch.entities.length = batch.states.length = count;
+  batch.indexes.length = batch.entities.length = batch.states.length = kept;
 
   // Like save(), wait for whatever this call's instances are still doing, and make their next operation wait.
-  const work = whenIdle(batch.states).then(() => saveItems(model, batch, options.validate !== false, chunkSize, fail));
+  const work = claims.idle().then(() => saveItems(model, batch, options.validate !== false, chunkSize, fail));
   holdAllUntil(batch.states, work);
   const saved = await work;
   failed.sort((a, b) => a.index - b.index);
@@ -182,6 +190,13 @@ async function before(model: ModelDescriptor, entity: object, creating: boolean,
   if (validate) await validateEntity(model, entity);
   await runHooks(model, entity, 'beforeSave');
   await runHooks(model, entity, creating ? 'beforeCreate' : 'beforeUpdate');
+}
+
+/** The given index of each of the first `kept` instances of the batch. */
+function firstIndexes<T>({ indexes, entities }: Batch<T>, kept: number): Map<object, number> {
+  const first = new Map<object, number>();
+  for (let at = 0; at < kept; at++) first.set(entities[at] as object, indexes[at]);
+  return first;
 }
 
 /** The instance an item stands for: itself when it is an instance of the model, else one built from it. */

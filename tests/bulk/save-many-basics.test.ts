@@ -140,6 +140,30 @@ describe('saveMany with loaded objects', () => {
     expect(result.failed[2].error.message).toContain('the same instance is at index 1 and 4');
   });
 
+  it('names the first position of every repeated instance, also of one first seen after an earlier repeat', async () => {
+    const [a, b, c] = ['a', 'b', 'c'].map((author, i) => BulkPost.build({ author, topic: 'reps', createdAt: new Date(10 + i) }));
+    const result = await BulkPost.saveMany([a, b, a, c, c, b]);
+    expect(result.saved).toEqual([a, b, c]);
+    expect(result.failed.map((failure) => [failure.index, failure.error.message.replace(/^.*the same instance is /, '')])).toEqual([
+      [2, 'at index 0 and 2; it is saved once'],
+      [4, 'at index 3 and 4; it is saved once'],
+      [5, 'at index 1 and 5; it is saved once'],
+    ]);
+    expect((await BulkPost.findIds({ topic: 'reps' })).sort()).toEqual([a.id, b.id, c.id].sort());
+  });
+
+  it('two saveMany calls sharing an instance: the second waits for the first, then updates what it created', async () => {
+    const shared = BulkPost.build({ author: 'shared', topic: 'two-calls', createdAt: new Date(20) });
+    const first = BulkPost.saveMany([shared, { author: 'only first', topic: 'two-calls', createdAt: new Date(21) }]);
+    shared.content = 'second call';
+    const second = BulkPost.saveMany([{ author: 'only second', topic: 'two-calls', createdAt: new Date(22) }, shared]);
+    const [one, two] = await Promise.all([first, second]);
+    expect(one.ok && two.ok).toBe(true);
+    expect(await BulkPost.count({ topic: 'two-calls' })).toBe(3); // the shared instance created once
+    expect((await BulkPost.findOrFail(shared.id!)).content).toBe('second call');
+    await expectIndexesConsistent(BulkPost, redis.raw, redis.prefix);
+  });
+
   it('an instance of another model is a per-item ArgumentError', async () => {
     const note = BulkNote.build({ title: 'not a post' });
     const result = await BulkPost.saveMany([note as never, { author: 'a', topic: 'other-model', createdAt: new Date(1) }]);
