@@ -2,9 +2,9 @@
  * Where a bulk create's time goes: the suite's bulk workload (100,000 of its posts) written by `saveMany`, as
  * the suite calls it, and by the transport reference (bench/peers/transport-reference.ts: node-redis alone
  * sending the same commands, built before the clock starts), taking turns in one process. Per run: posts/s,
- * the client's CPU per post (`process.cpuUsage()`) and Redis's (`INFO cpu`). Prints every run, then a table
- * of medians and ranges, and saveMany's share of the reference round by round. The first round is a
- * warm-up, not counted.
+ * the client's CPU per post (`process.cpuUsage()`) and Redis's main thread's (`INFO cpu`), measured by
+ * callCosts. Prints every run, then a table of medians and ranges, and saveMany's share of the reference
+ * round by round. The first round is a warm-up, not counted.
  *
  *   npx ts-node --transpile-only --project tsconfig.json bench/bulk-cpu.ts [--n=100000] [--rounds=9]
  *
@@ -15,7 +15,8 @@ import { connect, disconnect } from '../src';
 import { SuitePost } from './peers/redis-record-peer';
 import { transportReference } from './peers/transport-reference';
 import { positiveInteger } from './support/args';
-import { Client, connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
+import { connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
+import { CallCost, callCosts } from './support/call-costs';
 import { check, median } from './support/measure';
 import { printTable } from './support/table';
 import { makePosts, PostData } from './workloads/posts';
@@ -23,29 +24,10 @@ import { makePosts, PostData } from './workloads/posts';
 const N = positiveInteger('n', 'N', 100_000);
 const ROUNDS = positiveInteger('rounds', 'ROUNDS', 9);
 
-interface Run {
-  postsPerSecond: number;
-  clientUs: number;
-  redisUs: number;
-}
+/** Per post, in microseconds: wall time, this process's CPU, Redis's main-thread CPU (call-costs.ts). */
+type Run = CallCost;
 
-/** Redis's CPU seconds so far (user + system, from INFO cpu). */
-async function redisCpu(raw: Client): Promise<number> {
-  const info = await raw.info('cpu');
-  const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1]);
-  return field('used_cpu_user') + field('used_cpu_sys');
-}
-
-async function timed(raw: Client, write: () => Promise<void>): Promise<Run> {
-  const redisBefore = await redisCpu(raw);
-  const began = process.hrtime.bigint();
-  const cpuBefore = process.cpuUsage();
-  await write();
-  const seconds = Number(process.hrtime.bigint() - began) / 1e9;
-  const cpu = process.cpuUsage(cpuBefore);
-  const redisSeconds = (await redisCpu(raw)) - redisBefore;
-  return { postsPerSecond: N / seconds, clientUs: (cpu.user + cpu.system) / N, redisUs: (redisSeconds * 1e6) / N };
-}
+const perSecond = (run: Run) => 1e6 / run.wall;
 
 const attributes = (post: PostData) => ({ author: post.author, topic: post.topic, content: post.content, createdAt: new Date(post.createdAt) });
 
@@ -64,7 +46,7 @@ async function main(): Promise<void> {
   try {
     for (let round = 0; round < ROUNDS; round++) {
       await clear();
-      const own = await timed(raw, async () => {
+      const own = await callCosts(raw, N, async () => {
         const entities = posts.map((post) => SuitePost.build(attributes(post)));
         const result = await SuitePost.saveMany(entities);
         check(result.ok, `saveMany failed ${result.failed.length} items: ${result.failed[0]?.error.message}`);
@@ -73,10 +55,10 @@ async function main(): Promise<void> {
       await clear();
       reference.reset(N);
       reference.prepare?.(posts, 0, N);
-      const carried = await timed(raw, () => reference.bulkCreate(posts, 0, N));
+      const carried = await callCosts(raw, N, () => reference.bulkCreate(posts, 0, N));
       check((await reference.count!()) === N, 'the reference stored fewer posts than given');
       const line = (name: string, run: Run) =>
-        `${name} ${Math.round(run.postsPerSecond).toLocaleString('en-US')} posts/s, client ${run.clientUs.toFixed(2)} us, Redis ${run.redisUs.toFixed(2)} us per post`;
+        `${name} ${Math.round(perSecond(run)).toLocaleString('en-US')} posts/s, client ${run.cpu.toFixed(2)} us, Redis ${run.redis.toFixed(2)} us per post`;
       console.log(`round ${round + 1}${round === 0 ? ' (warm-up)' : ''}: ${line('saveMany', own)}; ${line('reference', carried)}`);
       if (round === 0) continue;
       runs.saveMany.push(own);
@@ -93,16 +75,16 @@ async function main(): Promise<void> {
     `${median(values).toFixed(digits)} (${Math.min(...values).toFixed(digits)} to ${Math.max(...values).toFixed(digits)})`;
   const row = (name: string, list: Run[]) => [
     name,
-    span(list.map((run) => run.postsPerSecond / 1000), 1),
-    span(list.map((run) => run.clientUs), 2),
-    span(list.map((run) => run.redisUs), 2),
+    span(list.map((run) => perSecond(run) / 1000), 1),
+    span(list.map((run) => run.cpu), 2),
+    span(list.map((run) => run.redis), 2),
   ];
   printTable(
     ['writer', 'thousand posts/s', 'client CPU us/post', 'Redis CPU us/post'],
     ['left', 'right', 'right', 'right'],
     [row('saveMany (building the entities in the timing)', runs.saveMany), row('reference (arguments built before the clock)', runs.reference)],
   );
-  const shares = runs.saveMany.map((run, i) => run.postsPerSecond / runs.reference[i].postsPerSecond);
+  const shares = runs.saveMany.map((run, i) => perSecond(run) / perSecond(runs.reference[i]));
   console.log(`saveMany's share of the reference, round by round: median ${(median(shares) * 100).toFixed(0)}% (${shares.map((s) => `${(s * 100).toFixed(0)}%`).join(', ')})`);
 }
 

@@ -28,6 +28,7 @@ import { Nohm } from 'nohm';
 import { Attr, BaseEntity, connect, disconnect, Index, Model } from '../src';
 import { jsonFileOption, option, positiveNumber, writeJsonReport } from './support/args';
 import { Client, connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
+import { redisCpu } from './support/call-costs';
 import { check, median } from './support/measure';
 import { printTable } from './support/table';
 import { Expected, makeQueryPosts, Q1_MAX, Q1_MIN, Q1_TOPIC, Q4_AUTHORS, QUERIES, QueryKey, QueryPost, sameNumbers, TOP } from './workloads/query-data';
@@ -243,13 +244,6 @@ function stats(samples: Sample[]): Stats {
   };
 }
 
-/** CPU seconds Redis's main thread has used (INFO cpu), read between calls, never inside a timed one. */
-async function redisCpuSeconds(raw: Client): Promise<number> {
-  const info = await raw.info('cpu');
-  const field = (name: string) => Number(info.match(new RegExp(`${name}:([\\d.]+)`))?.[1] ?? NaN);
-  return field('used_cpu_user_main_thread') + field('used_cpu_sys_main_thread');
-}
-
 async function timed(run: () => Promise<unknown>): Promise<number> {
   const began = process.hrtime.bigint();
   await run();
@@ -267,8 +261,8 @@ async function measure(libraries: readonly Library[], key: QueryKey, expected: E
   // What the two INFO calls around a call cost Redis by themselves: subtracted from every reading
   const idle: number[] = [];
   for (let i = 0; i < 21; i++) {
-    const before = await redisCpuSeconds(raw);
-    idle.push(((await redisCpuSeconds(raw)) - before) * 1e6);
+    const before = await redisCpu(raw);
+    idle.push(((await redisCpu(raw)) - before) * 1e6);
   }
   const infoCpuUs = median(idle);
   const samples: Sample[][] = libraries.map(() => []);
@@ -281,13 +275,13 @@ async function measure(libraries: readonly Library[], key: QueryKey, expected: E
     for (const which of order) {
       if (done(which)) continue;
       let answer: unknown;
-      const redisBefore = await redisCpuSeconds(raw);
+      const redisBefore = await redisCpu(raw);
       const cpu = process.cpuUsage();
       const ms = await timed(async () => {
         answer = await libraries[which].query(key, round);
       });
       const used = process.cpuUsage(cpu);
-      const redisCpuUs = ((await redisCpuSeconds(raw)) - redisBefore) * 1e6 - infoCpuUs;
+      const redisCpuUs = ((await redisCpu(raw)) - redisBefore) * 1e6 - infoCpuUs;
       libraries[which].check(key, round, answer, expected);
       samples[which].push({ ms, nodeCpuUs: used.user + used.system, redisCpuUs });
       spent[which] += ms;

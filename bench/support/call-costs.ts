@@ -7,7 +7,8 @@ export interface CallCost {
   redis: number;
 }
 
-async function redisCpu(raw: Client): Promise<number> {
+/** CPU seconds Redis's main thread has used so far (INFO cpu): read between calls, never inside a timed one. */
+export async function redisCpu(raw: Client): Promise<number> {
   const info = await raw.info('cpu');
   const field = (name: string) => Number(info.match(new RegExp(`${name}:([\\d.]+)`))?.[1] ?? NaN);
   return field('used_cpu_user_main_thread') + field('used_cpu_sys_main_thread');

@@ -16,6 +16,7 @@ import { QueryRunner } from '../../src/query/query-runner';
 import { scripts } from '../../src/scripts/scripts';
 import { seeded } from '../../tools/seeded-random';
 import { option, positiveInteger } from './args';
+import { redisCpu } from './call-costs';
 import { runProfile } from './profile-session';
 import { median } from './measure';
 
@@ -92,16 +93,11 @@ runProfile('profq', async ({ prefix, raw }) => {
   console.log('plan:', JSON.stringify(plan));
   const scoped = `${keys.base}:idx:score@topic:t3`;
 
-  const redisCpu = async () => {
-    const info = await raw.info('cpu');
-    const field = (name: string) => Number(info.match(new RegExp(`${name}:([\\d.]+)`))?.[1] ?? NaN);
-    return field('used_cpu_user_main_thread') + field('used_cpu_sys_main_thread');
-  };
   const stats = async (label: string, run: () => Promise<unknown>) => {
     await raw.sendCommand(['CONFIG', 'RESETSTAT']);
-    const before = await redisCpu();
+    const before = await redisCpu(raw);
     await time(label, run);
-    console.log(`    redis main thread CPU ${(((await redisCpu()) - before) * 1e6 / (REPS + 20)).toFixed(0)} us/call`);
+    console.log(`    redis main thread CPU ${(((await redisCpu(raw)) - before) * 1e6 / (REPS + 20)).toFixed(0)} us/call`);
     const info = await raw.info('commandstats');
     const rows = info.split('\n').filter((line) => line.startsWith('cmdstat_') && !line.includes('cmdstat_info') && !line.includes('cmdstat_config'));
     for (const row of rows) console.log(`    redis: ${row.trim()}`);
