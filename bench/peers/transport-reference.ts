@@ -1,18 +1,20 @@
 import { createClient, RedisClientOptions } from 'redis';
 import { socketOptions } from '../../src/connection/socket-defaults';
+import { CREATES_IN_FLIGHT, SAVE_CHUNK_SIZE } from '../../src/entity/bulk-options';
 import type { PostData } from '../workloads/posts';
 import type { BulkWriter } from './peer';
 
 /** As redis-record's saveMany: posts per MULTI, and MULTIs in flight. */
-const CHUNK = 500;
-const IN_FLIGHT = 4;
+const CHUNK = SAVE_CHUNK_SIZE;
+const IN_FLIGHT = CREATES_IN_FLIGHT;
 
 type Command = string[];
 
 /**
  * Not a library: node-redis alone carrying the writes redis-record's saveMany makes for the suite's posts, on
- * the same key layout. Per chunk of 500 posts one MULTI of an HSET per post (`#id` and the four attributes),
- * one ZADD to `all`, one ZADD to the createdAt index and one SADD per topic; four chunks in flight; the ids
+ * the same key layout. Per chunk (saveMany's default size) one MULTI of an HSET per post (`#id` and the four
+ * attributes), one ZADD to `all`, one ZADD to the createdAt index and one SADD per topic; as many chunks in
+ * flight as saveMany (bulk-options.ts); the ids
  * from one INCRBY. Every command's arguments are built in `prepare`, before the clock starts, and sent with
  * `multi().addCommand`, node-redis's cheapest way in. What it reaches is what the client and the machine can
  * carry for these writes in this run: the ceiling for these native commands, sent atomically through node-redis.

@@ -1,13 +1,33 @@
 import { ArgumentError } from '../errors/errors';
 
-/** Objects per script call (saveMany) or per transaction (removeMany) unless told otherwise. */
-export const DEFAULT_CHUNK_SIZE = 500;
+/**
+ * New objects per chunk of saveMany (one script call, or one MULTI), unless told otherwise. With
+ * CREATES_IN_FLIGHT chunks in flight, 500 objects are on their way at once; see CREATES_IN_FLIGHT for why
+ * not more.
+ */
+export const SAVE_CHUNK_SIZE = 250;
+
+/**
+ * Chunks of new objects in flight at once: Redis applies one while the next is encoded and sent. Two of 250
+ * rather than four of 500: a node-redis command lives from the chunk's send to its reply, and with 2,000
+ * objects (some 2,000 commands) in flight most of them were still alive at each young-generation collection.
+ * V8 then allocates node-redis's command records straight into the old generation, where each one, though
+ * soon dead, keeps the strings it points to alive through every young collection until the next full one.
+ * Measured with 100,000 posts of about 1 KB, one Node.js process per run, interleaved: with four chunks of 500
+ * that happened in 10 processes of 10, with two of 250 in 1 of 14; client CPU fell from 10.7 to 8.7 us per
+ * post (medians) and posts/s rose from about 82,400 to 90,800.
+ */
+export const CREATES_IN_FLIGHT = 2;
+
+/** Ids per transaction of removeMany, unless told otherwise. */
+export const REMOVE_CHUNK_SIZE = 500;
+
 /** Above this, one call would keep Redis busy (and every other client waiting) for too long. */
 const MAX_CHUNK_SIZE = 10_000;
 
-/** The chunkSize option, checked: a whole number from 1 to 10,000, or the default. */
-export function chunkSizeOption(operation: string, value: unknown): number {
-  if (value === undefined) return DEFAULT_CHUNK_SIZE;
+/** The chunkSize option, checked: a whole number from 1 to 10,000, or `fallback` when none is given. */
+export function chunkSizeOption(operation: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_CHUNK_SIZE) {
     throw new ArgumentError(`${operation}: chunkSize must be a whole number from 1 to ${MAX_CHUNK_SIZE}, got ${String(value)}`);
   }

@@ -13,7 +13,7 @@ import { afterSchema } from '../schema/first-use';
 import type { RemoveManyFailure, RemoveManyOptions, RemoveManyResult } from '../types/bulk-types';
 import type { EntityClass } from '../types/entity-types';
 import type { BaseEntity } from './base-entity';
-import { chunkSizeOption } from './bulk-options';
+import { chunkSizeOption, REMOVE_CHUNK_SIZE } from './bulk-options';
 import { inWindows } from './bulk-windows';
 import { materializeAll } from './materialize';
 import { stateOf } from './entity-state';
@@ -46,7 +46,7 @@ export async function removeMany<T extends BaseEntity>(
   options: RemoveManyOptions = {},
 ): Promise<RemoveManyResult> {
   if (!Array.isArray(ids)) throw new ArgumentError(`removeMany: expected an array of ids, got ${ids === null ? 'null' : typeof ids}`);
-  const chunkSize = chunkSizeOption('removeMany', options.chunkSize);
+  const chunkSize = chunkSizeOption('removeMany', options.chunkSize, REMOVE_CHUNK_SIZE);
   const model = descriptorOf(ctor);
   const failed: RemoveManyFailure[] = [];
   const pending: Pending[] = [];

@@ -8,7 +8,7 @@ import { afterSchema } from '../schema/first-use';
 import type { SaveManyFailure, SaveManyItem, SaveManyOptions, SaveManyResult } from '../types/bulk-types';
 import type { AttributeInput, EntityClass, Persisted } from '../types/entity-types';
 import type { BaseEntity } from './base-entity';
-import { chunkSizeOption } from './bulk-options';
+import { chunkSizeOption, SAVE_CHUNK_SIZE } from './bulk-options';
 import { createMany } from './create-many';
 import { EntityState, holdAllUntil, StateClaims, stateOf } from './entity-state';
 import { runHooks } from './run-hooks';
@@ -42,7 +42,7 @@ export async function saveMany<T extends BaseEntity>(
   options: SaveManyOptions = {},
 ): Promise<SaveManyResult<T>> {
   if (!Array.isArray(given)) throw new ArgumentError(`saveMany: expected an array of entities or attribute objects, got ${typeName(given)}`);
-  const chunkSize = chunkSizeOption('saveMany', options.chunkSize);
+  const chunkSize = chunkSizeOption('saveMany', options.chunkSize, SAVE_CHUNK_SIZE);
   const model = descriptorOf(ctor);
   activeConnection(); // no connection: the whole call fails at once, before any hook runs
   const failed: Array<SaveManyFailure<T>> = [];

@@ -5,8 +5,8 @@ export type SaveManyItem<T> = T | AttributeInput<T>;
 
 export interface SaveManyOptions extends SaveOptions {
   /**
-   * New objects are sent to Redis this many per script call (default 500, 1 to 10,000). Larger chunks mean
-   * fewer calls but a longer time during which Redis runs one script and serves nobody else.
+   * New objects are sent to Redis this many per script call or transaction (default 250, 1 to 10,000). Larger
+   * chunks mean fewer calls but a longer time during which Redis runs one chunk and serves nobody else.
    */
   chunkSize?: number;
 }

@@ -74,6 +74,14 @@ describe('saveMany of objects that need no check', () => {
     await expectIndexesConsistent(PlainEvent, redis.raw, redis.prefix);
   });
 
+  it('sends chunks of 250 objects when no chunkSize is given', async () => {
+    const result = await PlainEvent.saveMany(Array.from({ length: 1001 }, (_, i) => item(i)));
+    expect(result.ok).toBe(true);
+    expect(result.saved).toHaveLength(1001);
+    expect(counting.calls.filter((call) => call === 'multi')).toHaveLength(5);
+    await expectIndexesConsistent(PlainEvent, redis.raw, redis.prefix);
+  });
+
   it('leaves instances that save, count and remove as after save(), with dynamic attributes and counters', async () => {
     const notes = Array.from({ length: 30 }, (_, i) =>
       PlainNote.build({ title: `t${i % 3}`, ...(i % 2 === 0 && { body: `body ${i}` }), views: i, extra: i % 5 === 0 ? {} : { colour: `c${i}`, size: i, seen: i % 2 === 0 } }),
