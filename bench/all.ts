@@ -9,10 +9,11 @@
  *   (--n, --bulk, --memory, --sizes 50000,500000 and --reps override the sizes)
  *
  * Workloads: Table I of the ActiveRedis paper sequential and with 50 operations in flight, bulk create, the
- * query workload of bench/query.ts (redis-record, hand-written and nohm), Redis memory per post. Bulk create also
- * times a reference that is not a library (bench/peers/transport-reference.ts): node-redis alone sending saveMany's
- * commands, prebuilt, which shows what the client and the machine carry in the same run. Every figure in the
- * outputs comes from the results object this run builds.
+ * query workload of bench/query.ts (redis-record, hand-written and nohm), Redis memory per post. Bulk create runs
+ * each writer in a process of its own (bench/workloads/writer-child.ts says why) and also times a reference that
+ * is not a library (bench/peers/transport-reference.ts): node-redis alone sending saveMany's commands, prebuilt,
+ * which shows what the client and the machine carry in the same run. Every figure in the outputs comes from the
+ * results object this run builds.
  */
 import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'fs';
@@ -26,7 +27,6 @@ import type { Peer } from './peers/peer';
 import { nohmQueries, recordQueries } from './peers/query-peers';
 import { redisOmPeer } from './peers/redis-om-peer';
 import { redisRecordPeer } from './peers/redis-record-peer';
-import { transportReference } from './peers/transport-reference';
 import { renderChart } from './report/chart-svg';
 import { describeMachine } from './report/machine';
 import { renderMarkdown } from './report/markdown';
@@ -36,12 +36,14 @@ import { judgeTargets } from './report/targets';
 import { option, positiveInteger } from './support/args';
 import { connectedClient, randomHex } from './support/bench-redis';
 import { bulkCreate } from './workloads/bulk-create';
+import { WriterKind } from './workloads/bulk-writers';
 import { memoryPerObject } from './workloads/memory';
 import { makePosts } from './workloads/posts';
 import { makeQueryPosts } from './workloads/query-data';
 import { queryWorkload } from './workloads/query-workload';
 import { Server } from './workloads/server';
 import { tableOne } from './workloads/table-one';
+import { startWriter, WriterProcess } from './workloads/writer-process';
 
 const QUICK = option('quick', 'BENCH_QUICK') !== undefined;
 const OUT = option('out', 'BENCH_OUT');
@@ -78,7 +80,7 @@ async function main(): Promise<void> {
   const peers: Peer[] = [];
   const nohmClient = await ioredisClient(redis.url);
   const queryClient = await connectedClient(redis.url); // the hand-written queries' own connection
-  const reference = await transportReference(redis.url, `${prefix}ref`);
+  const writers: WriterProcess[] = [];
   try {
     peers.push(
       await redisRecordPeer(redis.url, prefix),
@@ -99,7 +101,11 @@ async function main(): Promise<void> {
     // Each writer's first full-size run in this process pays one-time costs (the heap growing to hold a bulk
     // load, code being optimized): redis-record's measured 106,000 to 114,000 posts/s against 125,000 to
     // 131,000 for the runs after it, in three fresh processes. So the warm-up is a whole run, not measured.
-    const bulk = await bulkCreate(peers, data.posts, server, { n: BULK, reps: REPS, warmup: BULK, log, reference });
+    // each writer in a process of its own, on the same posts (writer-child.ts)
+    const kinds: WriterKind[] = [...peers.map((peer) => peer.name), 'reference'];
+    for (const kind of kinds) writers.push(await startWriter({ kind, url: redis.url, prefix: `${prefix}bulk`, posts: BULK, seed: SEED }));
+    const bulk = await bulkCreate(writers, server, { n: BULK, reps: REPS, warmup: BULK, log });
+    await Promise.all(writers.splice(0).map((writer) => writer.close()));
     const memory = await memoryPerObject(peers, data.posts, server, { n: MEMORY, log });
     const libraries = [recordQueries, handWrittenQueries(queryClient, prefix), nohmQueries(nohmClient, `${prefix}qnohm`)];
     const query = await queryWorkload(libraries, makeQueryPosts(sizes[sizes.length - 1], SEED), {
@@ -126,9 +132,9 @@ async function main(): Promise<void> {
     write(results);
   } finally {
     for (const peer of peers) await peer.close();
+    await Promise.all(writers.map((writer) => writer.close()));
     await closeIORedis(nohmClient);
     await queryClient.close();
-    await reference.close();
     await raw.close();
     await redis.stop();
   }

@@ -1,72 +1,65 @@
 /**
  * Where a bulk create's time goes: the suite's bulk workload (100,000 of its posts) written by `saveMany`, as
  * the suite calls it, and by the transport reference (bench/peers/transport-reference.ts: node-redis alone
- * sending the same commands, built before the clock starts), taking turns in one process. Per run: posts/s,
- * the client's CPU per post (`process.cpuUsage()`) and Redis's main thread's (`INFO cpu`), measured by
- * callCosts. Prints every run, then a table of medians and ranges, and saveMany's share of the reference
- * round by round. The first round is a warm-up, not counted.
+ * sending the same commands, built before the clock starts), taking turns, each in a process of its own as in
+ * the suite (bench/workloads/writer-child.ts). Per run: posts/s, the writer process's CPU per post
+ * (`process.cpuUsage()`, garbage collection included) and Redis's main thread's (`INFO cpu`). Prints every
+ * run, then a table of medians and ranges, and saveMany's share of the reference round by round. The first
+ * round is a warm-up, not counted.
  *
  *   npx ts-node --transpile-only --project tsconfig.json bench/bulk-cpu.ts [--n=100000] [--rounds=9]
  *
  * A private redis-server is started unless REDIS_URL is set; keys go under fresh prefixes, removed at the end.
  */
-import 'reflect-metadata';
-import { connect, disconnect } from '../src';
-import { SuitePost } from './peers/redis-record-peer';
-import { transportReference } from './peers/transport-reference';
 import { positiveInteger } from './support/args';
 import { connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
-import { CallCost, callCosts } from './support/call-costs';
+import { CallCost, redisCpu } from './support/call-costs';
 import { check, median } from './support/measure';
 import { printTable } from './support/table';
-import { makePosts, PostData } from './workloads/posts';
+import { startWriter, WriterProcess } from './workloads/writer-process';
 
 const N = positiveInteger('n', 'N', 100_000);
 const ROUNDS = positiveInteger('rounds', 'ROUNDS', 9);
+/** The posts' seed (bench/workloads/posts.ts). */
+const SEED = 7;
 
-/** Per post, in microseconds: wall time, this process's CPU, Redis's main-thread CPU (call-costs.ts). */
+/** Per post, in microseconds: wall time, the writer process's CPU, Redis's main-thread CPU. */
 type Run = CallCost;
 
 const perSecond = (run: Run) => 1e6 / run.wall;
-
-const attributes = (post: PostData) => ({ author: post.author, topic: post.topic, content: post.content, createdAt: new Date(post.createdAt) });
 
 async function main(): Promise<void> {
   const redis = await redisForRun();
   const raw = await connectedClient(redis.url);
   const prefix = `bulkcpu${randomHex()}`;
-  const { posts } = makePosts(N, 7, 0);
-  await connect({ url: redis.url, prefix });
-  const referencePrefix = `${prefix}ref`;
-  const reference = await transportReference(redis.url, referencePrefix);
+  const writers: WriterProcess[] = [];
   // both writers start from an empty key space of their own (the reference hands out ids from 1)
-  const clear = async () => void (await Promise.all([deleteKeys(raw, prefix), deleteKeys(raw, referencePrefix)]));
+  const clear = async () => void (await Promise.all([deleteKeys(raw, prefix), deleteKeys(raw, `${prefix}ref`)]));
   const runs: Record<'saveMany' | 'reference', Run[]> = { saveMany: [], reference: [] };
   console.log(`bulk create of ${N.toLocaleString('en-US')} suite posts, ${ROUNDS} rounds (the first not counted), ${describeRedis(redis.url)}`);
   try {
+    for (const kind of ['redis-record', 'reference'] as const) writers.push(await startWriter({ kind, url: redis.url, prefix, posts: N, seed: SEED }));
+    const [own, carrier] = writers;
+    const measured = async (writer: WriterProcess): Promise<Run> => {
+      await clear();
+      const redisBefore = await redisCpu(raw);
+      const { seconds, cpuMicros, stored } = await writer.run(N);
+      const redisSeconds = (await redisCpu(raw)) - redisBefore;
+      check(stored === N, `${writer.name} stored ${stored} posts, expected ${N}`);
+      return { wall: (seconds * 1e6) / N, cpu: cpuMicros / N, redis: (redisSeconds * 1e6) / N };
+    };
     for (let round = 0; round < ROUNDS; round++) {
-      await clear();
-      const own = await callCosts(raw, N, async () => {
-        const entities = posts.map((post) => SuitePost.build(attributes(post)));
-        const result = await SuitePost.saveMany(entities);
-        check(result.ok, `saveMany failed ${result.failed.length} items: ${result.failed[0]?.error.message}`);
-      });
-      check((await SuitePost.count()) === N, 'saveMany stored fewer posts than given');
-      await clear();
-      reference.reset(N);
-      reference.prepare?.(posts, 0, N);
-      const carried = await callCosts(raw, N, () => reference.bulkCreate(posts, 0, N));
-      check((await reference.count!()) === N, 'the reference stored fewer posts than given');
+      const saved = await measured(own);
+      const carried = await measured(carrier);
       const line = (name: string, run: Run) =>
         `${name} ${Math.round(perSecond(run)).toLocaleString('en-US')} posts/s, client ${run.cpu.toFixed(2)} us, Redis ${run.redis.toFixed(2)} us per post`;
-      console.log(`round ${round + 1}${round === 0 ? ' (warm-up)' : ''}: ${line('saveMany', own)}; ${line('reference', carried)}`);
+      console.log(`round ${round + 1}${round === 0 ? ' (warm-up)' : ''}: ${line('saveMany', saved)}; ${line('reference', carried)}`);
       if (round === 0) continue;
-      runs.saveMany.push(own);
+      runs.saveMany.push(saved);
       runs.reference.push(carried);
     }
   } finally {
-    await reference.close();
-    await disconnect();
+    await Promise.all(writers.map((writer) => writer.close()));
     await clear();
     await raw.close();
     await redis.stop();

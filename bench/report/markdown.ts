@@ -45,7 +45,9 @@ function bulkSection(results: SuiteResults): string[] {
     '',
     `Each library writes the ${integer(bulk.n)} posts (those of Table I: content 50..2,000 characters, two indexed attributes) ` +
       'its fastest way on an empty database, building its objects inside the timing; the time ends when every ' +
-      `write is acknowledged. Median of ${bulk.reps} repetition(s), the order of the libraries rotating, after one ` +
+      'write is acknowledged. Each library runs in a Node.js process of its own, so that none inherits the heap, the ' +
+      "compiled code or V8's allocation decisions another one left behind. " +
+      `Median of ${bulk.reps} repetition(s), the order of the libraries rotating, after one ` +
       `unmeasured run of ${integer(bulk.warmup)} posts per library (a process's first bulk load also pays for its heap growing and its code being compiled).`,
     '',
     ...markdownTable(

@@ -1,13 +1,13 @@
 import { check, median } from '../support/measure';
-import type { BulkWriter, Peer, PeerName } from '../peers/peer';
-import type { PostData } from './posts';
+import type { PeerName } from '../peers/peer';
 import type { Server } from './server';
+import type { WriterProcess } from './writer-process';
 
 /**
  * Bulk create: n posts written by each peer its fastest way (redis-record: saveMany; the others: a pipeline
- * or many creates in flight), on an empty database, the order of the peers rotating per repetition. The time
- * ends when every write is acknowledged; the count is checked after. A reference writer, when given, takes
- * its turns in the rotation like a peer.
+ * or many creates in flight), on an empty database, the order of the peers rotating per repetition. Each
+ * writer runs in a process of its own (writer-child.ts says why), which times its call; the count is checked
+ * after. A reference writer (not a library) takes its turns in the rotation like a peer.
  */
 export interface BulkFigure {
   seconds: number;
@@ -27,24 +27,17 @@ export interface BulkResult {
 }
 
 export async function bulkCreate(
-  peers: readonly Peer[],
-  posts: readonly PostData[],
+  writers: readonly WriterProcess[],
   server: Server,
-  options: { n: number; reps: number; warmup: number; log: (line: string) => void; reference?: BulkWriter },
+  options: { n: number; reps: number; warmup: number; log: (line: string) => void },
 ): Promise<BulkResult> {
-  const { n, reps, reference } = options;
-  check(posts.length >= n, 'bulk create needs n posts');
-  const writers: BulkWriter[] = reference ? [...peers, reference] : [...peers];
-  const runs = new Map<BulkWriter, number[]>(writers.map((writer) => [writer, []]));
-  const once = async (writer: BulkWriter, size: number): Promise<number> => {
+  const { n, reps } = options;
+  const runs = new Map<WriterProcess, number[]>(writers.map((writer) => [writer, []]));
+  const once = async (writer: WriterProcess, size: number): Promise<number> => {
     await server.flush();
-    writer.reset(size);
-    writer.prepare?.(posts, 0, size);
-    const began = process.hrtime.bigint();
-    await writer.bulkCreate(posts, 0, size);
-    const seconds = Number(process.hrtime.bigint() - began) / 1e9;
-    const stored = writer.count ? await writer.count() : await server.keyCount();
-    check(stored === size, `${writer.name} holds ${stored} posts after bulk create, expected ${size}`);
+    const { seconds, stored } = await writer.run(size);
+    const count = stored ?? (await server.keyCount());
+    check(count === size, `${writer.name} holds ${count} posts after bulk create, expected ${size}`);
     await server.flush();
     return seconds;
   };
@@ -58,11 +51,15 @@ export async function bulkCreate(
       options.log(`bulk create ${rep + 1}/${reps}: ${writer.name} ${Math.round(n / seconds).toLocaleString('en-US')} posts/s`);
     }
   }
-  const figure = (writer: BulkWriter): BulkFigure => {
+  const figure = (writer: WriterProcess): BulkFigure => {
     const seconds = median(runs.get(writer)!);
-    return { seconds, objectsPerSecond: n / seconds, runs: runs.get(writer)!, method: writer.bulkMethod() };
+    return { seconds, objectsPerSecond: n / seconds, runs: runs.get(writer)!, method: writer.method };
   };
   const results: BulkResult['results'] = {};
-  for (const peer of peers) results[peer.name] = figure(peer);
-  return { n, reps, warmup, results, ...(reference && { reference: { name: reference.name, ...figure(reference) } }) };
+  let reference: BulkResult['reference'];
+  for (const writer of writers) {
+    if (writer.kind === 'reference') reference = { name: writer.name, ...figure(writer) };
+    else results[writer.kind] = figure(writer);
+  }
+  return { n, reps, warmup, results, ...(reference && { reference }) };
 }
