@@ -3,14 +3,17 @@
  * `Model.saveMany` and by hand-written node-redis code doing the same writes (ids reserved with one INCRBY,
  * then per post a MULTI of HSET + ZADD all + SADD topic index + ZADD createdAt index, pipelined). The two
  * alternate, the order flipping every repetition; the database is emptied between runs; each run's count is
- * checked. Prints objects/s per run and the medians.
+ * checked. Prints objects/s per run and the medians. Both run in this one process, so they share V8's
+ * allocation-site decisions (docs/bulk-operations.md, "one process per writer"): a quick comparison while
+ * working; the suite's figures, each writer in a process of its own, are the ones to quote.
  *
- *   npx ts-node --transpile-only --project tsconfig.json bench/bulk-create.ts [--n=100000] [--reps=3] [--chunk=500]
+ *   npx ts-node --transpile-only --project tsconfig.json bench/bulk-create.ts [--n=100000] [--reps=3] [--chunk=250]
  *
  * A private redis-server is started unless REDIS_URL is set; keys go under a fresh prefix, removed at the end.
  */
 import 'reflect-metadata';
 import { Attr, BaseEntity, connect, disconnect, Index, Model } from '../src';
+import { SAVE_CHUNK_SIZE } from '../src/entity/bulk-options';
 import { seeded } from '../tools/seeded-random';
 import { positiveInteger } from './support/args';
 import { Client, connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
@@ -18,7 +21,7 @@ import { check, median } from './support/measure';
 
 const N = positiveInteger('n', 'N', 100_000);
 const REPS = positiveInteger('reps', 'REPS', 3);
-const CHUNK = positiveInteger('chunk', 'CHUNK', 500);
+const CHUNK = positiveInteger('chunk', 'CHUNK', SAVE_CHUNK_SIZE);
 /** Posts per MULTI batch awaited by the hand-written code (its pipeline window). */
 const HAND_WINDOW = 1000;
 
