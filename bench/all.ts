@@ -98,10 +98,10 @@ async function main(): Promise<void> {
     await server.flush();
     const concurrent = await tableOne(peers, data, { ...common, concurrency: CONCURRENCY, block: SIZES.concurrentBlock });
     await server.flush();
-    // Each writer's first full-size run in this process pays one-time costs (the heap growing to hold a bulk
-    // load, code being optimized): redis-record's measured 106,000 to 114,000 posts/s against 125,000 to
-    // 131,000 for the runs after it, in three fresh processes. So the warm-up is a whole run, not measured.
-    // each writer in a process of its own, on the same posts (writer-child.ts)
+    // Each writer runs in a process of its own, on the same posts (writer-child.ts). Its first full-size run
+    // there pays one-time costs (the heap growing to hold a bulk load, code being optimized): redis-record's
+    // measured 106,000 to 114,000 posts/s against 125,000 to 131,000 for the runs after it, in three fresh
+    // processes. So the warm-up is a whole run, not measured.
     const kinds: WriterKind[] = [...peers.map((peer) => peer.name), 'reference'];
     for (const kind of kinds) writers.push(await startWriter({ kind, url: redis.url, prefix: `${prefix}bulk`, posts: BULK, seed: SEED }));
     const bulk = await bulkCreate(writers, server, { n: BULK, reps: REPS, warmup: BULK, log });
