@@ -23,3 +23,18 @@ export async function inWindows<I>(
   const settled = await Promise.allSettled(lanes);
   for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
 }
+
+/**
+ * Runs `work(i)` for every i below `count`, at most `inFlight` at a time, each started as soon as one before it
+ * settles: for one round trip per item (pipelined on the connection), with a bounded number of them under way.
+ * `work` settles its own failures; resolves once every call is done.
+ */
+export async function eachInFlight(count: number, inFlight: number, work: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < count) await work(next++);
+  };
+  const lanes: Array<Promise<void>> = [];
+  for (let i = 0; i < inFlight && i < count; i++) lanes.push(lane());
+  await Promise.all(lanes);
+}

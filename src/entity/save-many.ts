@@ -8,7 +8,8 @@ import { afterSchema } from '../schema/first-use';
 import type { SaveManyFailure, SaveManyItem, SaveManyOptions, SaveManyResult } from '../types/bulk-types';
 import type { AttributeInput, EntityClass, Persisted } from '../types/entity-types';
 import type { BaseEntity } from './base-entity';
-import { chunkSizeOption, SAVE_CHUNK_SIZE } from './bulk-options';
+import { chunkSizeOption, SAVE_CHUNK_SIZE, UPDATES_IN_FLIGHT } from './bulk-options';
+import { eachInFlight } from './bulk-windows';
 import { createMany } from './create-many';
 import { EntityState, holdAllUntil, StateClaims, stateOf } from './entity-state';
 import { runHooks } from './run-hooks';
@@ -118,8 +119,9 @@ async function saveItems<T extends BaseEntity>(
 
   const written = new Array<boolean>(entities.length).fill(false);
   await afterSchema(model, async () => {
-    // Changes to loaded objects: one save.lua call each (writeEntity, as save() does), pipelined together. A
-    // sharded model's unique values are claimed object by object (claimed-write.ts): its creates go that way too.
+    // Changes to loaded objects: one save.lua call each (writeEntity, as save() does), pipelined, at most
+    // UPDATES_IN_FLIGHT under way, and all of them before the new objects. A sharded model's unique values are
+    // claimed object by object (claimed-write.ts): its creates go that way too.
     const oneByOne = claimsUniques(model);
     const updates: number[] = [];
     const creates: number[] = [];
@@ -133,10 +135,17 @@ async function saveItems<T extends BaseEntity>(
         updates.push(at);
       }
     }
-    const updating = Promise.allSettled(updates.map((at) => writeEntity(model, entities[at], states[at])));
+    await eachInFlight(updates.length, UPDATES_IN_FLIGHT, async (i) => {
+      const at = updates[i];
+      try {
+        await writeEntity(model, entities[at], states[at]);
+        record(at, undefined);
+      } catch (error) {
+        record(at, error);
+      }
+    });
     const createErrors = await createMany(model, created, chunkSize);
     for (let i = 0; i < creates.length; i++) record(creates[i], createErrors[i]);
-    (await updating).forEach((outcome, i) => record(updates[i], outcome.status === 'rejected' ? outcome.reason : undefined));
   });
 
   function record(at: number, error: unknown): void {
