@@ -1,7 +1,5 @@
 import { v4 as uuidv4 } from 'uuid';
 import { activeConnection } from '../connection/connection';
-import { attributeFailure } from '../errors/attribute-failure';
-import { RedisRecordError, RelationError, UniqueConstraintError, ValidationError } from '../errors/errors';
 import { encodeAttributes, encodeAttributesInto } from '../mapper/attribute-encoder';
 import { BulkTarget, bulkTarget, groupByTarget, onlyTarget } from '../mapper/bulk-routing';
 import { BulkStore, NewObject } from '../mapper/bulk-store';
@@ -14,6 +12,7 @@ import { parentChecks } from '../relations/parent-checks';
 import { CREATES_IN_FLIGHT } from './bulk-options';
 import { inWindows } from './bulk-windows';
 import { stateOf } from './entity-state';
+import { prepareWrite, refusal } from './write-entity';
 
 /** A new object on its way: its position among the entities, and what is sent for it. */
 interface PendingCreate extends NewObject {
@@ -50,7 +49,7 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
     for (let i = 0; i < chunk.length; i++) {
       const at = chunk[i];
       try {
-        prepareCreate(model, entities[at]);
+        prepareWrite(model, entities[at], true);
         pending.push({ at, id: uuids ? uuidv4() : '', fields: encodeAttributes(model, entities[at]) });
       } catch (error) {
         errors[at] = error as Error;
@@ -96,7 +95,7 @@ async function insertChunk({ model, store, target, first, entities, errors }: Pl
     const at = chunk[i];
     try {
       const args = newHsetArgs(width);
-      prepareCreate(model, entities[at]);
+      prepareWrite(model, entities[at], true);
       encodeAttributesInto(model, entities[at], sink.use(args));
       sink.finish();
       ats.push(at);
@@ -114,20 +113,6 @@ async function insertChunk({ model, store, target, first, entities, errors }: Pl
   }
 }
 
-/** What writeEntity checks before a create: version 1, the cap's attribute. */
-function prepareCreate(model: ModelDescriptor, entity: object): void {
-  const target = entity as Record<string, unknown>;
-  if (model.version) target[model.version.property] = 1;
-  if (model.cap) {
-    const property = model.cap.index.attribute.property;
-    if (target[property] === undefined || target[property] === null) {
-      throw new ValidationError(model.name, [
-        attributeFailure(entity, property, undefined, 'isDefined', `${property} is required: the model is capped by it`),
-      ]);
-    }
-  }
-}
-
 /** Sets the entity's id and snapshot from a stored create, or says why it was refused (as writeEntity does). */
 function applyOutcome(model: ModelDescriptor, entity: object, fields: EncodedFields, outcome: SaveOutcome): Error | undefined {
   if ('id' in outcome) {
@@ -136,11 +121,5 @@ function applyOutcome(model: ModelDescriptor, entity: object, fields: EncodedFie
     state.stored = fields;
     return undefined;
   }
-  const target = entity as Record<string, unknown>;
-  if ('uniqueTaken' in outcome) return new UniqueConstraintError(model.name, outcome.uniqueTaken, target[outcome.uniqueTaken]);
-  if ('missingParent' in outcome) {
-    const field = outcome.missingParent;
-    return new RelationError(`${model.name}.${field}: no object ${JSON.stringify(target[field])} to belong to`);
-  }
-  return new RedisRecordError(`${model.name}: the generated id exists already`);
+  return refusal(model, entity, outcome, undefined);
 }

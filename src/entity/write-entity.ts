@@ -18,13 +18,7 @@ import { claimedWrite, claimsUniques } from './claimed-write';
 export async function writeEntity(model: ModelDescriptor, entity: object, state: EntityState): Promise<boolean> {
   const target = entity as Record<string, unknown>;
   const creating = state.stored === undefined;
-  if (creating && model.version) target[model.version.property] = 1;
-  if (model.cap && (target[model.cap.index.attribute.property] === undefined || target[model.cap.index.attribute.property] === null)) {
-    const property = model.cap.index.attribute.property;
-    throw new ValidationError(model.name, [
-      attributeFailure(entity, property, undefined, 'isDefined', `${property} is required: the model is capped by it`),
-    ]);
-  }
+  prepareWrite(model, entity, creating);
   const fields = encodeAttributes(model, entity);
   const connection = activeConnection();
   const store = new ObjectStore(model, connection);
@@ -54,19 +48,37 @@ export async function writeEntity(model: ModelDescriptor, entity: object, state:
       if (model.version) target[model.version.property] = Number(plan.stored.get(model.version.field));
     }
   }
-  if ('uniqueTaken' in outcome) {
-    const attribute = outcome.uniqueTaken;
-    throw new UniqueConstraintError(model.name, attribute, target[attribute]);
-  }
-  if ('stale' in outcome) throw new StaleObjectError(model.name, state.id!);
-  if ('missingParent' in outcome) {
-    const field = outcome.missingParent;
-    throw new RelationError(`${model.name}.${field}: no object ${JSON.stringify(target[field])} to belong to`);
-  }
-  if ('missing' in outcome) {
-    if (creating) throw new RedisRecordError(`${model.name}: the generated id exists already`);
-    throw new NotFoundError(model.name, state.id!);
-  }
+  if (!('id' in outcome)) throw refusal(model, entity, outcome, creating ? undefined : state.id);
   state.id = outcome.id;
   return creating;
+}
+
+/**
+ * What every write checks and sets before encoding: version 1 on a create, and a capped model's attribute
+ * present (the cap is kept by it). Also the bulk create's (create-many.ts).
+ */
+export function prepareWrite(model: ModelDescriptor, entity: object, creating: boolean): void {
+  const target = entity as Record<string, unknown>;
+  if (creating && model.version) target[model.version.property] = 1;
+  if (model.cap) {
+    const property = model.cap.index.attribute.property;
+    if (target[property] === undefined || target[property] === null) {
+      throw new ValidationError(model.name, [
+        attributeFailure(entity, property, undefined, 'isDefined', `${property} is required: the model is capped by it`),
+      ]);
+    }
+  }
+}
+
+/** The error of a refused write: of a create when `id` is undefined, else of an update of object `id`. */
+export function refusal(model: ModelDescriptor, entity: object, outcome: Exclude<SaveOutcome, { id: string }>, id: string | undefined): Error {
+  const target = entity as Record<string, unknown>;
+  if ('uniqueTaken' in outcome) return new UniqueConstraintError(model.name, outcome.uniqueTaken, target[outcome.uniqueTaken]);
+  if ('missingParent' in outcome) {
+    const field = outcome.missingParent;
+    return new RelationError(`${model.name}.${field}: no object ${JSON.stringify(target[field])} to belong to`);
+  }
+  if (id === undefined) return new RedisRecordError(`${model.name}: the generated id exists already`);
+  if ('stale' in outcome) return new StaleObjectError(model.name, id);
+  return new NotFoundError(model.name, id);
 }
