@@ -1,10 +1,10 @@
 import { createClient, RedisClientOptions } from 'redis';
 import { socketOptions } from '../../src/connection/socket-defaults';
-import { CREATES_IN_FLIGHT, SAVE_CHUNK_SIZE } from '../../src/entity/bulk-options';
+import { CREATES_IN_FLIGHT, RAMP_CHUNK_SIZE, RAMP_CHUNKS, SAVE_CHUNK_SIZE } from '../../src/entity/bulk-options';
 import type { PostData } from '../workloads/posts';
 import type { BulkWriter } from './peer';
 
-/** As redis-record's saveMany: posts per MULTI, and MULTIs in flight. */
+/** As redis-record's saveMany: posts per MULTI, and MULTIs in flight (after its small first chunks). */
 const CHUNK = SAVE_CHUNK_SIZE;
 const IN_FLIGHT = CREATES_IN_FLIGHT;
 
@@ -13,8 +13,9 @@ type Command = string[];
 /**
  * Not a library: node-redis alone carrying the writes redis-record's saveMany makes for the suite's posts, on
  * the same key layout. Per chunk (saveMany's default size) one MULTI of an HSET per post (`#id` and the four
- * attributes), one ZADD to `all`, one ZADD to the createdAt index and one SADD per topic; as many chunks in
- * flight as saveMany (bulk-options.ts); the ids from one INCRBY. Every command's arguments are built in
+ * attributes), one ZADD to `all`, one ZADD to the createdAt index and one SADD per topic; saveMany's small
+ * first chunks one at a time, then as many chunks in flight as saveMany (bulk-options.ts); the ids from one
+ * INCRBY. Every command's arguments are built in
  * `prepare`, before the clock starts, and sent with `multi().addCommand`, node-redis's cheapest way in. What
  * it reaches is what the client and the machine can carry for these writes in this run: the ceiling for these
  * native commands, sent atomically through node-redis.
@@ -28,6 +29,8 @@ export async function transportReference(url: string, prefix: string): Promise<B
   const sequence = `${base}:seq`;
   const all = `${base}:all`;
   let chunks: Command[][] = [];
+  /** How many of the chunks are the small first ones, sent one at a time. */
+  let firstChunks = 0;
   let prepared = 0;
 
   const build = (posts: readonly PostData[], from: number, to: number, firstId: number): Command[] => {
@@ -54,30 +57,40 @@ export async function transportReference(url: string, prefix: string): Promise<B
     name: 'node-redis transport (reference)',
     reset() {
       chunks = [];
+      firstChunks = 0;
       prepared = 0;
     },
     prepare(posts, from, to) {
       // the database is emptied before each run: the INCRBY of the run hands out ids 1..(to - from)
-      for (let at = from; at < to; at += CHUNK) chunks.push(build(posts, at, Math.min(at + CHUNK, to), 1 - from));
+      let at = from;
+      if (to - from > CHUNK) {
+        for (; firstChunks < RAMP_CHUNKS && at < to; firstChunks++, at += RAMP_CHUNK_SIZE) {
+          chunks.push(build(posts, at, Math.min(at + RAMP_CHUNK_SIZE, to), 1 - from));
+        }
+      }
+      for (; at < to; at += CHUNK) chunks.push(build(posts, at, Math.min(at + CHUNK, to), 1 - from));
       prepared = to - from;
     },
     async bulkCreate(_posts, from, to) {
       const first = Number(await client.incrBy(sequence, to - from)) - (to - from) + 1;
       if (first !== 1 || to - from !== prepared) throw new Error(`transport reference: prepared ${prepared} posts from id 1, asked ${to - from} from id ${first}`);
-      let next = 0;
+      const send = async (commands: Command[]) => {
+        const multi = client.multi();
+        for (const command of commands) multi.addCommand(command);
+        await multi.exec();
+      };
+      for (let i = 0; i < firstChunks; i++) await send(chunks[i]);
+      let next = firstChunks;
       const lane = async () => {
-        while (next < chunks.length) {
-          const multi = client.multi();
-          for (const command of chunks[next++]) multi.addCommand(command);
-          await multi.exec();
-        }
+        while (next < chunks.length) await send(chunks[next++]);
       };
       await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
       // sent: let the commands go, so that the next writer's run does not carry them in its heap
       chunks = [];
     },
     count: async () => Number(await client.zCard(all)),
-    bulkMethod: () => `the commands of saveMany, built before the clock starts: INCRBY once, then one MULTI per ${CHUNK} posts, ${IN_FLIGHT} in flight`,
+    bulkMethod: () =>
+      `the commands of saveMany, built before the clock starts: INCRBY once, then one MULTI per ${CHUNK} posts (the first ${RAMP_CHUNKS} of ${RAMP_CHUNK_SIZE}, one at a time), ${IN_FLIGHT} in flight`,
     close: async () => void (await client.close()),
   };
 }

@@ -9,7 +9,7 @@ import { createsWithoutChecks } from '../mapper/new-object-entries';
 import { SaveOutcome } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { parentChecks } from '../relations/parent-checks';
-import { CREATES_IN_FLIGHT } from './bulk-options';
+import { CREATES_IN_FLIGHT, RAMP_CHUNK_SIZE, RAMP_CHUNKS } from './bulk-options';
 import { inWindows } from './bulk-windows';
 import { stateOf } from './entity-state';
 import { prepareWrite, refusal } from './write-entity';
@@ -40,7 +40,11 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
     const target = onlyTarget(model, connection.prefix);
     const first = await store.drawIds(target, entities.length);
     const create: PlainCreate = { model, store, target, first, entities, errors };
-    await inWindows(positions, chunkSize, CREATES_IN_FLIGHT, (chunk) => insertChunk(create, chunk));
+    const insert = (chunk: readonly number[]) => insertChunk(create, chunk);
+    // a few small chunks one at a time, then the window (RAMP_CHUNKS in bulk-options.ts says why)
+    const ramp = entities.length > chunkSize ? Math.min(entities.length, RAMP_CHUNKS * Math.min(RAMP_CHUNK_SIZE, chunkSize)) : 0;
+    await inWindows(positions.slice(0, ramp), Math.min(RAMP_CHUNK_SIZE, chunkSize), 1, insert);
+    await inWindows(ramp > 0 ? positions.slice(ramp) : positions, chunkSize, CREATES_IN_FLIGHT, insert);
     return errors;
   }
   const uuids = model.idStrategy === 'uuid';

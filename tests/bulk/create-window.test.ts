@@ -1,0 +1,101 @@
+import { createClient } from 'redis';
+import { Attr, BaseEntity, connect, Index, Model } from '../../src';
+import { CREATES_IN_FLIGHT, RAMP_CHUNK_SIZE, RAMP_CHUNKS, SAVE_CHUNK_SIZE } from '../../src/entity/bulk-options';
+import { expectIndexesConsistent } from '../support/index-consistency';
+import { useTestRedis } from '../support/test-redis';
+
+/**
+ * The send window of a plain bulk create (one MULTI per chunk): a call of more than one chunk first sends
+ * RAMP_CHUNKS small chunks one at a time, then its chunks with CREATES_IN_FLIGHT of them awaiting Redis at once.
+ */
+
+@Model()
+class WindowedPost extends BaseEntity {
+  @Attr() @Index() topic!: string;
+  @Attr() @Index() createdAt!: Date;
+  @Attr() content?: string;
+}
+
+const redis = useTestRedis();
+
+/** Each transaction sent, in order: its HSETs (one per object) and the transactions awaiting Redis as it went. */
+const sent: Array<{ objects: number; othersInFlight: number }> = [];
+let inFlight = 0;
+
+type Multi = { addCommand(args: string[]): unknown; exec(): Promise<unknown> };
+
+// redis-record's connection goes through a Proxy that watches every MULTI it makes
+const client = createClient({ url: process.env.REDIS_URL });
+
+beforeAll(async () => {
+  const watched = new Proxy(client, {
+    get(object, property, receiver) {
+      const value = Reflect.get(object, property, receiver);
+      if (property !== 'multi' || typeof value !== 'function') return value;
+      return () => {
+        const multi = (value as () => Multi).apply(object);
+        let objects = 0;
+        return new Proxy(multi, {
+          get(target, name) {
+            const member = Reflect.get(target, name);
+            if (name === 'addCommand') {
+              return (args: string[]) => {
+                if (String(args[0]).toUpperCase() === 'HSET') objects++;
+                return (member as Multi['addCommand']).call(target, args);
+              };
+            }
+            if (name === 'exec') {
+              return () => {
+                sent.push({ objects, othersInFlight: inFlight++ });
+                return (member as Multi['exec']).call(target).finally(() => inFlight--);
+              };
+            }
+            return typeof member === 'function' ? member.bind(target) : member;
+          },
+        });
+      };
+    },
+  });
+  await client.connect();
+  await connect({ client: watched, prefix: redis.prefix });
+});
+
+afterAll(() => client.close());
+
+beforeEach(() => void sent.splice(0));
+
+const posts = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ topic: `t${i % 20}`, createdAt: new Date(1_700_000_000_000 + i), content: `post ${i}` }));
+
+test('small chunks go first, one at a time, then full chunks with two awaiting Redis at once', async () => {
+  const n = 2000;
+  const result = await WindowedPost.saveMany(posts(n));
+  expect(result.ok).toBe(true);
+  const ramp = sent.slice(0, RAMP_CHUNKS);
+  expect(ramp).toEqual(Array.from({ length: RAMP_CHUNKS }, () => ({ objects: RAMP_CHUNK_SIZE, othersInFlight: 0 })));
+  const rest = sent.slice(RAMP_CHUNKS);
+  const left = n - RAMP_CHUNKS * RAMP_CHUNK_SIZE;
+  expect(rest.map((chunk) => chunk.objects)).toEqual(
+    Array.from({ length: Math.ceil(left / SAVE_CHUNK_SIZE) }, (_, i) => Math.min(SAVE_CHUNK_SIZE, left - i * SAVE_CHUNK_SIZE)),
+  );
+  expect(Math.max(...rest.map((chunk) => chunk.othersInFlight))).toBe(CREATES_IN_FLIGHT - 1);
+  expect(inFlight).toBe(0);
+  expect(await WindowedPost.count()).toBe(n);
+  expect((await WindowedPost.find(result.saved[n - 1].id))?.content).toBe(`post ${n - 1}`);
+  await expectIndexesConsistent(WindowedPost, redis.raw, redis.prefix);
+});
+
+test('a call of one chunk or less sends one transaction', async () => {
+  const result = await WindowedPost.saveMany(posts(SAVE_CHUNK_SIZE));
+  expect(result.ok).toBe(true);
+  expect(sent).toEqual([{ objects: SAVE_CHUNK_SIZE, othersInFlight: 0 }]);
+});
+
+test('with a chunkSize below the small chunks, the first chunks are of that size, one at a time', async () => {
+  const result = await WindowedPost.saveMany(posts(100), { chunkSize: 10 });
+  expect(result.ok).toBe(true);
+  expect(sent.map((chunk) => chunk.objects)).toEqual(Array.from({ length: 10 }, () => 10));
+  expect(sent.slice(0, RAMP_CHUNKS).every((chunk) => chunk.othersInFlight === 0)).toBe(true);
+  expect(Math.max(...sent.map((chunk) => chunk.othersInFlight))).toBe(CREATES_IN_FLIGHT - 1);
+  await expectIndexesConsistent(WindowedPost, redis.raw, redis.prefix);
+});
