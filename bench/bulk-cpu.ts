@@ -4,8 +4,8 @@
  * sending the same commands, built before the clock starts), taking turns, each in a process of its own as in
  * the suite (bench/workloads/writer-child.ts). Per run: posts/s, the writer process's CPU per post
  * (`process.cpuUsage()`, garbage collection included) and Redis's main thread's (`INFO cpu`). Prints every
- * run, then a table of medians and ranges, and saveMany's share of the reference round by round. The first
- * round is a warm-up, not counted.
+ * run, then a table of medians and ranges, Redis's time per post split by command (INFO commandstats), and
+ * saveMany's share of the reference round by round. The first round is a warm-up, not counted.
  *
  *   npx ts-node --transpile-only --project tsconfig.json bench/bulk-cpu.ts [--n=100000] [--rounds=9]
  *
@@ -13,7 +13,7 @@
  */
 import { positiveInteger } from './support/args';
 import { connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
-import { CallCost, redisCpu } from './support/call-costs';
+import { CallCost, commandTimeBetween, CommandTimes, commandTimes, redisCpu } from './support/call-costs';
 import { check, median } from './support/measure';
 import { printTable } from './support/table';
 import { startWriter, WriterProcess } from './workloads/writer-process';
@@ -23,8 +23,31 @@ const ROUNDS = positiveInteger('rounds', 'ROUNDS', 9);
 /** The posts' seed (bench/workloads/posts.ts). */
 const SEED = 7;
 
-/** Per post, in microseconds: wall time, the writer process's CPU, Redis's main-thread CPU. */
-type Run = CallCost;
+/**
+ * Per post, in microseconds: wall time, the writer process's CPU, Redis's main-thread CPU, and Redis's own
+ * timing of each part of that (PARTS, from INFO commandstats).
+ */
+type Run = CallCost & { parts: Record<Part, number> };
+
+/** The commands both writers send: the ids' INCRBY, and MULTI ... EXEC around the objects' writes. */
+const WRITES = ['hset', 'zadd', 'sadd'] as const;
+/**
+ * Where Redis's main thread spends its time per post: each command of the objects' writes, EXEC's own share
+ * (its time less that of the commands it ran), MULTI and INCRBY, and the rest of the thread's CPU outside
+ * any command (reading and parsing the requests, queueing the transaction's commands, writing the replies).
+ */
+const PARTS = [...WRITES, 'exec (its own)', 'multi, incrby', 'outside commands'] as const;
+type Part = (typeof PARTS)[number];
+
+/** Redis's time per post on each part, from commandstats read before and after a run of `n` posts. */
+function partsOf(before: CommandTimes, after: CommandTimes, redisMicros: number, n: number): Record<Part, number> {
+  const usec = (command: string) => commandTimeBetween(before, after, command).usec;
+  const writes = WRITES.map(usec);
+  const exec = usec('exec');
+  const others = usec('multi') + usec('incrby');
+  const parts = [...writes, exec - writes.reduce((a, b) => a + b, 0), others, redisMicros - exec - others];
+  return Object.fromEntries(PARTS.map((part, i) => [part, parts[i] / n])) as Record<Part, number>;
+}
 
 const perSecond = (run: Run) => 1e6 / run.wall;
 
@@ -43,10 +66,12 @@ async function main(): Promise<void> {
     const measured = async (writer: WriterProcess): Promise<Run> => {
       await clear();
       const redisBefore = await redisCpu(raw);
+      const timesBefore = await commandTimes(raw);
       const { seconds, cpuMicros, stored } = await writer.run(N);
       const redisSeconds = (await redisCpu(raw)) - redisBefore;
+      const parts = partsOf(timesBefore, await commandTimes(raw), redisSeconds * 1e6, N);
       check(stored === N, `${writer.name} stored ${stored} posts, expected ${N}`);
-      return { wall: (seconds * 1e6) / N, cpu: cpuMicros / N, redis: (redisSeconds * 1e6) / N };
+      return { wall: (seconds * 1e6) / N, cpu: cpuMicros / N, redis: (redisSeconds * 1e6) / N, parts };
     };
     for (let round = 0; round < ROUNDS; round++) {
       const saved = await measured(own);
@@ -76,6 +101,12 @@ async function main(): Promise<void> {
     ['writer', 'thousand posts/s', 'client CPU us/post', 'Redis CPU us/post'],
     ['left', 'right', 'right', 'right'],
     [row('saveMany (building the entities in the timing)', runs.saveMany), row('reference (arguments built before the clock)', runs.reference)],
+  );
+  console.log("\nRedis's main thread per post, in us (medians; INFO cpu, and INFO commandstats for the commands):");
+  printTable(
+    ['part', 'saveMany', 'reference'],
+    ['left', 'right', 'right'],
+    PARTS.map((part) => [part, ...[runs.saveMany, runs.reference].map((list) => median(list.map((run) => run.parts[part])).toFixed(2))]),
   );
   const shares = runs.saveMany.map((run, i) => perSecond(run) / perSecond(runs.reference[i]));
   console.log(`saveMany's share of the reference, round by round: median ${(median(shares) * 100).toFixed(0)}% (${shares.map((s) => `${(s * 100).toFixed(0)}%`).join(', ')})`);

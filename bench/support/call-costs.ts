@@ -31,3 +31,25 @@ export async function callCosts(raw: Client, calls: number, run: () => Promise<v
 
 /** `wall / Node CPU / Redis CPU us` of a cost, for the profiles' lines. */
 export const formatCost = (cost: CallCost) => `${cost.wall.toFixed(1)} / ${cost.cpu.toFixed(1)} / ${cost.redis.toFixed(1)} us`;
+
+/** Per command (lower case, as INFO commandstats names them): calls so far and the microseconds Redis timed. */
+export type CommandTimes = Map<string, { calls: number; usec: number }>;
+
+/**
+ * Redis's own timing of every command so far (INFO commandstats), to diff around a run. A command run inside
+ * a transaction counts for itself and within its EXEC; a script's commands within the script's call.
+ */
+export async function commandTimes(raw: Client): Promise<CommandTimes> {
+  const times: CommandTimes = new Map();
+  for (const match of (await raw.info('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm)) {
+    times.set(match[1], { calls: Number(match[2]), usec: Number(match[3]) });
+  }
+  return times;
+}
+
+/** The calls and microseconds of `command` between two readings of commandTimes (0 and 0 if it never ran). */
+export function commandTimeBetween(before: CommandTimes, after: CommandTimes, command: string): { calls: number; usec: number } {
+  const was = before.get(command) ?? { calls: 0, usec: 0 };
+  const is = after.get(command) ?? { calls: 0, usec: 0 };
+  return { calls: is.calls - was.calls, usec: is.usec - was.usec };
+}

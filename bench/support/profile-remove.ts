@@ -14,9 +14,8 @@ import { activeConnection } from '../../src/connection/connection';
 import { indexedRemovalScript } from '../../src/mapper/indexed-removal';
 import { descriptorOf } from '../../src/metadata/model-registry';
 import { positiveInteger } from './args';
-import type { Client } from './bench-redis';
 import { runProfile } from './profile-session';
-import { CallCost, callCosts, formatCost } from './call-costs';
+import { CallCost, callCosts, commandTimeBetween, commandTimes, formatCost } from './call-costs';
 
 @Model({ name: 'ProfileRemovedPost' })
 class Post extends BaseEntity {
@@ -28,12 +27,6 @@ class Post extends BaseEntity {
 
 const N = positiveInteger('n', 'N', 5000);
 const ROUNDS = positiveInteger('rounds', 'ROUNDS', 4);
-
-/** EVALSHA's calls and microseconds so far (INFO commandstats), to take the script's own time per call. */
-async function evalshaStats(raw: Client): Promise<{ calls: number; usec: number }> {
-  const match = /cmdstat_evalsha:calls=(\d+),usec=(\d+)/.exec(await raw.info('commandstats'));
-  return { calls: Number(match?.[1] ?? 0), usec: Number(match?.[2] ?? 0) };
-}
 
 runProfile('profr', async ({ prefix, raw }) => {
   const base = `${prefix}:{ProfileRemovedPost}`;
@@ -58,10 +51,10 @@ runProfile('profr', async ({ prefix, raw }) => {
   let round = 0;
   const measure = async (run: (posts: Post[]) => Promise<void>): Promise<CallCost & { script: number }> => {
     const posts = await fresh(round++);
-    const before = await evalshaStats(raw);
+    const before = await commandTimes(raw);
     const cost = await callCosts(raw, N, () => run(posts));
-    const after = await evalshaStats(raw);
-    return { ...cost, script: (after.usec - before.usec) / (after.calls - before.calls) };
+    const evalsha = commandTimeBetween(before, await commandTimes(raw), 'evalsha');
+    return { ...cost, script: evalsha.usec / evalsha.calls };
   };
   await measure(record); // warm-up
   await measure(direct);
