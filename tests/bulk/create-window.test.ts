@@ -1,8 +1,8 @@
-import { createClient } from 'redis';
-import { Attr, BaseEntity, connect, Index, Model } from '../../src';
+import { Attr, BaseEntity, Index, Model } from '../../src';
 import { CREATES_IN_FLIGHT, RAMP_CHUNK_SIZE, RAMP_CHUNKS, SAVE_CHUNK_SIZE } from '../../src/entity/bulk-options';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { useTestRedis } from '../support/test-redis';
+import { useWatchedConnection } from '../support/watched-connection';
 
 /**
  * The send window of a plain bulk create (one MULTI per chunk): a call of more than one chunk first sends
@@ -25,42 +25,28 @@ let inFlight = 0;
 type Multi = { addCommand(args: string[]): unknown; exec(): Promise<unknown> };
 
 // redis-record's connection goes through a Proxy that watches every MULTI it makes
-const client = createClient({ url: process.env.REDIS_URL });
-
-beforeAll(async () => {
-  const watched = new Proxy(client, {
-    get(object, property, receiver) {
-      const value = Reflect.get(object, property, receiver);
-      if (property !== 'multi' || typeof value !== 'function') return value;
-      return () => {
-        const multi = (value as () => Multi).apply(object);
-        let objects = 0;
-        return new Proxy(multi, {
-          get(target, name) {
-            const member = Reflect.get(target, name);
-            if (name === 'addCommand') {
-              return (args: string[]) => {
-                if (String(args[0]).toUpperCase() === 'HSET') objects++;
-                return (member as Multi['addCommand']).call(target, args);
-              };
-            }
-            if (name === 'exec') {
-              return () => {
-                sent.push({ objects, othersInFlight: inFlight++ });
-                return (member as Multi['exec']).call(target).finally(() => inFlight--);
-              };
-            }
-            return typeof member === 'function' ? member.bind(target) : member;
-          },
-        });
-      };
+useWatchedConnection(redis, 'multi', (makeMulti) => () => {
+  const multi = makeMulti() as Multi;
+  let objects = 0;
+  return new Proxy(multi, {
+    get(target, name) {
+      const member = Reflect.get(target, name);
+      if (name === 'addCommand') {
+        return (args: string[]) => {
+          if (String(args[0]).toUpperCase() === 'HSET') objects++;
+          return (member as Multi['addCommand']).call(target, args);
+        };
+      }
+      if (name === 'exec') {
+        return () => {
+          sent.push({ objects, othersInFlight: inFlight++ });
+          return (member as Multi['exec']).call(target).finally(() => inFlight--);
+        };
+      }
+      return typeof member === 'function' ? member.bind(target) : member;
     },
   });
-  await client.connect();
-  await connect({ client: watched, prefix: redis.prefix });
 });
-
-afterAll(() => client.close());
 
 beforeEach(() => void sent.splice(0));
 

@@ -1,7 +1,7 @@
-import { createClient } from 'redis';
-import { Attr, BaseEntity, connect, Index, Model, Unique } from '../../src';
+import { Attr, BaseEntity, Index, Model, Unique } from '../../src';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { useTestRedis } from '../support/test-redis';
+import { useWatchedConnection } from '../support/watched-connection';
 
 /**
  * saveMany's changes to loaded objects: one save.lua call each, pipelined, a bounded number under way at
@@ -20,26 +20,12 @@ const redis = useTestRedis();
 const scripts = { running: 0, most: 0 };
 
 // redis-record's connection goes through a Proxy that counts the script calls awaiting their reply
-const client = createClient({ url: process.env.REDIS_URL });
-
-beforeAll(async () => {
-  const watched = new Proxy(client, {
-    get(object, property, receiver) {
-      const value = Reflect.get(object, property, receiver);
-      if (property !== 'sendCommand' || typeof value !== 'function') return value;
-      return (args: string[], ...rest: unknown[]) => {
-        const reply = (value as (...a: unknown[]) => Promise<unknown>).apply(object, [args, ...rest]);
-        if (String(args[0]).toUpperCase() !== 'EVALSHA') return reply;
-        scripts.most = Math.max(scripts.most, ++scripts.running);
-        return reply.finally(() => scripts.running--);
-      };
-    },
-  });
-  await client.connect();
-  await connect({ client: watched, prefix: redis.prefix });
+useWatchedConnection(redis, 'sendCommand', (sendCommand) => (...args) => {
+  const reply = sendCommand(...args) as Promise<unknown>;
+  if (String((args[0] as string[])[0]).toUpperCase() !== 'EVALSHA') return reply;
+  scripts.most = Math.max(scripts.most, ++scripts.running);
+  return reply.finally(() => scripts.running--);
 });
-
-afterAll(() => client.close());
 
 beforeEach(() => {
   scripts.running = 0;
