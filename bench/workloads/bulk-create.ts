@@ -33,22 +33,24 @@ export async function bulkCreate(
 ): Promise<BulkResult> {
   const { n, reps } = options;
   const runs = new Map<WriterProcess, number[]>(writers.map((writer) => [writer, []]));
-  const once = async (writer: WriterProcess, size: number): Promise<number> => {
+  const once = async (writer: WriterProcess, size: number): Promise<{ seconds: number; cpuMicros: number }> => {
     await server.flush();
-    const { seconds, stored } = await writer.run(size);
+    const { seconds, cpuMicros, stored } = await writer.run(size);
     const count = stored ?? (await server.keyCount());
     check(count === size, `${writer.name} holds ${count} posts after bulk create, expected ${size}`);
     await server.flush();
-    return seconds;
+    return { seconds, cpuMicros };
   };
   const warmup = Math.min(options.warmup, n);
   for (const writer of writers) await once(writer, warmup);
   for (let rep = 0; rep < reps; rep++) {
     for (let k = 0; k < writers.length; k++) {
       const writer = writers[(k + rep) % writers.length];
-      const seconds = await once(writer, n);
+      const { seconds, cpuMicros } = await once(writer, n);
       runs.get(writer)!.push(seconds);
-      options.log(`bulk create ${rep + 1}/${reps}: ${writer.name} ${Math.round(n / seconds).toLocaleString('en-US')} posts/s`);
+      // the writer process's CPU per post: what tells a slow run of a busy machine from a costlier one
+      const cpu = (cpuMicros / n).toFixed(1);
+      options.log(`bulk create ${rep + 1}/${reps}: ${writer.name} ${Math.round(n / seconds).toLocaleString('en-US')} posts/s, ${cpu} us of its CPU per post`);
     }
   }
   const figure = (writer: WriterProcess): BulkFigure => {
