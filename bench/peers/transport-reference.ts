@@ -15,10 +15,10 @@ type Command = string[];
  * the same key layout. Per chunk (saveMany's default size) one MULTI of an HSET per post (`#id` and the four
  * attributes), one ZADD to `all`, one ZADD to the createdAt index and one SADD per topic; saveMany's small
  * first chunks one at a time, then as many chunks in flight as saveMany (bulk-options.ts); the ids from one
- * INCRBY. Every command's arguments are built in
- * `prepare`, before the clock starts, and sent with `multi().addCommand`, node-redis's cheapest way in. What
- * it reaches is what the client and the machine can carry for these writes in this run: the ceiling for these
- * native commands, sent atomically through node-redis.
+ * INCRBY. Every command's arguments are built in `prepare`, before the clock starts, and sent with
+ * `multi().addCommand`, node-redis's cheapest way in. What it reaches is what the client and the machine can
+ * carry for these writes in this run: the ceiling for these native commands, sent atomically through
+ * node-redis.
  */
 export async function transportReference(url: string, prefix: string): Promise<BulkWriter & { close(): Promise<void> }> {
   // as redis-record opens its own client: no per-command timer, and its socket's 1 MiB write buffer

@@ -31,7 +31,7 @@ export const RAMP_CHUNK_SIZE = 40;
  * since the last collection is still awaiting its reply, and the records (with what they point to) are
  * allocated in the old generation for the life of the process (see CREATES_IN_FLIGHT for the cost). Four
  * chunks of 40 (under 100 commands each for most models), done before the window opens, leave enough
- finished records among those of any such collection. Measured with 100,000 posts, seven runs in each
+ * finished records among those of any such collection. Measured with 100,000 posts, seven runs in each
  * fresh Node.js process: the records were pretenured (about 35 MB more promoted per run, 8 to 12 us of
  * client CPU per post instead of 6.5 to 7) in 0 processes of 16 with these chunks, and in 7 of 28 without
  * them; the processes that escaped it ran alike either way (about 115,000 posts/s).
