@@ -2,22 +2,25 @@ import { ArgumentError } from '../errors/errors';
 
 /**
  * New objects per chunk of saveMany (one script call, or one MULTI), unless told otherwise. With
- * CREATES_IN_FLIGHT chunks in flight, 500 objects are on their way at once; see CREATES_IN_FLIGHT for why
+ * CREATES_IN_FLIGHT chunks in flight, 750 objects are on their way at once; see CREATES_IN_FLIGHT for why
  * not more.
  */
 export const SAVE_CHUNK_SIZE = 250;
 
 /**
- * Chunks of new objects in flight at once: Redis applies one while the next is encoded and sent. Two of 250
- * rather than four of 500: a node-redis command lives from the chunk's send to its reply, and with 2,000
- * objects (some 2,000 commands) in flight most of them were still alive at each young-generation collection.
- * V8 then allocates node-redis's command records straight into the old generation, where each one, though
- * soon dead, keeps the strings it points to alive through every young collection until the next full one.
- * Measured with 100,000 posts of about 1 KB, one Node.js process per run, interleaved: with four chunks of 500
- * that happened in 10 processes of 10, with two of 250 in 1 of 14; client CPU fell from 10.7 to 8.7 us per
- * post (medians) and posts/s rose from about 82,400 to 90,800.
+ * Chunks of new objects in flight at once: Redis applies one while the next ones are encoded and sent. Not
+ * four of 500: a node-redis command lives from the chunk's send to its reply, and with 2,000 objects (some
+ * 2,000 commands) in flight most of them were still alive at each young-generation collection. V8 then
+ * allocates node-redis's command records straight into the old generation, where each one, though soon dead,
+ * keeps the strings it points to alive through every young collection until the next full one. Measured with
+ * 100,000 posts of about 1 KB, one Node.js process per run, interleaved: with four chunks of 500 that happened
+ * in 10 processes of 10, with two of 250 in 1 of 14 (client CPU 10.7 against 8.7 us per post, posts/s 82,400
+ * against 90,800), with three of 250 in 3 of 5. Since a plain create sends its small first chunks (RAMP_CHUNKS),
+ * the window no longer decides that: three of 250 took the slow mode in 0 processes of 16 and made about 4%
+ * more posts/s than two (medians about 122,000 against 117,000 in the same interleaved runs); two of 500 ran
+ * like three of 250, with twice the time Redis spends on each chunk.
  */
-export const CREATES_IN_FLIGHT = 2;
+export const CREATES_IN_FLIGHT = 3;
 
 /** Objects per chunk of a plain bulk create's first chunks, sent one at a time (RAMP_CHUNKS says why). */
 export const RAMP_CHUNK_SIZE = 40;
@@ -32,9 +35,10 @@ export const RAMP_CHUNK_SIZE = 40;
  * allocated in the old generation for the life of the process (see CREATES_IN_FLIGHT for the cost). Four
  * chunks of 40 (under 100 commands each for most models), done before the window opens, leave enough
  * finished records among those of any such collection. Measured with 100,000 posts, seven runs in each
- * fresh Node.js process: the records were pretenured (about 35 MB more promoted per run, 8 to 12 us of
- * client CPU per post instead of 6.5 to 7) in 0 processes of 16 with these chunks, and in 7 of 28 without
- * them; the processes that escaped it ran alike either way (about 115,000 posts/s).
+ * fresh Node.js process, two chunks in flight: without these chunks the records were pretenured (about 35 MB
+ * more promoted per run, 8 to 12 us of client CPU per post instead of 6.5 to 7) in 7 processes of 28; with
+ * them in none of 32 (one of the 32 was slow another way, promoting far more; its cause was not found). The
+ * processes that escaped ran alike either way (about 115,000 posts/s).
  */
 export const RAMP_CHUNKS = 4;
 

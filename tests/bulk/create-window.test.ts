@@ -53,7 +53,7 @@ beforeEach(() => void sent.splice(0));
 const posts = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ topic: `t${i % 20}`, createdAt: new Date(1_700_000_000_000 + i), content: `post ${i}` }));
 
-test('small chunks go first, one at a time, then full chunks with two awaiting Redis at once', async () => {
+test('small chunks go first, one at a time, then full chunks, CREATES_IN_FLIGHT of them awaiting Redis at once', async () => {
   const n = 2000;
   const result = await WindowedPost.saveMany(posts(n));
   expect(result.ok).toBe(true);
