@@ -14,11 +14,11 @@ export const SAVE_CHUNK_SIZE = 250;
  * allocates node-redis's command records straight into the old generation, where each one, though soon dead,
  * keeps the strings it points to alive through every young collection until the next full one. Measured with
  * 100,000 posts of about 1 KB, one Node.js process per run, interleaved: with four chunks of 500 that happened
- * in 10 processes of 10, with two of 250 in 1 of 14 (client CPU 10.7 against 8.7 us per post, posts/s 82,400
- * against 90,800), with three of 250 in 3 of 5. Since a plain create sends its small first chunks (RAMP_CHUNKS),
- * the window no longer decides that: three of 250 took the slow mode in 0 processes of 16 and made about 4%
- * more posts/s than two (medians about 122,000 against 117,000 in the same interleaved runs); two of 500 ran
- * like three of 250, with twice the time Redis spends on each chunk.
+ * in 10 processes of 10, with two of 250 in 1 of 14 (client CPU 10.7 against 8.7 us per post, posts/s
+ * 82,400 against 90,800), with three of 250 in 3 of 5. Since a plain create sends its small first chunks
+ * (RAMP_CHUNKS), the window no longer decides that: three of 250 took the slow mode in 0 processes of 16 and
+ * made about 4% more posts/s than two (medians about 122,000 against 117,000 in the same interleaved runs);
+ * two of 500 ran like three of 250, with twice the time Redis spends on each chunk.
  */
 export const CREATES_IN_FLIGHT = 3;
 
