@@ -42,8 +42,9 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
     const create: PlainCreate = { model, store, target, first, entities, errors };
     const insert = (chunk: readonly number[]) => insertChunk(create, chunk);
     // a few small chunks one at a time, then the window (RAMP_CHUNKS in bulk-options.ts says why)
-    const ramp = entities.length > chunkSize ? Math.min(entities.length, RAMP_CHUNKS * Math.min(RAMP_CHUNK_SIZE, chunkSize)) : 0;
-    await inWindows(positions.slice(0, ramp), Math.min(RAMP_CHUNK_SIZE, chunkSize), 1, insert);
+    const small = Math.min(RAMP_CHUNK_SIZE, chunkSize);
+    const ramp = entities.length > chunkSize ? Math.min(entities.length, RAMP_CHUNKS * small) : 0;
+    await inWindows(positions.slice(0, ramp), small, 1, insert);
     await inWindows(ramp > 0 ? positions.slice(ramp) : positions, chunkSize, CREATES_IN_FLIGHT, insert);
     return errors;
   }
