@@ -1,6 +1,6 @@
 import { createClient, RedisClientOptions } from 'redis';
 import { socketOptions } from '../../src/connection/socket-defaults';
-import { CREATES_IN_FLIGHT, RAMP_CHUNK_SIZE, RAMP_CHUNKS, SAVE_CHUNK_SIZE } from '../../src/entity/bulk-options';
+import { CREATES_IN_FLIGHT, firstChunks, RAMP_CHUNK_SIZE, RAMP_CHUNKS, SAVE_CHUNK_SIZE } from '../../src/entity/bulk-options';
 import type { PostData } from '../workloads/posts';
 import type { BulkWriter } from './peer';
 
@@ -30,7 +30,7 @@ export async function transportReference(url: string, prefix: string): Promise<B
   const all = `${base}:all`;
   let chunks: Command[][] = [];
   /** How many of the chunks are the small first ones, sent one at a time. */
-  let firstChunks = 0;
+  let smallChunks = 0;
   let prepared = 0;
 
   const build = (posts: readonly PostData[], from: number, to: number, firstId: number): Command[] => {
@@ -57,16 +57,15 @@ export async function transportReference(url: string, prefix: string): Promise<B
     name: 'node-redis transport (reference)',
     reset() {
       chunks = [];
-      firstChunks = 0;
+      smallChunks = 0;
       prepared = 0;
     },
     prepare(posts, from, to) {
       // the database is emptied before each run: the INCRBY of the run hands out ids 1..(to - from)
+      const small = firstChunks(to - from, CHUNK);
       let at = from;
-      if (to - from > CHUNK) {
-        for (; firstChunks < RAMP_CHUNKS && at < to; firstChunks++, at += RAMP_CHUNK_SIZE) {
-          chunks.push(build(posts, at, Math.min(at + RAMP_CHUNK_SIZE, to), 1 - from));
-        }
+      for (; at < from + small.objects; at += small.size, smallChunks++) {
+        chunks.push(build(posts, at, Math.min(at + small.size, from + small.objects), 1 - from));
       }
       for (; at < to; at += CHUNK) chunks.push(build(posts, at, Math.min(at + CHUNK, to), 1 - from));
       prepared = to - from;
@@ -79,8 +78,8 @@ export async function transportReference(url: string, prefix: string): Promise<B
         for (const command of commands) multi.addCommand(command);
         await multi.exec();
       };
-      for (let i = 0; i < firstChunks; i++) await send(chunks[i]);
-      let next = firstChunks;
+      for (let i = 0; i < smallChunks; i++) await send(chunks[i]);
+      let next = smallChunks;
       const lane = async () => {
         while (next < chunks.length) await send(chunks[next++]);
       };

@@ -9,7 +9,7 @@ import { createsWithoutChecks } from '../mapper/new-object-entries';
 import { SaveOutcome } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { parentChecks } from '../relations/parent-checks';
-import { CREATES_IN_FLIGHT, RAMP_CHUNK_SIZE, RAMP_CHUNKS } from './bulk-options';
+import { CREATES_IN_FLIGHT, firstChunks } from './bulk-options';
 import { inWindows } from './bulk-windows';
 import { stateOf } from './entity-state';
 import { prepareWrite, refusal } from './write-entity';
@@ -42,10 +42,9 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
     const create: PlainCreate = { model, store, target, first, entities, errors };
     const insert = (chunk: readonly number[]) => insertChunk(create, chunk);
     // a few small chunks one at a time, then the window (RAMP_CHUNKS in bulk-options.ts says why)
-    const small = Math.min(RAMP_CHUNK_SIZE, chunkSize);
-    const ramp = entities.length > chunkSize ? Math.min(entities.length, RAMP_CHUNKS * small) : 0;
-    await inWindows(positions.slice(0, ramp), small, 1, insert);
-    await inWindows(ramp > 0 ? positions.slice(ramp) : positions, chunkSize, CREATES_IN_FLIGHT, insert);
+    const small = firstChunks(entities.length, chunkSize);
+    await inWindows(positions.slice(0, small.objects), small.size, 1, insert);
+    await inWindows(positions.slice(small.objects), chunkSize, CREATES_IN_FLIGHT, insert);
     return errors;
   }
   const uuids = model.idStrategy === 'uuid';
