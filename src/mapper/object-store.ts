@@ -1,4 +1,5 @@
 import { Connection } from '../connection/connection';
+import { rawTransaction } from '../connection/raw-transaction';
 import { IndexDescriptor } from '../metadata/index-descriptor';
 import { indexedRemovalScript } from './indexed-removal';
 import { pushSpecs } from './index-specs';
@@ -209,9 +210,14 @@ export class ObjectStore {
   }
 
   /**
-   * Reads any number of objects in one round trip: a MULTI of ZSCORE + HGETALL per id, so membership and
-   * attributes are read at one instant. Null where the id is not in `all`, or where its hash is gone (expired:
-   * a live hash always holds `#id`).
+   * Reads any number of objects in one round trip: one MULTI of ZMSCORE `all` with every id, then HGETALL per
+   * id, so membership and attributes are read at one instant. Null where the id is not in `all`, or where its
+   * hash is gone (expired: a live hash always holds `#id`). One ZMSCORE instead of a ZSCORE per id halves the
+   * commands: node-redis keeps a record and a promise per command until EXEC answers, and Redis queues each one.
+   * Measured with bench/find-many.ts (100,000 posts of about 1 KB, in calls of 100, 1,000 and 100,000 ids):
+   * findMany made 0.90x, 0.97x and 0.89x the objects/s of hand-written node-redis sending a ZSCORE and an
+   * HGETALL per id, and makes 1.17x, 1.29x and 1.11x with one ZMSCORE (Redis's CPU 3.8 us per object instead
+   * of 4.0 to 4.5). Sent as argument lists (rawTransaction), which node-redis does not parse again.
    */
   async loadMany(ids: readonly string[]): Promise<Array<EncodedFields | null>> {
     if (ids.length === 0) return [];
@@ -219,14 +225,14 @@ export class ObjectStore {
     /** Reads the ids at `positions` (every id, in order, when undefined) from one shard, in one transaction. */
     const read = async (keys: ModelKeys, positions?: readonly number[]) => {
       const count = positions ? positions.length : ids.length;
-      const transaction = this.connection.client.multi();
-      for (let i = 0; i < count; i++) {
-        const id = ids[positions ? positions[i] : i];
-        transaction.zScore(keys.all, id).hGetAll(keys.object(id));
-      }
+      const shardIds = positions ? positions.map((at) => ids[at]) : ids;
+      const transaction = rawTransaction(this.connection.client, keys.all);
+      transaction.add(['ZMSCORE', keys.all, ...shardIds]);
+      for (let i = 0; i < count; i++) transaction.add(['HGETALL', keys.object(shardIds[i])]);
       const replies = await transaction.exec();
+      const scores = replies[0] as readonly unknown[];
       for (let i = 0; i < count; i++) {
-        const fields = replies[2 * i] === null ? undefined : fieldsFromReply(replies[2 * i + 1]);
+        const fields = scores[i] === null ? undefined : fieldsFromReply(replies[1 + i]);
         if (fields && fields.size > 0) loaded[positions ? positions[i] : i] = fields;
       }
     };

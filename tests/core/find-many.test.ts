@@ -1,0 +1,101 @@
+import { Attr, BaseEntity, Model } from '../../src';
+import { useTestRedis } from '../support/test-redis';
+import { useWatchedConnection } from '../support/watched-connection';
+
+/**
+ * findMany reads every id in one transaction: one ZMSCORE of `all` with all the ids, then one HGETALL per id,
+ * so membership and attributes are read at one instant, with one command per object rather than two.
+ */
+
+@Model()
+class ManyNote extends BaseEntity {
+  @Attr() body!: string;
+  @Attr() at?: Date;
+}
+
+const redis = useTestRedis();
+
+/** The commands of each transaction redis-record sent, in order (name, then the number of arguments after it). */
+const transactions: Array<Array<{ command: string; args: string[] }>> = [];
+
+type Multi = { addCommand(args: string[]): unknown };
+
+useWatchedConnection(redis, 'multi', (makeMulti) => () => {
+  const multi = makeMulti() as Multi;
+  const commands: Array<{ command: string; args: string[] }> = [];
+  transactions.push(commands);
+  return new Proxy(multi, {
+    get(target, name) {
+      const member = Reflect.get(target, name);
+      if (name === 'addCommand') {
+        return (args: string[]) => {
+          commands.push({ command: String(args[0]).toUpperCase(), args: args.slice(1).map(String) });
+          return (member as Multi['addCommand']).call(target, args);
+        };
+      }
+      return typeof member === 'function' ? member.bind(target) : member;
+    },
+  });
+});
+
+const objectKey = (id: string) => `${redis.prefix}:{ManyNote}:obj:${id}`;
+const allKey = () => `${redis.prefix}:{ManyNote}:all`;
+
+/** The ids of the stored notes: note i has body `note i`. */
+let stored: string[] = [];
+
+beforeAll(async () => {
+  const result = await ManyNote.saveMany(Array.from({ length: 60 }, (_, i) => ManyNote.build({ body: `note ${i}`, at: new Date(1_700_000_000_000 + i) })));
+  expect(result.ok).toBe(true);
+  stored = result.saved.map((note) => String(note.id));
+});
+
+beforeEach(() => void transactions.splice(0));
+
+test('one transaction: ZMSCORE of `all` with every id, then one HGETALL per id', async () => {
+  const ids = [stored[3], '999', stored[0], stored[3]];
+  const found = await ManyNote.findMany(ids);
+  expect(found.map((note) => note?.body ?? null)).toEqual(['note 3', null, 'note 0', 'note 3']);
+  expect(transactions).toHaveLength(1);
+  const [membership, ...reads] = transactions[0];
+  expect(membership).toEqual({ command: 'ZMSCORE', args: [allKey(), ...ids] });
+  expect(reads).toEqual(ids.map((id) => ({ command: 'HGETALL', args: [objectKey(id)] })));
+});
+
+test('the attributes come back decoded, as find gives them', async () => {
+  const [many] = await ManyNote.findMany([stored[7]]);
+  const one = await ManyNote.find(stored[7]);
+  expect(many).toBeInstanceOf(ManyNote);
+  expect(many!.at).toEqual(new Date(1_700_000_000_007));
+  expect({ ...many }).toEqual({ ...one });
+});
+
+test('a stray hash that is not in `all` is null, as with find', async () => {
+  await redis.raw.hSet(objectKey('500'), { '#id': '500', body: 'stray' });
+  try {
+    expect(await ManyNote.findMany(['500', stored[1]]).then((notes) => notes.map((note) => note?.body ?? null))).toEqual([null, 'note 1']);
+    expect(await ManyNote.find('500')).toBeNull();
+  } finally {
+    await redis.raw.del(objectKey('500'));
+  }
+});
+
+test('an id in `all` whose hash is gone is null', async () => {
+  const gone = stored[59];
+  const fields = await redis.raw.hGetAll(objectKey(gone));
+  await redis.raw.del(objectKey(gone));
+  try {
+    expect(await ManyNote.findMany([gone, stored[58]]).then((notes) => notes.map((note) => note?.body ?? null))).toEqual([null, 'note 58']);
+  } finally {
+    await redis.raw.hSet(objectKey(gone), fields);
+  }
+});
+
+test('thousands of ids, present and missing interleaved, in the order given', async () => {
+  const ids = Array.from({ length: 5000 }, (_, i) => (i % 3 === 0 ? stored[i % stored.length] : `${100_000 + i}`));
+  const found = await ManyNote.findMany(ids);
+  expect(found).toHaveLength(ids.length);
+  found.forEach((note, i) => expect(note?.body ?? null).toBe(i % 3 === 0 ? `note ${i % stored.length}` : null));
+  expect(transactions).toHaveLength(1);
+  expect(transactions[0]).toHaveLength(1 + ids.length);
+});
