@@ -1,0 +1,145 @@
+/**
+ * Reads by id in bulk: N of the suite's posts (bench/workloads/posts.ts, about 1 KB each) stored by redis-record,
+ * then read back in calls of 100, 1,000 and N ids by three readers taking turns:
+ *
+ * - `findMany`: redis-record, entities out (one MULTI: ZMSCORE of `all` with every id, an HGETALL per id);
+ * - `ZSCORE per id`: hand-written node-redis, the load of the persistence pattern for each id (one MULTI of
+ *   ZSCORE + HGETALL per id, node-redis's typed commands): the baseline, and what findMany sent before it
+ *   read membership with one ZMSCORE;
+ * - `ZMSCORE`: hand-written node-redis sending findMany's own commands, the replies as node-redis gives them (no
+ *   entities).
+ *
+ * Every call's answers are checked. Per reader and call size: objects/s, this process's CPU per object and
+ * Redis's main thread's (INFO cpu), medians over the rounds (the first is a warm-up, not counted), and the
+ * ratios of findMany against the other two. All three run in this one process, the order rotating each round.
+ *
+ *   npx ts-node --transpile-only --project tsconfig.json bench/find-many.ts [--n=100000] [--rounds=6]
+ *
+ * A private redis-server is started unless REDIS_URL is set; keys go under a fresh prefix, removed at the end.
+ */
+import 'reflect-metadata';
+import { connect, disconnect } from '../src';
+import { SuitePost } from './peers/redis-record-peer';
+import { positiveInteger } from './support/args';
+import { Client, connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
+import { redisCpu } from './support/call-costs';
+import { check, median } from './support/measure';
+import { printTable } from './support/table';
+import { makePosts } from './workloads/posts';
+
+const N = positiveInteger('n', 'N', 100_000);
+const ROUNDS = positiveInteger('rounds', 'ROUNDS', 6);
+const SEED = 11;
+const SIZES = [...new Set([100, 1_000, N])].filter((size) => size <= N);
+
+const READERS = ['findMany', 'ZSCORE per id', 'ZMSCORE'] as const;
+type Reader = (typeof READERS)[number];
+
+/** Reads the posts `ids` in one call; resolves to each one's content (undefined where one is missing). */
+type Read = (ids: readonly string[]) => Promise<Array<string | undefined>>;
+
+function readers(client: Client, base: string): Record<Reader, Read> {
+  const object = (id: string) => `${base}:obj:${id}`;
+  const all = `${base}:all`;
+  return {
+    findMany: async (ids) => (await SuitePost.findMany(ids)).map((post) => post?.content),
+    'ZSCORE per id': async (ids) => {
+      const multi = client.multi();
+      for (const id of ids) multi.zScore(all, id).hGetAll(object(id));
+      const replies = (await multi.exec()) as unknown[];
+      return ids.map((_, i) => (replies[2 * i] === null ? undefined : (replies[2 * i + 1] as Record<string, string>).content));
+    },
+    ZMSCORE: async (ids) => {
+      const multi = client.multi() as unknown as { addCommand(args: string[]): unknown; exec(): Promise<unknown[]> };
+      multi.addCommand(['ZMSCORE', all, ...ids]);
+      for (const id of ids) multi.addCommand(['HGETALL', object(id)]);
+      const replies = await multi.exec();
+      const scores = replies[0] as unknown[];
+      return ids.map((_, i) => {
+        if (scores[i] === null) return undefined;
+        return (replies[1 + i] as Record<string, string>).content;
+      });
+    },
+  };
+}
+
+interface Run {
+  perSecond: number;
+  clientMicros: number;
+  redisMicros: number;
+}
+
+async function main(): Promise<void> {
+  const redis = await redisForRun();
+  const prefix = `findmany${randomHex()}`;
+  const raw = await connectedClient(redis.url);
+  const client = await connectedClient(redis.url);
+  try {
+    await connect({ url: redis.url, prefix });
+    const { posts } = makePosts(N, SEED, 0);
+    const entities = posts.map((post) => SuitePost.build({ ...post, createdAt: new Date(post.createdAt) }));
+    const stored = await SuitePost.saveMany(entities);
+    check(stored.ok, 'saveMany failed');
+    const ids = stored.saved.map((post) => String(post.id));
+    const byRead = readers(client, `${prefix}:{SuitePost}`);
+    const sizes = SIZES.map((size) => size.toLocaleString('en-US')).join(', ');
+    console.log(`findMany of ${N.toLocaleString('en-US')} posts in calls of ${sizes} ids, ${ROUNDS} rounds, ${describeRedis(redis.url)}`);
+
+    /** One pass over every id in calls of `size`; the answers are checked after the clock stops. */
+    const timed = async (reader: Reader, size: number): Promise<Run> => {
+      const answers: Array<Array<string | undefined>> = [];
+      const redisBefore = await redisCpu(raw);
+      const cpu = process.cpuUsage();
+      const began = process.hrtime.bigint();
+      for (let from = 0; from < N; from += size) answers.push(await byRead[reader](ids.slice(from, from + size)));
+      const seconds = Number(process.hrtime.bigint() - began) / 1e9;
+      const used = process.cpuUsage(cpu);
+      const redisMicros = (((await redisCpu(raw)) - redisBefore) * 1e6) / N;
+      answers.flat().forEach((content, i) => check(content === posts[i].content, `${reader}: post ${ids[i]} read wrong`));
+      return { perSecond: N / seconds, clientMicros: (used.user + used.system) / N, redisMicros };
+    };
+
+    const runs = new Map<string, Run[]>();
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let k = 0; k < READERS.length; k++) {
+        const reader = READERS[(k + round) % READERS.length];
+        for (const size of SIZES) {
+          const run = await timed(reader, size);
+          if (round === 0) continue; // warm-up
+          const key = `${reader}@${size}`;
+          runs.set(key, [...(runs.get(key) ?? []), run]);
+          const rate = Math.round(run.perSecond).toLocaleString('en-US');
+          console.log(`  round ${round}: ${reader} in calls of ${size}: ${rate} objects/s, client ${run.clientMicros.toFixed(1)} us, Redis ${run.redisMicros.toFixed(1)} us per object`);
+        }
+      }
+    }
+
+    const med = (reader: Reader, size: number, part: keyof Run) => median(runs.get(`${reader}@${size}`)!.map((run) => run[part]));
+    console.log('');
+    printTable(
+      ['ids per call', 'reader', 'objects/s', 'client CPU per object', 'Redis CPU per object', 'findMany vs this'],
+      ['right', 'left', 'right', 'right', 'right', 'right'],
+      SIZES.flatMap((size) =>
+        READERS.map((reader) => [
+          size.toLocaleString('en-US'),
+          reader,
+          Math.round(med(reader, size, 'perSecond')).toLocaleString('en-US'),
+          `${med(reader, size, 'clientMicros').toFixed(1)} us`,
+          `${med(reader, size, 'redisMicros').toFixed(1)} us`,
+          reader === 'findMany' ? '' : `${(med('findMany', size, 'perSecond') / med(reader, size, 'perSecond')).toFixed(2)}x`,
+        ]),
+      ),
+    );
+  } finally {
+    await disconnect();
+    await deleteKeys(raw, prefix);
+    await client.close();
+    await raw.close();
+    await redis.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
