@@ -6,8 +6,8 @@
  * - `ZSCORE per id`: hand-written node-redis, the load of the persistence pattern for each id (one MULTI of
  *   ZSCORE + HGETALL per id, node-redis's typed commands): the baseline, and what findMany sent before it
  *   read membership with one ZMSCORE;
- * - `ZMSCORE`: hand-written node-redis sending findMany's own commands, the replies as node-redis gives them (no
- *   entities).
+ * - `ZMSCORE`: hand-written node-redis sending findMany's own commands, the replies as node-redis gives them
+ *   (no entities).
  *
  * Every call's answers are checked. Per reader and call size: objects/s, this process's CPU per object and
  * Redis's main thread's (INFO cpu), medians over the rounds (the first is a warm-up, not counted), and the
@@ -22,7 +22,7 @@ import { connect, disconnect } from '../src';
 import { SuitePost } from './peers/redis-record-peer';
 import { positiveInteger } from './support/args';
 import { Client, connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
-import { redisCpu } from './support/call-costs';
+import { CallCost, callCosts } from './support/call-costs';
 import { check, median } from './support/measure';
 import { printTable } from './support/table';
 import { makePosts } from './workloads/posts';
@@ -55,18 +55,9 @@ function readers(client: Client, base: string): Record<Reader, Read> {
       for (const id of ids) multi.addCommand(['HGETALL', object(id)]);
       const replies = await multi.exec();
       const scores = replies[0] as unknown[];
-      return ids.map((_, i) => {
-        if (scores[i] === null) return undefined;
-        return (replies[1 + i] as Record<string, string>).content;
-      });
+      return ids.map((_, i) => (scores[i] === null ? undefined : (replies[1 + i] as Record<string, string>).content));
     },
   };
-}
-
-interface Run {
-  perSecond: number;
-  clientMicros: number;
-  redisMicros: number;
 }
 
 async function main(): Promise<void> {
@@ -85,21 +76,17 @@ async function main(): Promise<void> {
     const sizes = SIZES.map((size) => size.toLocaleString('en-US')).join(', ');
     console.log(`findMany of ${N.toLocaleString('en-US')} posts in calls of ${sizes} ids, ${ROUNDS} rounds, ${describeRedis(redis.url)}`);
 
-    /** One pass over every id in calls of `size`; the answers are checked after the clock stops. */
-    const timed = async (reader: Reader, size: number): Promise<Run> => {
+    /** One pass over every id in calls of `size`, its costs per object; the answers are checked after the clock. */
+    const timed = async (reader: Reader, size: number): Promise<CallCost> => {
       const answers: Array<Array<string | undefined>> = [];
-      const redisBefore = await redisCpu(raw);
-      const cpu = process.cpuUsage();
-      const began = process.hrtime.bigint();
-      for (let from = 0; from < N; from += size) answers.push(await byRead[reader](ids.slice(from, from + size)));
-      const seconds = Number(process.hrtime.bigint() - began) / 1e9;
-      const used = process.cpuUsage(cpu);
-      const redisMicros = (((await redisCpu(raw)) - redisBefore) * 1e6) / N;
+      const cost = await callCosts(raw, N, async () => {
+        for (let from = 0; from < N; from += size) answers.push(await byRead[reader](ids.slice(from, from + size)));
+      });
       answers.flat().forEach((content, i) => check(content === posts[i].content, `${reader}: post ${ids[i]} read wrong`));
-      return { perSecond: N / seconds, clientMicros: (used.user + used.system) / N, redisMicros };
+      return cost;
     };
 
-    const runs = new Map<string, Run[]>();
+    const runs = new Map<string, CallCost[]>();
     for (let round = 0; round < ROUNDS; round++) {
       for (let k = 0; k < READERS.length; k++) {
         const reader = READERS[(k + round) % READERS.length];
@@ -108,13 +95,14 @@ async function main(): Promise<void> {
           if (round === 0) continue; // warm-up
           const key = `${reader}@${size}`;
           runs.set(key, [...(runs.get(key) ?? []), run]);
-          const rate = Math.round(run.perSecond).toLocaleString('en-US');
-          console.log(`  round ${round}: ${reader} in calls of ${size}: ${rate} objects/s, client ${run.clientMicros.toFixed(1)} us, Redis ${run.redisMicros.toFixed(1)} us per object`);
+          const rate = Math.round(1e6 / run.wall).toLocaleString('en-US');
+          console.log(`  round ${round}: ${reader} in calls of ${size}: ${rate} objects/s, client ${run.cpu.toFixed(1)} us, Redis ${run.redis.toFixed(1)} us per object`);
         }
       }
     }
 
-    const med = (reader: Reader, size: number, part: keyof Run) => median(runs.get(`${reader}@${size}`)!.map((run) => run[part]));
+    const med = (reader: Reader, size: number, part: keyof CallCost) => median(runs.get(`${reader}@${size}`)!.map((run) => run[part]));
+    const perSecond = (reader: Reader, size: number) => 1e6 / med(reader, size, 'wall');
     console.log('');
     printTable(
       ['ids per call', 'reader', 'objects/s', 'client CPU per object', 'Redis CPU per object', 'findMany vs this'],
@@ -123,10 +111,10 @@ async function main(): Promise<void> {
         READERS.map((reader) => [
           size.toLocaleString('en-US'),
           reader,
-          Math.round(med(reader, size, 'perSecond')).toLocaleString('en-US'),
-          `${med(reader, size, 'clientMicros').toFixed(1)} us`,
-          `${med(reader, size, 'redisMicros').toFixed(1)} us`,
-          reader === 'findMany' ? '' : `${(med('findMany', size, 'perSecond') / med(reader, size, 'perSecond')).toFixed(2)}x`,
+          Math.round(perSecond(reader, size)).toLocaleString('en-US'),
+          `${med(reader, size, 'cpu').toFixed(1)} us`,
+          `${med(reader, size, 'redis').toFixed(1)} us`,
+          reader === 'findMany' ? '' : `${(perSecond('findMany', size) / perSecond(reader, size)).toFixed(2)}x`,
         ]),
       ),
     );
