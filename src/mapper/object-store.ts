@@ -194,7 +194,10 @@ export class ObjectStore {
       );
   }
 
-  /** loadMany of one id: the same MULTI of ZSCORE + HGETALL, without the list around it (find is a hot path). */
+  /**
+   * loadMany of one id, without the lists around it (find is a hot path): a MULTI of ZSCORE (ZMSCORE's answer
+   * for one id) + HGETALL.
+   */
   loadOne(id: string): Promise<EncodedFields | null> {
     const keys = this.keysOf(id);
     return this.connection.client
