@@ -57,6 +57,7 @@ export type {
   SaveManyOptions,
   SaveManyResult,
   SaveManyFailure,
+  FindManyOptions,
   RemoveManyOptions,
   RemoveManyResult,
   RemoveManyFailure,

@@ -14,7 +14,7 @@ import { removeEntity } from './remove-entity';
 import { installRelations } from '../relations/install-relations';
 import { dropScope } from './drop-scope';
 import { scopedClass } from '../relations/tenant-scope';
-import { applyStored, buildStored, materializeAll } from './materialize';
+import { applyStored, buildStored } from './materialize';
 import { countWhere, findBy, findIds, iterate } from './entity-queries';
 import { expireObject, persistObject, sweepModel, ttlOf } from './expiry';
 import { incrementCounter } from './counters';
@@ -26,9 +26,10 @@ import { checkEntityModel, reindexEntityModel, repairEntityModel, schemaStatusOf
 import type { CheckResult, IntegrityOptions, RepairResult } from '../integrity/violations';
 import type { ReindexResult } from '../integrity/reindex-model';
 import type { SchemaStatus } from '../schema/schema-status';
-import type { RemoveManyOptions, RemoveManyResult, SaveManyItem, SaveManyOptions, SaveManyResult } from '../types/bulk-types';
+import type { FindManyOptions, RemoveManyOptions, RemoveManyResult, SaveManyItem, SaveManyOptions, SaveManyResult } from '../types/bulk-types';
 import { saveMany } from './save-many';
 import { removeMany } from './remove-many';
+import { findMany } from './find-many';
 
 function storeOf(model: ModelDescriptor): ObjectStore {
   return new ObjectStore(model, activeConnection());
@@ -193,15 +194,16 @@ export abstract class BaseEntity extends StatefulEntity {
     return findOrFailOne(this, id);
   }
 
-  /** The objects with these ids, in the same order, null where missing. One round trip for any number. */
-  static async findMany<T extends BaseEntity>(
+  /**
+   * The objects with these ids, in the same order, null where missing: one round trip and one instant for any
+   * number, or with `chunkSize`, one transaction per chunk of ids (see docs/bulk-operations.md).
+   */
+  static findMany<T extends BaseEntity>(
     this: EntityClass<T>,
     ids: ReadonlyArray<string | number>,
+    options: FindManyOptions = {},
   ): Promise<Array<Persisted<T> | null>> {
-    const model = descriptorOf(this);
-    const normalized = ids.map((id) => normalizeId(model.name, id));
-    const loaded = await afterSchema(model, () => storeOf(model).loadMany(normalized));
-    return materializeAll(this, model, loaded.map((fields, i) => (fields ? { id: normalized[i], fields } : null)));
+    return findMany(this, ids, options);
   }
 
   static async exists<T extends BaseEntity>(this: EntityClass<T>, id: string | number): Promise<boolean> {

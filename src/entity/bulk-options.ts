@@ -59,6 +59,9 @@ export function firstChunks(count: number, chunkSize: number): { objects: number
  */
 export const UPDATES_IN_FLIGHT = 250;
 
+/** Transactions of a findMany given a chunkSize awaiting Redis at once: one is applied while the next is sent. */
+export const READS_IN_FLIGHT = 2;
+
 /** Ids per transaction of removeMany, unless told otherwise. */
 export const REMOVE_CHUNK_SIZE = 500;
 

@@ -57,6 +57,14 @@ export interface RemoveManyResult {
   readonly failed: RemoveManyFailure[];
 }
 
+export interface FindManyOptions {
+  /**
+   * Ids read per transaction (1 to 10,000). Without it, every id is read in one transaction, at one instant;
+   * with it, each chunk is read at one instant of its own, and Redis serves other clients between chunks.
+   */
+  chunkSize?: number;
+}
+
 export interface RemoveManyOptions {
   /** Ids removed per round trip (default 500, 1 to 10,000). */
   chunkSize?: number;

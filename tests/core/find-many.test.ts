@@ -1,10 +1,12 @@
-import { Attr, BaseEntity, Model } from '../../src';
+import { ArgumentError, Attr, BaseEntity, Model } from '../../src';
+import { READS_IN_FLIGHT } from '../../src/entity/bulk-options';
 import { useTestRedis } from '../support/test-redis';
 import { useWatchedConnection } from '../support/watched-connection';
 
 /**
  * findMany reads every id in one transaction: one ZMSCORE of `all` with all the ids, then one HGETALL per id,
- * so membership and attributes are read at one instant, with one command per object rather than two.
+ * so membership and attributes are read at one instant, with one command per object rather than two. With
+ * `chunkSize`, it reads that many ids per transaction, READS_IN_FLIGHT transactions awaiting Redis at once.
  */
 
 @Model()
@@ -18,7 +20,11 @@ const redis = useTestRedis();
 /** The commands of each transaction redis-record sent, in order (name, then the number of arguments after it). */
 const transactions: Array<Array<{ command: string; args: string[] }>> = [];
 
-type Multi = { addCommand(args: string[]): unknown };
+/** Transactions awaiting Redis, and the most there were at once. */
+let inFlight = 0;
+let mostInFlight = 0;
+
+type Multi = { addCommand(args: string[]): unknown; exec(): Promise<unknown> };
 
 useWatchedConnection(redis, 'multi', (makeMulti) => () => {
   const multi = makeMulti() as Multi;
@@ -31,6 +37,12 @@ useWatchedConnection(redis, 'multi', (makeMulti) => () => {
         return (args: string[]) => {
           commands.push({ command: String(args[0]).toUpperCase(), args: args.slice(1).map(String) });
           return (member as Multi['addCommand']).call(target, args);
+        };
+      }
+      if (name === 'exec') {
+        return () => {
+          mostInFlight = Math.max(mostInFlight, ++inFlight);
+          return (member as Multi['exec']).call(target).finally(() => inFlight--);
         };
       }
       return typeof member === 'function' ? member.bind(target) : member;
@@ -50,7 +62,10 @@ beforeAll(async () => {
   stored = result.saved.map((note) => String(note.id));
 });
 
-beforeEach(() => void transactions.splice(0));
+beforeEach(() => {
+  transactions.splice(0);
+  mostInFlight = 0;
+});
 
 test('one transaction: ZMSCORE of `all` with every id, then one HGETALL per id', async () => {
   const ids = [stored[3], '999', stored[0], stored[3]];
@@ -98,4 +113,27 @@ test('thousands of ids, present and missing interleaved, in the order given', as
   found.forEach((note, i) => expect(note?.body ?? null).toBe(i % 3 === 0 ? `note ${i % stored.length}` : null));
   expect(transactions).toHaveLength(1);
   expect(transactions[0]).toHaveLength(1 + ids.length);
+});
+
+describe('chunkSize', () => {
+  test('reads that many ids per transaction, READS_IN_FLIGHT at once, the answers in the order given', async () => {
+    const ids = Array.from({ length: 23 }, (_, i) => (i % 4 === 3 ? `${200_000 + i}` : stored[i]));
+    const chunked = await ManyNote.findMany(ids, { chunkSize: 5 });
+    expect(transactions.map((commands) => commands[0].args.slice(1))).toEqual([0, 5, 10, 15, 20].map((from) => ids.slice(from, from + 5)));
+    expect(mostInFlight).toBe(READS_IN_FLIGHT);
+    const whole = await ManyNote.findMany(ids);
+    expect(chunked.map((note) => note && { ...note, id: note.id })).toEqual(whole.map((note) => note && { ...note, id: note.id }));
+    expect(chunked.map((note) => note?.body ?? null)).toEqual(ids.map((_, i) => (i % 4 === 3 ? null : `note ${i}`)));
+  });
+
+  test('a chunkSize of at least the number of ids sends one transaction', async () => {
+    await ManyNote.findMany(stored.slice(0, 10), { chunkSize: 10 });
+    expect(transactions).toHaveLength(1);
+  });
+
+  test.each([0, -1, 1.5, 10_001, Number.NaN, '5'])('a chunkSize of %p is an ArgumentError, and nothing is sent', async (chunkSize) => {
+    await expect(ManyNote.findMany(stored.slice(0, 3), { chunkSize: chunkSize as number })).rejects.toThrow(ArgumentError);
+    await expect(ManyNote.findMany(stored.slice(0, 3), { chunkSize: chunkSize as number })).rejects.toThrow(/findMany: chunkSize/);
+    expect(transactions).toHaveLength(0);
+  });
 });

@@ -104,6 +104,16 @@ describe('what reads resolve to', () => {
     expect(p?.views).toBeUndefined();
   });
 
+  it('findMany takes a numeric chunkSize and nothing else beside the ids', async () => {
+    const post = await TypedPost.create({ author: 'di' });
+    const found = await TypedPost.findMany([post.id], { chunkSize: 100 });
+    // @ts-expect-error chunkSize is a number
+    await expect(TypedPost.findMany([post.id], { chunkSize: '100' })).rejects.toThrow(/chunkSize/);
+    // @ts-expect-error findMany has no limit option
+    expect((await TypedPost.findMany([post.id], { limit: 1 }))[0]?.author).toBe('di');
+    expect(found[0]?.author).toBe('di');
+  });
+
   it('attributes keep their types', async () => {
     const post = await TypedPost.create({ author: 'cy' });
     // @ts-expect-error views is a number

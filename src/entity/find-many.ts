@@ -1,0 +1,41 @@
+import { normalizeId } from '../keys/id-format';
+import { EncodedFields } from '../mapper/encoded-fields';
+import { ObjectStore } from '../mapper/object-store';
+import { descriptorOf } from '../metadata/model-registry';
+import { activeConnection } from '../connection/connection';
+import { afterSchema } from '../schema/first-use';
+import type { FindManyOptions } from '../types/bulk-types';
+import type { EntityClass, Persisted } from '../types/entity-types';
+import type { BaseEntity } from './base-entity';
+import { chunkSizeOption, READS_IN_FLIGHT } from './bulk-options';
+import { inWindows } from './bulk-windows';
+import { materializeAll } from './materialize';
+
+/**
+ * The objects with these ids, in the same order, null where missing: every id in one transaction (read at one
+ * instant), or with `chunkSize`, `chunkSize` ids per transaction, READS_IN_FLIGHT of them awaiting Redis at
+ * once. Every id and the option are checked before anything is sent.
+ */
+export async function findMany<T extends BaseEntity>(
+  ctor: EntityClass<T>,
+  ids: ReadonlyArray<string | number>,
+  options: FindManyOptions,
+): Promise<Array<Persisted<T> | null>> {
+  const model = descriptorOf(ctor);
+  const chunkSize = chunkSizeOption('findMany', options.chunkSize, Number.POSITIVE_INFINITY);
+  const normalized = ids.map((id) => normalizeId(model.name, id));
+  const store = new ObjectStore(model, activeConnection());
+  const loaded = await afterSchema(model, () => (normalized.length <= chunkSize ? store.loadMany(normalized) : inChunks(store, normalized, chunkSize)));
+  return materializeAll(ctor, model, loaded.map((fields, i) => (fields ? { id: normalized[i], fields } : null)));
+}
+
+/** loadMany of `ids` in transactions of `chunkSize` ids, READS_IN_FLIGHT at once; the answers in the ids' order. */
+async function inChunks(store: ObjectStore, ids: readonly string[], chunkSize: number): Promise<Array<EncodedFields | null>> {
+  const loaded = new Array<EncodedFields | null>(ids.length);
+  const positions = ids.map((_, at) => at);
+  await inWindows(positions, chunkSize, READS_IN_FLIGHT, async (chunk) => {
+    const fields = await store.loadMany(chunk.map((at) => ids[at]));
+    chunk.forEach((at, i) => (loaded[at] = fields[i]));
+  });
+  return loaded;
+}
