@@ -7,13 +7,14 @@
  *   ZSCORE + HGETALL per id, node-redis's typed commands): the baseline, and what findMany sent before it
  *   read membership with one ZMSCORE;
  * - `ZMSCORE`: hand-written node-redis sending findMany's own commands, the replies as node-redis gives them
- *   (no entities).
+ *   (no entities);
+ * - `findMany, chunkSize C` (calls of more than C ids only): findMany(ids, { chunkSize: C }).
  *
  * Every call's answers are checked. Per reader and call size: objects/s, this process's CPU per object and
  * Redis's main thread's (INFO cpu), medians over the rounds (the first is a warm-up, not counted), and the
  * ratios of findMany against the other two. All three run in this one process, the order rotating each round.
  *
- *   npx ts-node --transpile-only --project tsconfig.json bench/find-many.ts [--n=100000] [--rounds=6]
+ *   npx ts-node --transpile-only --project tsconfig.json bench/find-many.ts [--n=100000] [--rounds=6] [--chunk=1000]
  *
  * A private redis-server is started unless REDIS_URL is set; keys go under a fresh prefix, removed at the end.
  */
@@ -30,10 +31,14 @@ import { makePosts } from './workloads/posts';
 const N = positiveInteger('n', 'N', 100_000);
 const ROUNDS = positiveInteger('rounds', 'ROUNDS', 6);
 const SEED = 11;
+const CHUNK = positiveInteger('chunk', 'CHUNK', 1_000);
 const SIZES = [...new Set([100, 1_000, N])].filter((size) => size <= N);
 
-const READERS = ['findMany', 'ZSCORE per id', 'ZMSCORE'] as const;
-type Reader = (typeof READERS)[number];
+const CHUNKED = `findMany, chunkSize ${CHUNK}`;
+const READERS = ['findMany', 'ZSCORE per id', 'ZMSCORE', CHUNKED];
+type Reader = string;
+/** The readers of calls of `size` ids: a chunkSize changes nothing in calls of at most that many. */
+const readersOf = (size: number) => READERS.filter((reader) => reader !== CHUNKED || size > CHUNK);
 
 /** Reads the posts `ids` in one call; resolves to each one's content (undefined where one is missing). */
 type Read = (ids: readonly string[]) => Promise<Array<string | undefined>>;
@@ -43,6 +48,7 @@ function readers(client: Client, base: string): Record<Reader, Read> {
   const all = `${base}:all`;
   return {
     findMany: async (ids) => (await SuitePost.findMany(ids)).map((post) => post?.content),
+    [CHUNKED]: async (ids) => (await SuitePost.findMany(ids, { chunkSize: CHUNK })).map((post) => post?.content),
     'ZSCORE per id': async (ids) => {
       const multi = client.multi();
       for (const id of ids) multi.zScore(all, id).hGetAll(object(id));
@@ -90,7 +96,7 @@ async function main(): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       for (let k = 0; k < READERS.length; k++) {
         const reader = READERS[(k + round) % READERS.length];
-        for (const size of SIZES) {
+        for (const size of SIZES.filter((size) => readersOf(size).includes(reader))) {
           const run = await timed(reader, size);
           if (round === 0) continue; // warm-up
           const key = `${reader}@${size}`;
@@ -108,7 +114,7 @@ async function main(): Promise<void> {
       ['ids per call', 'reader', 'objects/s', 'client CPU per object', 'Redis CPU per object', 'findMany vs this'],
       ['right', 'left', 'right', 'right', 'right', 'right'],
       SIZES.flatMap((size) =>
-        READERS.map((reader) => [
+        readersOf(size).map((reader) => [
           size.toLocaleString('en-US'),
           reader,
           Math.round(perSecond(reader, size)).toLocaleString('en-US'),
