@@ -227,14 +227,13 @@ export class ObjectStore {
     const loaded: Array<EncodedFields | null> = new Array(ids.length).fill(null);
     /** Reads the ids at `positions` (every id, in order, when undefined) from one shard, in one transaction. */
     const read = async (keys: ModelKeys, positions?: readonly number[]) => {
-      const count = positions ? positions.length : ids.length;
       const shardIds = positions ? positions.map((at) => ids[at]) : ids;
       const transaction = rawTransaction(this.connection.client, keys.all);
       transaction.add(['ZMSCORE', keys.all, ...shardIds]);
-      for (let i = 0; i < count; i++) transaction.add(['HGETALL', keys.object(shardIds[i])]);
+      for (const id of shardIds) transaction.add(['HGETALL', keys.object(id)]);
       const replies = await transaction.exec();
       const scores = replies[0] as readonly unknown[];
-      for (let i = 0; i < count; i++) {
+      for (let i = 0; i < shardIds.length; i++) {
         const fields = scores[i] === null ? undefined : fieldsFromReply(replies[1 + i]);
         if (fields && fields.size > 0) loaded[positions ? positions[i] : i] = fields;
       }
