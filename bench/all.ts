@@ -35,6 +35,7 @@ import type { SuiteResults } from './report/results';
 import { judgeTargets } from './report/targets';
 import { option, positiveInteger } from './support/args';
 import { connectedClient, randomHex } from './support/bench-redis';
+import { redisFaults } from './support/redis-faults';
 import { bulkCreate } from './workloads/bulk-create';
 import { WriterKind } from './workloads/bulk-writers';
 import { memoryPerObject } from './workloads/memory';
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
   // Always a server of its own, never REDIS_URL: the suite empties its database between libraries.
   const redis = await startPrivateRedis();
   const raw = await connectedClient(redis.url);
-  const server = new Server(raw);
+  const server = new Server(raw, await redisFaults(raw, redis.url));
   const prefix = `bench${randomHex()}`;
   const peers: Peer[] = [];
   const nohmClient = await ioredisClient(redis.url);

@@ -33,24 +33,29 @@ export async function bulkCreate(
 ): Promise<BulkResult> {
   const { n, reps } = options;
   const runs = new Map<WriterProcess, number[]>(writers.map((writer) => [writer, []]));
-  const once = async (writer: WriterProcess, size: number): Promise<{ seconds: number; cpuMicros: number }> => {
+  const once = async (writer: WriterProcess, size: number) => {
     await server.flush();
-    const { seconds, cpuMicros, stored } = await writer.run(size);
+    const redisFaults = server.pageFaults();
+    const { seconds, cpuMicros, pageFaults, stored } = await writer.run(size);
+    const redisFaulted = redisFaults === null ? null : server.pageFaults()! - redisFaults;
     const count = stored ?? (await server.keyCount());
     check(count === size, `${writer.name} holds ${count} posts after bulk create, expected ${size}`);
     await server.flush();
-    return { seconds, cpuMicros };
+    return { seconds, cpuMicros, pageFaults, redisFaults: redisFaulted };
   };
   const warmup = Math.min(options.warmup, n);
   for (const writer of writers) await once(writer, warmup);
   for (let rep = 0; rep < reps; rep++) {
     for (let k = 0; k < writers.length; k++) {
       const writer = writers[(k + rep) % writers.length];
-      const { seconds, cpuMicros } = await once(writer, n);
+      const { seconds, cpuMicros, pageFaults, redisFaults } = await once(writer, n);
       runs.get(writer)!.push(seconds);
-      // the writer process's CPU per post: what tells a slow run of a busy machine from a costlier one
+      // the writer process's CPU per post: what tells a slow run of a busy machine from a costlier one; the page
+      // faults (memory taken from the kernel again) tell a run that followed an idle spell (docs/bulk-operations.md)
       const cpu = (cpuMicros / n).toFixed(1);
-      options.log(`bulk create ${rep + 1}/${reps}: ${writer.name} ${Math.round(n / seconds).toLocaleString('en-US')} posts/s, ${cpu} us of its CPU per post`);
+      const perThousand = (faults: number) => Math.round((faults * 1000) / n);
+      const faults = `page faults per 1,000 posts: its ${perThousand(pageFaults)}, Redis's ${redisFaults === null ? '-' : perThousand(redisFaults)}`;
+      options.log(`bulk create ${rep + 1}/${reps}: ${writer.name} ${Math.round(n / seconds).toLocaleString('en-US')} posts/s, ${cpu} us of its CPU per post, ${faults}`);
     }
   }
   const figure = (writer: WriterProcess): BulkFigure => {

@@ -1,11 +1,16 @@
 import type { Client } from '../support/bench-redis';
+import type { RedisFaults } from '../support/redis-faults';
 
 /**
  * What the workloads ask of the suite's private redis-server directly: emptying it between libraries (it is
  * the suite's own: no other data lives there) and reading its memory figures.
  */
 export class Server {
-  constructor(readonly client: Client) {}
+  /** `pageFaults` reads the server process's minor page faults so far (redis-faults.ts), null where it cannot. */
+  constructor(
+    readonly client: Client,
+    readonly pageFaults: RedisFaults = () => null,
+  ) {}
 
   /** Empties the database, synchronously: the memory is given back before the next measurement. */
   async flush(): Promise<void> {

@@ -7,8 +7,9 @@
  * writer on node-redis after it then paid for that (in one process, saveMany after the hand-written bulk
  * load: 70,600 and 89,900 posts/s, against 103,800 and 98,800 without it).
  *
- * Started with its WriterSetup (JSON) as argument; answers `run` with the seconds and the CPU time of one bulk
- * create of the first `size` posts on the emptied database, and the writer's own count of what it stored.
+ * Started with its WriterSetup (JSON) as argument; answers `run` with the seconds, the CPU time and the page
+ * faults of one bulk create of the first `size` posts on the emptied database, and the writer's own count of
+ * what it stored.
  */
 import 'reflect-metadata';
 import { makePosts } from './posts';
@@ -31,12 +32,14 @@ async function main(): Promise<void> {
       try {
         writer.reset(message.size);
         writer.prepare?.(posts, 0, message.size);
+        const faults = process.resourceUsage().minorPageFault;
         const cpu = process.cpuUsage();
         const began = process.hrtime.bigint();
         await writer.bulkCreate(posts, 0, message.size);
         const seconds = Number(process.hrtime.bigint() - began) / 1e9;
         const used = process.cpuUsage(cpu);
-        send({ type: 'ran', seconds, cpuMicros: used.user + used.system, stored: writer.count ? await writer.count() : null });
+        const pageFaults = process.resourceUsage().minorPageFault - faults;
+        send({ type: 'ran', seconds, cpuMicros: used.user + used.system, pageFaults, stored: writer.count ? await writer.count() : null });
       } catch (error) {
         send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       }

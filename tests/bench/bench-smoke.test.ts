@@ -116,6 +116,13 @@ test("the bulk section and the bulk targets show what node-redis alone carried f
   expect(results.targets[1].measured).toMatch(/; node-redis alone: \d+\.\dx$/);
 });
 
+test("each bulk run's log line counts the writer's page faults and its private Redis's", () => {
+  const lines = run.stderr.split('\n').filter((line) => line.startsWith('bulk create '));
+  // every writer (the four libraries and the reference) once per repetition
+  expect(lines).toHaveLength(results.bulk.reps * (PEERS.length + 1));
+  for (const line of lines) expect(line).toMatch(/, page faults per 1,000 posts: its \d+, Redis's \d+$/);
+});
+
 test('the chart has a bar per library and measured operation, labelled with the JSON figures', () => {
   expect(chart.startsWith('<svg')).toBe(true);
   // Table I: 5 operations x 2 modes, plus bulk create; redis-om has no count bar in either mode.
