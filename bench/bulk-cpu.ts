@@ -5,21 +5,28 @@
  * the suite (bench/workloads/writer-child.ts). Per run: posts/s, the writer process's CPU per post
  * (`process.cpuUsage()`, garbage collection included) and Redis's main thread's (`INFO cpu`). Prints every
  * run, then a table of medians and ranges, Redis's time per post split by command (INFO commandstats), and
- * saveMany's share of the reference round by round. The first round is a warm-up, not counted.
+ * saveMany's share of the reference round by round. The first round is a warm-up, not counted. Each run
+ * also counts the minor page faults of the writer process and of Redis (a server on this machine), per
+ * thousand posts: memory touched for the first time, or again after it was given back to the kernel.
+ * `--idle=S` waits S seconds before each run, as a writer of the suite waits while the others run: after ten
+ * seconds or so of idle, Redis's allocator has given the memory it had freed back to the kernel.
  *
- *   npx ts-node --transpile-only --project tsconfig.json bench/bulk-cpu.ts [--n=100000] [--rounds=9]
+ *   npx ts-node --transpile-only --project tsconfig.json bench/bulk-cpu.ts [--n=100000] [--rounds=9] [--idle=0]
  *
  * A private redis-server is started unless REDIS_URL is set; keys go under fresh prefixes, removed at the end.
  */
-import { positiveInteger } from './support/args';
+import { nonNegativeNumber, positiveInteger } from './support/args';
 import { connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
 import { CallCost, commandTimeBetween, CommandTimes, commandTimes, redisCpu } from './support/call-costs';
 import { check, median } from './support/measure';
+import { redisFaults } from './support/redis-faults';
 import { printTable } from './support/table';
 import { startWriter, WriterProcess } from './workloads/writer-process';
 
 const N = positiveInteger('n', 'N', 100_000);
 const ROUNDS = positiveInteger('rounds', 'ROUNDS', 9);
+/** Seconds of idle before each run (none by default). */
+const IDLE = nonNegativeNumber('idle', 'IDLE', 0);
 /** The posts' seed (bench/workloads/posts.ts). */
 const SEED = 7;
 
@@ -27,7 +34,12 @@ const SEED = 7;
  * Per post, in microseconds: wall time, the writer process's CPU, Redis's main-thread CPU, and Redis's own
  * timing of each part of that (PARTS, from INFO commandstats).
  */
-type Run = CallCost & { parts: Record<Part, number> };
+type Run = CallCost & {
+  parts: Record<Part, number>;
+  /** Minor page faults per thousand posts: the writer process's, and Redis's (null when it cannot be read). */
+  clientFaults: number;
+  redisFaults: number | null;
+};
 
 /** The commands both writers send: the ids' INCRBY, and MULTI ... EXEC around the objects' writes. */
 const WRITES = ['hset', 'zadd', 'sadd'] as const;
@@ -56,28 +68,35 @@ async function main(): Promise<void> {
   const raw = await connectedClient(redis.url);
   const prefix = `bulkcpu${randomHex()}`;
   const writers: WriterProcess[] = [];
+  const faultsOfRedis = await redisFaults(raw, redis.url);
   // both writers start from an empty key space of their own (the reference hands out ids from 1)
   const clear = async () => void (await Promise.all([deleteKeys(raw, prefix), deleteKeys(raw, `${prefix}ref`)]));
   const runs: Record<'saveMany' | 'reference', Run[]> = { saveMany: [], reference: [] };
-  console.log(`bulk create of ${N.toLocaleString('en-US')} suite posts, ${ROUNDS} rounds (the first not counted), ${describeRedis(redis.url)}`);
+  const idling = IDLE > 0 ? `, ${IDLE} s of idle before each run` : '';
+  console.log(`bulk create of ${N.toLocaleString('en-US')} suite posts, ${ROUNDS} rounds (the first not counted)${idling}, ${describeRedis(redis.url)}`);
   try {
     for (const kind of ['redis-record', 'reference'] as const) writers.push(await startWriter({ kind, url: redis.url, prefix, posts: N, seed: SEED }));
     const [own, carrier] = writers;
     const measured = async (writer: WriterProcess): Promise<Run> => {
       await clear();
+      if (IDLE > 0) await new Promise((resolve) => setTimeout(resolve, IDLE * 1000));
       const redisBefore = await redisCpu(raw);
       const timesBefore = await commandTimes(raw);
-      const { seconds, cpuMicros, stored } = await writer.run(N);
+      const faultsBefore = faultsOfRedis();
+      const { seconds, cpuMicros, pageFaults, stored } = await writer.run(N);
+      const faultsAfter = faultsOfRedis();
       const redisSeconds = (await redisCpu(raw)) - redisBefore;
       const parts = partsOf(timesBefore, await commandTimes(raw), redisSeconds * 1e6, N);
       check(stored === N, `${writer.name} stored ${stored} posts, expected ${N}`);
-      return { wall: (seconds * 1e6) / N, cpu: cpuMicros / N, redis: (redisSeconds * 1e6) / N, parts };
+      const redisFaulted = faultsBefore === null || faultsAfter === null ? null : ((faultsAfter - faultsBefore) * 1000) / N;
+      return { wall: (seconds * 1e6) / N, cpu: cpuMicros / N, redis: (redisSeconds * 1e6) / N, parts, clientFaults: (pageFaults * 1000) / N, redisFaults: redisFaulted };
     };
     for (let round = 0; round < ROUNDS; round++) {
       const saved = await measured(own);
       const carried = await measured(carrier);
       const line = (name: string, run: Run) =>
-        `${name} ${Math.round(perSecond(run)).toLocaleString('en-US')} posts/s, client ${run.cpu.toFixed(2)} us, Redis ${run.redis.toFixed(2)} us per post`;
+        `${name} ${Math.round(perSecond(run)).toLocaleString('en-US')} posts/s, client ${run.cpu.toFixed(2)} us, Redis ${run.redis.toFixed(2)} us per post, ` +
+        `page faults per 1,000 posts: client ${run.clientFaults.toFixed(0)}, Redis ${run.redisFaults === null ? '-' : run.redisFaults.toFixed(0)}`;
       console.log(`round ${round + 1}${round === 0 ? ' (warm-up)' : ''}: ${line('saveMany', saved)}; ${line('reference', carried)}`);
       if (round === 0) continue;
       runs.saveMany.push(saved);
@@ -96,10 +115,12 @@ async function main(): Promise<void> {
     span(list.map((run) => perSecond(run) / 1000), 1),
     span(list.map((run) => run.cpu), 2),
     span(list.map((run) => run.redis), 2),
+    span(list.map((run) => run.clientFaults), 0),
+    list.some((run) => run.redisFaults === null) ? '-' : span(list.map((run) => run.redisFaults!), 0),
   ];
   printTable(
-    ['writer', 'thousand posts/s', 'client CPU us/post', 'Redis CPU us/post'],
-    ['left', 'right', 'right', 'right'],
+    ['writer', 'thousand posts/s', 'client CPU us/post', 'Redis CPU us/post', 'client faults/1,000 posts', 'Redis faults/1,000 posts'],
+    ['left', 'right', 'right', 'right', 'right', 'right'],
     [row('saveMany (building the entities in the timing)', runs.saveMany), row('reference (arguments built before the clock)', runs.reference)],
   );
   console.log("\nRedis's main thread per post, in us (medians; INFO cpu, and INFO commandstats for the commands):");

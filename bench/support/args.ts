@@ -14,10 +14,19 @@ export function option(name: string, envName: string): string | undefined {
 
 /** A positive number option (`fallback` when absent). */
 export function positiveNumber(name: string, envName: string, fallback: number): number {
+  return numberOption(name, envName, fallback, (value) => value > 0, 'a positive number');
+}
+
+/** A number option of 0 or more (`fallback` when absent). */
+export function nonNegativeNumber(name: string, envName: string, fallback: number): number {
+  return numberOption(name, envName, fallback, (value) => value >= 0, 'a number of 0 or more');
+}
+
+function numberOption(name: string, envName: string, fallback: number, allowed: (value: number) => boolean, what: string): number {
   const raw = option(name, envName);
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number, got ${raw}`);
+  if (!Number.isFinite(value) || !allowed(value)) throw new Error(`--${name} must be ${what}, got ${raw}`);
   return value;
 }
 
