@@ -48,7 +48,9 @@ function bulkSection(results: SuiteResults): string[] {
       'write is acknowledged. Each library runs in a Node.js process of its own, so that none inherits the heap, the ' +
       "compiled code or V8's allocation decisions another one left behind. " +
       `Median of ${bulk.reps} repetition(s), the order of the libraries rotating, after one ` +
-      `unmeasured run of ${integer(bulk.warmup)} posts per library (a process's first bulk load also pays for its heap growing and its code being compiled).`,
+      `unmeasured run of ${integer(bulk.warmup)} posts per library (a process's first bulk load also pays for its heap growing and its code being compiled). ` +
+      'Each run starts after `FLUSHDB SYNC`, after which Redis hands the memory it freed back to the kernel: every run also ' +
+      "pays for Redis taking that memory again (the suite's log gives each run's page faults; docs/bulk-operations.md says what they cost).",
     '',
     ...markdownTable(
       ['library', 'how', 'posts/s', 'seconds', 'redis-record vs it'],
