@@ -19,7 +19,7 @@ import { nonNegativeNumber, positiveInteger } from './support/args';
 import { connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
 import { CallCost, commandTimeBetween, CommandTimes, commandTimes, redisCpu } from './support/call-costs';
 import { check, median } from './support/measure';
-import { redisFaults } from './support/redis-faults';
+import { faultsBetween, redisFaults } from './support/redis-faults';
 import { printTable } from './support/table';
 import { startWriter, WriterProcess } from './workloads/writer-process';
 
@@ -84,12 +84,19 @@ async function main(): Promise<void> {
       const timesBefore = await commandTimes(raw);
       const faultsBefore = faultsOfRedis();
       const { seconds, cpuMicros, pageFaults, stored } = await writer.run(N);
-      const faultsAfter = faultsOfRedis();
+      const redisFaulted = faultsBetween(faultsBefore, faultsOfRedis());
       const redisSeconds = (await redisCpu(raw)) - redisBefore;
       const parts = partsOf(timesBefore, await commandTimes(raw), redisSeconds * 1e6, N);
       check(stored === N, `${writer.name} stored ${stored} posts, expected ${N}`);
-      const redisFaulted = faultsBefore === null || faultsAfter === null ? null : ((faultsAfter - faultsBefore) * 1000) / N;
-      return { wall: (seconds * 1e6) / N, cpu: cpuMicros / N, redis: (redisSeconds * 1e6) / N, parts, clientFaults: (pageFaults * 1000) / N, redisFaults: redisFaulted };
+      const perThousand = (faults: number) => (faults * 1000) / N;
+      return {
+        wall: (seconds * 1e6) / N,
+        cpu: cpuMicros / N,
+        redis: (redisSeconds * 1e6) / N,
+        parts,
+        clientFaults: perThousand(pageFaults),
+        redisFaults: redisFaulted === null ? null : perThousand(redisFaulted),
+      };
     };
     for (let round = 0; round < ROUNDS; round++) {
       const saved = await measured(own);

@@ -1,16 +1,17 @@
 import { readFileSync } from 'fs';
 import type { Client } from './bench-redis';
 
-/**
- * Reads the minor page faults Redis's process has taken so far (field 10 of /proc/<pid>/stat): memory the
- * server touches for the first time, or again after its allocator gave it back to the kernel. Only a server on
- * this machine can be read: null for another host, or where the process INFO names is not a Redis or Valkey
- * server here.
- */
+/** The minor page faults Redis's process has taken so far, or null where they cannot be read. */
 export type RedisFaults = () => number | null;
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
+/**
+ * A reader of the minor page faults of the Redis behind `raw` (field 10 of /proc/<pid>/stat): memory the
+ * server touches for the first time, or again after its allocator gave it back to the kernel. Only a server on
+ * this machine can be read: the reader gives null for another host, or where the process INFO names is not a
+ * Redis or Valkey server here.
+ */
 export async function redisFaults(raw: Client, url: string): Promise<RedisFaults> {
   const none: RedisFaults = () => null;
   if (!LOOPBACK.has(new URL(url).hostname)) return none;
@@ -30,4 +31,9 @@ export async function redisFaults(raw: Client, url: string): Promise<RedisFaults
       return null;
     }
   };
+}
+
+/** The faults taken between two readings, or null when either could not be read. */
+export function faultsBetween(before: number | null, after: number | null): number | null {
+  return before === null || after === null ? null : after - before;
 }

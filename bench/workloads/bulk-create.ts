@@ -1,5 +1,6 @@
 import { check, median } from '../support/measure';
 import type { PeerName } from '../peers/peer';
+import { faultsBetween } from '../support/redis-faults';
 import type { Server } from './server';
 import type { WriterProcess } from './writer-process';
 
@@ -35,13 +36,13 @@ export async function bulkCreate(
   const runs = new Map<WriterProcess, number[]>(writers.map((writer) => [writer, []]));
   const once = async (writer: WriterProcess, size: number) => {
     await server.flush();
-    const redisFaults = server.pageFaults();
+    const redisBefore = server.pageFaults();
     const { seconds, cpuMicros, pageFaults, stored } = await writer.run(size);
-    const redisFaulted = redisFaults === null ? null : server.pageFaults()! - redisFaults;
+    const redisFaults = faultsBetween(redisBefore, server.pageFaults());
     const count = stored ?? (await server.keyCount());
     check(count === size, `${writer.name} holds ${count} posts after bulk create, expected ${size}`);
     await server.flush();
-    return { seconds, cpuMicros, pageFaults, redisFaults: redisFaulted };
+    return { seconds, cpuMicros, pageFaults, redisFaults };
   };
   const warmup = Math.min(options.warmup, n);
   for (const writer of writers) await once(writer, warmup);
@@ -51,7 +52,7 @@ export async function bulkCreate(
       const { seconds, cpuMicros, pageFaults, redisFaults } = await once(writer, n);
       runs.get(writer)!.push(seconds);
       // the writer process's CPU per post: what tells a slow run of a busy machine from a costlier one; the page
-      // faults (memory taken from the kernel again) tell a run that followed an idle spell (docs/bulk-operations.md)
+      // faults: memory the writer and Redis took from the kernel during the run (docs/bulk-operations.md)
       const cpu = (cpuMicros / n).toFixed(1);
       const perThousand = (faults: number) => Math.round((faults * 1000) / n);
       const faults = `page faults per 1,000 posts: its ${perThousand(pageFaults)}, Redis's ${redisFaults === null ? '-' : perThousand(redisFaults)}`;
