@@ -9,7 +9,7 @@ export class Server {
   /** `pageFaults` reads the server process's minor page faults so far (redis-faults.ts), null where it cannot. */
   constructor(
     readonly client: Client,
-    readonly pageFaults: RedisFaults = () => null,
+    readonly pageFaults: RedisFaults,
   ) {}
 
   /** Empties the database, synchronously: the memory is given back before the next measurement. */
