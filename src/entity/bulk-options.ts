@@ -52,12 +52,19 @@ export function firstChunks(count: number, chunkSize: number): { objects: number
 }
 
 /**
- * Changes to loaded objects (one save.lua call each) under way at once in saveMany. All at once, 100,000
- * updates of the suite's posts held about 420 MB of commands and promises at the peak and took 27 to 29 us of
- * client CPU each; 250 at a time, about 36 MB and 13 to 14 us, and 40,600 to 44,400 updates/s against
- * 30,900 to 35,200 (Redis running the scripts sets the pace from about 250 on).
+ * Changes to loaded objects of a model that claims unique values object by object (a sharded model with a
+ * unique attribute: claimed-write.ts), one save.lua call each, under way at once in saveMany. All at once,
+ * 100,000 updates of the suite's posts held about 420 MB of commands and promises at the peak and took 27 to
+ * 29 us of client CPU each; 250 at a time, about 36 MB and 13 to 14 us, and 40,600 to 44,400 updates/s
+ * against 30,900 to 35,200 (Redis running the scripts sets the pace from about 250 on).
  */
 export const UPDATES_IN_FLIGHT = 250;
+
+/**
+ * Chunks of changes to loaded objects (one update-many.lua call each) under way at once in saveMany: Redis
+ * applies one while the next is encoded and sent, as for CREATES_IN_FLIGHT.
+ */
+export const UPDATE_CHUNKS_IN_FLIGHT = 3;
 
 /** Transactions of a findMany given a chunkSize awaiting Redis at once: one is applied while the next is sent. */
 export const READS_IN_FLIGHT = 2;

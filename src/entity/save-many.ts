@@ -11,6 +11,7 @@ import type { BaseEntity } from './base-entity';
 import { chunkSizeOption, SAVE_CHUNK_SIZE, UPDATES_IN_FLIGHT } from './bulk-options';
 import { eachInFlight } from './bulk-windows';
 import { createMany } from './create-many';
+import { updateMany } from './update-many';
 import { EntityState, holdAllUntil, StateClaims, stateOf } from './entity-state';
 import { runHooks } from './run-hooks';
 import { validateEntity } from './validate-entity';
@@ -29,9 +30,10 @@ interface Batch<T> {
 
 /**
  * Saves many entities as save() saves each one: the same hooks in the same order, the same validation and the
- * same per-object atomic write, but with the writes sent together: new objects in chunks, one save-many.lua
- * call per chunk, changes to loaded objects as pipelined save.lua calls. One item's failure (before or at its
- * write) writes nothing of that item and does not stop the others; the result says which failed and why.
+ * same per-object atomic write, but with the writes sent together in chunks: changes to loaded objects with
+ * one update-many.lua call per chunk, new objects with one save-many.lua call (or one MULTI) per chunk. One
+ * item's failure (before or at its write) writes nothing of that item and does not stop the others; the
+ * result says which failed and why.
  *
  * Order: every item's BeforeValidate, validation, BeforeSave and BeforeCreate/BeforeUpdate run first, item by
  * item in the given order; then the writes; then AfterCreate/AfterUpdate and AfterSave of each saved item, in
@@ -119,24 +121,21 @@ async function saveItems<T extends BaseEntity>(
 
   const written = new Array<boolean>(entities.length).fill(false);
   await afterSchema(model, async () => {
-    // Changes to loaded objects: one save.lua call each (writeEntity, as save() does), pipelined, at most
-    // UPDATES_IN_FLIGHT under way, and all of them before the new objects. A sharded model's unique values are
-    // claimed object by object (claimed-write.ts): its creates go that way too.
+    // Changes to loaded objects first, in chunks (update-many.lua), then the new objects, in chunks. A sharded
+    // model's unique values are claimed object by object (claimed-write.ts): its changes and creates go one
+    // save.lua call each (writeEntity, as save() does), pipelined, at most UPDATES_IN_FLIGHT under way.
     const oneByOne = claimsUniques(model);
+    const single: number[] = [];
     const updates: number[] = [];
     const creates: number[] = [];
-    const created: object[] = [];
     for (let i = 0; i < ready.length; i++) {
       const at = ready[i];
-      if (creating[at] && !oneByOne) {
-        creates.push(at);
-        created.push(entities[at]);
-      } else {
-        updates.push(at);
-      }
+      if (oneByOne) single.push(at);
+      else if (creating[at]) creates.push(at);
+      else updates.push(at);
     }
-    await eachInFlight(updates.length, UPDATES_IN_FLIGHT, async (i) => {
-      const at = updates[i];
+    await eachInFlight(single.length, UPDATES_IN_FLIGHT, async (i) => {
+      const at = single[i];
       try {
         await writeEntity(model, entities[at], states[at]);
         record(at, undefined);
@@ -144,7 +143,18 @@ async function saveItems<T extends BaseEntity>(
         record(at, error);
       }
     });
-    const createErrors = await createMany(model, created, chunkSize);
+    const updateErrors = await updateMany(
+      model,
+      updates.map((at) => entities[at]),
+      updates.map((at) => states[at]),
+      chunkSize,
+    );
+    for (let i = 0; i < updates.length; i++) record(updates[i], updateErrors[i]);
+    const createErrors = await createMany(
+      model,
+      creates.map((at) => entities[at]),
+      chunkSize,
+    );
     for (let i = 0; i < creates.length; i++) record(creates[i], createErrors[i]);
   });
 

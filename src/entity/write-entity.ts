@@ -6,7 +6,7 @@ import { parentChecks } from '../relations/parent-checks';
 import { encodeAttributes } from '../mapper/attribute-encoder';
 import { isEmpty } from '../mapper/change-set';
 import { ObjectStore, SaveOutcome } from '../mapper/object-store';
-import { planUpdate } from '../mapper/update-plan';
+import { planUpdate, UpdatePlan } from '../mapper/update-plan';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { EntityState, snapshotOf } from './entity-state';
 import { claimedWrite, claimsUniques } from './claimed-write';
@@ -16,7 +16,6 @@ import { claimedWrite, claimsUniques } from './claimed-write';
  * snapshot (with the @Version check), then the instance's id, version and snapshot follow what was stored.
  */
 export async function writeEntity(model: ModelDescriptor, entity: object, state: EntityState): Promise<boolean> {
-  const target = entity as Record<string, unknown>;
   const creating = state.stored === undefined;
   prepareWrite(model, entity, creating);
   const fields = encodeAttributes(model, entity);
@@ -43,14 +42,23 @@ export async function writeEntity(model: ModelDescriptor, entity: object, state:
       : claiming
         ? await claimedWrite(model, connection, state.id!, plan.stored, snapshot, update)
         : await update();
-    if ('id' in outcome) {
-      state.stored = plan.stored;
-      if (model.version) target[model.version.property] = Number(plan.stored.get(model.version.field));
-    }
+    if ('id' in outcome) keepUpdate(model, entity, state, plan);
   }
   if (!('id' in outcome)) throw refusal(model, entity, outcome, creating ? undefined : state.id);
   state.id = outcome.id;
   return creating;
+}
+
+/** What an update of a stored instance writes: its changes since the snapshot (prepareWrite done first). */
+export function planEntityUpdate(model: ModelDescriptor, entity: object, state: EntityState): UpdatePlan {
+  prepareWrite(model, entity, false);
+  return planUpdate(model, snapshotOf(state)!, encodeAttributes(model, entity));
+}
+
+/** After a stored update: the instance's snapshot, and with @Version its version, follow what was stored. */
+export function keepUpdate(model: ModelDescriptor, entity: object, state: EntityState, plan: UpdatePlan): void {
+  state.stored = plan.stored;
+  if (model.version) (entity as Record<string, unknown>)[model.version.property] = Number(plan.stored.get(model.version.field));
 }
 
 /**

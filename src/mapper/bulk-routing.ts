@@ -4,7 +4,7 @@ import { idForm, nextShard } from './shard-turns';
 
 /**
  * Where a bulk write of one object goes: the keys of the model (its key base, sequence and `all`) and the id
- * form save-many.lua's ARGV[7] takes ('0' given ids, '1' sequence ids, 'n:s' shard s of n). Items with the
+ * form the bulk scripts take ('0' given ids, '1' sequence ids, 'n:s' shard s of n). Items with the
  * same key base share a script call, so this is the one place that decides it.
  */
 export interface BulkTarget {

@@ -1,6 +1,7 @@
 import { Connection } from '../connection/connection';
 import { rawTransaction } from '../connection/raw-transaction';
 import { ModelDescriptor } from '../metadata/model-descriptor';
+import { ChangeSet } from './change-set';
 import { scripts } from '../scripts/scripts';
 import { BulkTarget } from './bulk-routing';
 import { EncodedFields } from './encoded-fields';
@@ -8,11 +9,19 @@ import { HsetArgsSink, hsetArgsOf, ID_SLOT, KEY_SLOT } from './hset-args';
 import { pushSpecs } from './index-specs';
 import { createsWithoutChecks, NewObjectEntries } from './new-object-entries';
 import { ParentChecks, SaveOutcome } from './object-store';
+import { touchedIndexes } from './touched-indexes';
 
 /** A new object of a bulk create: its given id ('' to take a sequence number) and its encoded fields. */
 export interface NewObject {
   readonly id: string;
   readonly fields: EncodedFields;
+}
+
+/** A change to a stored object in a bulk update: its id, what changes, and with @Version the version read. */
+export interface ObjectChange {
+  readonly id: string;
+  readonly changes: ChangeSet;
+  readonly readVersion: string | undefined;
 }
 
 /**
@@ -57,6 +66,36 @@ export class BulkStore {
       for (const [field, value] of object.fields) args.push(field, value);
     }
     const reply = await scripts.saveMany().run(this.connection.client, [keys.sequence, keys.all, keys.base], args);
+    return (reply as unknown[]).map(outcomeOf);
+  }
+
+  /**
+   * Applies the changes to stored objects with one update-many.lua call, in order; resolves to one outcome per
+   * object, as ObjectStore.update's. Each object sends only the indexes its change touches and the foreign keys
+   * it sets, so a change nothing depends on costs what update-fields.lua costs.
+   */
+  async update(target: BulkTarget, objects: readonly ObjectChange[], parents: ParentChecks): Promise<SaveOutcome[]> {
+    const { keys, idForm } = target;
+    const model = this.model;
+    const cap = model.cap;
+    const args = [
+      model.version?.field ?? '',
+      cap ? keys.sorted('score', cap.index.attribute.field) : '',
+      cap ? String(cap.keep) : '',
+      cap?.keepLowest ? 'asc' : 'desc',
+      idForm,
+      String(objects.length),
+    ];
+    for (const { id, changes, readVersion } of objects) {
+      args.push(id, readVersion ?? '', String(changes.set.size));
+      for (const [field, value] of changes.set) args.push(field, value);
+      args.push(String(changes.removed.length), ...changes.removed);
+      pushSpecs(args, touchedIndexes(model, changes));
+      const checked = parents.filter(([field]) => changes.set.has(field));
+      args.push(String(checked.length));
+      for (const [field, objectPrefix] of checked) args.push(field, objectPrefix);
+    }
+    const reply = await scripts.updateMany().run(this.connection.client, [keys.sequence, keys.all, keys.base], args);
     return (reply as unknown[]).map(outcomeOf);
   }
 
@@ -130,7 +169,7 @@ export class BulkStore {
   }
 }
 
-/** One entry of save-many.lua's reply, read as save.lua's reply is by ObjectStore. */
+/** One entry of save-many.lua's or update-many.lua's reply, read as save.lua's reply is by ObjectStore. */
 function outcomeOf(reply: unknown): SaveOutcome {
   if (reply === null || reply === undefined) return { missing: true };
   if (Array.isArray(reply)) {

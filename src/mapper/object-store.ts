@@ -11,6 +11,7 @@ import { fieldsFromReply } from './attribute-encoder';
 import { ModelKeys } from '../keys/model-keys';
 import { idForm, nextShard } from './shard-turns';
 import { createsWithoutChecks, entryTemplates } from './new-object-entries';
+import { touchedIndexes } from './touched-indexes';
 
 
 /** What a save came to: the id, the object being gone (or the id taken), or a unique value held by another. */
@@ -99,7 +100,7 @@ export class ObjectStore {
    */
   update(id: string, changes: ChangeSet, readVersion: string | undefined, parents: ParentChecks): Promise<SaveOutcome> {
     const keys = this.keysOf(id);
-    const touched = this.touched(changes);
+    const touched = touchedIndexes(this.model, changes);
     if (touched.length > 0 || this.model.version !== undefined || parents.some(([field]) => changes.set.has(field))) {
       return this.save(keys, 'u', id, changes, touched, readVersion, parents);
     }
@@ -115,18 +116,6 @@ export class ObjectStore {
         // the hash has expired and its entries wait for a sweep: save.lua sweeps them and answers missing
         return this.save(keys, 'u', id, changes, touched, readVersion, parents);
       });
-  }
-
-  /** The indexes whose entries depend on the changed fields. */
-  private touched(changes: ChangeSet): IndexDescriptor[] {
-    if (this.model.indexes.length === 0) return [];
-    const touched = new Set<IndexDescriptor>();
-    const add = (field: string) => {
-      for (const index of this.model.indexesTouching(field)) touched.add(index);
-    };
-    for (const field of changes.set.keys()) add(field);
-    for (const field of changes.removed) add(field);
-    return [...touched];
   }
 
   private async save(

@@ -24,6 +24,7 @@ export const scripts = {
   createPlain: script('create-plain.lua'),
   updateFields: script('update-fields.lua'),
   saveMany: script('save-many.lua'),
+  updateMany: script('update-many.lua'),
   remove: script('remove.lua'),
   query: script('query.lua'),
   window: script('window.lua'),

@@ -1,0 +1,69 @@
+import { activeConnection } from '../connection/connection';
+import { bulkTarget, groupByTarget } from '../mapper/bulk-routing';
+import { BulkStore, ObjectChange } from '../mapper/bulk-store';
+import { isEmpty } from '../mapper/change-set';
+import { UpdatePlan } from '../mapper/update-plan';
+import { ModelDescriptor } from '../metadata/model-descriptor';
+import { parentChecks } from '../relations/parent-checks';
+import { UPDATE_CHUNKS_IN_FLIGHT } from './bulk-options';
+import { inWindows } from './bulk-windows';
+import { EntityState } from './entity-state';
+import { keepUpdate, planEntityUpdate, refusal } from './write-entity';
+
+/** A change on its way: the entity's position, what is sent for it, and its snapshot once stored. */
+interface PendingChange extends ObjectChange {
+  readonly at: number;
+  readonly plan: UpdatePlan;
+}
+
+/**
+ * The write step of saveMany for stored instances: what writeEntity does for one update, for many, with one
+ * update-many.lua call per chunk (per key base: a sharded model's objects are grouped by shard). Each
+ * instance's snapshot (and @Version) follows what was stored, as after save(); an instance with nothing
+ * changed sends nothing. Resolves to the error of each instance that was not stored (undefined for those
+ * that were): a refusal (stale, gone, unique value, missing parent), or the error of its chunk's call, given to
+ * each instance of the chunk (a connection lost during the call leaves unknown whether Redis ran it, as for
+ * one save()). Instances are encoded chunk by chunk, so that encoding the next chunk overlaps Redis applying
+ * the last.
+ */
+export async function updateMany(
+  model: ModelDescriptor,
+  entities: readonly object[],
+  states: readonly EntityState[],
+  chunkSize: number,
+): Promise<Array<Error | undefined>> {
+  const errors = new Array<Error | undefined>(entities.length);
+  const connection = activeConnection();
+  const store = new BulkStore(model, connection);
+  const parents = parentChecks(model, connection.prefix);
+  const positions = entities.map((_, at) => at);
+  await inWindows(positions, chunkSize, UPDATE_CHUNKS_IN_FLIGHT, async (chunk) => {
+    const pending: PendingChange[] = [];
+    for (const at of chunk) {
+      try {
+        const plan = planEntityUpdate(model, entities[at], states[at]);
+        if (isEmpty(plan.changes)) keepUpdate(model, entities[at], states[at], plan);
+        else pending.push({ at, id: states[at].id!, changes: plan.changes, readVersion: plan.readVersion, plan });
+      } catch (error) {
+        errors[at] = error as Error;
+      }
+    }
+    const groups = groupByTarget(pending, (item) => bulkTarget(model, connection.prefix, item.id));
+    await Promise.all(
+      groups.map(async ({ target, items }) => {
+        try {
+          const outcomes = await store.update(target, items, parents);
+          for (let i = 0; i < items.length; i++) {
+            const { at, id, plan } = items[i];
+            const outcome = outcomes[i];
+            if ('id' in outcome) keepUpdate(model, entities[at], states[at], plan);
+            else errors[at] = refusal(model, entities[at], outcome, id);
+          }
+        } catch (error) {
+          for (const { at } of items) errors[at] = error as Error;
+        }
+      }),
+    );
+  });
+  return errors;
+}

@@ -1,0 +1,74 @@
+-- update-many.lua: apply the changes of a chunk of loaded objects of one model (one key base), each exactly as
+-- save.lua (or, for a change nothing depends on, update-fields.lua) applies one.
+-- KEYS[1]  the model's sequence (string; untouched by an update, passed as save.lua's)
+-- KEYS[2]  the model's `all` zset
+-- KEYS[3]  the model's key base `<prefix>:{<Model>}` (object, memo and index keys derive from it, same hash tag)
+-- ARGV[1]  the @Version field ('' none)
+-- ARGV[2]  the cap's index key ('' none); ARGV[3] how many to keep; ARGV[4] 'asc' keeps the lowest
+-- ARGV[5]  the id form, as save.lua's ARGV[10] ('0' given ids, '1' sequence, 'n:s' shard s of n)
+-- ARGV[6]  c, the number of objects; then per object:
+--            its id; the version the client read ('' without @Version);
+--            n, then n field, value pairs to set (HSET); m, then m fields to remove (HDEL);
+--            k, then k index specs (kind, attribute, scope, numeric: see indexes.lua): the indexes touching
+--            the object's changed fields;
+--            p, then p pairs (foreign key field, the parent model's object key prefix): the foreign keys the
+--            object changes, each of which must name a live parent
+-- Returns: an array of c outcomes, in order, each what save.lua returns for an update: the id; false when the
+--          object does not exist or has expired (never revived; an expired one is swept); {'unique',
+--          attribute}; {'stale'}; {'relation', field}.
+-- Guarantees: the objects are applied one after the other in the given order, each with every check before its
+-- first write, so a refused object writes nothing and does not stop the others, and a unique value freed by
+-- an earlier object of the chunk may be taken by a later one, as with save() called in that order. Each
+-- object's hash, index and unique entries change together, computed from the values stored before and after
+-- its write (invariants 1 to 5); the whole chunk is one script, so no client sees part of it. A change that no
+-- index, version or foreign key depends on is written as update-fields.lua writes it (the existence check,
+-- then HSET/HDEL; a capped model is not trimmed, since no score moved); every other goes through
+-- save-object.lua's saveObject, as save.lua runs it. Saving keeps each object's TTL.
+--!include indexes.lua
+--!include objects.lua
+--!include pages.lua
+--!include caps.lua
+--!include save-object.lua
+
+local model = saveContext(KEYS[1], KEYS[2], KEYS[3], '', '0', ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
+local count = tonumber(ARGV[6])
+local at = 7
+local outcomes = {}
+
+-- A change nothing else depends on: update-fields.lua's write, and save.lua's sweep of an expired object.
+local function updateFields(id, setFrom, setCount, delFrom, delCount)
+  local key = model.base .. ':obj:' .. id
+  if redis.call('EXISTS', key) == 0 then
+    if redis.call('ZSCORE', model.all, id) then
+      purgeObject(model.base, model.all, id, nil, nil)
+    end
+    return false
+  end
+  if setCount > 0 then
+    callWithArgs('HSET', key, setFrom, setFrom + 2 * setCount - 1)
+  end
+  if delCount > 0 then
+    callWithArgs('HDEL', key, delFrom, delFrom + delCount - 1)
+  end
+  return id
+end
+
+for i = 1, count do
+  local id, readVersion = ARGV[at], ARGV[at + 1]
+  local setCount = tonumber(ARGV[at + 2])
+  local setFrom = at + 3
+  local delCount = tonumber(ARGV[setFrom + 2 * setCount])
+  local delFrom = setFrom + 2 * setCount + 1
+  local specsAt = delFrom + delCount
+  local specCount = tonumber(ARGV[specsAt])
+  local parentsFrom = specsAt + 1 + 4 * specCount
+  local parentCount = tonumber(ARGV[parentsFrom])
+  if specCount == 0 and parentCount == 0 and model.versionField == '' then
+    outcomes[i] = updateFields(id, setFrom, setCount, delFrom, delCount)
+  else
+    local specs, fields = readSpecs(specsAt + 1, specCount)
+    outcomes[i] = saveObject(model, 'u', id, readVersion, setFrom, setCount, delFrom, delCount, specs, fields, parentsFrom)
+  end
+  at = parentsFrom + 1 + 2 * parentCount
+end
+return outcomes
