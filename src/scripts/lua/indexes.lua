@@ -134,6 +134,17 @@ local function callWithArgs(command, key, from, to, lead)
   end
 end
 
+-- Writes a change to the hash `key`: HSET of the setCount field, value pairs at ARGV[setFrom ..], HDEL of the
+-- delCount fields at ARGV[delFrom ..].
+local function writeChanges(key, setFrom, setCount, delFrom, delCount)
+  if setCount > 0 then
+    callWithArgs('HSET', key, setFrom, setFrom + 2 * setCount - 1)
+  end
+  if delCount > 0 then
+    callWithArgs('HDEL', key, delFrom, delFrom + delCount - 1)
+  end
+end
+
 -- Reads `count` specs from ARGV starting at `from`; returns them and the fields their entries depend on.
 local function readSpecs(from, count)
   local specs, fields, seen = {}, {}, {}

@@ -121,12 +121,7 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
     if #specs == 0 or redis.call('EXISTS', memo) == 0 then
       memo = nil
     end
-    if setCount > 0 then
-      callWithArgs('HSET', key, setFrom, setFrom + 2 * setCount - 1)
-    end
-    if delCount > 0 then
-      callWithArgs('HDEL', key, delFrom, delFrom + delCount - 1)
-    end
+    writeChanges(key, setFrom, setCount, delFrom, delCount)
   else
     if not sequenced then
       -- a given id (uuid): replace any stray hash or memo rather than merge into it

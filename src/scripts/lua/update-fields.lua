@@ -22,12 +22,6 @@ if redis.call('EXISTS', key) == 0 then
   return 0
 end
 local setCount = tonumber(ARGV[2])
-if setCount > 0 then
-  callWithArgs('HSET', key, 3, 2 + 2 * setCount)
-end
-local delFrom = 3 + 2 * setCount
-local delCount = tonumber(ARGV[delFrom])
-if delCount > 0 then
-  callWithArgs('HDEL', key, delFrom + 1, delFrom + delCount)
-end
+local delCount = tonumber(ARGV[3 + 2 * setCount])
+writeChanges(key, 3, setCount, 4 + 2 * setCount, delCount)
 return 1

@@ -44,12 +44,7 @@ local function updateFields(id, setFrom, setCount, delFrom, delCount)
     end
     return false
   end
-  if setCount > 0 then
-    callWithArgs('HSET', key, setFrom, setFrom + 2 * setCount - 1)
-  end
-  if delCount > 0 then
-    callWithArgs('HDEL', key, delFrom, delFrom + delCount - 1)
-  end
+  writeChanges(key, setFrom, setCount, delFrom, delCount)
   return id
 end
 
