@@ -21,13 +21,13 @@
  * A private redis-server is started unless REDIS_URL is set; keys go under a fresh prefix, removed at the end.
  */
 import 'reflect-metadata';
-import { connect, disconnect } from '../src';
 import { SuitePost } from './peers/redis-record-peer';
 import { positiveInteger } from './support/args';
-import { Client, connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
+import { Client, describeRedis } from './support/bench-redis';
 import { CallCost, callCosts } from './support/call-costs';
 import { GUARDED_HSET } from './support/guarded-hset';
 import { check, median } from './support/measure';
+import { runRecordSession } from './support/record-session';
 import { printTable } from './support/table';
 import { makePosts } from './workloads/posts';
 
@@ -85,70 +85,52 @@ function writers(client: Client, base: string, loaded: SuitePost[], ids: readonl
   };
 }
 
-async function main(): Promise<void> {
-  const redis = await redisForRun();
-  const prefix = `bulkupdate${randomHex()}`;
-  const raw = await connectedClient(redis.url);
-  const client = await connectedClient(redis.url);
-  try {
-    await connect({ url: redis.url, prefix });
-    const { posts, newContent } = makePosts(N, SEED);
-    const stored = await SuitePost.saveMany(posts.map((post) => SuitePost.build({ ...post, createdAt: new Date(post.createdAt) })));
-    check(stored.ok, 'saveMany failed');
-    const loaded = stored.saved as SuitePost[];
-    const ids = loaded.map((post) => String(post.id));
-    const guardSha = await client.scriptLoad(GUARDED_HSET);
-    const byWriter = writers(client, `${prefix}:{SuitePost}`, loaded, ids, guardSha);
-    console.log(`bulk update of ${N.toLocaleString('en-US')} posts (content), ${ROUNDS} rounds, ${describeRedis(redis.url)}`);
+runRecordSession('bulkupdate', async ({ url, prefix, raw, client }) => {
+  const { posts, newContent } = makePosts(N, SEED);
+  const stored = await SuitePost.saveMany(posts.map((post) => SuitePost.build({ ...post, createdAt: new Date(post.createdAt) })));
+  check(stored.ok, 'saveMany failed');
+  const loaded = stored.saved as SuitePost[];
+  const ids = loaded.map((post) => String(post.id));
+  const guardSha = await client.scriptLoad(GUARDED_HSET);
+  const byWriter = writers(client, `${prefix}:{SuitePost}`, loaded, ids, guardSha);
+  console.log(`bulk update of ${N.toLocaleString('en-US')} posts (content), ${ROUNDS} rounds, ${describeRedis(url)}`);
 
-    /** The contents of one run: the new contents, their last two characters marking the run (same sizes). */
-    const contentsOf = (round: number, k: number) => {
-      const mark = String.fromCharCode(65 + (round % 26)) + String.fromCharCode(97 + k);
-      return newContent.map((content) => content.slice(0, -2) + mark);
-    };
-    const timed = async (writer: Writer, contents: readonly string[]): Promise<CallCost> => {
-      const cost = await callCosts(raw, N, () => byWriter[writer](contents));
-      const read = await SuitePost.findMany(ids, { chunkSize: 1000 });
-      read.forEach((post, i) => check(post?.content === contents[i], `${writer}: post ${ids[i]} holds the wrong content`));
-      return cost;
-    };
+  /** The contents of one run: the new contents, their last two characters marking the run (same sizes). */
+  const contentsOf = (round: number, k: number) => {
+    const mark = String.fromCharCode(65 + (round % 26)) + String.fromCharCode(97 + k);
+    return newContent.map((content) => content.slice(0, -2) + mark);
+  };
+  const timed = async (writer: Writer, contents: readonly string[]): Promise<CallCost> => {
+    const cost = await callCosts(raw, N, () => byWriter[writer](contents));
+    const read = await SuitePost.findMany(ids, { chunkSize: 1000 });
+    read.forEach((post, i) => check(post?.content === contents[i], `${writer}: post ${ids[i]} holds the wrong content`));
+    return cost;
+  };
 
-    const runs = new Map<Writer, CallCost[]>();
-    for (let round = 0; round < ROUNDS; round++) {
-      for (let k = 0; k < WRITERS.length; k++) {
-        const writer = WRITERS[(k + round) % WRITERS.length];
-        const run = await timed(writer, contentsOf(round, k));
-        if (round === 0) continue; // warm-up
-        runs.set(writer, [...(runs.get(writer) ?? []), run]);
-        const rate = Math.round(1e6 / run.wall).toLocaleString('en-US');
-        console.log(`  round ${round}: ${writer}: ${rate} updates/s, client ${run.cpu.toFixed(1)} us, Redis ${run.redis.toFixed(1)} us per update`);
-      }
+  const runs = new Map<Writer, CallCost[]>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let k = 0; k < WRITERS.length; k++) {
+      const writer = WRITERS[(k + round) % WRITERS.length];
+      const run = await timed(writer, contentsOf(round, k));
+      if (round === 0) continue; // warm-up
+      runs.set(writer, [...(runs.get(writer) ?? []), run]);
+      const rate = Math.round(1e6 / run.wall).toLocaleString('en-US');
+      console.log(`  round ${round}: ${writer}: ${rate} updates/s, client ${run.cpu.toFixed(1)} us, Redis ${run.redis.toFixed(1)} us per update`);
     }
-
-    const med = (writer: Writer, part: keyof CallCost) => median(runs.get(writer)!.map((run) => run[part]));
-    const perSecond = (writer: Writer) => 1e6 / med(writer, 'wall');
-    console.log('');
-    printTable(
-      ['writer', 'updates/s', 'client CPU per update', 'Redis CPU per update', 'saveMany vs this'],
-      ['left', 'right', 'right', 'right', 'right'],
-      WRITERS.map((writer) => [
-        writer,
-        Math.round(perSecond(writer)).toLocaleString('en-US'),
-        `${med(writer, 'cpu').toFixed(1)} us`,
-        `${med(writer, 'redis').toFixed(1)} us`,
-        writer === 'saveMany' ? '' : `${(perSecond('saveMany') / perSecond(writer)).toFixed(2)}x`,
-      ]),
-    );
-  } finally {
-    await disconnect();
-    await deleteKeys(raw, prefix);
-    await client.close();
-    await raw.close();
-    await redis.stop();
   }
-}
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
+  const med = (writer: Writer, part: keyof CallCost) => median(runs.get(writer)!.map((run) => run[part]));
+  const perSecond = (writer: Writer) => 1e6 / med(writer, 'wall');
+  console.log('');
+  printTable(
+    ['writer', 'updates/s', 'client CPU per update', 'Redis CPU per update', 'saveMany vs this'],
+    ['left', 'right', 'right', 'right', 'right'],
+    WRITERS.map((writer) => [
+      writer,
+      Math.round(perSecond(writer)).toLocaleString('en-US'),
+      `${med(writer, 'cpu').toFixed(1)} us`,
+      `${med(writer, 'redis').toFixed(1)} us`,
+      writer === 'saveMany' ? '' : `${(perSecond('saveMany') / perSecond(writer)).toFixed(2)}x`,
+    ]),
+  );
 });

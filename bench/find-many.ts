@@ -19,12 +19,12 @@
  * A private redis-server is started unless REDIS_URL is set; keys go under a fresh prefix, removed at the end.
  */
 import 'reflect-metadata';
-import { connect, disconnect } from '../src';
 import { SuitePost } from './peers/redis-record-peer';
 import { positiveInteger } from './support/args';
-import { Client, connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
+import { Client, describeRedis } from './support/bench-redis';
 import { CallCost, callCosts } from './support/call-costs';
 import { check, median } from './support/measure';
+import { runRecordSession } from './support/record-session';
 import { printTable } from './support/table';
 import { makePosts } from './workloads/posts';
 
@@ -66,74 +66,56 @@ function readers(client: Client, base: string): Record<Reader, Read> {
   };
 }
 
-async function main(): Promise<void> {
-  const redis = await redisForRun();
-  const prefix = `findmany${randomHex()}`;
-  const raw = await connectedClient(redis.url);
-  const client = await connectedClient(redis.url);
-  try {
-    await connect({ url: redis.url, prefix });
-    const { posts } = makePosts(N, SEED, 0);
-    const entities = posts.map((post) => SuitePost.build({ ...post, createdAt: new Date(post.createdAt) }));
-    const stored = await SuitePost.saveMany(entities);
-    check(stored.ok, 'saveMany failed');
-    const ids = stored.saved.map((post) => String(post.id));
-    const byRead = readers(client, `${prefix}:{SuitePost}`);
-    const sizes = SIZES.map((size) => size.toLocaleString('en-US')).join(', ');
-    console.log(`findMany of ${N.toLocaleString('en-US')} posts in calls of ${sizes} ids, ${ROUNDS} rounds, ${describeRedis(redis.url)}`);
+runRecordSession('findmany', async ({ url, prefix, raw, client }) => {
+  const { posts } = makePosts(N, SEED, 0);
+  const entities = posts.map((post) => SuitePost.build({ ...post, createdAt: new Date(post.createdAt) }));
+  const stored = await SuitePost.saveMany(entities);
+  check(stored.ok, 'saveMany failed');
+  const ids = stored.saved.map((post) => String(post.id));
+  const byRead = readers(client, `${prefix}:{SuitePost}`);
+  const sizes = SIZES.map((size) => size.toLocaleString('en-US')).join(', ');
+  console.log(`findMany of ${N.toLocaleString('en-US')} posts in calls of ${sizes} ids, ${ROUNDS} rounds, ${describeRedis(url)}`);
 
-    /** One pass over every id in calls of `size`, its costs per object; the answers are checked after the clock. */
-    const timed = async (reader: Reader, size: number): Promise<CallCost> => {
-      const answers: Array<Array<string | undefined>> = [];
-      const cost = await callCosts(raw, N, async () => {
-        for (let from = 0; from < N; from += size) answers.push(await byRead[reader](ids.slice(from, from + size)));
-      });
-      answers.flat().forEach((content, i) => check(content === posts[i].content, `${reader}: post ${ids[i]} read wrong`));
-      return cost;
-    };
+  /** One pass over every id in calls of `size`, its costs per object; the answers are checked after the clock. */
+  const timed = async (reader: Reader, size: number): Promise<CallCost> => {
+    const answers: Array<Array<string | undefined>> = [];
+    const cost = await callCosts(raw, N, async () => {
+      for (let from = 0; from < N; from += size) answers.push(await byRead[reader](ids.slice(from, from + size)));
+    });
+    answers.flat().forEach((content, i) => check(content === posts[i].content, `${reader}: post ${ids[i]} read wrong`));
+    return cost;
+  };
 
-    const runs = new Map<string, CallCost[]>();
-    for (let round = 0; round < ROUNDS; round++) {
-      for (let k = 0; k < READERS.length; k++) {
-        const reader = READERS[(k + round) % READERS.length];
-        for (const size of SIZES.filter((size) => readersOf(size).includes(reader))) {
-          const run = await timed(reader, size);
-          if (round === 0) continue; // warm-up
-          const key = `${reader}@${size}`;
-          runs.set(key, [...(runs.get(key) ?? []), run]);
-          const rate = Math.round(1e6 / run.wall).toLocaleString('en-US');
-          console.log(`  round ${round}: ${reader} in calls of ${size}: ${rate} objects/s, client ${run.cpu.toFixed(1)} us, Redis ${run.redis.toFixed(1)} us per object`);
-        }
+  const runs = new Map<string, CallCost[]>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let k = 0; k < READERS.length; k++) {
+      const reader = READERS[(k + round) % READERS.length];
+      for (const size of SIZES.filter((size) => readersOf(size).includes(reader))) {
+        const run = await timed(reader, size);
+        if (round === 0) continue; // warm-up
+        const key = `${reader}@${size}`;
+        runs.set(key, [...(runs.get(key) ?? []), run]);
+        const rate = Math.round(1e6 / run.wall).toLocaleString('en-US');
+        console.log(`  round ${round}: ${reader} in calls of ${size}: ${rate} objects/s, client ${run.cpu.toFixed(1)} us, Redis ${run.redis.toFixed(1)} us per object`);
       }
     }
-
-    const med = (reader: Reader, size: number, part: keyof CallCost) => median(runs.get(`${reader}@${size}`)!.map((run) => run[part]));
-    const perSecond = (reader: Reader, size: number) => 1e6 / med(reader, size, 'wall');
-    console.log('');
-    printTable(
-      ['ids per call', 'reader', 'objects/s', 'client CPU per object', 'Redis CPU per object', 'findMany vs this'],
-      ['right', 'left', 'right', 'right', 'right', 'right'],
-      SIZES.flatMap((size) =>
-        readersOf(size).map((reader) => [
-          size.toLocaleString('en-US'),
-          reader,
-          Math.round(perSecond(reader, size)).toLocaleString('en-US'),
-          `${med(reader, size, 'cpu').toFixed(1)} us`,
-          `${med(reader, size, 'redis').toFixed(1)} us`,
-          reader === 'findMany' ? '' : `${(perSecond('findMany', size) / perSecond(reader, size)).toFixed(2)}x`,
-        ]),
-      ),
-    );
-  } finally {
-    await disconnect();
-    await deleteKeys(raw, prefix);
-    await client.close();
-    await raw.close();
-    await redis.stop();
   }
-}
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
+  const med = (reader: Reader, size: number, part: keyof CallCost) => median(runs.get(`${reader}@${size}`)!.map((run) => run[part]));
+  const perSecond = (reader: Reader, size: number) => 1e6 / med(reader, size, 'wall');
+  console.log('');
+  printTable(
+    ['ids per call', 'reader', 'objects/s', 'client CPU per object', 'Redis CPU per object', 'findMany vs this'],
+    ['right', 'left', 'right', 'right', 'right', 'right'],
+    SIZES.flatMap((size) =>
+      readersOf(size).map((reader) => [
+        size.toLocaleString('en-US'),
+        reader,
+        Math.round(perSecond(reader, size)).toLocaleString('en-US'),
+        `${med(reader, size, 'cpu').toFixed(1)} us`,
+        `${med(reader, size, 'redis').toFixed(1)} us`,
+        reader === 'findMany' ? '' : `${(perSecond('findMany', size) / perSecond(reader, size)).toFixed(2)}x`,
+      ]),
+    ),
+  );
 });
