@@ -27,7 +27,7 @@ import { Client, describeRedis } from './support/bench-redis';
 import { CallCost, callCosts } from './support/call-costs';
 import { GUARDED_HSET } from './support/guarded-hset';
 import { check, median } from './support/measure';
-import { runRecordSession } from './support/record-session';
+import { runBenchSession } from './support/bench-session';
 import { printTable } from './support/table';
 import { makePosts } from './workloads/posts';
 
@@ -85,7 +85,7 @@ function writers(client: Client, base: string, loaded: SuitePost[], ids: readonl
   };
 }
 
-runRecordSession('bulkupdate', async ({ url, prefix, raw, client }) => {
+runBenchSession('bulkupdate', async ({ url, prefix, raw, client }) => {
   const { posts, newContent } = makePosts(N, SEED);
   const stored = await SuitePost.saveMany(posts.map((post) => SuitePost.build({ ...post, createdAt: new Date(post.createdAt) })));
   check(stored.ok, 'saveMany failed');

@@ -24,7 +24,7 @@ import { positiveInteger } from './support/args';
 import { Client, describeRedis } from './support/bench-redis';
 import { CallCost, callCosts } from './support/call-costs';
 import { check, median } from './support/measure';
-import { runRecordSession } from './support/record-session';
+import { runBenchSession } from './support/bench-session';
 import { printTable } from './support/table';
 import { makePosts } from './workloads/posts';
 
@@ -66,7 +66,7 @@ function readers(client: Client, base: string): Record<Reader, Read> {
   };
 }
 
-runRecordSession('findmany', async ({ url, prefix, raw, client }) => {
+runBenchSession('findmany', async ({ url, prefix, raw, client }) => {
   const { posts } = makePosts(N, SEED, 0);
   const entities = posts.map((post) => SuitePost.build({ ...post, createdAt: new Date(post.createdAt) }));
   const stored = await SuitePost.saveMany(entities);

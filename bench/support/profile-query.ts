@@ -17,7 +17,7 @@ import { scripts } from '../../src/scripts/scripts';
 import { seeded } from '../../tools/seeded-random';
 import { option, positiveInteger } from './args';
 import { redisCpu } from './call-costs';
-import { runProfile } from './profile-session';
+import { runBenchSession } from './bench-session';
 import { median } from './measure';
 
 @Model({ name: 'QueryBenchPost' })
@@ -48,7 +48,7 @@ async function time(label: string, run: () => Promise<unknown>): Promise<void> {
   console.log(`${label.padEnd(48)} median ${median(samples).toFixed(3)} ms, Node CPU ${nodeUs.toFixed(0)} us/call`);
 }
 
-runProfile('profq', async ({ prefix, raw }) => {
+runBenchSession('profq', async ({ prefix, raw }) => {
   const random = seeded(20240601);
   for (let start = 0; start < N; start += 1000) {
     const batch: Promise<unknown>[] = [];

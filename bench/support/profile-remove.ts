@@ -14,7 +14,7 @@ import { activeConnection } from '../../src/connection/connection';
 import { indexedRemovalScript } from '../../src/mapper/indexed-removal';
 import { descriptorOf } from '../../src/metadata/model-registry';
 import { positiveInteger } from './args';
-import { runProfile } from './profile-session';
+import { runBenchSession } from './bench-session';
 import { CallCost, callCosts, commandTimeBetween, commandTimes, formatCost } from './call-costs';
 
 @Model({ name: 'ProfileRemovedPost' })
@@ -28,7 +28,7 @@ class Post extends BaseEntity {
 const N = positiveInteger('n', 'N', 5000);
 const ROUNDS = positiveInteger('rounds', 'ROUNDS', 4);
 
-runProfile('profr', async ({ prefix, raw }) => {
+runBenchSession('profr', async ({ prefix, raw }) => {
   const base = `${prefix}:{ProfileRemovedPost}`;
   const script = indexedRemovalScript(descriptorOf(Post).indexes);
   const fresh = async (round: number) => {

@@ -12,7 +12,7 @@
 import 'reflect-metadata';
 import { Attr, BaseEntity, Model } from '../../src';
 import { option, positiveInteger } from './args';
-import { runProfile } from './profile-session';
+import { runBenchSession } from './bench-session';
 import { GUARDED_HSET } from './guarded-hset';
 import { CallCost, callCosts, formatCost } from './call-costs';
 
@@ -29,7 +29,7 @@ const CPU_LOOP = Number(option('cpu-loop', 'CPU_LOOP') ?? 0);
 
 const text = (i: number, round: number) => `content ${round} of post ${i} `.repeat(40);
 
-runProfile('profu', async ({ prefix, raw }) => {
+runBenchSession('profu', async ({ prefix, raw }) => {
   const posts: Post[] = [];
   for (let i = 0; i < N; i++) posts.push(await Post.create({ author: `a${i}`, topic: `t${i % 10}`, content: text(i, 0) }));
   const loaded = await Promise.all(posts.map((post) => Post.findOrFail(post.id!)));

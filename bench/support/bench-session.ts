@@ -1,23 +1,23 @@
 import { connect, disconnect } from '../../src';
 import { Client, connectedClient, deleteKeys, randomHex, redisForRun } from './bench-redis';
 
-/** What a benchmark of redis-record against hand-written node-redis works with. */
-export interface RecordSession {
+/** What a benchmark or profiling script works with. */
+export interface BenchSession {
   readonly url: string;
   /** redis-record's key prefix for the run, fresh. */
   readonly prefix: string;
-  /** A client for reading Redis's figures (INFO) between runs, never inside a timed one. */
+  /** A client for Redis's figures (INFO) between runs, never inside a timed one. */
   readonly raw: Client;
-  /** A client for the hand-written writers or readers. */
+  /** A client for hand-written node-redis writers or readers. */
   readonly client: Client;
 }
 
 /**
- * Runs a benchmark's `work` on a private redis-server (or REDIS_URL), with redis-record connected under a fresh
- * prefix and two node-redis clients; afterwards removes the prefix's keys and closes everything. A failure is
- * printed and exits the process with 1.
+ * Runs a script's `work` against REDIS_URL or a private redis-server, with redis-record connected under a fresh
+ * prefix (`<label><random hex>`) and two node-redis clients; afterwards deletes the keys under the prefix and
+ * closes and stops what it started. A failure is printed and exits with 1.
  */
-export function runRecordSession(label: string, work: (session: RecordSession) => Promise<void>): void {
+export function runBenchSession(label: string, work: (session: BenchSession) => Promise<void>): void {
   const run = async () => {
     const redis = await redisForRun();
     const prefix = `${label}${randomHex()}`;
