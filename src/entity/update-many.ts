@@ -2,7 +2,7 @@ import { activeConnection } from '../connection/connection';
 import { bulkTarget, groupByTarget } from '../mapper/bulk-routing';
 import { BulkStore, ObjectChange } from '../mapper/bulk-store';
 import { isEmpty } from '../mapper/change-set';
-import { UpdatePlan } from '../mapper/update-plan';
+import { EncodedFields } from '../mapper/encoded-fields';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { parentChecks } from '../relations/parent-checks';
 import { UPDATE_CHUNKS_IN_FLIGHT } from './bulk-options';
@@ -13,7 +13,7 @@ import { keepUpdate, planEntityUpdate, refusal } from './write-entity';
 /** A change on its way: the entity's position, what is sent for it, and its snapshot once stored. */
 interface PendingChange extends ObjectChange {
   readonly at: number;
-  readonly plan: UpdatePlan;
+  readonly stored: EncodedFields;
 }
 
 /**
@@ -42,8 +42,9 @@ export async function updateMany(
     for (const at of chunk) {
       try {
         const plan = planEntityUpdate(model, entities[at], states[at]);
-        if (isEmpty(plan.changes)) keepUpdate(model, entities[at], states[at], plan);
-        else pending.push({ at, id: states[at].id!, changes: plan.changes, readVersion: plan.readVersion, plan });
+        const { changes, readVersion, stored } = plan;
+        if (isEmpty(changes)) keepUpdate(model, entities[at], states[at], stored);
+        else pending.push({ at, id: states[at].id!, changes, readVersion, stored });
       } catch (error) {
         errors[at] = error as Error;
       }
@@ -54,9 +55,9 @@ export async function updateMany(
         try {
           const outcomes = await store.update(target, items, parents);
           for (let i = 0; i < items.length; i++) {
-            const { at, id, plan } = items[i];
+            const { at, id, stored } = items[i];
             const outcome = outcomes[i];
-            if ('id' in outcome) keepUpdate(model, entities[at], states[at], plan);
+            if ('id' in outcome) keepUpdate(model, entities[at], states[at], stored);
             else errors[at] = refusal(model, entities[at], outcome, id);
           }
         } catch (error) {

@@ -5,6 +5,7 @@ import { NotFoundError, RedisRecordError, RelationError, StaleObjectError, Uniqu
 import { parentChecks } from '../relations/parent-checks';
 import { encodeAttributes } from '../mapper/attribute-encoder';
 import { isEmpty } from '../mapper/change-set';
+import { EncodedFields } from '../mapper/encoded-fields';
 import { ObjectStore, SaveOutcome } from '../mapper/object-store';
 import { planUpdate, UpdatePlan } from '../mapper/update-plan';
 import { ModelDescriptor } from '../metadata/model-descriptor';
@@ -42,7 +43,7 @@ export async function writeEntity(model: ModelDescriptor, entity: object, state:
       : claiming
         ? await claimedWrite(model, connection, state.id!, plan.stored, snapshot, update)
         : await update();
-    if ('id' in outcome) keepUpdate(model, entity, state, plan);
+    if ('id' in outcome) keepUpdate(model, entity, state, plan.stored);
   }
   if (!('id' in outcome)) throw refusal(model, entity, outcome, creating ? undefined : state.id);
   state.id = outcome.id;
@@ -55,10 +56,10 @@ export function planEntityUpdate(model: ModelDescriptor, entity: object, state: 
   return planUpdate(model, snapshotOf(state)!, encodeAttributes(model, entity));
 }
 
-/** After a stored update: the instance's snapshot, and with @Version its version, follow what was stored. */
-export function keepUpdate(model: ModelDescriptor, entity: object, state: EntityState, plan: UpdatePlan): void {
-  state.stored = plan.stored;
-  if (model.version) (entity as Record<string, unknown>)[model.version.property] = Number(plan.stored.get(model.version.field));
+/** After a stored update: the instance's snapshot, and with @Version its version, become `stored` (the plan's). */
+export function keepUpdate(model: ModelDescriptor, entity: object, state: EntityState, stored: EncodedFields): void {
+  state.stored = stored;
+  if (model.version) (entity as Record<string, unknown>)[model.version.property] = Number(stored.get(model.version.field));
 }
 
 /**

@@ -10,6 +10,7 @@ import { pushSpecs } from './index-specs';
 import { createsWithoutChecks, NewObjectEntries } from './new-object-entries';
 import { ParentChecks, SaveOutcome } from './object-store';
 import { touchedIndexes } from './touched-indexes';
+import { pushChangeArgs } from './change-args';
 
 /** A new object of a bulk create: its given id ('' to take a sequence number) and its encoded fields. */
 export interface NewObject {
@@ -87,13 +88,8 @@ export class BulkStore {
       String(objects.length),
     ];
     for (const { id, changes, readVersion } of objects) {
-      args.push(id, readVersion ?? '', String(changes.set.size));
-      for (const [field, value] of changes.set) args.push(field, value);
-      args.push(String(changes.removed.length), ...changes.removed);
-      pushSpecs(args, touchedIndexes(model, changes));
-      const checked = parents.filter(([field]) => changes.set.has(field));
-      args.push(String(checked.length));
-      for (const [field, objectPrefix] of checked) args.push(field, objectPrefix);
+      args.push(id, readVersion ?? '');
+      pushChangeArgs(args, changes, touchedIndexes(model, changes), parents);
     }
     const reply = await scripts.updateMany().run(this.connection.client, [keys.sequence, keys.all, keys.base], args);
     return (reply as unknown[]).map(outcomeOf);

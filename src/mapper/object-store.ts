@@ -12,6 +12,7 @@ import { ModelKeys } from '../keys/model-keys';
 import { idForm, nextShard } from './shard-turns';
 import { createsWithoutChecks, entryTemplates } from './new-object-entries';
 import { touchedIndexes } from './touched-indexes';
+import { pushChangeArgs } from './change-args';
 
 
 /** What a save came to: the id, the object being gone (or the id taken), or a unique value held by another. */
@@ -140,14 +141,8 @@ export class ObjectStore {
       cap ? String(cap.keep) : '',
       cap?.keepLowest ? 'asc' : 'desc',
       idForm(model, keys),
-      String(changes.set.size),
     ];
-    for (const [field, value] of changes.set) args.push(field, value);
-    args.push(String(changes.removed.length), ...changes.removed);
-    pushSpecs(args, indexes);
-    const checked = parents.filter(([field]) => changes.set.has(field));
-    args.push(String(checked.length));
-    for (const [field, objectPrefix] of checked) args.push(field, objectPrefix);
+    pushChangeArgs(args, changes, indexes, parents);
     const reply = await scripts.save().run(this.connection.client, [keys.sequence, keys.all, keys.base], args);
     if (reply === null) return { missing: true };
     if (Array.isArray(reply)) {
