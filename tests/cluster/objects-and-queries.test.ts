@@ -141,11 +141,18 @@ describe('objects', () => {
 });
 
 describe('bulk operations', () => {
-  it('saves and removes many objects, pipelined, on the master of the model', async () => {
+  it('saves, changes and removes many objects, pipelined, on the master of the model', async () => {
     const result = await CoAlpha.saveMany(Array.from({ length: 50 }, (_, i) => CoAlpha.build({ n: 100 + i })));
     expect(result.ok).toBe(true);
     expect(result.saved).toHaveLength(50);
     expect(await CoAlpha.count({ n: { gte: 100 } })).toBe(50);
+    // changes in chunks (update-many.lua), on the same master
+    result.saved.forEach((o, i) => (o.n = 200 + i));
+    const changed = await CoAlpha.saveMany(result.saved, { chunkSize: 20 });
+    expect(changed.ok).toBe(true);
+    expect(await CoAlpha.count({ n: { gte: 200 } })).toBe(50);
+    expect((await CoAlpha.find(result.saved[49].id))?.n).toBe(249);
+    await expectIndexesConsistent(CoAlpha, cluster.raw, cluster.prefix);
     const removed = await CoAlpha.removeMany([...result.saved.map((o) => o.id), '9999']);
     expect(removed.removed).toHaveLength(50);
     expect(removed.missing).toEqual(['9999']);

@@ -17,6 +17,13 @@ class SpreadPost extends BaseEntity {
   @Attr() @Unique() slug?: string;
 }
 
+/** Sharded without a unique attribute: saveMany's changes go as one update-many.lua call per shard of a chunk. */
+@Model({ shards: 8 })
+class SpreadNote extends BaseEntity {
+  @Attr() @Index() topic?: string;
+  @Attr() body?: string;
+}
+
 const cluster = useTestCluster();
 
 describe('a model sharded 16 ways on 3 masters', () => {
@@ -77,5 +84,23 @@ describe('a model sharded 16 ways on 3 masters', () => {
     expect(report.violations.slice(0, 5)).toEqual([]);
     expect(report).toMatchObject({ ok: true, objects: 501 });
     await expectShardsConsistent(SpreadPost, cluster.raw, cluster.prefix);
+  });
+});
+
+describe('bulk changes to a model sharded 8 ways on 3 masters', () => {
+  it('sends each chunk as one call per shard, each to its own master, and keeps every shard consistent', async () => {
+    const created = await SpreadNote.saveMany(Array.from({ length: 200 }, (_, i) => ({ topic: `a${i % 4}`, body: `b${i}` })));
+    expect(created.ok).toBe(true);
+    created.saved.forEach((note, i) => {
+      note.topic = `z${i % 5}`;
+      if (i % 2 === 0) note.body = `c${i}`;
+    });
+    const changed = await SpreadNote.saveMany(created.saved, { chunkSize: 50 });
+    expect(changed.failed).toEqual([]);
+    expect(await SpreadNote.count({ topic: 'z3' })).toBe(40);
+    expect(await SpreadNote.count({ topic: 'a0' })).toBe(0);
+    const stored = await SpreadNote.findMany(created.saved.map((note) => note.id));
+    expect(stored.map((note) => note?.body)).toEqual(created.saved.map((_, i) => (i % 2 === 0 ? `c${i}` : `b${i}`)));
+    await expectShardsConsistent(SpreadNote, cluster.raw, cluster.prefix);
   });
 });
