@@ -21,6 +21,7 @@
  * A private redis-server is started unless REDIS_URL is set; keys go under a fresh prefix, removed at the end.
  */
 import 'reflect-metadata';
+import { inFlight } from './peers/peer';
 import { SuitePost } from './peers/redis-record-peer';
 import { positiveInteger } from './support/args';
 import { Client, describeRedis } from './support/bench-redis';
@@ -45,15 +46,6 @@ type Writer = (typeof WRITERS)[number];
 /** Writes `contents[i]` as the content of post i, for every post. */
 type Write = (contents: readonly string[]) => Promise<void>;
 
-/** Runs `work(i)` for i below `count`, `inFlight` at a time. */
-async function inFlight(count: number, width: number, work: (i: number) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < count) await work(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(width, count) }, lane));
-}
-
 function writers(client: Client, base: string, loaded: SuitePost[], ids: readonly string[], guardSha: string): Record<Writer, Write> {
   const all = `${base}:all`;
   const object = (id: string) => `${base}:obj:${id}`;
@@ -66,17 +58,17 @@ function writers(client: Client, base: string, loaded: SuitePost[], ids: readonl
     },
     'save(), 250 in flight': async (contents) => {
       change(contents);
-      await inFlight(loaded.length, IN_FLIGHT, (i) => loaded[i].save());
+      await inFlight(0, loaded.length, IN_FLIGHT, (i) => loaded[i].save());
     },
     'guarded HSET per post': async (contents) => {
-      await inFlight(ids.length, IN_FLIGHT, async (i) => {
+      await inFlight(0, ids.length, IN_FLIGHT, async (i) => {
         const written = await client.evalSha(guardSha, { keys: [all, object(ids[i])], arguments: [ids[i], 'content', contents[i]] });
         check(written === 1, `guarded HSET: post ${ids[i]} is gone`);
       });
     },
     'MULTI of HSETs': async (contents) => {
       const chunks = Math.ceil(ids.length / MULTI_SIZE);
-      await inFlight(chunks, MULTIS_IN_FLIGHT, async (c) => {
+      await inFlight(0, chunks, MULTIS_IN_FLIGHT, async (c) => {
         const multi = client.multi();
         for (let i = c * MULTI_SIZE; i < Math.min(ids.length, (c + 1) * MULTI_SIZE); i++) multi.hSet(object(ids[i]), 'content', contents[i]);
         await multi.exec();

@@ -41,8 +41,7 @@ export async function updateMany(
     const pending: PendingChange[] = [];
     for (const at of chunk) {
       try {
-        const plan = planEntityUpdate(model, entities[at], states[at]);
-        const { changes, readVersion, stored } = plan;
+        const { changes, readVersion, stored } = planEntityUpdate(model, entities[at], states[at]);
         if (isEmpty(changes)) keepUpdate(model, entities[at], states[at], stored);
         else pending.push({ at, id: states[at].id!, changes, readVersion, stored });
       } catch (error) {

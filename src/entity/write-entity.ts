@@ -18,14 +18,14 @@ import { claimedWrite, claimsUniques } from './claimed-write';
  */
 export async function writeEntity(model: ModelDescriptor, entity: object, state: EntityState): Promise<boolean> {
   const creating = state.stored === undefined;
-  prepareWrite(model, entity, creating);
-  const fields = encodeAttributes(model, entity);
   const connection = activeConnection();
   const store = new ObjectStore(model, connection);
   const parents = parentChecks(model, connection.prefix);
   const claiming = claimsUniques(model);
   let outcome: SaveOutcome;
   if (creating) {
+    prepareWrite(model, entity, true);
+    const fields = encodeAttributes(model, entity);
     if (claiming) {
       // the id is drawn first: the values are claimed under it before the object exists
       const id = model.idStrategy === 'uuid' ? uuidv4() : await store.allocateId();
@@ -35,13 +35,12 @@ export async function writeEntity(model: ModelDescriptor, entity: object, state:
     }
     if ('id' in outcome) state.stored = fields;
   } else {
-    const snapshot = snapshotOf(state)!;
-    const plan = planUpdate(model, snapshot, fields);
+    const plan = planEntityUpdate(model, entity, state);
     const update = () => store.update(state.id!, plan.changes, plan.readVersion, parents);
     outcome = isEmpty(plan.changes)
       ? { id: state.id! }
       : claiming
-        ? await claimedWrite(model, connection, state.id!, plan.stored, snapshot, update)
+        ? await claimedWrite(model, connection, state.id!, plan.stored, snapshotOf(state)!, update)
         : await update();
     if ('id' in outcome) keepUpdate(model, entity, state, plan.stored);
   }
