@@ -43,6 +43,19 @@ interface Op {
   run: () => Promise<string | void>;
 }
 
+/** `read`'s answer, asked again every 30 ms while Redis is down or restarting; its error after 10 s of them. */
+async function untilAnswered<T>(read: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      return await read();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(30);
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const url = process.env.REDIS_URL!;
   const prefix = process.env.FZ_PREFIX!;
@@ -64,9 +77,10 @@ async function main(): Promise<void> {
     started = true;
   });
   while (!started) await sleep(2);
-  let universe: Universe = await readUniverse(w);
+  // Redis may be killed while these first reads are under way (a slow machine): read again once it answers.
+  let universe: Universe = await untilAnswered(() => readUniverse(w));
   say(`S 0 ${universeToJson(universe)}`);
-  const board = await FzBoard.findOrFail('1');
+  const board = await untilAnswered(() => FzBoard.findOrFail('1'));
 
   const ids = (kind: string) => [...universe.keys()].filter((key) => key.startsWith(kind + ':')).map((key) => key.slice(2));
   const pick = (kind: string) => {
@@ -242,14 +256,7 @@ async function main(): Promise<void> {
       }
       say(`F ${n} ${String((error as Error).message).replace(/\n/g, ' ').slice(0, 200)}`);
       // Whether it was applied is unknown: read back what is stored once Redis answers again.
-      for (;;) {
-        try {
-          universe = await readUniverse(w);
-          break;
-        } catch {
-          await sleep(30);
-        }
-      }
+      universe = await untilAnswered(() => readUniverse(w));
       say(`S ${n} ${universeToJson(universe)}`);
       continue;
     }
