@@ -28,6 +28,7 @@
 --!include pages.lua
 --!include caps.lua
 --!include save-object.lua
+--!include batches.lua
 
 local model = saveContext(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])
 local specCount = tonumber(ARGV[8])
@@ -42,30 +43,6 @@ for i = 1, count do
   local setCount = tonumber(ARGV[at + 1])
   items[i] = { id = ARGV[at], setFrom = at + 2, setCount = setCount }
   at = at + 2 + 2 * setCount
-end
-
--- Commands with many arguments, sent in slices (Lua's unpack takes about 8000 values at most).
-local function callInSlices(command, key, values)
-  for start = 1, #values, 1000 do
-    redis.call(command, key, unpack(values, start, math.min(start + 999, #values)))
-  end
-end
-
--- key -> the arguments to add to it, per command, in first-seen key order (so that replies are reproducible)
-local function newBatch()
-  return { order = {}, args = {} }
-end
-local function batchAdd(batch, command, key, a, b)
-  local list = batch.args[command .. key]
-  if not list then
-    list = {}
-    batch.args[command .. key] = list
-    batch.order[#batch.order + 1] = { command, key }
-  end
-  list[#list + 1] = a
-  if b ~= nil then
-    list[#list + 1] = b
-  end
 end
 
 -- The entry of object `id` for `spec`, added to the batch (indexes.lua's addEntry, one command per key).
@@ -131,9 +108,7 @@ local function createBatched()
     outcomes[item.at] = id
   end
   callInSlices('ZADD', model.all, members)
-  for _, target in ipairs(batch.order) do
-    callInSlices(target[1], target[2], batch.args[target[1] .. target[2]])
-  end
+  runBatch(batch)
   return outcomes
 end
 
