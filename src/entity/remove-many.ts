@@ -3,7 +3,7 @@ import { ArgumentError, RelationError } from '../errors/errors';
 import { normalizeId } from '../keys/id-format';
 import { bulkTarget, groupByTarget } from '../mapper/bulk-routing';
 import { BulkStore } from '../mapper/bulk-store';
-import { ObjectStore } from '../mapper/object-store';
+import { ObjectStore, RemoveOutcome } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { descriptorOf } from '../metadata/model-registry';
 import { removalPlan } from '../relations/removal-program';
@@ -31,8 +31,9 @@ interface Pending {
 
 /**
  * Removes the objects with these ids as remove() removes each: atomically, with their index entries and what
- * depends on them, the onDelete rules checked per object. Writes are pipelined: a model with nothing but its
- * hashes to remove in one transaction per chunk, others with one remove.lua call per object sent together.
+ * depends on them, the onDelete rules checked per object. One call per chunk (per shard of a sharded model):
+ * a transaction for a model with nothing but its hashes to remove, else one script that removes the chunk's
+ * objects one after the other (BulkStore.remove); IN_FLIGHT chunks under way at once.
  * Invalid ids and refused removals are failures of their own item; ids of missing objects are reported as
  * missing. An id given twice is removed once (reported once, at its first position).
  *
@@ -83,27 +84,28 @@ async function removeAll<T extends BaseEntity>(
 
   const connection = activeConnection();
   const store = new ObjectStore(model, connection);
+  const bulk = new BulkStore(model, connection);
   const plan = removalPlan(model, connection.prefix);
   await inWindows(pending, chunkSize, IN_FLIGHT, async (chunk) => {
     let ready = chunk;
     if (hooked) ready = await beforeRemove(ctor, model, store, chunk, existed, fail);
     if (ready.length === 0) return;
-    if (plan.removal.kind === 'plain') {
-      const bulk = new BulkStore(model, connection);
-      for (const { target, items } of groupByTarget(ready, (item) => bulkTarget(model, connection.prefix, item.id))) {
-        const gone = await bulk.removePlain(target, items.map((item) => item.id));
-        items.forEach((item, i) => existed.set(item, gone[i]));
-      }
-      return;
-    }
     // a sharded model's unique values are read first, so that their claims are released with the objects
     const held = claimsUniques(model) ? (await store.loadMany(ready.map((item) => item.id))).map((fields) => fields && uniqueValues(model, fields)) : [];
-    // the plan names the object's shard (one plan for a model that is not sharded)
-    const outcomes = await Promise.all(ready.map((item) => store.remove(item.id, removalPlan(model, connection.prefix, item.id).removal)));
+    // one call per key base (per shard of a sharded model), sent together; each shard has its own plan
+    const outcomes = new Map<Pending, RemoveOutcome>();
+    const groups = groupByTarget(ready, (item) => bulkTarget(model, connection.prefix, item.id));
+    await Promise.all(
+      groups.map(async ({ target, items }) => {
+        const removal = removalPlan(model, connection.prefix, items[0].id).removal;
+        const results = await bulk.remove(target, items.map((item) => item.id), removal);
+        items.forEach((item, i) => outcomes.set(item, results[i]));
+      }),
+    );
     const claims = new UniqueClaims(model, connection);
-    await Promise.all(ready.map((item, i) => (held[i] && 'existed' in outcomes[i] ? claims.release(item.id, held[i]!) : undefined)));
-    ready.forEach((item, i) => {
-      const outcome = outcomes[i];
+    await Promise.all(ready.map((item, i) => (held[i] && 'existed' in outcomes.get(item)! ? claims.release(item.id, held[i]!) : undefined)));
+    for (const item of ready) {
+      const outcome = outcomes.get(item)!;
       if ('restrictedBy' in outcome) {
         const { model: number, foreignKey } = outcome.restrictedBy;
         const child = plan.models[number - 1];
@@ -111,7 +113,7 @@ async function removeAll<T extends BaseEntity>(
       } else {
         existed.set(item, outcome.existed);
       }
-    });
+    }
   });
 
   const removed: string[] = [];

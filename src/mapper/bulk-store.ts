@@ -8,7 +8,8 @@ import { EncodedFields } from './encoded-fields';
 import { HsetArgsSink, hsetArgsOf, ID_SLOT, KEY_SLOT } from './hset-args';
 import { pushSpecs } from './index-specs';
 import { createsWithoutChecks, NewObjectEntries } from './new-object-entries';
-import { ParentChecks, SaveOutcome } from './object-store';
+import { existedOf, ParentChecks, Removal, RemoveOutcome, removeOutcomeOf, SaveOutcome } from './object-store';
+import { indexedRemovalManyScript } from './indexed-removal';
 import { touchedIndexes } from './touched-indexes';
 import { pushChangeArgs } from './change-args';
 
@@ -146,12 +147,25 @@ export class BulkStore {
   }
 
   /**
-   * Removes objects that have nothing but their hash and `all` entry to remove (no indexes, memo or relations):
-   * one MULTI of ZREM + DEL (+ ZREM exp for an expirable model) per id, as ObjectStore.remove does for one.
-   * Resolves to whether each existed.
+   * Removes objects as ObjectStore.remove removes each, all of one key base, with one call for all of them,
+   * in order, as `removal` (the model's removal plan) says: a MULTI of ZREM + DEL (+ ZREM `exp` for an
+   * expirable model) per id when nothing but the hashes and `all` entries exist, remove-indexed-many.lua
+   * (the model's bound copy) when only index entries are beside them, else remove-many.lua with the model
+   * table. Resolves to one outcome per id.
    */
-  async removePlain(target: BulkTarget, ids: readonly string[]): Promise<boolean[]> {
+  async remove(target: BulkTarget, ids: readonly string[], removal: Removal): Promise<RemoveOutcome[]> {
     const { keys } = target;
+    const client = this.connection.client;
+    if (removal.kind === 'plain') return this.removePlain(target, ids);
+    if (removal.kind === 'indexed') {
+      const replies = await indexedRemovalManyScript(this.model.indexes).run(client, [keys.all, keys.base], ids);
+      return (replies as unknown[]).map(existedOf);
+    }
+    const replies = await scripts.removeMany().run(client, [keys.all, keys.base], [String(ids.length), ...ids, ...removal.args]);
+    return (replies as unknown[]).map(removeOutcomeOf);
+  }
+
+  private async removePlain({ keys }: BulkTarget, ids: readonly string[]): Promise<RemoveOutcome[]> {
     const transaction = this.connection.client.multi();
     // an `exp` entry exists only for objects of an expirable model
     const expirable = this.model.expirable;
@@ -161,7 +175,7 @@ export class BulkStore {
     }
     const replies = await transaction.exec();
     const step = expirable ? 3 : 2;
-    return ids.map((_, i) => Number(replies[step * i]) === 1);
+    return ids.map((_, i) => ({ existed: Number(replies[step * i]) === 1 }));
   }
 }
 

@@ -18,11 +18,21 @@ import { templates } from '../scripts/scripts';
  * These are the entries indexes.lua's entryOf computes (docs/keys.md), spelled out once per model so that the
  * script does no spec parsing of its own. Cached per index list (a model's list does not change).
  */
-const cache = new WeakMap<readonly IndexDescriptor[], Script>();
+const single = new WeakMap<readonly IndexDescriptor[], Script>();
+const many = new WeakMap<readonly IndexDescriptor[], Script>();
 
 export function indexedRemovalScript(indexes: readonly IndexDescriptor[]): Script {
+  return bound(single, templates.removeIndexed(), indexes);
+}
+
+/** remove-indexed-many.lua bound to a model's indexes: removeMany's one call per chunk, with the same SPEC. */
+export function indexedRemovalManyScript(indexes: readonly IndexDescriptor[]): Script {
+  return bound(many, templates.removeIndexedMany(), indexes);
+}
+
+function bound(cache: WeakMap<readonly IndexDescriptor[], Script>, template: Script, indexes: readonly IndexDescriptor[]): Script {
   let script = cache.get(indexes);
-  if (!script) cache.set(indexes, (script = boundScript(templates.removeIndexed(), indexedRemovalSpec(indexes))));
+  if (!script) cache.set(indexes, (script = boundScript(template, indexedRemovalSpec(indexes))));
   return script;
 }
 

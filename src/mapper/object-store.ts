@@ -172,10 +172,7 @@ export class ObjectStore {
     }
     return scripts
       .remove()
-      .run(client, [keys.all, keys.object(id), keys.base], [id, ...removal.args])
-      .then((reply) =>
-        Array.isArray(reply) ? { restrictedBy: { model: Number(reply[1]), foreignKey: String(reply[2]) } } : { existed: Number(reply) === 1 },
-      );
+      .run(client, [keys.all, keys.object(id), keys.base], [id, ...removal.args], removeOutcomeOf);
   }
 
   /**
@@ -320,5 +317,9 @@ export class ObjectStore {
   }
 }
 
-/** remove-indexed.lua's reply: 1 when the object was in `all`. */
-const existedOf = (reply: unknown): RemoveOutcome => ({ existed: Number(reply) === 1 });
+/** remove-indexed.lua's reply (and each of remove-indexed-many.lua's): 1 when the object was in `all`. */
+export const existedOf = (reply: unknown): RemoveOutcome => ({ existed: Number(reply) === 1 });
+
+/** remove.lua's reply (and each of remove-many.lua's): existed as existedOf, or the restrict rule that refused. */
+export const removeOutcomeOf = (reply: unknown): RemoveOutcome =>
+  Array.isArray(reply) ? { restrictedBy: { model: Number(reply[1]), foreignKey: String(reply[2]) } } : existedOf(reply);

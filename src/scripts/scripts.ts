@@ -26,6 +26,7 @@ export const scripts = {
   saveMany: script('save-many.lua'),
   updateMany: script('update-many.lua'),
   remove: script('remove.lua'),
+  removeMany: script('remove-many.lua'),
   query: script('query.lua'),
   window: script('window.lua'),
   count: script('count.lua'),
@@ -52,4 +53,5 @@ export const scripts = {
  */
 export const templates = {
   removeIndexed: script('remove-indexed.lua'),
+  removeIndexedMany: script('remove-indexed-many.lua'),
 };

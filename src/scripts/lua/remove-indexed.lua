@@ -1,6 +1,6 @@
 -- remove-indexed.lua: delete one object of a model whose objects have index entries and nothing else beside
 -- them: no memo (the model has no ttl or cap and is not expirable) and no relation to clean. remove.lua does
--- every other model.
+-- every other model; remove-indexed-many.lua many objects of such a model in one call.
 -- KEYS[1]  the model's `all` zset
 -- KEYS[2]  the object's hash
 -- KEYS[3]  the model's key base (index keys derive from it, same hash tag)
@@ -15,46 +15,9 @@
 -- 4); the entries are found from the stored values (read here, not the client's copy), as indexes.lua's
 -- entryOf finds them, and a unique value is released only by its owner.
 --!include indexes.lua
+--!include indexed-removal.lua
 
 local all, key, base, id = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
-local fieldCount = tonumber(SPEC[1])
-local values = {}
-if fieldCount > 0 then
-  values = redis.call('HMGET', key, unpack(SPEC, 2, 1 + fieldCount))
-end
-
-local at = 2 + fieldCount
-while SPEC[at] do
-  local kind, stem, value, scopeAt, fold = SPEC[at], SPEC[at + 1], values[tonumber(SPEC[at + 2])], tonumber(SPEC[at + 3]), SPEC[at + 4] == '1'
-  at = at + 5
-  if kind == 'S' then
-    if value then
-      redis.call('SREM', base .. stem .. value, id)
-    end
-  elseif kind == 'U' then
-    if value then
-      if fold and value == '-0' then
-        value = '0'
-      end
-      local uniques = base .. stem
-      if redis.call('HGET', uniques, value) == id then
-        redis.call('HDEL', uniques, value)
-      end
-    end
-  else
-    local indexKey = base .. stem
-    if scopeAt > 0 then
-      local scopeValue = values[scopeAt]
-      if scopeValue and fold and scopeValue == '-0' then
-        scopeValue = '0'
-      end
-      -- an object without a scope value is in no scoped index
-      indexKey = scopeValue and indexKey .. scopeValue or nil
-    end
-    if indexKey then
-      redis.call('ZREM', indexKey, kind == 'Z' and id or lexMember(value, id))
-    end
-  end
-end
+indexedEntries(key, base, id, redis.call)
 redis.call('DEL', key)
 return redis.call('ZREM', all, id)

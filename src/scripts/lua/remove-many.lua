@@ -1,0 +1,33 @@
+-- remove-many.lua: delete many objects of one model (one key base), each with its index entries and what depends
+-- on it, as remove.lua deletes one: the bulk path of removeMany for a model with a memo or relations to clean.
+-- KEYS[1]  the model's `all` zset
+-- KEYS[2]  the model's key base (object and index keys derive from it, same hash tag)
+-- ARGV[1]  n, the number of ids
+-- ARGV[2..n+1] the ids, in the order they are removed
+-- ARGV[n+2..] the model table (relations.lua): this model first, then the models that depend on it
+-- Returns: one value per id, in order, as remove.lua's reply for that id: 1 when the object was in `all` (even
+--          if its hash had just expired), else 0; {'restrict', model number, foreign key} when objects still
+--          belong to it (nothing of that object is written; the others are removed).
+-- Guarantees: each object is checked and removed as remove.lua removes it (invariants 1 to 4 and 6, onDelete
+-- rules for the whole cascade checked before its first write); the objects one after the other, in one script,
+-- so that a refused object stops none of the others and no other client sees the call half done.
+--!include indexes.lua
+--!include objects.lua
+--!include relations.lua
+
+local all = KEYS[1]
+local count = tonumber(ARGV[1])
+local models = readModels(count + 2)
+local replies = {}
+for i = 1, count do
+  local id = ARGV[1 + i]
+  local existed = redis.call('ZSCORE', all, id) and 1 or 0
+  local problem = checkRemoval(models, 1, id, {})
+  if problem then
+    replies[i] = problem
+  else
+    removeTree(models, 1, id, {})
+    replies[i] = existed
+  end
+end
+return replies

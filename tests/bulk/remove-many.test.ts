@@ -1,0 +1,176 @@
+import { Attr, BaseEntity, BelongsTo, HasMany, Index, Model, SortableString, Unique } from '../../src';
+import { indexedRemovalManyScript, indexedRemovalScript } from '../../src/mapper/indexed-removal';
+import { descriptorOf } from '../../src/metadata/model-registry';
+import { scripts as luaScripts } from '../../src/scripts/scripts';
+import { expectIndexesConsistent, expectShardsConsistent } from '../support/index-consistency';
+import { expectRelationsConsistent } from '../support/relation-consistency';
+import { keysUnder, useTestRedis } from '../support/test-redis';
+import { useWatchedConnection } from '../support/watched-connection';
+
+/**
+ * removeMany of models whose objects have more than a hash: one script call per chunk (per shard of a sharded
+ * model) that removes the chunk's objects one after the other as remove() removes each, rather than a call per
+ * object. Every kind of index entry goes with its object, found from the stored values.
+ */
+
+@Model()
+class BulkGoneItem extends BaseEntity {
+  @Attr() @Index() tag?: string;
+  @Attr() @Unique({ caseInsensitive: true }) email?: string;
+  @Attr() @Unique() code?: number;
+  @Attr() @Index() at?: Date;
+  @Attr() @Index({ scope: 'level' }) points?: number;
+  @Attr() @Index({ sortable: true, scope: 'level' }) name?: SortableString;
+  @Attr() @Index({ sortable: true }) title?: SortableString;
+  @Attr() level?: number;
+}
+
+@Model({ shards: 4 })
+class ShardedGoneItem extends BaseEntity {
+  @Attr() @Index() team!: string;
+}
+
+@Model({ group: 'bulkgone' })
+class GoneOwner extends BaseEntity {
+  @Attr() name!: string;
+  @HasMany(() => GoneKeeper, { inverse: 'owner' }) keepers!: HasMany<GoneKeeper>; // onDelete 'restrict'
+  @HasMany(() => GoneNote, { inverse: 'owner', onDelete: 'cascade' }) notes!: HasMany<GoneNote>;
+}
+
+@Model({ group: 'bulkgone' })
+class GoneKeeper extends BaseEntity {
+  @BelongsTo(() => GoneOwner) owner!: BelongsTo<GoneOwner>;
+  ownerId?: string;
+}
+
+@Model({ group: 'bulkgone' })
+class GoneNote extends BaseEntity {
+  @BelongsTo(() => GoneOwner) owner!: BelongsTo<GoneOwner>;
+  ownerId?: string;
+  @Attr() @Index() text!: string;
+}
+
+const redis = useTestRedis();
+const base = () => `${redis.prefix}:{BulkGoneItem}`;
+const modelKeys = async () => (await keysUnder(redis.raw, redis.prefix)).filter((key) => key.startsWith(`${base()}:`)).sort();
+
+/** Script calls sent, by sha, and the most awaiting their reply at once. */
+const watch = { running: 0, most: 0, sent: new Map<string, number>() };
+const sent = (script: { sha: string }) => watch.sent.get(script.sha) ?? 0;
+
+useWatchedConnection(redis, 'sendCommand', (sendCommand) => (...args) => {
+  const reply = sendCommand(...args) as Promise<unknown>;
+  const command = args[0] as string[];
+  if (String(command[0]).toUpperCase() !== 'EVALSHA') return reply;
+  watch.sent.set(command[1], (watch.sent.get(command[1]) ?? 0) + 1);
+  watch.most = Math.max(watch.most, ++watch.running);
+  return reply.finally(() => watch.running--);
+});
+
+function resetWatch(): void {
+  watch.running = 0;
+  watch.most = 0;
+  watch.sent.clear();
+}
+
+beforeEach(resetWatch);
+
+const indexes = () => descriptorOf(BulkGoneItem).indexes;
+
+test('1,200 objects of an indexed model go as one call per chunk of 500, two under way at once, with every entry', async () => {
+  const { saved } = await BulkGoneItem.saveMany(
+    Array.from({ length: 1200 }, (_, i) => ({ tag: `t${i % 7}`, email: `User${i}@Example.com`, code: i, at: new Date(i), points: i % 11, name: `n${i}`, title: `x${i}`, level: i % 3 })),
+  );
+  expect(saved).toHaveLength(1200);
+  resetWatch(); // saveMany's own calls
+  const result = await BulkGoneItem.removeMany(saved.map((item) => item.id));
+  expect(result.ok).toBe(true);
+  expect(result.removed).toEqual(saved.map((item) => item.id));
+  expect(sent(indexedRemovalManyScript(indexes()))).toBe(3);
+  expect(sent(indexedRemovalScript(indexes()))).toBe(0);
+  expect(watch.most).toBeLessThanOrEqual(2);
+  expect(await BulkGoneItem.count()).toBe(0);
+  expect(await modelKeys()).toEqual([`${base()}:seq`]);
+});
+
+test('every kind of entry goes, whatever the values; missing ids are reported; other objects stay', async () => {
+  const inputs: Array<Partial<BulkGoneItem>> = [
+    { tag: 'a', email: 'Ann@Example.com', code: -0, at: new Date(0), points: 3, name: 'n\0x', title: '', level: -0 },
+    { tag: '', email: 'bob@example.com', code: 7, at: new Date(-1), points: -0, name: '', title: 'b\0', level: 0 },
+    { email: 'CAROL@example.com', code: 1.5, points: 2, name: 'c', level: 2.5 },
+    { tag: 'd{x}:y', title: 'd' },
+    {},
+    { tag: 'kept', email: 'kept@example.com', code: 99, points: 1, name: 'k', title: 'k', level: 1 },
+  ];
+  const items = [];
+  for (const input of inputs) items.push(await BulkGoneItem.create(input));
+  const kept = items.pop()!;
+  const result = await BulkGoneItem.removeMany([...items.map((item) => item.id), '424242']);
+  expect(result.removed).toEqual(items.map((item) => item.id));
+  expect(result.missing).toEqual(['424242']);
+  expect(sent(indexedRemovalManyScript(indexes()))).toBe(1);
+  expect(await BulkGoneItem.findMany(items.map((item) => item.id))).toEqual(items.map(() => null));
+  expect(await BulkGoneItem.findOneBy({ email: 'KEPT@example.com' })).toMatchObject({ id: kept.id });
+  await expectIndexesConsistent(BulkGoneItem, redis.raw, redis.prefix);
+  await kept.remove();
+  expect(await modelKeys()).toEqual([`${base()}:seq`]);
+});
+
+test('a unique value is released only when it names the removed object', async () => {
+  const owner = await BulkGoneItem.create({ email: 'owner@example.com', code: 42 });
+  const other = await BulkGoneItem.create({ email: 'other@example.com', code: 43 });
+  // the other object's stored values are made to collide with the owner's (as after a hand edit)
+  await redis.raw.hSet(`${base()}:obj:${other.id}`, { email: 'owner@example.com', '#ci:email': 'owner@example.com', code: '42' });
+  expect((await BulkGoneItem.removeMany([other.id])).removed).toEqual([other.id]);
+  expect(await redis.raw.hGetAll(`${base()}:uniq:email`)).toEqual({ 'owner@example.com': owner.id, 'other@example.com': other.id });
+  expect(await redis.raw.hGetAll(`${base()}:uniq:code`)).toEqual({ '42': owner.id, '43': other.id });
+  await redis.raw.hDel(`${base()}:uniq:email`, 'other@example.com');
+  await redis.raw.hDel(`${base()}:uniq:code`, '43');
+  await expectIndexesConsistent(BulkGoneItem, redis.raw, redis.prefix);
+  await owner.remove();
+});
+
+test('one call larger than a Lua slice (2,500 ids), an id given twice reported once by the script', async () => {
+  const { saved } = await BulkGoneItem.saveMany(Array.from({ length: 2500 }, (_, i) => ({ tag: `t${i % 3}`, code: 10_000 + i, at: new Date(i) })));
+  const ids = saved.map((item) => item.id!);
+  const result = await BulkGoneItem.removeMany(ids, { chunkSize: 2500 });
+  expect(result.removed).toHaveLength(2500);
+  expect(sent(indexedRemovalManyScript(indexes()))).toBe(1);
+  expect(await modelKeys()).toEqual([`${base()}:seq`]);
+
+  // removeMany drops repeated ids itself; the script also counts an id given twice as removed once
+  const again = await BulkGoneItem.saveMany([{ tag: 'r', code: 1 }, { tag: 'r', code: 2 }]);
+  const [a, b] = again.saved.map((item) => item.id!);
+  const script = indexedRemovalManyScript(indexes());
+  const reply = await script.run(redis.raw as never, [`${base()}:all`, base()], [a, b, a, '999']);
+  expect(reply).toEqual([1, 1, 0, 0]);
+  expect(await modelKeys()).toEqual([`${base()}:seq`]);
+});
+
+test('a sharded model: one call per shard of each chunk, each shard consistent', async () => {
+  const { saved } = await ShardedGoneItem.saveMany(Array.from({ length: 40 }, (_, i) => ({ team: `a${i % 3}` })));
+  const gone = saved.slice(0, 30).map((item) => item.id!);
+  const result = await ShardedGoneItem.removeMany(gone, { chunkSize: 15 });
+  expect(result.removed).toEqual(gone);
+  const script = indexedRemovalManyScript(descriptorOf(ShardedGoneItem).indexes);
+  // 2 chunks, each spread over the 4 shards (sequence ids go to the shards in turn)
+  expect(sent(script)).toBe(8);
+  expect(await ShardedGoneItem.count()).toBe(10);
+  await expectShardsConsistent(ShardedGoneItem, redis.raw, redis.prefix);
+});
+
+test("a model with relations: one remove-many.lua call per chunk; a 'restrict' refuses its object only", async () => {
+  const { saved: owners } = await GoneOwner.saveMany(Array.from({ length: 6 }, (_, i) => ({ name: `o${i}` })));
+  await GoneKeeper.create({ ownerId: owners[2].id! });
+  for (const owner of owners) await GoneNote.saveMany([{ ownerId: owner.id!, text: `${owner.name} 1` }, { ownerId: owner.id!, text: `${owner.name} 2` }]);
+  const result = await GoneOwner.removeMany(owners.map((owner) => owner.id!), { chunkSize: 3 });
+  expect(sent(luaScripts.removeMany())).toBe(2);
+  expect(sent(luaScripts.remove())).toBe(0);
+  expect(result.removed).toEqual(owners.filter((_, i) => i !== 2).map((owner) => owner.id));
+  expect(result.failed.map((failure) => [failure.index, failure.error.name])).toEqual([[2, 'RelationError']]);
+  // the refused owner keeps its notes; the others' went with them (cascade)
+  expect(await GoneOwner.count()).toBe(1);
+  expect((await GoneNote.findBy({ text: 'o2 1' })).length).toBe(1);
+  expect(await GoneNote.count()).toBe(2);
+  await expectRelationsConsistent([GoneOwner, GoneKeeper, GoneNote], redis.raw, redis.prefix);
+});
