@@ -103,4 +103,20 @@ describe('bulk changes to a model sharded 8 ways on 3 masters', () => {
     expect(stored.map((note) => note?.body)).toEqual(created.saved.map((_, i) => (i % 2 === 0 ? `c${i}` : `b${i}`)));
     await expectShardsConsistent(SpreadNote, cluster.raw, cluster.prefix);
   });
+
+  it('removes in chunks, one call per shard each, every object with its entries on its own master', async () => {
+    const before = await SpreadNote.count();
+    const created = await SpreadNote.saveMany(Array.from({ length: 200 }, (_, i) => ({ topic: `r${i % 4}`, body: `r${i}` })));
+    expect(created.ok).toBe(true);
+    const ids = created.saved.map((note) => note.id!);
+    const gone = ids.filter((_, i) => i % 5 !== 0);
+    const removal = await SpreadNote.removeMany([...gone, '999999'], { chunkSize: 50 });
+    expect(removal.failed).toEqual([]);
+    expect(removal.removed).toEqual(gone);
+    expect(removal.missing).toEqual(['999999']);
+    expect(await SpreadNote.count()).toBe(before + 40);
+    expect(await SpreadNote.findMany(gone.slice(0, 20))).toEqual(gone.slice(0, 20).map(() => null));
+    expect(await SpreadNote.count({ topic: 'r0' })).toBe(10);
+    await expectShardsConsistent(SpreadNote, cluster.raw, cluster.prefix);
+  });
 });
