@@ -25,9 +25,9 @@ import { SuitePost } from './peers/redis-record-peer';
 import { positiveInteger } from './support/args';
 import { Client, describeRedis } from './support/bench-redis';
 import { CallCost, callCosts } from './support/call-costs';
-import { check, median } from './support/measure';
+import { check } from './support/measure';
 import { runBenchSession } from './support/bench-session';
-import { printTable } from './support/table';
+import { printWriterTable, writerTurns } from './support/writer-turns';
 import { makePosts, PostData } from './workloads/posts';
 
 const N = positiveInteger('n', 'N', 100_000);
@@ -40,6 +40,7 @@ const MULTIS_IN_FLIGHT = 3;
 
 const WRITERS = ['removeMany', 'remove(), 250 in flight', 'MULTI of removals'] as const;
 type Writer = (typeof WRITERS)[number];
+const UNITS = { one: 'removal', many: 'removals' };
 
 /** Removes the stored posts: `loaded[i]` is the instance of `posts[i]`. */
 type Remove = (loaded: readonly SuitePost[]) => Promise<void>;
@@ -89,30 +90,6 @@ runBenchSession('bulkremove', async ({ url, prefix, raw, client }) => {
     return cost;
   };
 
-  const runs = new Map<Writer, CallCost[]>();
-  for (let round = 0; round < ROUNDS; round++) {
-    for (let k = 0; k < WRITERS.length; k++) {
-      const writer = WRITERS[(k + round) % WRITERS.length];
-      const run = await timed(writer);
-      if (round === 0) continue; // warm-up
-      runs.set(writer, [...(runs.get(writer) ?? []), run]);
-      const rate = Math.round(1e6 / run.wall).toLocaleString('en-US');
-      console.log(`  round ${round}: ${writer}: ${rate} removals/s, client ${run.cpu.toFixed(1)} us, Redis ${run.redis.toFixed(1)} us per removal`);
-    }
-  }
-
-  const med = (writer: Writer, part: keyof CallCost) => median(runs.get(writer)!.map((run) => run[part]));
-  const perSecond = (writer: Writer) => 1e6 / med(writer, 'wall');
-  console.log('');
-  printTable(
-    ['writer', 'removals/s', 'client CPU per removal', 'Redis CPU per removal', 'removeMany vs this'],
-    ['left', 'right', 'right', 'right', 'right'],
-    WRITERS.map((writer) => [
-      writer,
-      Math.round(perSecond(writer)).toLocaleString('en-US'),
-      `${med(writer, 'cpu').toFixed(1)} us`,
-      `${med(writer, 'redis').toFixed(1)} us`,
-      writer === 'removeMany' ? '' : `${(perSecond('removeMany') / perSecond(writer)).toFixed(2)}x`,
-    ]),
-  );
+  const runs = await writerTurns(WRITERS, ROUNDS, UNITS, (writer) => timed(writer));
+  printWriterTable(WRITERS, runs, 'removeMany', UNITS);
 });

@@ -27,9 +27,9 @@ import { positiveInteger } from './support/args';
 import { Client, describeRedis } from './support/bench-redis';
 import { CallCost, callCosts } from './support/call-costs';
 import { GUARDED_HSET } from './support/guarded-hset';
-import { check, median } from './support/measure';
+import { check } from './support/measure';
 import { runBenchSession } from './support/bench-session';
-import { printTable } from './support/table';
+import { printWriterTable, writerTurns } from './support/writer-turns';
 import { makePosts } from './workloads/posts';
 
 const N = positiveInteger('n', 'N', 100_000);
@@ -42,6 +42,7 @@ const MULTIS_IN_FLIGHT = 3;
 
 const WRITERS = ['saveMany', 'save(), 250 in flight', 'guarded HSET per post', 'MULTI of HSETs'] as const;
 type Writer = (typeof WRITERS)[number];
+const UNITS = { one: 'update', many: 'updates' };
 
 /** Writes `contents[i]` as the content of post i, for every post. */
 type Write = (contents: readonly string[]) => Promise<void>;
@@ -99,30 +100,6 @@ runBenchSession('bulkupdate', async ({ url, prefix, raw, client }) => {
     return cost;
   };
 
-  const runs = new Map<Writer, CallCost[]>();
-  for (let round = 0; round < ROUNDS; round++) {
-    for (let k = 0; k < WRITERS.length; k++) {
-      const writer = WRITERS[(k + round) % WRITERS.length];
-      const run = await timed(writer, contentsOf(round, k));
-      if (round === 0) continue; // warm-up
-      runs.set(writer, [...(runs.get(writer) ?? []), run]);
-      const rate = Math.round(1e6 / run.wall).toLocaleString('en-US');
-      console.log(`  round ${round}: ${writer}: ${rate} updates/s, client ${run.cpu.toFixed(1)} us, Redis ${run.redis.toFixed(1)} us per update`);
-    }
-  }
-
-  const med = (writer: Writer, part: keyof CallCost) => median(runs.get(writer)!.map((run) => run[part]));
-  const perSecond = (writer: Writer) => 1e6 / med(writer, 'wall');
-  console.log('');
-  printTable(
-    ['writer', 'updates/s', 'client CPU per update', 'Redis CPU per update', 'saveMany vs this'],
-    ['left', 'right', 'right', 'right', 'right'],
-    WRITERS.map((writer) => [
-      writer,
-      Math.round(perSecond(writer)).toLocaleString('en-US'),
-      `${med(writer, 'cpu').toFixed(1)} us`,
-      `${med(writer, 'redis').toFixed(1)} us`,
-      writer === 'saveMany' ? '' : `${(perSecond('saveMany') / perSecond(writer)).toFixed(2)}x`,
-    ]),
-  );
+  const runs = await writerTurns(WRITERS, ROUNDS, UNITS, (writer, round, turn) => timed(writer, contentsOf(round, turn)));
+  printWriterTable(WRITERS, runs, 'saveMany', UNITS);
 });
