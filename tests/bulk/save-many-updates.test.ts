@@ -3,7 +3,7 @@ import { UPDATE_CHUNKS_IN_FLIGHT } from '../../src/entity/bulk-options';
 import { scripts as luaScripts } from '../../src/scripts/scripts';
 import { expectIndexesConsistent, expectShardsConsistent } from '../support/index-consistency';
 import { useTestRedis } from '../support/test-redis';
-import { useWatchedConnection } from '../support/watched-connection';
+import { useScriptCalls } from '../support/script-calls';
 
 /**
  * saveMany's changes to loaded objects: one update-many.lua call per chunk (per shard of a sharded model), a
@@ -33,42 +33,23 @@ class ExpiringMember extends BaseEntity {
 
 const redis = useTestRedis();
 
-/** The script calls awaiting their reply, the most seen at once, and how many of each script were sent. */
-const watch = { running: 0, most: 0, sent: new Map<string, number>() };
-const sent = (script: { sha: string }) => watch.sent.get(script.sha) ?? 0;
-
-// redis-record's connection goes through a Proxy that watches the script calls
-useWatchedConnection(redis, 'sendCommand', (sendCommand) => (...args) => {
-  const reply = sendCommand(...args) as Promise<unknown>;
-  const command = args[0] as string[];
-  if (String(command[0]).toUpperCase() !== 'EVALSHA') return reply;
-  watch.sent.set(command[1], (watch.sent.get(command[1]) ?? 0) + 1);
-  watch.most = Math.max(watch.most, ++watch.running);
-  return reply.finally(() => watch.running--);
-});
-
-function resetWatch(): void {
-  watch.running = 0;
-  watch.most = 0;
-  watch.sent.clear();
-}
-
-beforeEach(resetWatch);
+const calls = useScriptCalls(redis);
+const sent = calls.sent;
 
 test('changes to 1,200 loaded objects go as one update-many.lua call per chunk of 250, a few under way at once', async () => {
   const created = await BulkMember.saveMany(Array.from({ length: 1200 }, (_, i) => ({ handle: `m${i}`, team: `t${i % 5}` })));
   expect(created.ok).toBe(true);
   const members = created.saved;
   members.forEach((member, i) => (member.team = `u${i % 7}`));
-  resetWatch();
+  calls.reset();
   const updated = await BulkMember.saveMany(members);
   expect(updated.ok).toBe(true);
   expect(updated.saved).toHaveLength(1200);
   expect(sent(luaScripts.updateMany())).toBe(5);
   expect(sent(luaScripts.save()) + sent(luaScripts.updateFields())).toBe(0);
-  expect(watch.most).toBeGreaterThan(1);
-  expect(watch.most).toBeLessThanOrEqual(UPDATE_CHUNKS_IN_FLIGHT);
-  expect(watch.running).toBe(0);
+  expect(calls.most).toBeGreaterThan(1);
+  expect(calls.most).toBeLessThanOrEqual(UPDATE_CHUNKS_IN_FLIGHT);
+  expect(calls.running).toBe(0);
   expect(await BulkMember.count({ team: 'u3' })).toBe(members.filter((_, i) => i % 7 === 3).length);
   expect((await BulkMember.find(members[1000].id))?.team).toBe('u6');
   await expectIndexesConsistent(BulkMember, redis.raw, redis.prefix);
@@ -79,7 +60,7 @@ test('chunkSize applies to changes; an instance with nothing changed sends nothi
   saved.forEach((member, i) => {
     if (i % 4 !== 0) member.note = `n${i}`; // 0, 4 and 8 stay as they are
   });
-  resetWatch();
+  calls.reset();
   const result = await BulkMember.saveMany(saved, { chunkSize: 3 });
   expect(result.ok).toBe(true);
   expect(result.saved).toEqual(saved);
@@ -103,7 +84,7 @@ test('in one chunk, a refused object writes nothing and stops none of the others
   removed.note = 'late';
   fine.team = 'moved';
   fine.note = 'kept';
-  resetWatch();
+  calls.reset();
   const result = await BulkMember.saveMany([wantsTaken, removed, fine]);
   expect(sent(luaScripts.updateMany())).toBe(1);
   expect(result.saved).toEqual([fine]);
@@ -156,7 +137,7 @@ test('within a chunk, unique values change hands as save() called in the same or
   // p and q swap: each finds its new value still held by the other
   p.handle = 'q';
   q.handle = 'p';
-  resetWatch();
+  calls.reset();
   const result = await BulkMember.saveMany([x, y, p, q]);
   expect(sent(luaScripts.updateMany())).toBe(1);
   expect(result.saved).toEqual([x, y]);
@@ -179,7 +160,7 @@ test('changes to a sharded model go as one call per shard of each chunk', async 
     member.team = `b${i % 2}`;
     member.note = `s${i}`;
   });
-  resetWatch();
+  calls.reset();
   const result = await ShardedMember.saveMany(saved, { chunkSize: 20 });
   expect(result.ok).toBe(true);
   // two chunks of 20, each spread over the four shards
