@@ -1,8 +1,7 @@
 import { activeConnection } from '../connection/connection';
-import { RelationError } from '../errors/errors';
 import { ObjectStore, RemoveOutcome } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
-import { removalPlan } from '../relations/removal-program';
+import { removalPlan, restrictedRemoval } from '../relations/removal-program';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { UniqueClaims, uniqueValues } from '../mapper/unique-claims';
 import { claimsUniques } from './claimed-write';
@@ -65,10 +64,6 @@ export function removeObject(model: ModelDescriptor, id: string, held?: EncodedF
   if (program.removal.kind !== 'program') return store.remove(id, program.removal);
   return store.remove(id, program.removal).then((outcome) => {
     if (!('restrictedBy' in outcome)) return outcome;
-    const { model: number, foreignKey } = outcome.restrictedBy;
-    const child = program.models[number - 1];
-    throw new RelationError(
-      `${model.name} ${JSON.stringify(id)} cannot be removed: ${child.name} objects still belong to it through ${foreignKey} (onDelete 'restrict')`,
-    );
+    throw restrictedRemoval(program, id, outcome.restrictedBy);
   });
 }

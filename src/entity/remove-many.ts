@@ -1,12 +1,12 @@
 import { activeConnection } from '../connection/connection';
-import { ArgumentError, RelationError } from '../errors/errors';
+import { ArgumentError } from '../errors/errors';
 import { normalizeId } from '../keys/id-format';
 import { bulkTarget, groupByTarget } from '../mapper/bulk-routing';
 import { BulkStore } from '../mapper/bulk-store';
 import { ObjectStore, RemoveOutcome } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { descriptorOf } from '../metadata/model-registry';
-import { removalPlan } from '../relations/removal-program';
+import { removalPlan, restrictedRemoval } from '../relations/removal-program';
 import { UniqueClaims, uniqueValues } from '../mapper/unique-claims';
 import { claimsUniques } from './claimed-write';
 import { afterSchema } from '../schema/first-use';
@@ -107,9 +107,7 @@ async function removeAll<T extends BaseEntity>(
     for (const item of ready) {
       const outcome = outcomes.get(item)!;
       if ('restrictedBy' in outcome) {
-        const { model: number, foreignKey } = outcome.restrictedBy;
-        const child = plan.models[number - 1];
-        fail(item, new RelationError(`${model.name} ${JSON.stringify(item.id)} cannot be removed: ${child.name} objects still belong to it through ${foreignKey} (onDelete 'restrict')`));
+        fail(item, restrictedRemoval(plan, item.id, outcome.restrictedBy));
       } else {
         existed.set(item, outcome.existed);
       }

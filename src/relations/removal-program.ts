@@ -1,3 +1,4 @@
+import { RelationError } from '../errors/errors';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { ModelKeys } from '../keys/model-keys';
 import { Removal } from '../mapper/object-store';
@@ -73,4 +74,12 @@ export function removalProgram(
   args.push(String(models.length));
   for (const entry of entries) args.push(...entry);
   return { args, models };
+}
+
+/** The error of a removal a 'restrict' rule refused: `model` is the number remove.lua names in the plan's table. */
+export function restrictedRemoval(plan: RemovalPlan, id: string, restrictedBy: { model: number; foreignKey: string }): RelationError {
+  const child = plan.models[restrictedBy.model - 1];
+  return new RelationError(
+    `${plan.models[0].name} ${JSON.stringify(id)} cannot be removed: ${child.name} objects still belong to it through ${restrictedBy.foreignKey} (onDelete 'restrict')`,
+  );
 }
