@@ -91,6 +91,26 @@ describe('relations within a group', () => {
     const keys = await clusterKeysUnder(cluster.cluster, cluster.prefix);
     expect(keys.filter((k) => k.includes('{shop}:CrOrder:obj:'))).toEqual([]);
   });
+
+  it('removeMany in chunks: each object with its cascade and memberships; a restrict refuses its own object only', async () => {
+    const { saved: customers } = await CrCustomer.saveMany(Array.from({ length: 7 }, (_, i) => ({ email: `bulk${i}@x.io` })));
+    const tag = await CrTag.create({ name: 'bulk' });
+    for (const customer of customers) {
+      await customer.orders.create({ total: 5 });
+      await customer.tags.add(tag);
+    }
+    const review = await CrReview.create({ text: 'keeps its author', authorId: customers[4].id } as never);
+    const orders = await CrOrder.count();
+    const result = await CrCustomer.removeMany(customers.map((customer) => customer.id!), { chunkSize: 3 });
+    expect(result.removed).toEqual(customers.filter((_, i) => i !== 4).map((customer) => customer.id));
+    expect(result.failed.map((failure) => [failure.index, failure.error.name])).toEqual([[4, 'RelationError']]);
+    expect(await CrOrder.count()).toBe(orders - 6);
+    expect(await tag.customers.ids()).toEqual([customers[4].id]);
+    await review.remove();
+    await customers[4].remove();
+    await tag.remove();
+    await expectShopConsistent();
+  });
 });
 
 describe('relations across groups', () => {
@@ -106,6 +126,7 @@ describe('relations across groups', () => {
     expect(error).toBeInstanceOf(CrossSlotError);
     expect((error as Error).message).toMatch(/@Model\(\{ group \}\)/);
     await expect(parent.remove()).rejects.toThrow(CrossSlotError);
+    await expect(CrFreeParent.removeMany([parent.id!])).rejects.toThrow(CrossSlotError);
     expect(await clusterKeysUnder(cluster.cluster, cluster.prefix)).toEqual(before);
   });
 });
