@@ -60,6 +60,16 @@ describe('capped models', () => {
     expect((await keysOf('CxTop')).filter((k) => k.includes(':obj:'))).toHaveLength(3);
     await expectIndexesConsistent(CxTop, cluster.raw, cluster.prefix);
   });
+
+  it('removeMany takes each object whole, its memo with it', async () => {
+    const kept = (await CxTop.findBy({}, { orderBy: { score: 'desc' } })).map((p) => p.id!);
+    const result = await CxTop.removeMany([...kept.slice(0, 2), '777'], { chunkSize: 2 });
+    expect(result.removed).toEqual(kept.slice(0, 2));
+    expect(result.missing).toEqual(['777']);
+    const left = await keysOf('CxTop');
+    expect(left.filter((k) => /:(obj|memo):/.test(k)).sort()).toEqual([`${cluster.prefix}:{CxTop}:memo:${kept[2]}`, `${cluster.prefix}:{CxTop}:obj:${kept[2]}`]);
+    await expectIndexesConsistent(CxTop, cluster.raw, cluster.prefix);
+  });
 });
 
 describe('counters and locks', () => {
