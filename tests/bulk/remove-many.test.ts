@@ -2,7 +2,7 @@ import { Attr, BaseEntity, BelongsTo, HasMany, Index, Model, SortableString, Uni
 import { indexedRemovalManyScript, indexedRemovalScript } from '../../src/mapper/indexed-removal';
 import { descriptorOf } from '../../src/metadata/model-registry';
 import { scripts as luaScripts } from '../../src/scripts/scripts';
-import { expectShardsConsistent } from '../support/index-consistency';
+import { expectIndexesConsistent, expectShardsConsistent } from '../support/index-consistency';
 import { expectRelationsConsistent } from '../support/relation-consistency';
 import { keysUnder, useTestRedis } from '../support/test-redis';
 import { useScriptCalls } from '../support/script-calls';
@@ -26,6 +26,18 @@ class BulkGoneItem extends BaseEntity {
 @Model({ shards: 4 })
 class ShardedGoneItem extends BaseEntity {
   @Attr() @Index() team!: string;
+}
+
+@Model({ ttl: 3600 })
+class ExpiringGoneItem extends BaseEntity {
+  @Attr() @Index() tag?: string;
+  @Attr() @Unique() code?: number;
+}
+
+@Model({ expirable: true })
+class MaybeExpiringGoneItem extends BaseEntity {
+  @Attr() @Index() tag?: string;
+  @Attr() @Index({ sortable: true }) title?: SortableString;
 }
 
 @Model({ group: 'bulkgone' })
@@ -116,4 +128,45 @@ test("a model with relations: one remove-many.lua call per chunk; a 'restrict' r
   expect((await GoneNote.findBy({ text: 'o2 1' })).length).toBe(1);
   expect(await GoneNote.count()).toBe(2);
   await expectRelationsConsistent([GoneOwner, GoneKeeper, GoneNote], redis.raw, redis.prefix);
+});
+
+test('a TTL model: one remove-many.lua call per chunk takes each object with its memo, an expired one too', async () => {
+  const { saved } = await ExpiringGoneItem.saveMany(Array.from({ length: 30 }, (_, i) => ({ tag: `g${i % 4}`, code: i })));
+  const ids = saved.map((item) => item.id!);
+  const gone = ids[3];
+  // its hash vanishes as an expired one's does; its `all`, `exp`, memo and index entries wait for a sweep
+  await redis.raw.del(`${redis.prefix}:{ExpiringGoneItem}:obj:${gone}`);
+  const kept = ids.slice(20);
+  calls.reset();
+  const result = await ExpiringGoneItem.removeMany([...ids.slice(0, 20), '5555'], { chunkSize: 10 });
+  expect(sent(luaScripts.removeMany())).toBe(3);
+  expect(sent(luaScripts.remove())).toBe(0);
+  // the expired object was still listed: remove() would say it existed, and so does removeMany
+  expect(result.removed).toEqual(ids.slice(0, 20));
+  expect(result.missing).toEqual(['5555']);
+  const base = `${redis.prefix}:{ExpiringGoneItem}`;
+  const left = (await keysUnder(redis.raw, redis.prefix)).filter((key) => key.startsWith(`${base}:`) && /:(obj|memo):/.test(key));
+  expect(left.sort()).toEqual(kept.flatMap((id) => [`${base}:memo:${id}`, `${base}:obj:${id}`]).sort());
+  expect((await redis.raw.zRange(`${base}:exp`, 0, -1)).sort()).toEqual([...kept].sort());
+  expect(await ExpiringGoneItem.findOneBy({ code: 3 })).toBeNull();
+  await expectIndexesConsistent(ExpiringGoneItem, redis.raw, redis.prefix);
+});
+
+test('an expirable model: entries from the memo of an object given a TTL, from the stored values of the others', async () => {
+  const { saved } = await MaybeExpiringGoneItem.saveMany([
+    { tag: 'm', title: 'with a ttl' },
+    { tag: 'm', title: 'without' },
+    { tag: 'n', title: 'kept' },
+  ]);
+  const [timed, plain, kept] = saved;
+  await timed.expire(600);
+  const result = await MaybeExpiringGoneItem.removeMany([timed.id!, plain.id!, timed.id!]);
+  expect(result.removed).toEqual([timed.id, plain.id]);
+  expect(sent(luaScripts.removeMany())).toBe(1);
+  expect(await MaybeExpiringGoneItem.findIds({ tag: 'm' })).toEqual([]);
+  expect(await MaybeExpiringGoneItem.findIds({ tag: 'n' })).toEqual([kept.id]);
+  const base = `${redis.prefix}:{MaybeExpiringGoneItem}`;
+  expect(await redis.raw.exists(`${base}:memo:${timed.id}`)).toBe(0);
+  expect(await redis.raw.zCard(`${base}:exp`)).toBe(0);
+  await expectIndexesConsistent(MaybeExpiringGoneItem, redis.raw, redis.prefix);
 });

@@ -19,24 +19,32 @@ local function setExpiry(base, key, id, ttl)
   redis.call('ZADD', base .. ':exp', at, id)
 end
 
--- Deletes object `id`: its entries, hash, memo and `all` and `exp` entries. `specs`/`fields` (every index of
--- the model) are used when there is no memo; without them an object with no memo only loses hash and `all`.
-local function purgeObject(base, all, id, specs, fields)
-  local key = base .. ':obj:' .. id
-  local memo = base .. ':memo:' .. id
-  local recorded = redis.call('HGETALL', memo)
+-- Calls drop(kind, key, member, id) for each index and unique entry of object `id`: the entries its memo
+-- records, or, when it has none and `specs`/`fields` are given (every index of the model), those computed from
+-- its stored values. Writes nothing itself.
+local function objectEntries(base, id, specs, fields, drop)
+  local recorded = redis.call('HGETALL', base .. ':memo:' .. id)
   if #recorded > 0 then
     for i = 1, #recorded, 2 do
       local field = recorded[i]
-      dropEntry(string.sub(field, 1, 1), string.sub(field, 2), recorded[i + 1], id)
+      drop(string.sub(field, 1, 1), string.sub(field, 2), recorded[i + 1], id)
     end
   elseif specs and #specs > 0 then
-    local values = readValues(key, fields)
+    local values = readValues(base .. ':obj:' .. id, fields)
     for _, spec in ipairs(specs) do
-      removeEntry(base, spec, values, id, nil)
+      local kind, key, member = entryOf(base, spec, values, id)
+      if kind then
+        drop(kind, key, member, id)
+      end
     end
   end
-  redis.call('DEL', key, memo)
+end
+
+-- Deletes object `id`: its entries, hash, memo and `all` and `exp` entries. `specs`/`fields` (every index of
+-- the model) are used when there is no memo; without them an object with no memo only loses hash and `all`.
+local function purgeObject(base, all, id, specs, fields)
+  objectEntries(base, id, specs, fields, dropEntry)
+  redis.call('DEL', base .. ':obj:' .. id, base .. ':memo:' .. id)
   redis.call('ZREM', base .. ':exp', id)
   return redis.call('ZREM', all, id)
 end

@@ -7,42 +7,14 @@
 -- Returns: one value per id, in order: 1 when the object was in `all`, else 0 (0 for an id given again).
 -- Guarantees: each object goes as remove-indexed.lua removes it: its hash, `all` entry and every index and unique
 -- entry, found from its stored values (read before anything is deleted), a unique value only if it owns it.
--- The deletes are gathered and sent as one command per key (batches.lua), in this one script: no client sees
--- the call half done (invariants 1 to 4 hold before and after it).
+-- The deletes are gathered and sent as one command per key (gathered-removal.lua), in this one script: no
+-- client sees the call half done (invariants 1 to 4 hold before and after it).
 --!include indexes.lua
 --!include indexed-removal.lua
 --!include batches.lua
+--!include gathered-removal.lua
 
 local all, base = KEYS[1], KEYS[2]
-local batch = newBatch()
-local drop = function(command, key, member)
-  batchAdd(batch, command, key, member)
-end
-
--- which ids are listed in `all`, read before anything is removed
-local listed = {}
-for start = 1, #ARGV, 1000 do
-  local scores = redis.call('ZMSCORE', all, unpack(ARGV, start, math.min(start + 999, #ARGV)))
-  for j = 1, #scores do
-    listed[start + j - 1] = scores[j]
-  end
-end
-
-local existed, seen, ids, keys = {}, {}, {}, {}
-for i, id in ipairs(ARGV) do
-  existed[i] = 0
-  if not seen[id] then
-    seen[id] = true
-    local key = base .. ':obj:' .. id
-    indexedEntries(key, base, id, drop)
-    ids[#ids + 1] = id
-    keys[#keys + 1] = key
-    if listed[i] then
-      existed[i] = 1
-    end
-  end
-end
-runBatch(batch)
-callInSlices('DEL', false, keys)
-callInSlices('ZREM', all, ids)
-return existed
+return removeGathered(all, base, 1, #ARGV, false, function(id, drop)
+  indexedEntries(base .. ':obj:' .. id, base, id, drop)
+end)

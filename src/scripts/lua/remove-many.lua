@@ -10,14 +10,29 @@
 --          belong to it (nothing of that object is written; the others are removed).
 -- Guarantees: each object is checked and removed as remove.lua removes it (invariants 1 to 4 and 6, onDelete
 -- rules for the whole cascade checked before its first write); the objects one after the other, in one script,
--- so that a refused object stops none of the others and no other client sees the call half done.
+-- so that a refused object stops none of the others and no other client sees the call half done. When nothing
+-- depends on the model's objects, each object's entries are read (from its memo, or its stored values) before
+-- anything is deleted, and the deletes go as one command per key (gathered-removal.lua); an id given twice is
+-- then removed once.
 --!include indexes.lua
 --!include objects.lua
 --!include relations.lua
+--!include batches.lua
+--!include gathered-removal.lua
 
 local all = KEYS[1]
 local count = tonumber(ARGV[1])
 local models = readModels(count + 2)
+local model = models[1]
+if #model.deps == 0 and #model.sides == 0 then
+  -- nothing depends on these objects (a memo is all they have beside their entries): no rule to check, and
+  -- their deletes are gathered per key
+  local asKinds
+  return removeGathered(all, model.base, 2, count + 1, true, function(id, drop)
+    asKinds = asKinds or commandDrop(drop)
+    objectEntries(model.base, id, model.specs, model.fields, asKinds)
+  end)
+end
 local replies = {}
 for i = 1, count do
   local id = ARGV[1 + i]

@@ -1,0 +1,58 @@
+-- gathered-removal.lua: removing many objects of one key base in one script, with their deletes gathered into
+-- one command per key (batches.lua); a library inlined into remove-indexed-many.lua and remove-many.lua. Needs
+-- batches.lua before it. KEYS: none of its own; ARGV: the ids, at the positions the script gives.
+-- Guarantees: every object's entries are found (read) before anything is deleted; then each object's hash
+-- (and memo), its `all` (and `exp`) entry and every entry that was named go together, in the calling script,
+-- so no client sees part of it. An id given twice is removed once.
+
+-- Turns drop(command, key, member) into the drop(kind, key, member, id) of objectEntries: SREM or ZREM of an
+-- index entry, HDEL of a unique value only while it names the object.
+local function commandDrop(drop)
+  return function(kind, key, member, id)
+    if kind == 'S' then
+      drop('SREM', key, member)
+    elseif kind == 'Z' then
+      drop('ZREM', key, member)
+    elseif redis.call('HGET', key, member) == id then
+      drop('HDEL', key, member)
+    end
+  end
+end
+
+-- Removes the objects whose ids are ARGV[from .. to]. entriesOf(id, drop) names the entries of each object
+-- through drop(command, key, member); with `memos`, each object's memo and `exp` entry go too. Returns one
+-- value per id: 1 when it was in `all`, else 0 (0 also for an id given again).
+local function removeGathered(all, base, from, to, memos, entriesOf)
+  local batch = newBatch()
+  local drop = function(command, key, member)
+    batchAdd(batch, command, key, member)
+  end
+  local replies, seen, ids, keys = {}, {}, {}, {}
+  for start = from, to, 1000 do
+    local stop = math.min(start + 999, to)
+    local listed = redis.call('ZMSCORE', all, unpack(ARGV, start, stop))
+    for at = start, stop do
+      local id, n = ARGV[at], at - from + 1
+      replies[n] = 0
+      if not seen[id] then
+        seen[id] = true
+        entriesOf(id, drop)
+        ids[#ids + 1] = id
+        keys[#keys + 1] = base .. ':obj:' .. id
+        if memos then
+          keys[#keys + 1] = base .. ':memo:' .. id
+        end
+        if listed[at - start + 1] then
+          replies[n] = 1
+        end
+      end
+    end
+  end
+  runBatch(batch)
+  callInSlices('DEL', false, keys)
+  if memos then
+    callInSlices('ZREM', base .. ':exp', ids)
+  end
+  callInSlices('ZREM', all, ids)
+  return replies
+end
