@@ -15,14 +15,18 @@
  * thread's (INFO cpu), medians over the rounds (the first is a warm-up, not counted), and removeMany's ratio
  * against each. All three run in this one process, the order rotating each round.
  *
- *   npx ts-node --transpile-only --project tsconfig.json bench/bulk-remove.ts [--n=100000] [--rounds=6]
+ * With `--ttl` the posts have a time to live (a day): each keeps a memo of its entries and an `exp` entry,
+ * which every writer removes too.
+ *
+ *   npx ts-node --transpile-only --project tsconfig.json bench/bulk-remove.ts [--n=100000] [--rounds=6] [--ttl]
  *
  * A private redis-server is started unless REDIS_URL is set; keys go under a fresh prefix, removed at the end.
  */
 import 'reflect-metadata';
+import { Attr, BaseEntity, Index, Model } from '../src';
 import { inFlight } from './peers/peer';
 import { SuitePost } from './peers/redis-record-peer';
-import { positiveInteger } from './support/args';
+import { option, positiveInteger } from './support/args';
 import { Client, describeRedis } from './support/bench-redis';
 import { CallCost, callCosts } from './support/call-costs';
 import { check } from './support/measure';
@@ -38,6 +42,20 @@ const IN_FLIGHT = 250;
 const MULTI_SIZE = 250;
 const MULTIS_IN_FLIGHT = 3;
 
+/** The suite's post with a time to live of a day: each object keeps a memo of its entries and an `exp` entry. */
+@Model({ name: 'ExpiringSuitePost', ttl: 86_400 })
+class ExpiringSuitePost extends BaseEntity {
+  @Attr({ type: 'string' }) author!: string;
+  @Attr({ type: 'string' }) @Index() topic!: string;
+  @Attr({ type: 'string' }) content!: string;
+  @Attr({ type: 'date' }) @Index() createdAt!: Date;
+}
+
+/** `--ttl`: the posts expire (ExpiringSuitePost), else the suite's SuitePost. */
+const EXPIRING = option('ttl', 'TTL') !== undefined;
+const Post: typeof SuitePost = EXPIRING ? (ExpiringSuitePost as typeof SuitePost) : SuitePost;
+const MODEL_NAME = EXPIRING ? 'ExpiringSuitePost' : 'SuitePost';
+
 const WRITERS = ['removeMany', 'remove(), 250 in flight', 'MULTI of removals'] as const;
 type Writer = (typeof WRITERS)[number];
 const UNITS = { one: 'removal', many: 'removals' };
@@ -48,7 +66,7 @@ type Remove = (loaded: readonly SuitePost[]) => Promise<void>;
 function writers(client: Client, base: string, posts: readonly PostData[]): Record<Writer, Remove> {
   return {
     removeMany: async (loaded) => {
-      const result = await SuitePost.removeMany(loaded.map((post) => post.id!));
+      const result = await Post.removeMany(loaded.map((post) => post.id!));
       check(result.ok && result.removed.length === loaded.length, `removeMany: ${result.removed.length} removed, ${result.failed.length} failed`);
     },
     'remove(), 250 in flight': (loaded) => inFlight(0, loaded.length, IN_FLIGHT, (i) => loaded[i].remove()),
@@ -63,6 +81,7 @@ function writers(client: Client, base: string, posts: readonly PostData[]): Reco
             .addCommand(['ZREM', `${base}:idx:createdAt`, id])
             .addCommand(['ZREM', `${base}:all`, id])
             .addCommand(['DEL', `${base}:obj:${id}`]);
+          if (EXPIRING) multi.addCommand(['DEL', `${base}:memo:${id}`]).addCommand(['ZREM', `${base}:exp`, id]);
         }
         await multi.exec();
       });
@@ -72,19 +91,20 @@ function writers(client: Client, base: string, posts: readonly PostData[]): Reco
 
 runBenchSession('bulkremove', async ({ url, prefix, raw, client }) => {
   const { posts } = makePosts(N, SEED, 0);
-  const base = `${prefix}:{SuitePost}`;
+  const base = `${prefix}:{${MODEL_NAME}}`;
   const byWriter = writers(client, base, posts);
-  console.log(`bulk remove of ${N.toLocaleString('en-US')} posts, ${ROUNDS} rounds, ${describeRedis(url)}`);
+  const kind = EXPIRING ? 'expiring posts (a ttl: a memo and an `exp` entry each)' : 'posts';
+  console.log(`bulk remove of ${N.toLocaleString('en-US')} ${kind}, ${ROUNDS} rounds, ${describeRedis(url)}`);
 
   const store = async (): Promise<SuitePost[]> => {
-    const stored = await SuitePost.saveMany(posts.map((post) => SuitePost.build({ ...post, createdAt: new Date(post.createdAt) })));
+    const stored = await Post.saveMany(posts.map((post) => Post.build({ ...post, createdAt: new Date(post.createdAt) })));
     check(stored.ok, 'saveMany failed');
     return stored.saved as SuitePost[];
   };
   const timed = async (writer: Writer): Promise<CallCost> => {
     const loaded = await store();
     const cost = await callCosts(raw, N, () => byWriter[writer](loaded));
-    check((await SuitePost.count()) === 0, `${writer}: posts left`);
+    check((await Post.count()) === 0, `${writer}: posts left`);
     const left = (await raw.keys(`${base}:*`)).filter((key) => key !== `${base}:seq`);
     check(left.length === 0, `${writer}: ${left.length} keys left, such as ${left[0]}`);
     return cost;
