@@ -151,7 +151,7 @@ export class BulkStore {
    * in order, as `removal` (the model's removal plan) says: a MULTI of ZREM + DEL (+ ZREM `exp` for an
    * expirable model) per id when nothing but the hashes and `all` entries exist, remove-indexed-many.lua
    * (the model's bound copy) when only index entries are beside them, else remove-many.lua with the model
-   * table. Resolves to one outcome per id.
+   * table (for a `memo` removal it gathers the deletes per key as well). Resolves to one outcome per id.
    */
   async remove(target: BulkTarget, ids: readonly string[], removal: Removal): Promise<RemoveOutcome[]> {
     const { keys } = target;

@@ -20,6 +20,7 @@ import { templates } from '../scripts/scripts';
  */
 const single = new WeakMap<readonly IndexDescriptor[], Script>();
 const many = new WeakMap<readonly IndexDescriptor[], Script>();
+const memo = new WeakMap<readonly IndexDescriptor[], Script>();
 
 export function indexedRemovalScript(indexes: readonly IndexDescriptor[]): Script {
   return bound(single, templates.removeIndexed(), indexes);
@@ -28,6 +29,11 @@ export function indexedRemovalScript(indexes: readonly IndexDescriptor[]): Scrip
 /** remove-indexed-many.lua bound to a model's indexes: removeMany's one call per chunk, with the same SPEC. */
 export function indexedRemovalManyScript(indexes: readonly IndexDescriptor[]): Script {
   return bound(many, templates.removeIndexedMany(), indexes);
+}
+
+/** remove-memo.lua bound to a model's indexes: remove() of a model whose objects may keep a memo, same SPEC. */
+export function memoRemovalScript(indexes: readonly IndexDescriptor[]): Script {
+  return bound(memo, templates.removeMemo(), indexes);
 }
 
 function bound(cache: WeakMap<readonly IndexDescriptor[], Script>, template: Script, indexes: readonly IndexDescriptor[]): Script {

@@ -1,7 +1,7 @@
 import { Connection } from '../connection/connection';
 import { rawTransaction } from '../connection/raw-transaction';
 import { IndexDescriptor } from '../metadata/index-descriptor';
-import { indexedRemovalScript } from './indexed-removal';
+import { indexedRemovalScript, memoRemovalScript } from './indexed-removal';
 import { pushSpecs } from './index-specs';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { scripts } from '../scripts/scripts';
@@ -28,10 +28,16 @@ export type ParentChecks = ReadonlyArray<readonly [string, string]>;
 
 /**
  * How an object of a model is removed: `plain` when nothing but its hash and `all` entry exist (a MULTI),
- * `indexed` when only its index entries are beside them (remove-indexed.lua), else remove.lua with the model
- * table `args` (src/relations/removal-program.ts).
+ * `indexed` when only its index entries are beside them (remove-indexed.lua), `memo` when it may also keep a
+ * memo of its entries (a ttl, a cap, `expirable`) but nothing depends on it (remove-memo.lua), else
+ * remove.lua with the model table `args` (src/relations/removal-program.ts). A `memo` removal carries the
+ * table too: removeMany's remove-many.lua takes it.
  */
-export type Removal = { readonly kind: 'plain' } | { readonly kind: 'indexed' } | { readonly kind: 'program'; readonly args: string[] };
+export type Removal =
+  | { readonly kind: 'plain' }
+  | { readonly kind: 'indexed' }
+  | { readonly kind: 'memo'; readonly args: string[] }
+  | { readonly kind: 'program'; readonly args: string[] };
 
 /** What a remove came to: whether the object existed, or the dependents that forbid it (onDelete 'restrict'). */
 export type RemoveOutcome = { existed: boolean } | { restrictedBy: { model: number; foreignKey: string } };
@@ -156,8 +162,8 @@ export class ObjectStore {
   /**
    * Deletes an object as `removal` says: with a MULTI of ZREM + DEL when there is nothing but the object itself
    * to remove (as atomic as a script and cheaper for Redis), with remove-indexed.lua when only its index entries
-   * are beside it, else with remove.lua and the model table (its index entries, memo, dependents and
-   * memberships).
+   * are beside it, with remove-memo.lua when it may also have a memo (and an `exp` entry), else with remove.lua
+   * and the model table (its index entries, memo, dependents and memberships).
    */
   remove(id: string, removal: Removal): Promise<RemoveOutcome> {
     const keys = this.keysOf(id);
@@ -169,6 +175,9 @@ export class ObjectStore {
     }
     if (removal.kind === 'indexed') {
       return indexedRemovalScript(this.model.indexes).run(client, [keys.all, keys.object(id), keys.base], [id], existedOf);
+    }
+    if (removal.kind === 'memo') {
+      return memoRemovalScript(this.model.indexes).run(client, [keys.all, keys.object(id), keys.base], [id], existedOf);
     }
     return scripts
       .remove()

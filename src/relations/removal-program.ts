@@ -8,7 +8,8 @@ import { dependentsOf, hasRelationsToClean, membershipsOf } from './relation-gra
 
 /**
  * What removing an object of a model takes (`removal`): nothing but its hash and `all` entry, its index
- * entries too, or remove.lua with the model table `args`.
+ * entries too, its memo and `exp` entry too (nothing depending on it), or remove.lua with the model table
+ * `args`.
  */
 export interface RemovalPlan {
   readonly removal: Removal;
@@ -27,15 +28,16 @@ export function removalPlan(model: ModelDescriptor, prefix: string, id?: string)
   const keys = id === undefined ? model.shardKeys(prefix)[0] : model.keysOf(prefix, id);
   const cached = plans.get(keys);
   if (cached && cached.models === modelCount()) return cached.plan;
-  const alone = !model.keepsMemo && !hasRelationsToClean(model, prefix);
+  const related = hasRelationsToClean(model, prefix);
   const program = removalProgram(model, prefix, keys);
-  // an expirable model's objects may keep a memo (expire()); remove.lua reads it
-  const removal: Removal =
-    alone && model.indexes.length === 0
+  // an expirable model's objects may keep a memo (expire()), as every object of a model with a ttl or a cap does
+  const removal: Removal = related
+    ? { kind: 'program', args: program.args }
+    : !model.keepsMemo && model.indexes.length === 0
       ? { kind: 'plain' }
-      : alone && !model.expirable
+      : !model.keepsMemo && !model.expirable
         ? { kind: 'indexed' }
-        : { kind: 'program', args: program.args };
+        : { kind: 'memo', args: program.args };
   const plan = { ...program, removal };
   plans.set(keys, { models: modelCount(), plan });
   return plan;

@@ -1,7 +1,7 @@
 import { Connection, currentConnection } from '../connection/connection';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { allModels } from '../metadata/model-registry';
-import { indexedRemovalScript } from '../mapper/indexed-removal';
+import { indexedRemovalScript, memoRemovalScript } from '../mapper/indexed-removal';
 import { describeModel } from './describe-model';
 import { registerDefinition } from './schema-registry';
 import { compareDefinitions, describeChange, SchemaStatus } from './schema-status';
@@ -42,8 +42,12 @@ async function register(connection: Connection, model: ModelDescriptor): Promise
  */
 function preloadModelScripts(connection: Connection, model: ModelDescriptor): void {
   const client = connection.client;
-  if (model.indexes.length === 0 || typeof client.scriptLoad !== 'function') return;
-  client.scriptLoad(indexedRemovalScript(model.indexes).source).catch(() => undefined);
+  if (typeof client.scriptLoad !== 'function') return;
+  // remove() of an object that may keep a memo runs remove-memo.lua, unless relations make it remove.lua
+  if (!model.keepsMemo && model.indexes.length === 0) return; // its remove() is a MULTI
+  const memo = model.keepsMemo || model.expirable;
+  const script = memo ? memoRemovalScript(model.indexes) : indexedRemovalScript(model.indexes);
+  client.scriptLoad(script.source).catch(() => undefined);
 }
 
 /**

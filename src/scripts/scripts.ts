@@ -54,4 +54,5 @@ export const scripts = {
 export const templates = {
   removeIndexed: script('remove-indexed.lua'),
   removeIndexedMany: script('remove-indexed-many.lua'),
+  removeMemo: script('remove-memo.lua'),
 };

@@ -1,0 +1,32 @@
+-- remove-memo.lua: delete one object of a model whose objects may keep a memo of their entries (a ttl, a cap,
+-- or `expirable`) and that nothing depends on (no dependent model, no many-to-many membership). remove.lua does
+-- the models with relations; remove-indexed.lua those without a memo.
+-- KEYS[1]  the model's `all` zset
+-- KEYS[2]  the object's hash
+-- KEYS[3]  the model's key base (memo, `exp` and index keys derive from it, same hash tag)
+-- ARGV[1]  the id
+-- SPEC     as remove-indexed.lua's, bound into the source per model (src/mapper/indexed-removal.ts), never sent
+-- Returns: 1 when the object was in `all` (even if its hash had just expired), else 0.
+-- Guarantees: the hash, its memo, its `all` and `exp` entries and every index and unique entry disappear
+-- together (invariants 1 to 4); the entries are read from the memo, or, for an object without one, found from
+-- its stored values; a unique value is released only by its owner. This is what remove.lua does for such an
+-- object, without reading a model table.
+--!include indexes.lua
+--!include indexed-removal.lua
+
+local all, key, base, id = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
+local existed = redis.call('ZSCORE', all, id) and 1 or 0
+local memo = base .. ':memo:' .. id
+local recorded = redis.call('HGETALL', memo)
+if #recorded > 0 then
+  for i = 1, #recorded, 2 do
+    local field = recorded[i]
+    dropEntry(string.sub(field, 1, 1), string.sub(field, 2), recorded[i + 1], id)
+  end
+else
+  indexedEntries(key, base, id, redis.call)
+end
+redis.call('DEL', key, memo)
+redis.call('ZREM', base .. ':exp', id)
+redis.call('ZREM', all, id)
+return existed
