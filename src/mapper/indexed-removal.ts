@@ -1,4 +1,5 @@
 import { IndexDescriptor } from '../metadata/index-descriptor';
+import type { Removal } from './object-store';
 import { boundScript } from '../scripts/bound-script';
 import { Script } from '../scripts/script';
 import { templates } from '../scripts/scripts';
@@ -34,6 +35,16 @@ export function indexedRemovalManyScript(indexes: readonly IndexDescriptor[]): S
 /** remove-memo.lua bound to a model's indexes: remove() of a model whose objects may keep a memo, same SPEC. */
 export function memoRemovalScript(indexes: readonly IndexDescriptor[]): Script {
   return bound(memo, templates.removeMemo(), indexes);
+}
+
+/** The removals remove() sends to a script bound to the model's indexes. */
+export type BoundRemoval = Extract<Removal, { kind: 'indexed' | 'memo' }>;
+
+export const isBoundRemoval = (removal: Removal): removal is BoundRemoval => removal.kind === 'indexed' || removal.kind === 'memo';
+
+/** The bound script remove() runs for a removal of kind `indexed` or `memo`. */
+export function boundRemovalScript(indexes: readonly IndexDescriptor[], removal: BoundRemoval): Script {
+  return removal.kind === 'indexed' ? indexedRemovalScript(indexes) : memoRemovalScript(indexes);
 }
 
 function bound(cache: WeakMap<readonly IndexDescriptor[], Script>, template: Script, indexes: readonly IndexDescriptor[]): Script {

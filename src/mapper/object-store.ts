@@ -1,7 +1,7 @@
 import { Connection } from '../connection/connection';
 import { rawTransaction } from '../connection/raw-transaction';
 import { IndexDescriptor } from '../metadata/index-descriptor';
-import { indexedRemovalScript, memoRemovalScript } from './indexed-removal';
+import { boundRemovalScript, isBoundRemoval } from './indexed-removal';
 import { pushSpecs } from './index-specs';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { scripts } from '../scripts/scripts';
@@ -173,11 +173,8 @@ export class ObjectStore {
       const transaction = client.multi().zRem(keys.all, id).del(keys.object(id));
       return (this.model.expirable ? transaction.zRem(keys.expiring, id) : transaction).exec().then(([removed]) => ({ existed: Number(removed) === 1 }));
     }
-    if (removal.kind === 'indexed') {
-      return indexedRemovalScript(this.model.indexes).run(client, [keys.all, keys.object(id), keys.base], [id], existedOf);
-    }
-    if (removal.kind === 'memo') {
-      return memoRemovalScript(this.model.indexes).run(client, [keys.all, keys.object(id), keys.base], [id], existedOf);
+    if (isBoundRemoval(removal)) {
+      return boundRemovalScript(this.model.indexes, removal).run(client, [keys.all, keys.object(id), keys.base], [id], existedOf);
     }
     return scripts
       .remove()

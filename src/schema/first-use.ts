@@ -1,7 +1,8 @@
 import { Connection, currentConnection } from '../connection/connection';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { allModels } from '../metadata/model-registry';
-import { indexedRemovalScript, memoRemovalScript } from '../mapper/indexed-removal';
+import { boundRemovalScript, isBoundRemoval } from '../mapper/indexed-removal';
+import { removalPlan } from '../relations/removal-program';
 import { describeModel } from './describe-model';
 import { registerDefinition } from './schema-registry';
 import { compareDefinitions, describeChange, SchemaStatus } from './schema-status';
@@ -43,11 +44,14 @@ async function register(connection: Connection, model: ModelDescriptor): Promise
 function preloadModelScripts(connection: Connection, model: ModelDescriptor): void {
   const client = connection.client;
   if (typeof client.scriptLoad !== 'function') return;
-  // remove() of an object that may keep a memo runs remove-memo.lua, unless relations make it remove.lua
-  if (!model.keepsMemo && model.indexes.length === 0) return; // its remove() is a MULTI
-  const memo = model.keepsMemo || model.expirable;
-  const script = memo ? memoRemovalScript(model.indexes) : indexedRemovalScript(model.indexes);
-  client.scriptLoad(script.source).catch(() => undefined);
+  let removal;
+  try {
+    removal = removalPlan(model, connection.prefix).removal;
+  } catch {
+    return; // a relation that cannot be resolved yet: remove() reports it when it is called
+  }
+  // the script remove() runs, as the removal plan says (none for a MULTI or remove.lua)
+  if (isBoundRemoval(removal)) client.scriptLoad(boundRemovalScript(model.indexes, removal).source).catch(() => undefined);
 }
 
 /**
