@@ -19,17 +19,25 @@ local function setExpiry(base, key, id, ttl)
   redis.call('ZADD', base .. ':exp', at, id)
 end
 
+-- Calls drop(kind, key, member, id) for each index and unique entry that the memo of object `id` records;
+-- returns whether the object has a memo. Writes nothing itself.
+local function memoEntries(base, id, drop)
+  local recorded = redis.call('HGETALL', base .. ':memo:' .. id)
+  for i = 1, #recorded, 2 do
+    local field = recorded[i]
+    drop(string.sub(field, 1, 1), string.sub(field, 2), recorded[i + 1], id)
+  end
+  return #recorded > 0
+end
+
 -- Calls drop(kind, key, member, id) for each index and unique entry of object `id`: the entries its memo
 -- records, or, when it has none and `specs`/`fields` are given (every index of the model), those computed from
 -- its stored values. Writes nothing itself.
 local function objectEntries(base, id, specs, fields, drop)
-  local recorded = redis.call('HGETALL', base .. ':memo:' .. id)
-  if #recorded > 0 then
-    for i = 1, #recorded, 2 do
-      local field = recorded[i]
-      drop(string.sub(field, 1, 1), string.sub(field, 2), recorded[i + 1], id)
-    end
-  elseif specs and #specs > 0 then
+  if memoEntries(base, id, drop) then
+    return
+  end
+  if specs and #specs > 0 then
     local values = readValues(base .. ':obj:' .. id, fields)
     for _, spec in ipairs(specs) do
       local kind, key, member = entryOf(base, spec, values, id)

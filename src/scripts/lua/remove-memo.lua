@@ -12,21 +12,15 @@
 -- its stored values; a unique value is released only by its owner. This is what remove.lua does for such an
 -- object, without reading a model table.
 --!include indexes.lua
+--!include objects.lua
 --!include indexed-removal.lua
 
 local all, key, base, id = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
 local existed = redis.call('ZSCORE', all, id) and 1 or 0
-local memo = base .. ':memo:' .. id
-local recorded = redis.call('HGETALL', memo)
-if #recorded > 0 then
-  for i = 1, #recorded, 2 do
-    local field = recorded[i]
-    dropEntry(string.sub(field, 1, 1), string.sub(field, 2), recorded[i + 1], id)
-  end
-else
+if not memoEntries(base, id, dropEntry) then
   indexedEntries(key, base, id, redis.call)
 end
-redis.call('DEL', key, memo)
+redis.call('DEL', key, base .. ':memo:' .. id)
 redis.call('ZREM', base .. ':exp', id)
 redis.call('ZREM', all, id)
 return existed
