@@ -20,6 +20,7 @@ import { expireObject, persistObject, sweepModel, ttlOf } from './expiry';
 import { incrementCounter } from './counters';
 import { operationReplicaPolicy, replicaShortfall } from '../connection/wait-replicas';
 import { LockOptions, withObjectLock } from './locking';
+import { optionsArgument } from '../errors/options-argument';
 import type { FindOptions, IterateOptions, Where } from '../query/where-types';
 import { afterSchema, schemaPending } from '../schema/first-use';
 import { checkEntityModel, reindexEntityModel, repairEntityModel, schemaStatusOf } from '../schema/entity-integrity';
@@ -51,8 +52,9 @@ export abstract class BaseEntity extends StatefulEntity {
    * of only the attributes that changed since it was loaded or saved. Nothing is written when validation
    * or a before-hook fails.
    */
-  save(options: SaveOptions = {}): Promise<Persisted<this>> {
+  save(given?: SaveOptions): Promise<Persisted<this>> {
     return serialized(this, async () => {
+      const options = optionsArgument('save', given);
       const model = descriptorOf(this.constructor);
       const replicas = operationReplicaPolicy(model.name, options, model.replicas); // bad options: before any write
       const state = stateOf(this);
@@ -227,11 +229,12 @@ export abstract class BaseEntity extends StatefulEntity {
     this: EntityClass<T>,
     id: string | number,
     work: (entity: Persisted<T>) => Promise<R>,
-    options: LockOptions = {},
+    options?: LockOptions,
   ): Promise<R> {
     const model = descriptorOf(this);
     const normalized = normalizeId(model.name, id);
-    return afterSchema(model, () => withObjectLock(model, normalized, async () => work(await findOrFailOne(this, normalized)), options));
+    const given = optionsArgument('withLock', options);
+    return afterSchema(model, () => withObjectLock(model, normalized, async () => work(await findOrFailOne(this, normalized)), given));
   }
 
   /**
@@ -261,7 +264,7 @@ export abstract class BaseEntity extends StatefulEntity {
   static findBy<T extends BaseEntity>(
     this: EntityClass<T>,
     where?: Where<T>,
-    options: FindOptions<T> = {},
+    options?: FindOptions<T>,
   ): Promise<Array<Persisted<T>>> {
     return afterSchema(descriptorOf(this), () => findBy(this, where, options));
   }
@@ -270,14 +273,14 @@ export abstract class BaseEntity extends StatefulEntity {
   static async findOneBy<T extends BaseEntity>(
     this: EntityClass<T>,
     where: Where<T>,
-    options: Omit<FindOptions<T>, 'limit'> = {},
+    options?: Omit<FindOptions<T>, 'limit'>,
   ): Promise<Persisted<T> | null> {
-    const [first] = await afterSchema(descriptorOf(this), () => findBy(this, where, { ...options, limit: 1 }));
+    const [first] = await afterSchema(descriptorOf(this), () => findBy(this, where, { ...optionsArgument('findOneBy', options), limit: 1 }));
     return first ?? null;
   }
 
   /** Like findBy, but only the ids: nothing but the page's ids leaves Redis. */
-  static findIds<T extends BaseEntity>(this: EntityClass<T>, where?: Where<T>, options: FindOptions<T> = {}): Promise<string[]> {
+  static findIds<T extends BaseEntity>(this: EntityClass<T>, where?: Where<T>, options?: FindOptions<T>): Promise<string[]> {
     return afterSchema(descriptorOf(this), () => findIds(this, where, options));
   }
 
@@ -311,7 +314,7 @@ export abstract class BaseEntity extends StatefulEntity {
   static iterate<T extends BaseEntity>(
     this: EntityClass<T>,
     where?: Where<T>,
-    options: IterateOptions = {},
+    options?: IterateOptions,
   ): AsyncGenerator<Persisted<T>> {
     const pending = schemaPending(descriptorOf(this));
     if (!pending) return iterate(this, where, options);

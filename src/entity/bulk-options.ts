@@ -1,3 +1,4 @@
+import { describeValue } from '../errors/describe-value';
 import { ArgumentError } from '../errors/errors';
 
 /**
@@ -79,7 +80,7 @@ const MAX_CHUNK_SIZE = 10_000;
 export function chunkSizeOption(operation: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_CHUNK_SIZE) {
-    throw new ArgumentError(`${operation}: chunkSize must be a whole number from 1 to ${MAX_CHUNK_SIZE}, got ${String(value)}`);
+    throw new ArgumentError(`${operation}: chunkSize must be a whole number from 1 to ${MAX_CHUNK_SIZE}, got ${describeValue(value)}`);
   }
   return value;
 }

@@ -6,6 +6,7 @@ import type { FindOptions, IterateOptions, Where } from '../query/where-types';
 import type { EntityClass, Persisted } from '../types/entity-types';
 import type { BaseEntity } from './base-entity';
 import { materializeAll } from './materialize';
+import { optionsArgument } from '../errors/options-argument';
 import { includeParents } from '../relations/include';
 
 function runnerOf(ctor: Function) {
@@ -16,8 +17,9 @@ function runnerOf(ctor: Function) {
 export async function findBy<T extends BaseEntity>(
   ctor: EntityClass<T>,
   where: Where<T> | undefined,
-  options: FindOptions<T>,
+  given: FindOptions<T> | undefined,
 ): Promise<Array<Persisted<T>>> {
+  const options = optionsArgument('findBy', given);
   const { model, runner } = runnerOf(ctor);
   const found = await runner.load(runner.plan(where, options.orderBy), runner.page(options));
   const entities = (await materializeAll(ctor, model, found)) as Array<Persisted<T>>;
@@ -28,8 +30,9 @@ export async function findBy<T extends BaseEntity>(
 export async function findIds<T extends BaseEntity>(
   ctor: EntityClass<T>,
   where: Where<T> | undefined,
-  options: FindOptions<T>,
+  given: FindOptions<T> | undefined,
 ): Promise<string[]> {
+  const options = optionsArgument('findIds', given);
   const { runner } = runnerOf(ctor);
   return runner.ids(runner.plan(where, options.orderBy), runner.page(options));
 }
@@ -43,10 +46,10 @@ export async function countWhere<T extends BaseEntity>(ctor: EntityClass<T>, whe
 export async function* iterate<T extends BaseEntity>(
   ctor: EntityClass<T>,
   where: Where<T> | undefined,
-  options: IterateOptions,
+  given: IterateOptions | undefined,
 ): AsyncGenerator<Persisted<T>> {
   const { model, runner } = runnerOf(ctor);
-  const batchSize = options.batchSize ?? 500;
+  const batchSize = optionsArgument('iterate', given).batchSize ?? 500;
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new QueryError(`${model.name}: batchSize must be a whole number >= 1`);
   const plan = runner.plan(where);
   let afterId: string | undefined;

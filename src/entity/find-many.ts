@@ -1,3 +1,5 @@
+import { describeValue } from '../errors/describe-value';
+import { ArgumentError } from '../errors/errors';
 import { normalizeId } from '../keys/id-format';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { ObjectStore } from '../mapper/object-store';
@@ -10,6 +12,7 @@ import type { BaseEntity } from './base-entity';
 import { chunkSizeOption, READS_IN_FLIGHT } from './bulk-options';
 import { inWindows } from './bulk-windows';
 import { materializeAll } from './materialize';
+import { optionsArgument } from '../errors/options-argument';
 
 /**
  * The objects with these ids, in the same order, null where missing: every id in one transaction (read at one
@@ -19,11 +22,14 @@ import { materializeAll } from './materialize';
 export async function findMany<T extends BaseEntity>(
   ctor: EntityClass<T>,
   ids: ReadonlyArray<string | number>,
-  options: FindManyOptions,
+  options?: FindManyOptions,
 ): Promise<Array<Persisted<T> | null>> {
+  if (!Array.isArray(ids)) throw new ArgumentError(`findMany: expected an array of ids, got ${describeValue(ids)}`);
   const model = descriptorOf(ctor);
-  const chunkSize = chunkSizeOption('findMany', options.chunkSize, Number.POSITIVE_INFINITY);
-  const normalized = ids.map((id) => normalizeId(model.name, id));
+  const chunkSize = chunkSizeOption('findMany', optionsArgument('findMany', options).chunkSize, Number.POSITIVE_INFINITY);
+  // by position, so that a hole in a sparse array is an invalid id (undefined) like any other
+  const normalized = new Array<string>(ids.length);
+  for (let at = 0; at < ids.length; at++) normalized[at] = normalizeId(model.name, ids[at]);
   const store = new ObjectStore(model, activeConnection());
   const loaded = await afterSchema(model, () => (normalized.length <= chunkSize ? store.loadMany(normalized) : inChunks(store, normalized, chunkSize)));
   return materializeAll(ctor, model, loaded.map((fields, i) => (fields ? { id: normalized[i], fields } : null)));

@@ -1,4 +1,6 @@
 import { activeConnection } from '../connection/connection';
+import { asError } from '../errors/as-error';
+import { describeValue } from '../errors/describe-value';
 import { ArgumentError } from '../errors/errors';
 import { normalizeId } from '../keys/id-format';
 import { bulkTarget, groupByTarget } from '../mapper/bulk-routing';
@@ -15,8 +17,9 @@ import type { EntityClass } from '../types/entity-types';
 import type { BaseEntity } from './base-entity';
 import { chunkSizeOption, REMOVE_CHUNK_SIZE } from './bulk-options';
 import { inWindows } from './bulk-windows';
-import { materializeAll } from './materialize';
+import { buildStored } from './materialize';
 import { stateOf } from './entity-state';
+import { optionsArgument } from '../errors/options-argument';
 import { runHooks } from './run-hooks';
 
 /** Transactions or script calls awaiting Redis at once. */
@@ -44,26 +47,34 @@ interface Pending {
 export async function removeMany<T extends BaseEntity>(
   ctor: EntityClass<T>,
   ids: ReadonlyArray<string | number>,
-  options: RemoveManyOptions = {},
+  options?: RemoveManyOptions,
 ): Promise<RemoveManyResult> {
-  if (!Array.isArray(ids)) throw new ArgumentError(`removeMany: expected an array of ids, got ${ids === null ? 'null' : typeof ids}`);
-  const chunkSize = chunkSizeOption('removeMany', options.chunkSize, REMOVE_CHUNK_SIZE);
+  if (!Array.isArray(ids)) throw new ArgumentError(`removeMany: expected an array of ids, got ${describeValue(ids)}`);
+  const chunkSize = chunkSizeOption('removeMany', optionsArgument('removeMany', options).chunkSize, REMOVE_CHUNK_SIZE);
   const model = descriptorOf(ctor);
   const failed: RemoveManyFailure[] = [];
   const pending: Pending[] = [];
   const seen = new Set<string>();
-  ids.forEach((given, index) => {
+  // an invalid string or number given twice is reported once too, by the text given
+  const refused = new Set<string>();
+  // by position, so that a hole in a sparse array is an invalid id (undefined) like any other
+  for (let index = 0; index < ids.length; index++) {
+    const given: unknown = ids[index];
     let id: string;
     try {
       id = normalizeId(model.name, given);
     } catch (error) {
-      failed.push({ id: String(given), index, error: error as Error, removed: false });
-      return;
+      const asText = typeof given === 'string' || typeof given === 'number';
+      const text = asText ? String(given) : describeValue(given);
+      if (asText && refused.has(text)) continue;
+      if (asText) refused.add(text);
+      failed.push({ id: text, index, error: error as Error, removed: false });
+      continue;
     }
-    if (seen.has(id)) return;
+    if (seen.has(id)) continue;
     seen.add(id);
     pending.push({ id, index });
-  });
+  }
 
   const outcome = await afterSchema(model, () => removeAll(ctor, model, pending, chunkSize, failed));
   failed.sort((a, b) => a.index - b.index);
@@ -80,7 +91,7 @@ async function removeAll<T extends BaseEntity>(
   const hooked = model.hookMethods('beforeRemove').length > 0 || model.hookMethods('afterRemove').length > 0;
   const existed = new Map<Pending, boolean>();
   const fail = (item: Pending, error: unknown, removed = false) =>
-    failed.push({ id: item.id, index: item.index, error: error instanceof Error ? error : new Error(String(error)), removed });
+    failed.push({ id: item.id, index: item.index, error: asError(error), removed });
 
   const connection = activeConnection();
   const store = new ObjectStore(model, connection);
@@ -141,8 +152,10 @@ async function removeAll<T extends BaseEntity>(
 }
 
 /**
- * Loads the chunk's objects and runs their BeforeRemove hooks in order; resolves to the items to remove. An
- * object not found is missing (no hooks run for it); one whose hook throws is a failure.
+ * Loads the chunk's objects (AfterLoad hooks run as for any load) and runs their BeforeRemove hooks in order;
+ * resolves to the items to remove. An object not found is missing (no hooks run for it); one that cannot be
+ * loaded (a stored value its codec refuses: DecodeError; an AfterLoad hook that throws) or whose BeforeRemove
+ * hook throws is a failure of its own item, and is not removed: its hooks could not run on it.
  */
 async function beforeRemove<T extends BaseEntity>(
   ctor: EntityClass<T>,
@@ -153,18 +166,27 @@ async function beforeRemove<T extends BaseEntity>(
   fail: (item: Pending, error: unknown) => void,
 ): Promise<Pending[]> {
   const loaded = await store.loadMany(chunk.map((item) => item.id));
-  const entities = await materializeAll(ctor, model, loaded.map((fields, i) => (fields ? { id: chunk[i].id, fields } : null)));
-  const ready: Pending[] = [];
+  const found: Pending[] = [];
   for (let i = 0; i < chunk.length; i++) {
     const item = chunk[i];
-    const entity = entities[i];
-    if (!entity) {
+    const fields = loaded[i];
+    if (!fields) {
       existed.set(item, false);
       continue;
     }
-    item.entity = entity;
     try {
-      await runHooks(model, entity, 'beforeRemove');
+      const entity = buildStored(ctor, model, item.id, fields);
+      await runHooks(model, entity, 'afterLoad');
+      item.entity = entity;
+      found.push(item);
+    } catch (error) {
+      fail(item, error);
+    }
+  }
+  const ready: Pending[] = [];
+  for (const item of found) {
+    try {
+      await runHooks(model, item.entity!, 'beforeRemove');
       ready.push(item);
     } catch (error) {
       fail(item, error);

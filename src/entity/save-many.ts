@@ -1,5 +1,7 @@
 import { getMetadataStorage } from 'class-validator';
 import { activeConnection } from '../connection/connection';
+import { asError } from '../errors/as-error';
+import { describeValue } from '../errors/describe-value';
 import { ArgumentError } from '../errors/errors';
 import { HookKind } from '../metadata/hook-kind';
 import { ModelDescriptor } from '../metadata/model-descriptor';
@@ -12,7 +14,8 @@ import { chunkSizeOption, SAVE_CHUNK_SIZE, UPDATES_IN_FLIGHT } from './bulk-opti
 import { eachInFlight } from './bulk-windows';
 import { createMany } from './create-many';
 import { updateMany } from './update-many';
-import { EntityState, holdAllUntil, StateClaims, stateOf } from './entity-state';
+import { EntityState, holdAllUntil, StateClaims, StatefulEntity, stateOf } from './entity-state';
+import { optionsArgument } from '../errors/options-argument';
 import { runHooks } from './run-hooks';
 import { validateEntity } from './validate-entity';
 import { writeEntity } from './write-entity';
@@ -42,10 +45,11 @@ interface Batch<T> {
 export async function saveMany<T extends BaseEntity>(
   ctor: EntityClass<T>,
   given: ReadonlyArray<SaveManyItem<T>>,
-  options: SaveManyOptions = {},
+  options?: SaveManyOptions,
 ): Promise<SaveManyResult<T>> {
-  if (!Array.isArray(given)) throw new ArgumentError(`saveMany: expected an array of entities or attribute objects, got ${typeName(given)}`);
-  const chunkSize = chunkSizeOption('saveMany', options.chunkSize, SAVE_CHUNK_SIZE);
+  if (!Array.isArray(given)) throw new ArgumentError(`saveMany: expected an array of entities or attribute objects, got ${describeValue(given)}`);
+  const { chunkSize: chunkOption, validate } = optionsArgument('saveMany', options);
+  const chunkSize = chunkSizeOption('saveMany', chunkOption, SAVE_CHUNK_SIZE);
   const model = descriptorOf(ctor);
   activeConnection(); // no connection: the whole call fails at once, before any hook runs
   const failed: Array<SaveManyFailure<T>> = [];
@@ -86,7 +90,7 @@ export async function saveMany<T extends BaseEntity>(
   batch.indexes.length = batch.entities.length = batch.states.length = kept;
 
   // Like save(), wait for whatever this call's instances are still doing, and make their next operation wait.
-  const work = claims.idle().then(() => saveItems(model, batch, options.validate !== false, chunkSize, fail));
+  const work = claims.idle().then(() => saveItems(model, batch, validate !== false, chunkSize, fail));
   holdAllUntil(batch.states, work);
   const saved = await work;
   failed.sort((a, b) => a.index - b.index);
@@ -221,7 +225,7 @@ function firstIndexes<T>({ indexes, entities }: Batch<T>, kept: number): Map<obj
 /** The instance an item stands for: itself when it is an instance of the model, else one built from it. */
 function instanceFor<T extends BaseEntity>(ctor: EntityClass<T>, model: ModelDescriptor, item: unknown): T {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-    throw new ArgumentError(`${model.name}.saveMany: expected an entity or an attribute object, got ${typeName(item)}`);
+    throw new ArgumentError(`${model.name}.saveMany: expected an entity or an attribute object, got ${describeValue(item)}`);
   }
   const prototype = Object.getPrototypeOf(item);
   if (prototype === Object.prototype || prototype === null) {
@@ -229,18 +233,11 @@ function instanceFor<T extends BaseEntity>(ctor: EntityClass<T>, model: ModelDes
     return (ctor as unknown as { build(input: AttributeInput<T>): T }).build(item as AttributeInput<T>);
   }
   if (prototype !== ctor.prototype) {
-    const name = (prototype as { constructor?: { name?: string } }).constructor?.name ?? 'object';
-    throw new ArgumentError(`${model.name}.saveMany: a ${name} instance is not a ${model.name} of this scope`);
+    // an entity of another model or tenant scope, or an object of another kind altogether (a Date, a Map)
+    if (!(item instanceof StatefulEntity)) {
+      throw new ArgumentError(`${model.name}.saveMany: expected a ${model.name} instance or an attribute object, got ${describeValue(item)}`);
+    }
+    throw new ArgumentError(`${model.name}.saveMany: ${describeValue(item)} instance is not a ${model.name} of this scope`);
   }
   return item as T;
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
-}
-
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value;
 }

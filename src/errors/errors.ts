@@ -1,4 +1,5 @@
 import type { ValidationError as ClassValidatorError } from 'class-validator';
+import { describeValue } from './describe-value';
 
 /** Base class of every error redis-record throws on purpose. */
 export class RedisRecordError extends Error {
@@ -46,7 +47,7 @@ export class InvalidIdError extends RedisRecordError {
     readonly id: unknown,
   ) {
     super(
-      `${model}: invalid id ${safeRepr(id)}: ids are 1 to 128 characters of A-Z a-z 0-9 _ -, or a non-negative safe integer`,
+      `${model}: invalid id ${describeValue(id)}: ids are 1 to 128 characters of A-Z a-z 0-9 _ -, or a non-negative safe integer`,
     );
   }
 }

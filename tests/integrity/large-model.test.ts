@@ -1,4 +1,4 @@
-import { Attr, BaseEntity, Index, Model, SortableString, Unique } from '../../src';
+import { ArgumentError, Attr, BaseEntity, Index, Model, SortableString, Unique } from '../../src';
 import { useTestRedis } from '../support/test-redis';
 
 /** check() and repair() stream through a large model in batches: memory holds one batch at a time. */
@@ -50,5 +50,5 @@ it('finds and repairs a few damaged entries among them', async () => {
 }, 120_000);
 
 it('rejects a batch size that is not a positive integer', async () => {
-  await expect(IcBulk.check({ batchSize: 0 })).rejects.toThrow(RangeError);
+  await expect(IcBulk.check({ batchSize: 0 })).rejects.toThrow(ArgumentError);
 });
