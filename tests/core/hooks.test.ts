@@ -339,3 +339,32 @@ describe('a before-hook that throws', () => {
     expect((error as Error).message).toBe('refused in beforeSave');
   });
 });
+
+/** An AfterSave hook that saves its own instance once more, without awaiting it (docs/validation-and-hooks.md). */
+@Model()
+class HookedResave extends BaseEntity {
+  @Attr() title!: string;
+  @Attr() saves = 0;
+  resave = false;
+
+  @AfterSave afterSave() {
+    if (!this.resave) return;
+    this.resave = false;
+    this.saves++;
+    void this.save();
+  }
+}
+
+describe('a hook that saves its own instance', () => {
+  it('without awaiting it: the save runs once the operation running the hook is done', async () => {
+    const item = await HookedResave.create({ title: 'x' });
+    item.resave = true;
+    item.title = 'y';
+    await item.save();
+    // reload() runs after every operation already queued on the instance, the hook's save included
+    await item.reload();
+    expect(item.title).toBe('y');
+    expect(item.saves).toBe(1);
+    expect((await HookedResave.findOrFail(item.id!)).saves).toBe(1);
+  });
+});
