@@ -339,7 +339,10 @@ function buildEntity<T extends BaseEntity>(ctor: EntityClass<T>, input: Attribut
     throw new ValidationError(
       model.name,
       unknown.map((key) =>
-        attributeFailure(entity, key, attributes[key], 'unknownAttribute', `${model.name} has no attribute ${key}`),
+        key === 'id'
+          ? // toJSON() output given back, say: the id is not an attribute
+            attributeFailure(entity, key, attributes[key], 'unknownAttribute', `${model.name}: id is not an attribute; it is given when the object is first saved`)
+          : attributeFailure(entity, key, attributes[key], 'unknownAttribute', `${model.name} has no attribute ${key}`),
       ),
     );
   }

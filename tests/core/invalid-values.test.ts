@@ -146,6 +146,11 @@ describe('attribute names build and create do not know', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it('the id (as in toJSON() output given back): the message says it is given when the object is first saved', () => {
+    const stored = { id: '7', name: 'copied' };
+    expect(() => InvalidSample.build(stored as never)).toThrow('InvalidSample is not valid: InvalidSample: id is not an attribute; it is given when the object is first saved');
+  });
+
   it('build throws ValidationError too, synchronously', () => {
     expect(() => InvalidSample.build({ colour: 'red' } as never)).toThrow(ValidationError);
   });
