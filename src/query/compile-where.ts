@@ -6,6 +6,9 @@ import { lexEquals, lexWindow, scoreWindow } from './bounds';
 import { AttributeCondition, parseWhere } from './parse-where';
 import { ScriptArg } from './query-plan';
 
+/** How deep ORs may nest in a where (each level is a set operation inside query.lua). */
+const MAX_OR_DEPTH = 32;
+
 /** Attribute field -> the single value an equality pins it to, in this AND level and the ones around it. */
 export type Pins = ReadonlyMap<string, string>;
 
@@ -14,7 +17,9 @@ export type Pins = ReadonlyMap<string, string>;
  * does not constrain anything. Every condition is served by an index; one that cannot be throws QueryError
  * naming the attribute and the index it needs (there is no fallback scan).
  */
-export function compileWhere(model: ModelDescriptor, keys: ModelKeys, where: unknown, outer: Pins = new Map()): ScriptArg[] | null {
+export function compileWhere(model: ModelDescriptor, keys: ModelKeys, where: unknown, outer: Pins = new Map(), depth = 0): ScriptArg[] | null {
+  // a where nested deeper is a mistake (or an OR holding its own where), not a query
+  if (depth > MAX_OR_DEPTH) throw new QueryError(`${model.name}: ORs nested more than ${MAX_OR_DEPTH} deep`);
   const parsed = parseWhere(model, where);
   const pins = new Map(outer);
   for (const condition of parsed.conditions) {
@@ -41,7 +46,7 @@ export function compileWhere(model: ModelDescriptor, keys: ModelKeys, where: unk
     parts.push(program);
   }
   if (parsed.or) {
-    const branches = parsed.or.map((branch) => compileWhere(model, keys, branch, pins));
+    const branches = parsed.or.map((branch) => compileWhere(model, keys, branch, pins, depth + 1));
     if (!branches.includes(null)) parts.push([...branches.flatMap((b) => b!), '|', String(branches.length)]);
   }
   if (parts.length === 0) return null;

@@ -1,3 +1,4 @@
+import { describeValue } from '../errors/describe-value';
 import { QueryError } from '../errors/errors';
 import { AttributeDescriptor } from '../metadata/attribute-descriptor';
 import { ModelDescriptor } from '../metadata/model-descriptor';
@@ -32,15 +33,21 @@ export interface ParsedWhere {
 
 const OPERATORS = new Set(['in', 'gt', 'gte', 'lt', 'lte', 'startsWith']);
 
+/**
+ * One AND level of a where. Only undefined means "no condition": null, like any value that is not a plain
+ * object, is refused (a where that came out null by mistake would otherwise match every object).
+ */
 export function parseWhere(model: ModelDescriptor, where: unknown): ParsedWhere {
-  if (where === undefined || where === null) return { conditions: [] };
-  if (!isPlainObject(where)) throw new QueryError(`${model.name}: a where must be an object`);
+  if (where === undefined) return { conditions: [] };
+  if (!isPlainObject(where)) throw new QueryError(`${model.name}: a where must be an object, got ${describeValue(where)}`);
   const conditions: AttributeCondition[] = [];
   let or: unknown[] | undefined;
   for (const key of Object.keys(where)) {
     const raw = where[key];
     if (key === 'OR') {
-      if (!Array.isArray(raw) || raw.length === 0) throw new QueryError(`${model.name}: OR takes a non-empty array of wheres`);
+      if (!Array.isArray(raw) || raw.length === 0 || !everyPlainObject(raw)) {
+        throw new QueryError(`${model.name}: OR takes a non-empty array of wheres (objects)`);
+      }
       or = raw;
       continue;
     }
@@ -95,13 +102,14 @@ function encode(name: string, attribute: AttributeDescriptor, value: unknown): s
   try {
     return attribute.codec.encode(value);
   } catch (error) {
-    throw new QueryError(`${name}: cannot compare with ${describe(value)}: ${(error as Error).message}`);
+    throw new QueryError(`${name}: cannot compare with ${describeValue(value)}: ${(error as Error).message}`);
   }
 }
 
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
-  return value instanceof Date ? 'a Date' : String(value);
+/** Whether every element, holes of a sparse array included, is a plain object (an OR's alternatives). */
+function everyPlainObject(values: readonly unknown[]): boolean {
+  for (let i = 0; i < values.length; i++) if (!isPlainObject(values[i])) return false;
+  return true;
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

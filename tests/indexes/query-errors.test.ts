@@ -28,6 +28,20 @@ beforeAll(async () => {
   }
 });
 
+/** { OR: [{ OR: [ ... { n: 1 } ] }] }, `depth` levels deep. */
+function nestedOr(depth: number): Record<string, unknown> {
+  let where: Record<string, unknown> = { n: 1 };
+  for (let i = 0; i < depth; i++) where = { OR: [where] };
+  return where;
+}
+
+/** A where whose OR holds the where itself. */
+function cyclicOr(): Record<string, unknown> {
+  const where: Record<string, unknown> = { n: 1 };
+  where.OR = [where];
+  return where;
+}
+
 /** Each refused query: the same QueryError from findBy, findIds, findOneBy, count and iterate, where they apply. */
 async function expectRefused(where: unknown, options: Record<string, unknown>, message: RegExp): Promise<void> {
   const attempts: Array<Promise<unknown>> = [
@@ -77,7 +91,17 @@ describe('refused queries', () => {
     ['OR: []', { OR: [] }, {}, /RefusedItem: OR takes a non-empty array of wheres/],
     ['OR that is not an array', { OR: { n: 1 } }, {}, /OR takes a non-empty array/],
     ['a where that is not an object', [{ n: 1 }], {}, /RefusedItem: a where must be an object/],
-    ['a string as the where', 'n = 1', {}, /a where must be an object/],
+    ['a string as the where', 'n = 1', {}, /a where must be an object, got "n = 1"/],
+    ['null as the where (only undefined means no condition)', null, {}, /RefusedItem: a where must be an object, got null/],
+    ['a Date as the where', new Date(0), {}, /a where must be an object, got a Date/],
+    ['null inside OR', { OR: [null] }, {}, /RefusedItem: OR takes a non-empty array of wheres \(objects\)/],
+    ['undefined inside OR', { OR: [{ n: 1 }, undefined] }, {}, /OR takes a non-empty array of wheres/],
+    ['a hole inside OR', { OR: [{ n: 1 }, , { n: 2 }] }, {}, /OR takes a non-empty array of wheres/],
+    ['ORs nested too deep', nestedOr(40), {}, /RefusedItem: ORs nested more than 32 deep/],
+    ['an OR holding its own where', cyclicOr(), {}, /RefusedItem: ORs nested more than 32 deep/],
+    ['a bigint for a number', { n: 10n }, {}, /RefusedItem\.n: cannot compare with 10n/],
+    ['an array as a value', { n: [25, 50] }, {}, /RefusedItem\.n: cannot compare with an array/],
+    ['an object with no prototype as an operand', { n: { gt: Object.create(null) } }, {}, /RefusedItem\.n: cannot compare with an object/],
     ['orderBy on an attribute without an index', {}, { orderBy: { views: 'asc' } }, /RefusedItem\.views: orderBy needs @Index\(\) on views/],
     ['orderBy on a plain string', {}, { orderBy: { tag: 'asc' } }, /RefusedItem\.tag: orderBy needs @Index\(\{ sortable: true \}\) on tag/],
     ['orderBy on a boolean', {}, { orderBy: { flag: 'desc' } }, /RefusedItem\.flag: orderBy needs/],
