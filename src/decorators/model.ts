@@ -1,3 +1,4 @@
+import { describeValue } from '../errors/describe-value';
 import { SchemaError } from '../errors/errors';
 import { Cap, ModelDescriptor, ModelOptions } from '../metadata/model-descriptor';
 import { registerModel } from '../metadata/model-registry';
@@ -11,13 +12,18 @@ import { modelReplicaPolicy } from '../connection/wait-replicas';
 const MODEL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 /** Declares an entity class as a model; its `@Attr` properties (and its base classes') are what gets stored. */
-export function Model(options: ModelOptions = {}): ClassDecorator {
+export function Model(given?: ModelOptions): ClassDecorator {
+  if (given !== undefined && (typeof given !== 'object' || given === null || Array.isArray(given))) {
+    throw new SchemaError(`@Model takes an options object, got ${describeValue(given)}`);
+  }
+  const options: ModelOptions = given ?? {};
   return (target) => {
-    const name = options.name ?? target.name;
-    if (!MODEL_NAME.test(name)) {
-      throw new SchemaError(`${target.name}: model name ${JSON.stringify(name)} must be 1 to 64 letters, digits or _`);
+    // only undefined means "not given": a null name or group is a mistake, not a request for the default
+    const name = options.name === undefined ? target.name : options.name;
+    if (typeof name !== 'string' || !MODEL_NAME.test(name)) {
+      throw new SchemaError(`${target.name}: model name ${describeValue(name)} must be 1 to 64 letters, digits or _`);
     }
-    const idStrategy = options.idStrategy ?? 'sequence';
+    const idStrategy = options.idStrategy === undefined ? 'sequence' : options.idStrategy;
     if (idStrategy !== 'sequence' && idStrategy !== 'uuid') {
       throw new SchemaError(`${target.name}: idStrategy must be 'sequence' or 'uuid'`);
     }
@@ -63,9 +69,10 @@ export function Model(options: ModelOptions = {}): ClassDecorator {
       }
     }
     const group = options.group;
-    if (group !== undefined && !MODEL_NAME.test(group)) {
-      throw new SchemaError(`${target.name}: group ${JSON.stringify(group)} must be 1 to 64 letters, digits or _`);
+    if (group !== undefined && (typeof group !== 'string' || !MODEL_NAME.test(group))) {
+      throw new SchemaError(`${target.name}: group ${describeValue(group)} must be 1 to 64 letters, digits or _`);
     }
+    refuseMethodNames(target, [...attributes.map((a) => a.property), ...dynamic]);
     const relations = collectRelations(target);
     for (const relation of relations) {
       if (byName.has(relation.property) || relation.property === dynamic[0]) {
@@ -96,6 +103,7 @@ export function Model(options: ModelOptions = {}): ClassDecorator {
 function resolveCap(owner: string, options: ModelOptions, indexes: IndexDescriptor[]): Cap | undefined {
   const cap = options.cap;
   if (cap === undefined) return undefined;
+  if (typeof cap !== 'object' || cap === null) throw new SchemaError(`${owner}: cap takes { by, keep, order? }, got ${describeValue(cap)}`);
   if (!Number.isSafeInteger(cap.keep) || cap.keep < 1) throw new SchemaError(`${owner}: cap.keep must be a whole number >= 1`);
   if (cap.order !== undefined && cap.order !== 'desc' && cap.order !== 'asc') {
     throw new SchemaError(`${owner}: cap.order must be 'desc' (keep the highest) or 'asc' (keep the lowest)`);
@@ -103,6 +111,21 @@ function resolveCap(owner: string, options: ModelOptions, indexes: IndexDescript
   const index = indexes.find((i) => i.kind === 'score' && !i.scope && i.attribute.property === cap.by);
   if (!index) throw new SchemaError(`${owner}: cap by ${cap.by} needs a number or Date attribute ${cap.by} with @Index()`);
   return { index, keep: cap.keep, keepLowest: cap.order === 'asc' };
+}
+
+/**
+ * Refuses attributes named like a method of the entity (save, reload, toJSON, or one of the class's own):
+ * the stored value would replace the method on every instance, and calls to it would fail far from the cause.
+ */
+function refuseMethodNames(target: Function, properties: readonly string[]): void {
+  for (const property of properties) {
+    for (let proto = target.prototype as object | null; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+      const own = Object.getOwnPropertyDescriptor(proto, property);
+      if (own && typeof own.value === 'function') {
+        throw new SchemaError(`${target.name}.${property}: an attribute cannot take the name of a method of the entity`);
+      }
+    }
+  }
 }
 
 function resolveShards(owner: string, options: ModelOptions, related: boolean): number {

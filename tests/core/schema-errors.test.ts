@@ -144,6 +144,20 @@ describe('attribute names that cannot be used', () => {
     expect(error.message).toContain('SchemaOwnId.id');
   });
 
+  it.each(['save', 'reload', 'toJSON', 'isPersisted', 'describe'])('the name of a method of the entity: %s', (method) => {
+    const error = schemaErrorOf(() => {
+      class SchemaShadow extends BaseEntity {
+        describe(): string {
+          return 'a method of the class itself';
+        }
+      }
+      Attr({ type: 'string' })(SchemaShadow.prototype, method);
+      Model({ name: `SchemaShadow_${method}` })(SchemaShadow);
+      return SchemaShadow;
+    });
+    expect(error.message).toBe(`SchemaShadow.${method}: an attribute cannot take the name of a method of the entity`);
+  });
+
   it('a static property', () => {
     const error = schemaErrorOf(() => {
       @Model()
@@ -218,6 +232,23 @@ describe('model names', () => {
       return SchemaBadIds;
     });
     expect(error.message).toContain('SchemaBadIds');
+  });
+
+  it.each([
+    ['options that are not an object', () => Model(null as never), '@Model takes an options object, got null'],
+    ['a null name', () => Model({ name: null as never }), 'model name null must be 1 to 64 letters, digits or _'],
+    ['a null group', () => Model({ group: null as never }), 'group null must be 1 to 64 letters, digits or _'],
+    ['a null idStrategy', () => Model({ idStrategy: null as never }), "idStrategy must be 'sequence' or 'uuid'"],
+    ['a null cap', () => Model({ cap: null as never }), 'cap takes { by, keep, order? }, got null'],
+  ])('%s', (_label, decorator, message) => {
+    const error = schemaErrorOf(() => {
+      class SchemaNullOption extends BaseEntity {
+        @Attr() title!: string;
+      }
+      decorator()(SchemaNullOption);
+      return SchemaNullOption;
+    });
+    expect(error.message).toContain(message);
   });
 
   it('a class without @Model cannot be used', async () => {
