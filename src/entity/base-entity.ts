@@ -1,6 +1,7 @@
 import { activeConnection } from '../connection/connection';
 import { attributeFailure } from '../errors/attribute-failure';
-import { NotFoundError, ValidationError } from '../errors/errors';
+import { describeValue } from '../errors/describe-value';
+import { ArgumentError, NotFoundError, ValidationError } from '../errors/errors';
 import { normalizeId } from '../keys/id-format';
 import { ObjectStore } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
@@ -234,6 +235,8 @@ export abstract class BaseEntity extends StatefulEntity {
     const model = descriptorOf(this);
     const normalized = normalizeId(model.name, id);
     const given = optionsArgument('withLock', options);
+    // before the lock is taken: a work that cannot be called would otherwise fail while holding it
+    if (typeof work !== 'function') throw new ArgumentError(`${model.name}.withLock: work must be a function, got ${describeValue(work)}`);
     return afterSchema(model, () => withObjectLock(model, normalized, async () => work(await findOrFailOne(this, normalized)), given));
   }
 
@@ -327,6 +330,9 @@ export abstract class BaseEntity extends StatefulEntity {
 
 function buildEntity<T extends BaseEntity>(ctor: EntityClass<T>, input: AttributeInput<T>): T {
   const model = descriptorOf(ctor);
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new ArgumentError(`${model.name}: build and create take an object of attributes, got ${describeValue(input)}`);
+  }
   const entity = new ctor();
   installRelations(model, entity, idOf);
   const attributes = input as Record<string, unknown>;

@@ -1,4 +1,5 @@
 import { activeConnection } from '../connection/connection';
+import { describeValue } from '../errors/describe-value';
 import { ArgumentError, NotFoundError, RedisRecordError } from '../errors/errors';
 import { ObjectStore } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
@@ -15,9 +16,9 @@ export async function incrementCounter(
   property: string,
   amount: number,
 ): Promise<number> {
-  const attribute = model.attribute(property);
+  const attribute = typeof property === 'string' ? model.attribute(property) : undefined;
   if (!attribute || attribute.role !== 'counter') {
-    throw new ArgumentError(`${model.name}.${property} is not a @Counter attribute`);
+    throw new ArgumentError(`${model.name}.${typeof property === 'string' ? property : describeValue(property)} is not a @Counter attribute`);
   }
   if (typeof amount !== 'number' || !Number.isFinite(amount)) {
     throw new ArgumentError(`${model.name}.${property}: increment takes a finite number`);

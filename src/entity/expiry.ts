@@ -11,8 +11,9 @@ function storeOf(model: ModelDescriptor): ObjectStore {
 const LONGEST_MS = 100_000 * 365 * 86_400_000;
 
 function milliseconds(model: ModelDescriptor, seconds: number): number {
-  const ms = seconds * 1000;
-  if (typeof seconds !== 'number' || !Number.isFinite(ms) || ms < 1 || !Number.isInteger(ms) || ms > LONGEST_MS) {
+  // the type first: a bigint times 1000 throws a TypeError of its own
+  const ms = typeof seconds === 'number' ? seconds * 1000 : NaN;
+  if (!Number.isFinite(ms) || ms < 1 || !Number.isInteger(ms) || ms > LONGEST_MS) {
     throw new ArgumentError(`${model.name}: expire takes a positive number of seconds (millisecond precision, at most 100,000 years)`);
   }
   return ms;

@@ -1,5 +1,6 @@
 import { ModelDescriptor } from './model-descriptor';
-import { SchemaError } from '../errors/errors';
+import { describeValue } from '../errors/describe-value';
+import { ArgumentError, SchemaError } from '../errors/errors';
 
 const byClass = new WeakMap<Function, ModelDescriptor>();
 const byName = new Map<string, ModelDescriptor>();
@@ -32,6 +33,10 @@ export function allModels(): ModelDescriptor[] {
 
 /** The descriptor of a class decorated with @Model; a class without one is a definition error. */
 export function descriptorOf(ctor: Function): ModelDescriptor {
+  if (typeof ctor !== 'function') {
+    // a static method called without its class: `const find = Post.find; find(id)`
+    throw new ArgumentError(`expected a model class, got ${describeValue(ctor)}: call the method on the class (Post.find(...)), or bind it`);
+  }
   const descriptor = byClass.get(ctor);
   if (!descriptor) throw new SchemaError(`${ctor.name} is not a model: decorate it with @Model()`);
   return descriptor;

@@ -1,0 +1,82 @@
+import { ArgumentError, Attr, BaseEntity, Counter, Model } from '../../src';
+import { keysUnder, useTestRedis } from '../support/test-redis';
+
+/**
+ * Arguments a JavaScript caller can get wrong outside the bulk calls (bulk-arguments.test.ts has those): a
+ * static method called without its class, build and create given something other than an object, withLock
+ * given a work that is not a function, expire given a bigint, increment given a symbol. Each is an
+ * ArgumentError naming the value, and nothing is written.
+ */
+
+@Model({ name: 'CallArgItem', expirable: true })
+class Item extends BaseEntity {
+  @Attr() title!: string;
+  @Counter() views = 0;
+}
+
+const redis = useTestRedis();
+const itemKeys = async () => (await keysUnder(redis.raw, `${redis.prefix}:{CallArgItem}`)).sort();
+const rejection = (work: () => Promise<unknown>) => work().then(() => undefined, (error: unknown) => error);
+const thrown = (work: () => unknown) => {
+  try {
+    work();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+};
+
+describe('a static method called without its class', () => {
+  it('is an ArgumentError that says how to call it (TypeScript refuses the call: this is for JavaScript)', async () => {
+    const find = Item.find as unknown as (id: string) => Promise<unknown>;
+    const build = Item.build as unknown as (attributes: object) => unknown;
+    const error = await rejection(() => find('1'));
+    expect(error).toBeInstanceOf(ArgumentError);
+    expect((error as Error).message).toBe('expected a model class, got undefined: call the method on the class (Post.find(...)), or bind it');
+    expect(thrown(() => build({ title: 'x' }))).toBeInstanceOf(ArgumentError);
+  });
+});
+
+describe('build and create', () => {
+  it.each([
+    ['null', null, 'null'],
+    ['a string', 'ab', '"ab"'],
+    ['a number', 5, '5'],
+    ['an array', [{ title: 'x' }], 'an array'],
+  ])('given %s: ArgumentError, nothing written', async (_label, input, named) => {
+    const before = await itemKeys();
+    const message = `CallArgItem: build and create take an object of attributes, got ${named}`;
+    const fromBuild = thrown(() => Item.build(input as never));
+    expect(fromBuild).toBeInstanceOf(ArgumentError);
+    expect((fromBuild as Error).message).toBe(message);
+    const fromCreate = await rejection(() => Item.create(input as never));
+    expect(fromCreate).toBeInstanceOf(ArgumentError);
+    expect(await itemKeys()).toEqual(before);
+  });
+
+  it('given nothing: an object with no attributes set, as before', async () => {
+    const item = await Item.create();
+    expect(item.id).toBeDefined();
+    await item.remove();
+  });
+});
+
+describe('withLock, expire and increment', () => {
+  it('refuse a work that is not a function, a bigint of seconds and a symbol for a counter, writing nothing', async () => {
+    const item = await Item.create({ title: 'kept' });
+    const before = await itemKeys();
+    const locked = await rejection(() => Item.withLock(item.id, 5 as never));
+    expect(locked).toBeInstanceOf(ArgumentError);
+    expect((locked as Error).message).toBe('CallArgItem.withLock: work must be a function, got 5');
+    const expired = await rejection(() => item.expire(5n as never));
+    expect(expired).toBeInstanceOf(ArgumentError);
+    expect((expired as Error).message).toMatch(/^CallArgItem: expire takes a positive number of seconds/);
+    const incremented = await rejection(() => item.increment(Symbol('views') as never));
+    expect(incremented).toBeInstanceOf(ArgumentError);
+    expect((incremented as Error).message).toBe('CallArgItem.a symbol is not a @Counter attribute');
+    expect(await itemKeys()).toEqual(before);
+    // no lock key was left behind either: the lock is free at once
+    expect(await Item.withLock(item.id, async (locked) => locked.title, { waitMs: 0 })).toBe('kept');
+    await item.remove();
+  });
+});
