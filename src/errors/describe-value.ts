@@ -36,6 +36,7 @@ function constructorName(value: object): string | undefined {
   }
 }
 
-const withArticle = (noun: string) => `${/^[AEIOUaeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
+/** 'a' or 'an' as the name sounds, near enough for class names: an Error, an Update, a User, a Unit, a Date. */
+export const withArticle = (noun: string) => `${/^([AEIOaeio]|[Uu](n(?!i)|m|p|g|l))/.test(noun) ? 'an' : 'a'} ${noun}`;
 
 const cut = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text);

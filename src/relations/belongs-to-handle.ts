@@ -1,5 +1,4 @@
-import { RelationError } from '../errors/errors';
-import { normalizeId } from '../keys/id-format';
+import { relatedId } from './related-id';
 import { relationBrand, RelationHandle, RelationOwner } from './relation-handle';
 import { inSameTenant } from './tenant-scope';
 
@@ -26,7 +25,11 @@ export class BelongsToHandle<T> implements RelationHandle {
     return typeof value === 'string' ? value : undefined;
   }
 
-  /** Points to `parent` (an entity or an id), or to nothing with null. Saved by the owner's next save(). */
+  /**
+   * Points to `parent`, or to nothing with null. Saved by the owner's next save(). `parent` is an id or an
+   * instance of the target model in the owner's tenant scope (relatedId: ArgumentError for any other object,
+   * RelationError for an instance without an id, InvalidIdError for a malformed id); nothing changes on error.
+   */
   set(parent: T | string | number | null): void {
     const entity = this.owner.entity as Record<string, unknown>;
     if (parent === null || parent === undefined) {
@@ -34,16 +37,10 @@ export class BelongsToHandle<T> implements RelationHandle {
       this.loaded = undefined;
       return;
     }
-    if (typeof parent === 'object') {
-      const id = (parent as { id?: string }).id;
-      if (id === undefined) throw new RelationError(`${this.foreignKey}: the related object is not saved yet`);
-      entity[this.foreignKey] = id;
-      this.loaded = { id, value: parent };
-      return;
-    }
-    const model = this.targetModel();
-    entity[this.foreignKey] = normalizeId(model.name, parent);
-    this.loaded = undefined;
+    const id = relatedId(this.targetModel(), parent, () => this.name());
+    entity[this.foreignKey] = id;
+    // an instance given is the parent itself: value and load() need no read
+    this.loaded = typeof parent === 'object' ? { id, value: parent } : undefined;
   }
 
   /** The parent, read once (null when the pointer is empty or the parent is gone). */
@@ -65,6 +62,13 @@ export class BelongsToHandle<T> implements RelationHandle {
   preload(value: T | null): void {
     const id = this.id;
     if (id !== undefined) this.loaded = { id, value };
+  }
+
+  /** `Post.author`, for messages: the property is found from the foreign key, which only this relation has. */
+  private name(): string {
+    const model = this.owner.model();
+    const relation = model.relations.find((r) => r.kind === 'belongsTo' && r.foreignKey === this.foreignKey);
+    return `${model.name}.${relation?.property ?? this.foreignKey}`;
   }
 
   private targetModel() {

@@ -1,7 +1,11 @@
-import { RelationError } from '../errors/errors';
+import { describeValue } from '../errors/describe-value';
+import { ArgumentError, QueryError } from '../errors/errors';
+import type { ModelDescriptor } from '../metadata/model-descriptor';
+import { descriptorOf } from '../metadata/model-registry';
+import { isPlainObject } from '../query/parse-where';
 import type { FindOptions, IterateOptions, Where } from '../query/where-types';
 import type { AttributeInput, Persisted } from '../types/entity-types';
-import { relationBrand, RelationHandle, RelationOwner } from './relation-handle';
+import { ownerIdOf, relationBrand, RelationHandle, RelationOwner } from './relation-handle';
 import { inSameTenant } from './tenant-scope';
 
 /** The static side of the related model that the handle uses (BaseEntity's query methods). */
@@ -19,6 +23,11 @@ interface ChildModel<T> {
  * model's own, with the foreign key added to the where: a scoped index on the foreign key (e.g.
  * `@Index({ scope: 'authorId' })` on `published`) answers `user.posts.findBy(..., { orderBy: { published } })`
  * from one sorted set.
+ *
+ * The handle owns the foreign key: a where or attributes that set it themselves are refused rather than
+ * overwritten (the caller meant other objects than the owner's), and a where must be a plain object, since
+ * spreading anything else would silently drop its conditions. Every method reports bad input and an unsaved
+ * owner the way it reports anything else: as a rejection (iterate: on the first next()).
  */
 export class HasManyHandle<T> implements RelationHandle {
   declare readonly [relationBrand]: true;
@@ -29,42 +38,87 @@ export class HasManyHandle<T> implements RelationHandle {
     private readonly foreignKey: string,
   ) {}
 
-  findBy(where: Where<T> = {}, options: FindOptions<T> = {}): Promise<Array<Persisted<T>>> {
+  async findBy(where: Where<T> = {}, options: FindOptions<T> = {}): Promise<Array<Persisted<T>>> {
     return this.child().findBy(this.scoped(where), options);
   }
 
-  findOneBy(where: Where<T> = {}, options: Omit<FindOptions<T>, 'limit'> = {}): Promise<Persisted<T> | null> {
+  async findOneBy(where: Where<T> = {}, options: Omit<FindOptions<T>, 'limit'> = {}): Promise<Persisted<T> | null> {
     return this.child().findOneBy(this.scoped(where), options);
   }
 
-  findIds(where: Where<T> = {}, options: FindOptions<T> = {}): Promise<string[]> {
+  async findIds(where: Where<T> = {}, options: FindOptions<T> = {}): Promise<string[]> {
     return this.child().findIds(this.scoped(where), options);
   }
 
-  count(where: Where<T> = {}): Promise<number> {
+  async count(where: Where<T> = {}): Promise<number> {
     return this.child().count(this.scoped(where));
   }
 
   iterate(where: Where<T> = {}, options: IterateOptions = {}): AsyncGenerator<Persisted<T>> {
-    return this.child().iterate(this.scoped(where), options);
+    let scoped: Where<T>;
+    try {
+      scoped = this.scoped(where);
+    } catch (error) {
+      return failing(error);
+    }
+    return this.child().iterate(scoped, options);
   }
 
   /** Creates a related object that belongs to the owner. */
-  create(attributes: AttributeInput<T> = {}): Promise<Persisted<T>> {
-    return this.child().create({ ...attributes, [this.foreignKey]: this.ownerId() } as AttributeInput<T>);
+  async create(attributes: AttributeInput<T> = {}): Promise<Persisted<T>> {
+    const ownerId = ownerIdOf(this.owner);
+    const model = this.childModel();
+    if (!isPlainObject(attributes)) {
+      throw new ArgumentError(`${this.name()}.create: the attributes must be an object, got ${describeValue(attributes)}`);
+    }
+    if (this.namesForeignKey(attributes)) throw new ArgumentError(this.foreignKeyIsOurs(model));
+    return this.child().create({ ...attributes, [this.foreignKey]: ownerId } as AttributeInput<T>);
   }
 
-  private ownerId(): string {
-    const id = this.owner.id();
-    if (id === undefined) throw new RelationError(`${this.owner.model().name}: save the object before using its relations`);
-    return id;
-  }
-
+  /** `where` with the foreign key = the owner's id added (ANDed: a foreign key inside an OR stays a condition). */
   private scoped(where: Where<T>): Where<T> {
-    return { ...where, [this.foreignKey]: this.ownerId() } as Where<T>;
+    const ownerId = ownerIdOf(this.owner);
+    const model = this.childModel();
+    if (!isPlainObject(where)) throw new QueryError(`${model.name}: a where must be an object, got ${describeValue(where)}`);
+    if (this.namesForeignKey(where)) throw new QueryError(this.foreignKeyIsOurs(model));
+    return { ...where, [this.foreignKey]: ownerId } as Where<T>;
+  }
+
+  /** Whether a where or attributes give the foreign key a value (undefined is "no condition", as in any where). */
+  private namesForeignKey(fields: Record<string, unknown>): boolean {
+    return Object.hasOwn(fields, this.foreignKey) && fields[this.foreignKey] !== undefined;
+  }
+
+  private foreignKeyIsOurs(model: ModelDescriptor): string {
+    return `${model.name}.${this.foreignKey} is set by ${this.name()}; leave it out`;
+  }
+
+  /**
+   * `User.posts`, for messages: the owner's @HasMany to this target whose inverse has this foreign key (a model
+   * may have several to one target, through different @BelongsTo).
+   */
+  private name(): string {
+    const model = this.owner.model();
+    const inverses = descriptorOf(this.target()).relations;
+    const relation = model.relations.find(
+      (r) =>
+        r.kind === 'hasMany' &&
+        r.target() === this.target() &&
+        inverses.some((i) => i.kind === 'belongsTo' && i.property === r.inverse && i.foreignKey === this.foreignKey),
+    );
+    return `${model.name}.${relation?.property ?? this.foreignKey}`;
+  }
+
+  private childModel(): ModelDescriptor {
+    return inSameTenant(this.owner.model(), this.target());
   }
 
   private child(): ChildModel<T> {
-    return inSameTenant(this.owner.model(), this.target()).ctor as unknown as ChildModel<T>;
+    return this.childModel().ctor as unknown as ChildModel<T>;
   }
+}
+
+/** An iterator that fails on its first next(), as iterate() does for any other bad input. */
+async function* failing(error: unknown): AsyncGenerator<never> {
+  throw error;
 }

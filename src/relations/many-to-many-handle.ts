@@ -1,11 +1,11 @@
 import { activeConnection } from '../connection/connection';
-import { NotFoundError, RelationError } from '../errors/errors';
-import { normalizeId } from '../keys/id-format';
+import { RelationError } from '../errors/errors';
 import type { ModelDescriptor } from '../metadata/model-descriptor';
 import type { RelationDescriptor } from '../metadata/relation-descriptor';
 import { scripts } from '../scripts/scripts';
 import type { Persisted } from '../types/entity-types';
-import { relationBrand, RelationHandle, RelationOwner } from './relation-handle';
+import { relatedId } from './related-id';
+import { ownerIdOf, relationBrand, RelationHandle, RelationOwner } from './relation-handle';
 import { inverseSetPrefix } from './relation-graph';
 import { inSameTenant } from './tenant-scope';
 
@@ -14,7 +14,9 @@ type Related<T> = { findMany(ids: readonly string[]): Promise<Array<Persisted<T>
 
 /**
  * `user.tags`: a many-to-many membership, kept as a set of ids on each side (`<base>:rel:<property>:<id>`
- * and the other side's set); add and remove change both sides in one script.
+ * and the other side's set); add and remove change both sides in one script. Every method is async, so bad
+ * input (an unsaved owner, an object that is not a target instance, a malformed id) is a rejection, and it is
+ * found before any command is sent.
  */
 export class ManyToManyHandle<T> implements RelationHandle {
   declare readonly [relationBrand]: true;
@@ -29,7 +31,7 @@ export class ManyToManyHandle<T> implements RelationHandle {
     const reply = await this.change('add', related);
     if (Array.isArray(reply)) {
       const which = reply[1] === 'self' ? this.owner.model().name : this.targetModel().name;
-      throw new RelationError(`${this.owner.model().name}.${this.relation.property}: the ${which} object does not exist`);
+      throw new RelationError(`${this.name()}: the ${which} object does not exist`);
     }
   }
 
@@ -65,14 +67,14 @@ export class ManyToManyHandle<T> implements RelationHandle {
     const { client, prefix } = activeConnection();
     const model = this.owner.model();
     const ownerId = this.ownerId();
-    const relatedId = this.idOf(related);
+    const memberId = this.idOf(related);
     const keys = [
       model.keys(prefix).object(ownerId),
-      this.targetModel().keys(prefix).object(relatedId),
+      this.targetModel().keys(prefix).object(memberId),
       this.mine(),
-      inverseSetPrefix(model, this.relation, prefix) + relatedId,
+      inverseSetPrefix(model, this.relation, prefix) + memberId,
     ];
-    return scripts.membership().run(client, keys, [action, ownerId, relatedId]);
+    return scripts.membership().run(client, keys, [action, ownerId, memberId]);
   }
 
   private mine(): string {
@@ -81,18 +83,17 @@ export class ManyToManyHandle<T> implements RelationHandle {
   }
 
   private ownerId(): string {
-    const id = this.owner.id();
-    if (id === undefined) throw new NotFoundError(this.owner.model().name, '(unsaved)');
-    return id;
+    return ownerIdOf(this.owner);
   }
 
+  /** The related object's id: an id, or an instance of the target in the owner's tenant scope (relatedId). */
   private idOf(related: T | string | number): string {
-    if (typeof related === 'object' && related !== null) {
-      const id = (related as { id?: string }).id;
-      if (id === undefined) throw new RelationError(`${this.relation.property}: the related object is not saved yet`);
-      return id;
-    }
-    return normalizeId(this.targetModel().name, related);
+    return relatedId(this.targetModel(), related, () => this.name());
+  }
+
+  /** `User.tags`, for messages. */
+  private name(): string {
+    return `${this.owner.model().name}.${this.relation.property}`;
   }
 
   private targetModel(): ModelDescriptor {

@@ -1,4 +1,4 @@
-import { Attr, BaseEntity, BelongsTo, FindOptions, HasMany, Index, IncludableName, ManyToMany, Model, Where } from '../../src';
+import { ArgumentError, Attr, BaseEntity, BelongsTo, FindOptions, HasMany, Index, IncludableName, ManyToMany, Model, Where } from '../../src';
 import { useTestRedis } from '../support/test-redis';
 
 /**
@@ -90,8 +90,8 @@ describe('handle methods are typed by the related model', () => {
     const author = await post.author.load();
     assertType<Equal<typeof author, TyUser | null>>();
     const tag = await TyTag.create({ label: 'x' });
-    // @ts-expect-error a post's author is a TyUser, not a TyTag
-    post.author.set(tag);
+    // @ts-expect-error a post's author is a TyUser, not a TyTag (and at run time an ArgumentError)
+    expect(() => post.author.set(tag)).toThrow(ArgumentError);
     post.author.set(author);
     post.author.set('1');
     post.author.set(null);

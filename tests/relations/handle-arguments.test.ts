@@ -1,0 +1,351 @@
+import {
+  ArgumentError,
+  Attr,
+  BaseEntity,
+  BelongsTo,
+  HasMany,
+  Index,
+  InvalidIdError,
+  ManyToMany,
+  Model,
+  QueryError,
+  RelationError,
+} from '../../src';
+import { expectRelationsConsistent, snapshotKeys } from '../support/relation-consistency';
+import { useTestRedis } from '../support/test-redis';
+
+/**
+ * What the relation handles accept: `set`, `add`, `remove` and `has` take an id or an instance of the target
+ * model in the owner's tenant scope, nothing else; has-many wheres and create attributes are plain objects that
+ * leave the foreign key to the handle; an owner without an id is a RelationError, always as a rejection from
+ * the async methods. Every refusal is checked to have written nothing.
+ */
+
+@Model({ name: 'HaUser', group: 'ha' })
+class HaUser extends BaseEntity {
+  @Attr() name!: string;
+  @HasMany(() => HaPost, { inverse: 'author', onDelete: 'cascade' }) posts!: HasMany<HaPost>;
+  @ManyToMany(() => HaTag, { inverse: 'users' }) tags!: ManyToMany<HaTag>;
+}
+
+@Model({ name: 'HaPost', group: 'ha' })
+class HaPost extends BaseEntity {
+  @BelongsTo(() => HaUser) author!: BelongsTo<HaUser>;
+  authorId?: string;
+  @Attr() @Index() title!: string;
+  @Attr() @Index({ scope: 'authorId' }) published!: Date;
+}
+
+@Model({ name: 'HaTag', group: 'ha' })
+class HaTag extends BaseEntity {
+  @Attr() @Index() label!: string;
+  @ManyToMany(() => HaUser, { inverse: 'tags' }) users!: ManyToMany<HaUser>;
+}
+
+const redis = useTestRedis();
+
+type ErrorClass = new (...args: never[]) => Error;
+
+/** The error `run` throws, asserted to be of `type` with exactly `message` (or matching it). */
+function expectThrow(run: () => unknown, type: ErrorClass, message: string | RegExp): void {
+  let thrown: unknown;
+  try {
+    run();
+  } catch (error) {
+    thrown = error;
+  }
+  expectError(thrown, type, message);
+}
+
+/**
+ * Calls `run`, which must not throw but return a promise that rejects with `type` and `message`: bad input to
+ * an async method is a rejection, never a synchronous throw.
+ */
+async function expectRejection(run: () => Promise<unknown>, type: ErrorClass, message: string | RegExp): Promise<void> {
+  let promise: Promise<unknown> | undefined;
+  expect(() => (promise = run())).not.toThrow();
+  expect(promise).toBeInstanceOf(Promise);
+  let thrown: unknown;
+  await promise!.catch((error: unknown) => (thrown = error));
+  expectError(thrown, type, message);
+}
+
+function expectError(thrown: unknown, type: ErrorClass, message: string | RegExp): void {
+  expect(thrown).toBeInstanceOf(type);
+  if (typeof message === 'string') expect((thrown as Error).message).toBe(message);
+  else expect((thrown as Error).message).toMatch(message);
+}
+
+const snapshot = () => snapshotKeys(redis.raw, redis.prefix);
+
+/** Two users and two tags. */
+async function people() {
+  const ann = await HaUser.create({ name: 'ann' });
+  const bob = await HaUser.create({ name: 'bob' });
+  const red = await HaTag.create({ label: 'red' });
+  const blue = await HaTag.create({ label: 'blue' });
+  return { ann, bob, red, blue };
+}
+
+async function cleanUp(...objects: BaseEntity[]): Promise<void> {
+  for (const object of objects) if (object.id !== undefined) await object.remove();
+  expect(await HaUser.count()).toBe(0);
+  expect(await HaPost.count()).toBe(0);
+  expect(await HaTag.count()).toBe(0);
+}
+
+describe('@BelongsTo set()', () => {
+  it('takes a target instance, an id or null', async () => {
+    const { ann, bob, red, blue } = await people();
+    const post = HaPost.build({ title: 'p', published: new Date(1) });
+    post.author.set(ann);
+    expect(post.authorId).toBe(ann.id);
+    expect(post.author.value).toBe(ann); // the instance given is the parent: no read
+    post.author.set(2);
+    expect(post.authorId).toBe('2');
+    expect(post.author.value).toBeUndefined();
+    post.author.set(null);
+    expect(post.authorId).toBeUndefined();
+    post.author.set(bob.id!);
+    await post.save();
+    expect(await redis.raw.hGet(`${redis.prefix}:{ha}:HaPost:obj:${post.id}`, 'authorId')).toBe(bob.id);
+    await cleanUp(post, ann, bob, red, blue);
+  });
+
+  it('refuses any other object with ArgumentError naming the relation and the value, changing nothing', async () => {
+    const { ann, bob, red, blue } = await people();
+    const post = HaPost.build({ title: 'p', published: new Date(1) });
+    post.author.set(ann);
+    await post.save();
+    const before = await snapshot();
+    const refused: Array<[unknown, string]> = [
+      [blue, 'a HaTag'], // its id was taken as a HaUser id
+      [{ id: bob.id }, 'an object'],
+      [{ id: 'a:b' }, 'an object'],
+      [{ id: 2 }, 'an object'],
+      [Object.assign(Object.create(null) as object, { id: '2' }), 'an object'],
+      [new Date(), 'a Date'],
+      [new Map([['id', '2']]), 'a Map'],
+      [['2'], 'an array'],
+    ];
+    for (const [value, described] of refused) {
+      expectThrow(() => post.author.set(value as never), ArgumentError, `HaPost.author: expected a HaUser or its id, got ${described}`);
+      expect(post.authorId).toBe(ann.id);
+      expect(post.author.value).toBe(ann);
+    }
+    await post.save();
+    expect(await snapshot()).toEqual(before);
+    expect((await HaPost.findOrFail(post.id!)).authorId).toBe(ann.id);
+    await cleanUp(post, ann, bob, red, blue);
+  });
+
+  it('refuses an instance of another tenant scope, naming both scopes', async () => {
+    const AcmeUser = HaUser.scope('acme');
+    const AcmePost = HaPost.scope('acme');
+    const acmeAnn = await AcmeUser.create({ name: 'ann' });
+    const ann = await HaUser.create({ name: 'ann' });
+    const post = HaPost.build({ title: 'p', published: new Date(1) });
+    const acmePost = AcmePost.build({ title: 'p', published: new Date(1) });
+    expectThrow(() => post.author.set(acmeAnn), ArgumentError, 'HaPost.author: expected a HaUser or its id, got a HaUser of tenant "acme"');
+    expectThrow(() => acmePost.author.set(ann), ArgumentError, 'HaPost.author: expected a HaUser of tenant "acme" or its id, got a HaUser outside tenants');
+    expect(post.authorId).toBeUndefined();
+    expect(acmePost.authorId).toBeUndefined();
+    acmePost.author.set(acmeAnn);
+    await acmePost.save();
+    expect(await acmeAnn.posts.count()).toBe(1);
+    await acmeAnn.remove();
+    expect(await AcmePost.count()).toBe(0);
+    await cleanUp(ann);
+  });
+
+  it('refuses an instance without an id (unsaved, or removed) with RelationError', async () => {
+    const { ann, bob, red, blue } = await people();
+    const post = HaPost.build({ title: 'p', published: new Date(1) });
+    post.author.set(ann);
+    const gone = await HaUser.create({ name: 'gone' });
+    await gone.remove();
+    for (const parent of [HaUser.build({ name: 'new' }), gone]) {
+      expectThrow(() => post.author.set(parent), RelationError, 'HaPost.author: the HaUser is not saved (or was removed)');
+      expect(post.authorId).toBe(ann.id);
+    }
+    await cleanUp(ann, bob, red, blue);
+  });
+
+  it('checks an id given directly as every id is checked', async () => {
+    const post = HaPost.build({ title: 'p', published: new Date(1) });
+    for (const id of ['a:b', '', -1, 1.5, true, 'x'.repeat(129)]) {
+      expectThrow(() => post.author.set(id as never), InvalidIdError, /^HaUser: invalid id /);
+      expect(post.authorId).toBeUndefined();
+    }
+  });
+});
+
+describe('@ManyToMany add(), remove(), has()', () => {
+  it('refuse any object but a target instance, before writing or reading anything', async () => {
+    const { ann, bob, red, blue } = await people();
+    await ann.tags.add(blue);
+    const before = await snapshot();
+    const refused: Array<[unknown, string]> = [
+      [bob, 'a HaUser'],
+      [{ id: blue.id }, 'an object'],
+      [{ id: 2 }, 'an object'],
+      [{ id: 'a:b' }, 'an object'],
+      [new Date(), 'a Date'],
+      [[blue.id], 'an array'],
+      [HaTag.scope('acme').build({ label: 'x' }), 'a HaTag of tenant "acme"'],
+    ];
+    for (const [value, described] of refused) {
+      const message = `HaUser.tags: expected a HaTag or its id, got ${described}`;
+      await expectRejection(() => ann.tags.add(value as never), ArgumentError, message);
+      await expectRejection(() => ann.tags.remove(value as never), ArgumentError, message);
+      await expectRejection(() => ann.tags.has(value as never), ArgumentError, message);
+    }
+    await expectRejection(() => blue.users.remove(red as never), ArgumentError, 'HaTag.users: expected a HaUser or its id, got a HaTag');
+    expect(await snapshot()).toEqual(before);
+    expect(await ann.tags.ids()).toEqual([blue.id]);
+    expect(await blue.users.ids()).toEqual([ann.id]);
+    await expectRelationsConsistent([HaUser, HaTag], redis.raw, redis.prefix);
+    await cleanUp(ann, bob, red, blue);
+  });
+
+  it('refuse a target instance without an id with RelationError, and a bad id with InvalidIdError', async () => {
+    const { ann, bob, red, blue } = await people();
+    await ann.tags.add(red);
+    const gone = await HaTag.create({ label: 'gone' });
+    await gone.remove();
+    const before = await snapshot();
+    for (const tag of [HaTag.build({ label: 'new' }), gone]) {
+      const message = 'HaUser.tags: the HaTag is not saved (or was removed)';
+      await expectRejection(() => ann.tags.add(tag), RelationError, message);
+      await expectRejection(() => ann.tags.remove(tag), RelationError, message);
+      await expectRejection(() => ann.tags.has(tag), RelationError, message);
+    }
+    for (const id of ['a:b', '', -1, null, undefined]) {
+      await expectRejection(() => ann.tags.add(id as never), InvalidIdError, /^HaTag: invalid id /);
+      await expectRejection(() => ann.tags.remove(id as never), InvalidIdError, /^HaTag: invalid id /);
+      await expectRejection(() => ann.tags.has(id as never), InvalidIdError, /^HaTag: invalid id /);
+    }
+    expect(await snapshot()).toEqual(before);
+    // what they accept still works
+    expect(await ann.tags.has(red)).toBe(true);
+    expect(await ann.tags.has(Number(blue.id))).toBe(false);
+    await ann.tags.add(blue.id!);
+    await ann.tags.remove(red);
+    expect(await ann.tags.ids()).toEqual([blue.id]);
+    await expectRelationsConsistent([HaUser, HaTag], redis.raw, redis.prefix);
+    await cleanUp(ann, bob, red, blue);
+  });
+
+  it('reject on an owner without an id (unsaved, or removed) with RelationError, as @HasMany does', async () => {
+    const { ann, bob, red, blue } = await people();
+    await bob.tags.add(red);
+    const gone = await HaUser.create({ name: 'gone' });
+    await gone.remove();
+    const before = await snapshot();
+    for (const owner of [HaUser.build({ name: 'new' }), gone]) {
+      const message = 'HaUser: save the object before using its relations';
+      await expectRejection(() => owner.tags.add(red), RelationError, message);
+      await expectRejection(() => owner.tags.add(red.id!), RelationError, message);
+      await expectRejection(() => owner.tags.remove(red), RelationError, message);
+      await expectRejection(() => owner.tags.has(red), RelationError, message);
+      await expectRejection(() => owner.tags.ids(), RelationError, message);
+      await expectRejection(() => owner.tags.list(), RelationError, message);
+      await expectRejection(() => owner.tags.count(), RelationError, message);
+    }
+    await expectRejection(() => HaTag.build({ label: 'new' }).users.add(ann), RelationError, 'HaTag: save the object before using its relations');
+    expect(await snapshot()).toEqual(before);
+    await cleanUp(ann, bob, red, blue);
+  });
+});
+
+describe('@HasMany', () => {
+  /** Ann with two posts, Bob with one. */
+  async function authors() {
+    const ann = await HaUser.create({ name: 'ann' });
+    const bob = await HaUser.create({ name: 'bob' });
+    const a1 = await ann.posts.create({ title: 'a1', published: new Date(1) });
+    const a2 = await ann.posts.create({ title: 'a2', published: new Date(2) });
+    const b1 = await bob.posts.create({ title: 'b1', published: new Date(3) });
+    return { ann, bob, a1, a2, b1 };
+  }
+
+  /** Every query method of the handle with `where`; iterate's error comes from its first next(). */
+  function queries(owner: HaUser, where: unknown): Array<() => Promise<unknown>> {
+    const w = where as never;
+    return [
+      () => owner.posts.findBy(w),
+      () => owner.posts.findOneBy(w),
+      () => owner.posts.findIds(w),
+      () => owner.posts.count(w),
+      () => owner.posts.iterate(w).next(),
+    ];
+  }
+
+  it('rejects on an owner without an id (unsaved, or removed), create included, writing nothing', async () => {
+    const { ann, bob } = await authors();
+    const gone = await HaUser.create({ name: 'gone' });
+    await gone.remove();
+    const before = await snapshot();
+    for (const owner of [HaUser.build({ name: 'new' }), gone]) {
+      const message = 'HaUser: save the object before using its relations';
+      for (const query of queries(owner, {})) await expectRejection(query, RelationError, message);
+      await expectRejection(() => owner.posts.findBy(), RelationError, message);
+      const iterator = owner.posts.iterate(); // made without a throw; fails on the first next()
+      await expectRejection(() => iterator.next(), RelationError, message);
+      await expectRejection(() => owner.posts.create({ title: 'x', published: new Date(9) }), RelationError, message);
+    }
+    expect(await snapshot()).toEqual(before);
+    expect(await HaPost.count()).toBe(3);
+    await cleanUp(ann, bob);
+  });
+
+  it('refuses a where that is not a plain object with QueryError', async () => {
+    const { ann, bob, a1, a2 } = await authors();
+    for (const where of [new Date(), new Map(), 'a1', ['a1'], null, 42]) {
+      for (const query of queries(ann, where)) await expectRejection(query, QueryError, /^HaPost: a where must be an object/);
+    }
+    // undefined is no condition, and a null-prototype object is a plain where
+    expect(await ann.posts.findIds(undefined)).toEqual([a1.id, a2.id]);
+    expect(await ann.posts.findIds(Object.assign(Object.create(null) as object, { title: 'a2' }))).toEqual([a2.id]);
+    await cleanUp(ann, bob);
+  });
+
+  it('refuses a where naming the foreign key with QueryError; inside an OR it is ANDed with the owner', async () => {
+    const { ann, bob, a1, a2, b1 } = await authors();
+    const message = 'HaPost.authorId is set by HaUser.posts; leave it out';
+    for (const where of [{ authorId: bob.id }, { authorId: { in: [bob.id, ann.id] } }, { authorId: ann.id, title: 'a1' }, { authorId: null }]) {
+      for (const query of queries(ann, where)) await expectRejection(query, QueryError, message);
+    }
+    expect(await ann.posts.findIds({ authorId: undefined } as never)).toEqual([a1.id, a2.id]);
+    expect(await ann.posts.findIds({ OR: [{ authorId: bob.id }, { title: 'a2' }] } as never)).toEqual([a2.id]);
+    expect(await ann.posts.findIds({ OR: [{ authorId: bob.id }] } as never)).toEqual([]);
+    expect(await bob.posts.findIds({ OR: [{ authorId: bob.id }] } as never)).toEqual([b1.id]);
+    await cleanUp(ann, bob);
+  });
+
+  it('create refuses attributes naming the foreign key, or not an object, with ArgumentError, writing nothing', async () => {
+    const { ann, bob } = await authors();
+    const before = await snapshot();
+    await expectRejection(
+      () => ann.posts.create({ title: 'x', published: new Date(9), authorId: bob.id } as never),
+      ArgumentError,
+      'HaPost.authorId is set by HaUser.posts; leave it out',
+    );
+    await expectRejection(() => ann.posts.create({ title: 'x', published: new Date(9), authorId: null } as never), ArgumentError, /is set by HaUser.posts/);
+    for (const [attributes, described] of [[new Date(), 'a Date'], [['x'], 'an array'], [null, 'null'], ['x', '"x"']] as const) {
+      await expectRejection(
+        () => ann.posts.create(attributes as never),
+        ArgumentError,
+        `HaUser.posts.create: the attributes must be an object, got ${described}`,
+      );
+    }
+    expect(await snapshot()).toEqual(before);
+    expect(await ann.posts.count()).toBe(2);
+    expect(await bob.posts.count()).toBe(1);
+    const made = await ann.posts.create({ title: 'a3', published: new Date(4), authorId: undefined } as never);
+    expect(made.authorId).toBe(ann.id);
+    expect(await ann.posts.count()).toBe(3);
+    await expectRelationsConsistent([HaUser, HaPost], redis.raw, redis.prefix);
+    await cleanUp(ann, bob);
+  });
+});
