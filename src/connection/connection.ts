@@ -1,20 +1,30 @@
 import { createClient } from 'redis';
-import { ArgumentError, ConnectionError, RedisRecordError } from '../errors/errors';
-import { assertValidPrefix } from '../keys/prefix-format';
+import { ConnectionError } from '../errors/errors';
 import { RedisCommands } from './redis-commands';
 import { redactSecrets, redactUrl } from './redact-url';
 import { allScripts } from '../scripts/scripts';
 import type { SchemaStatus } from '../schema/schema-status';
 import { registerModels } from '../schema/first-use';
 import { commandsFor } from './cluster-commands';
-import { ClusterOptions, openCluster } from './open-cluster';
+import { CheckedConnectOptions, checkConnectOptions, ConnectTarget } from './connect-options';
+import { ClusterOptions, prepareCluster } from './open-cluster';
 import { reconnectStrategy } from './reconnect';
 import { socketOptions } from './socket-defaults';
 import { everyMaster, isCluster } from './topology';
 
+export { DEFAULT_PREFIX } from './connect-options';
+
+/**
+ * What connect() takes. An option is absent only when it is `undefined`: `null`, `''` or a value of another
+ * kind is an ArgumentError (connect-options.ts), as is a name not listed here, rather than a fall back to the
+ * default server. With none of `url`, `cluster` and `client`, connect() opens `redis://127.0.0.1:6379`.
+ */
 export interface ConnectOptions {
-  /** `redis://[user:password@]host:port[/db]` or `rediss://...` for TLS. */
-  url?: string;
+  /**
+   * `redis://[user:password@]host:port[/db]` or `rediss://...` for TLS: a non-empty string, or a `URL` object
+   * (taken as its string form).
+   */
+  url?: string | URL;
   /**
    * A Redis Cluster (docs/cluster.md): node-redis `createCluster` options, e.g.
    * `{ rootNodes: [{ url: 'redis://127.0.0.1:7000' }], defaults: { password } }`. Not with `url` or `client`.
@@ -68,75 +78,133 @@ export class Connection {
 
 let current: Connection | undefined;
 
-export const DEFAULT_PREFIX = 'rr';
+/**
+ * Opens the connection every model uses, in place of the current one. The options are checked first, all of
+ * them, and the client is made (its url parsed): a call refused there rejects at once and leaves the current
+ * connection as it was. Only then, in turn with the other connect() and disconnect() calls, is the current
+ * connection closed and the new one opened; a server that cannot be reached leaves none (docs/getting-started.md).
+ */
+export async function connect(options?: ConnectOptions): Promise<Connection> {
+  const checked = checkConnectOptions(options);
+  const opening = prepare(checked);
+  return inTurn(() => replaceCurrent(checked, opening));
+}
 
-export async function connect(options: ConnectOptions = {}): Promise<Connection> {
-  const prefix = options.prefix ?? DEFAULT_PREFIX;
-  assertValidPrefix(prefix);
-  if ([options.client, options.url, options.cluster].filter((given) => given !== undefined).length > 1) {
-    throw new RedisRecordError('connect: pass one of url, cluster and client');
-  }
-  if (current) await disconnect();
+/** Closes the current connection (after the connect() and disconnect() calls made before this one). */
+export function disconnect(): Promise<void> {
+  return inTurn(closeCurrent);
+}
 
-  const commandTimeout = options.commandTimeoutMs ?? 0;
-  if (!Number.isSafeInteger(commandTimeout) || commandTimeout < 0) {
-    throw new ArgumentError('connect: commandTimeoutMs must be a whole number of ms >= 0 (0: no limit)');
+/**
+ * The last of the connect() and disconnect() calls, settled or not. Each call waits for the one before it, so
+ * that two calls made together cannot both open a client while the other one closes what was current: the
+ * last call wins, and every client opened is the current one or closed.
+ */
+let previousCall: Promise<unknown> = Promise.resolve();
+
+function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  const call = previousCall.then(work);
+  previousCall = call.catch(() => undefined);
+  return call;
+}
+
+async function closeCurrent(): Promise<void> {
+  const closing = current;
+  current = undefined;
+  await closing?.release();
+}
+
+/** A client ready to connect, made before the current connection is touched. */
+interface Opening {
+  /** Connects it; on failure, nothing is left open. */
+  open(): Promise<{ client: RedisCommands; close?: () => Promise<void> }>;
+}
+
+async function replaceCurrent(options: CheckedConnectOptions, opening: Opening): Promise<Connection> {
+  await closeCurrent();
+  const { client, close } = await opening.open();
+  const connection = new Connection(commandsFor(client), options.prefix, close, options.onSchemaChange);
+  try {
+    await preloadScripts(connection.client);
+    await registerModels(connection);
+  } catch (error) {
+    // A client opened for a connection that did not come about is closed, not left behind.
+    await connection.release().catch(() => undefined);
+    throw error;
   }
-  let connection: Connection;
-  if (options.client) {
-    const client = options.client as RedisCommands & { isOpen?: boolean; connect?: () => Promise<unknown> };
-    if (typeof client.evalSha !== 'function') throw new RedisRecordError('connect: client is not a node-redis client');
-    if (client.isOpen === false && client.connect) await client.connect();
-    connection = new Connection(commandsFor(client), prefix, undefined, options.onSchemaChange);
-  } else if (options.cluster !== undefined) {
-    const cluster = await openCluster(options.cluster, options.socket, commandTimeout);
-    connection = new Connection(commandsFor(cluster as unknown as RedisCommands), prefix, async () => {
-      if (cluster.isOpen) await cluster.close();
-    }, options.onSchemaChange);
-  } else {
-    // The first connection must succeed (or connect() fails at once); after that, a dropped connection is
-    // re-established with backoff, and commands issued meanwhile fail with their own errors.
-    let established = false;
-    const url = options.url ?? 'redis://127.0.0.1:6379';
-    // Messages never carry the URL's password, whatever node-redis puts in them.
-    const failure = (what: string, error: unknown) =>
-      new ConnectionError(redactSecrets(`connect: ${what}: ${(error as Error)?.message ?? String(error)}`, url));
-    let client: ReturnType<typeof createClient>;
-    try {
-      client = createClient({
-        url,
-        commandOptions: { timeout: commandTimeout },
-        socket: {
-          ...socketOptions(options.socket),
-          reconnectStrategy: reconnectStrategy(() => established),
-        },
-      });
-    } catch (error) {
-      throw failure(`invalid url ${redactUrl(url)}`, error);
-    }
-    // Without a listener, a connection error would crash the process.
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      established = true;
-    } catch (error) {
-      client.destroy();
-      throw failure('cannot reach Redis', error);
-    }
-    connection = new Connection(client as unknown as RedisCommands, prefix, async () => {
-      if (client.isOpen) await client.close();
-    }, options.onSchemaChange);
-  }
-  await preloadScripts(connection.client);
-  await registerModels(connection);
   current = connection;
   return connection;
 }
 
-export async function disconnect(): Promise<void> {
-  const closing = current;
-  current = undefined;
-  await closing?.release();
+function prepare(options: CheckedConnectOptions): Opening {
+  const { target } = options;
+  if ('client' in target) return givenClient(target.client);
+  if ('cluster' in target) return clusterClient(target.cluster, options);
+  return urlClient(target.url, options);
+}
+
+/** A client passed in: connected if it is not, and left open by disconnect() (it stays the caller's). */
+function givenClient(client: Extract<ConnectTarget, { client: unknown }>['client']): Opening {
+  return {
+    async open() {
+      if (client.isOpen === false && client.connect) await client.connect();
+      return { client };
+    },
+  };
+}
+
+function clusterClient(cluster: ClusterOptions, options: CheckedConnectOptions): Opening {
+  const prepared = prepareCluster(cluster, options.socket, options.commandTimeout);
+  return {
+    async open() {
+      const opened = await prepared.open();
+      const close = async () => {
+        if (opened.isOpen) await opened.close();
+      };
+      return { client: opened as unknown as RedisCommands, close };
+    },
+  };
+}
+
+/**
+ * The client of `url`. The first connection must succeed (or connect() fails at once); after that, a dropped
+ * connection is re-established with backoff, and commands issued meanwhile fail with their own errors.
+ * Messages never carry the URL's password, whatever node-redis puts in them.
+ */
+function urlClient(url: string, options: CheckedConnectOptions): Opening {
+  let established = false;
+  const failure = (what: string, error: unknown) =>
+    new ConnectionError(redactSecrets(`connect: ${what}: ${(error as Error)?.message ?? String(error)}`, url));
+  let client: ReturnType<typeof createClient>;
+  try {
+    client = createClient({
+      url,
+      commandOptions: { timeout: options.commandTimeout },
+      socket: {
+        ...socketOptions(options.socket),
+        reconnectStrategy: reconnectStrategy(() => established),
+      },
+    });
+  } catch (error) {
+    throw failure(`invalid url ${redactUrl(url)}`, error);
+  }
+  // Without a listener, a connection error would crash the process.
+  client.on('error', () => undefined);
+  return {
+    async open() {
+      try {
+        await client.connect();
+        established = true;
+      } catch (error) {
+        client.destroy();
+        throw failure('cannot reach Redis', error);
+      }
+      const close = async () => {
+        if (client.isOpen) await client.close();
+      };
+      return { client: client as unknown as RedisCommands, close };
+    },
+  };
 }
 
 /** The current connection; throws ConnectionError when there is none. */

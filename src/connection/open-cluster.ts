@@ -27,19 +27,26 @@ export function redactCluster(text: string, options: ClusterOptions): string {
   return out;
 }
 
+/** A cluster client made from the options of connect({ cluster }), not connected yet. */
+export interface PreparedCluster {
+  /**
+   * Connects it: the cluster must be reachable now (a ConnectionError at once otherwise, its message redacted,
+   * the client destroyed); once connected, a node whose connection drops is reconnected with backoff while
+   * node-redis follows the topology (MOVED, failover).
+   */
+  open(): Promise<OpenedCluster>;
+}
+
 /**
- * Connects a cluster client from `options`, like connect({ url }): the cluster must be reachable now (a
- * ConnectionError at once otherwise, its message redacted); once connected, a node whose connection drops is
- * reconnected with backoff while node-redis follows the topology (MOVED, failover).
+ * Makes the cluster client, like connect({ url }) makes its client, without connecting it: options node-redis
+ * refuses are a ConnectionError before connect() closes the current connection. `options` were checked by
+ * connect-options.ts (at least one root node).
  */
-export async function openCluster(
+export function prepareCluster(
   options: ClusterOptions,
   socket: Record<string, unknown> | undefined,
   commandTimeout: number,
-): Promise<OpenedCluster> {
-  if (!options || !Array.isArray(options.rootNodes) || options.rootNodes.length === 0) {
-    throw new ConnectionError('connect: cluster.rootNodes must list at least one node, e.g. [{ url: "redis://127.0.0.1:7000" }]');
-  }
+): PreparedCluster {
   let established = false;
   const failure = (what: string, error: unknown) =>
     new ConnectionError(redactCluster(`connect: ${what}: ${(error as Error)?.message ?? String(error)}`, options));
@@ -59,12 +66,16 @@ export async function openCluster(
   }
   // Without a listener, a node's connection error would crash the process.
   cluster.on('error', () => undefined);
-  try {
-    await cluster.connect();
-    established = true;
-  } catch (error) {
-    cluster.destroy();
-    throw failure('cannot reach the Redis Cluster', error);
-  }
-  return cluster;
+  return {
+    async open() {
+      try {
+        await cluster.connect();
+        established = true;
+      } catch (error) {
+        cluster.destroy();
+        throw failure('cannot reach the Redis Cluster', error);
+      }
+      return cluster;
+    },
+  };
 }

@@ -1,0 +1,169 @@
+import { describeValue } from '../errors/describe-value';
+import { ArgumentError } from '../errors/errors';
+import { assertValidPrefix } from '../keys/prefix-format';
+import type { SchemaStatus } from '../schema/schema-status';
+import type { ConnectOptions } from './connection';
+import type { ClusterOptions } from './open-cluster';
+import { redactUrl } from './redact-url';
+import type { RedisCommands } from './redis-commands';
+
+/**
+ * The options of connect(), checked as a whole before the current connection is touched: a call refused for
+ * its options opens nothing and closes nothing. Each option is either absent (`undefined`, and only that) or of
+ * its kind; anything else is an ArgumentError naming the option and the value, so that a string given for the
+ * options, `url: null` or `client: 0` is never read as "no url" and connected to the default server.
+ */
+
+export const DEFAULT_PREFIX = 'rr';
+
+/** The server connect() opens when given neither `url`, `cluster` nor `client`. */
+export const DEFAULT_URL = 'redis://127.0.0.1:6379';
+
+/** Where the connection goes: exactly one of them. */
+export type ConnectTarget =
+  | { readonly url: string }
+  | { readonly cluster: ClusterOptions }
+  | { readonly client: RedisCommands & { isOpen?: boolean; connect?: () => Promise<unknown> } };
+
+export interface CheckedConnectOptions {
+  readonly target: ConnectTarget;
+  readonly prefix: string;
+  readonly socket: Record<string, unknown> | undefined;
+  readonly commandTimeout: number;
+  readonly onSchemaChange: ((status: SchemaStatus) => void) | undefined;
+}
+
+/** Every option connect() takes: the type makes this list follow ConnectOptions. */
+const OPTION_NAMES = Object.keys({
+  url: true,
+  cluster: true,
+  client: true,
+  prefix: true,
+  socket: true,
+  commandTimeoutMs: true,
+  onSchemaChange: true,
+} satisfies Record<keyof ConnectOptions, true>);
+
+const fail = (message: string) => new ArgumentError(`connect: ${message}`);
+
+/** The options of connect(), checked; ArgumentError for the first one that cannot work. */
+export function checkConnectOptions(given: unknown): CheckedConnectOptions {
+  const options = optionsObject(given);
+  refuseUnknown(options);
+  const target = targetOf(options);
+  return {
+    target,
+    prefix: prefixOf(options.prefix),
+    socket: socketOf(options.socket),
+    commandTimeout: commandTimeoutOf(options.commandTimeoutMs),
+    onSchemaChange: onSchemaChangeOf(options.onSchemaChange),
+  };
+}
+
+/**
+ * A plain object (or `{}` for none). A string is the likely mistake, `connect('redis://host:6379')`, so the
+ * message says where a URL goes, and shows it with its password masked.
+ */
+function optionsObject(given: unknown): Record<string, unknown> {
+  if (given === undefined) return {};
+  if (isPlainObject(given)) return given;
+  const shown = typeof given === 'string' ? describeValue(redactUrl(given)) : describeValue(given);
+  throw fail(`options must be an object, got ${shown}: a URL goes in the url option, connect({ url: 'redis://host:6379' })`);
+}
+
+/**
+ * An object literal or `Object.create(null)`, of any realm: not an array, a URL, a Map or a class instance,
+ * whose properties would not be options.
+ */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value) as object | null;
+  return prototype === null || Object.getPrototypeOf(prototype) === null;
+}
+
+/** A misspelled option, or a node-redis one such as `host` or `password`, would otherwise be ignored in silence. */
+function refuseUnknown(options: Record<string, unknown>): void {
+  const unknown = Object.keys(options).find((name) => !OPTION_NAMES.includes(name) && options[name] !== undefined);
+  if (unknown !== undefined) {
+    throw fail(`unknown option ${JSON.stringify(unknown)} (connect takes ${OPTION_NAMES.join(', ')}; a password goes in the url)`);
+  }
+}
+
+/** The one target given, each checked for its kind first; the default URL only when none of them is given. */
+function targetOf(options: Record<string, unknown>): ConnectTarget {
+  const url = options.url === undefined ? undefined : urlOf(options.url);
+  const cluster = options.cluster === undefined ? undefined : clusterOf(options.cluster);
+  const client = options.client === undefined ? undefined : clientOf(options.client);
+  const given = (['url', 'cluster', 'client'] as const).filter((name) => options[name] !== undefined);
+  if (given.length > 1) throw fail(`pass one of url, cluster and client, not ${given.join(' and ')}`);
+  if (cluster) return { cluster };
+  if (client) return { client };
+  return { url: url ?? DEFAULT_URL };
+}
+
+/**
+ * A non-empty string, or a URL object (WHATWG `URL`, of any realm), taken as its string form. node-redis
+ * parses the string itself; a string it cannot parse is a ConnectionError of connect(), still raised before
+ * the current connection is touched.
+ */
+function urlOf(value: unknown): string {
+  if (Object.prototype.toString.call(value) === '[object URL]') return String(value);
+  if (typeof value === 'string' && value.trim() !== '') return value;
+  throw fail(`url must be a non-empty string such as 'redis://host:6379' (or a URL object), got ${describeValue(value)}`);
+}
+
+/** node-redis createCluster options with at least one root node to discover the cluster from. */
+function clusterOf(value: unknown): ClusterOptions {
+  if (!isPlainObject(value)) {
+    const example = "{ rootNodes: [{ url: 'redis://127.0.0.1:7000' }] }";
+    throw fail(`cluster must be an object of node-redis createCluster options, e.g. ${example}, got ${describeValue(value)}`);
+  }
+  const rootNodes = value.rootNodes;
+  if (!Array.isArray(rootNodes) || rootNodes.length === 0) {
+    throw fail(`cluster.rootNodes must list at least one node, e.g. [{ url: "redis://127.0.0.1:7000" }], got ${describeValue(rootNodes)}`);
+  }
+  const bad = rootNodes.findIndex((node) => !isPlainObject(node));
+  if (bad >= 0) {
+    throw fail(`cluster.rootNodes[${bad}] must be an object such as { url: 'redis://127.0.0.1:7000' }, got ${describeValue(rootNodes[bad])}`);
+  }
+  return value as unknown as ClusterOptions;
+}
+
+/** A node-redis client or cluster client: what redis-record calls on it must be there. */
+function clientOf(value: unknown): CheckedClient {
+  const candidate = value as Partial<RedisCommands> | null;
+  if (typeof candidate !== 'object' || candidate === null || typeof candidate.evalSha !== 'function') {
+    throw fail(`client must be a node-redis client (createClient() or createCluster()), got ${describeValue(value)}`);
+  }
+  return candidate as CheckedClient;
+}
+
+type CheckedClient = Extract<ConnectTarget, { client: unknown }>['client'];
+
+function prefixOf(value: unknown): string {
+  if (value === undefined) return DEFAULT_PREFIX;
+  if (typeof value !== 'string') throw fail(`invalid prefix ${describeValue(value)}: a non-empty, well-formed string without { or }`);
+  assertValidPrefix(value);
+  return value;
+}
+
+function socketOf(value: unknown): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw fail(`socket must be an object of node-redis socket options, got ${describeValue(value)}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function commandTimeoutOf(value: unknown): number {
+  if (value === undefined) return 0;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw fail(`commandTimeoutMs must be a whole number of ms >= 0 (0: no limit), got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+function onSchemaChangeOf(value: unknown): ((status: SchemaStatus) => void) | undefined {
+  if (value === undefined || typeof value === 'function') return value as ((status: SchemaStatus) => void) | undefined;
+  throw fail(`onSchemaChange must be a function, got ${describeValue(value)}`);
+}
