@@ -22,6 +22,7 @@ import { incrementCounter } from './counters';
 import { operationReplicaPolicy, replicaShortfall } from '../connection/wait-replicas';
 import { LockOptions, withObjectLock } from './locking';
 import { optionsArgument } from '../errors/options-argument';
+import { queryOptions } from '../query/query-options';
 import type { FindOptions, IterateOptions, Where } from '../query/where-types';
 import { afterSchema, schemaPending } from '../schema/first-use';
 import { checkEntityModel, reindexEntityModel, repairEntityModel, schemaStatusOf } from '../schema/entity-integrity';
@@ -278,7 +279,7 @@ export abstract class BaseEntity extends StatefulEntity {
     where: Where<T>,
     options?: Omit<FindOptions<T>, 'limit'>,
   ): Promise<Persisted<T> | null> {
-    const [first] = await afterSchema(descriptorOf(this), () => findBy(this, where, { ...optionsArgument('findOneBy', options), limit: 1 }));
+    const [first] = await afterSchema(descriptorOf(this), () => findBy(this, where, { ...queryOptions('findOneBy', options), limit: 1 }));
     return first ?? null;
   }
 

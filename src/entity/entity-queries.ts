@@ -6,8 +6,8 @@ import type { FindOptions, IterateOptions, Where } from '../query/where-types';
 import type { EntityClass, Persisted } from '../types/entity-types';
 import type { BaseEntity } from './base-entity';
 import { materializeAll } from './materialize';
-import { optionsArgument } from '../errors/options-argument';
-import { includeParents } from '../relations/include';
+import { queryOptions } from '../query/query-options';
+import { checkInclude, includeParents } from '../relations/include';
 
 function runnerOf(ctor: Function) {
   const model = descriptorOf(ctor);
@@ -19,8 +19,9 @@ export async function findBy<T extends BaseEntity>(
   where: Where<T> | undefined,
   given: FindOptions<T> | undefined,
 ): Promise<Array<Persisted<T>>> {
-  const options = optionsArgument('findBy', given);
+  const options = queryOptions('findBy', given);
   const { model, runner } = runnerOf(ctor);
+  if (options.include !== undefined) checkInclude(model, options.include);
   const found = await runner.load(runner.plan(where, options.orderBy), runner.page(options));
   const entities = (await materializeAll(ctor, model, found)) as Array<Persisted<T>>;
   if (options.include && options.include.length > 0) await includeParents(model, entities, options.include);
@@ -32,7 +33,7 @@ export async function findIds<T extends BaseEntity>(
   where: Where<T> | undefined,
   given: FindOptions<T> | undefined,
 ): Promise<string[]> {
-  const options = optionsArgument('findIds', given);
+  const options = queryOptions('findIds', given);
   const { runner } = runnerOf(ctor);
   return runner.ids(runner.plan(where, options.orderBy), runner.page(options));
 }
@@ -49,7 +50,7 @@ export async function* iterate<T extends BaseEntity>(
   given: IterateOptions | undefined,
 ): AsyncGenerator<Persisted<T>> {
   const { model, runner } = runnerOf(ctor);
-  const batchSize = optionsArgument('iterate', given).batchSize ?? 500;
+  const batchSize = queryOptions('iterate', given).batchSize ?? 500;
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new QueryError(`${model.name}: batchSize must be a whole number >= 1`);
   const plan = runner.plan(where);
   let afterId: string | undefined;

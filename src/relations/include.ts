@@ -1,7 +1,25 @@
+import { describeValue } from '../errors/describe-value';
 import { QueryError } from '../errors/errors';
 import type { ModelDescriptor } from '../metadata/model-descriptor';
 import type { BelongsToHandle } from './belongs-to-handle';
 import { inSameTenant } from './tenant-scope';
+
+/**
+ * The `include` option checked, before the query runs: an array of the names of the model's @BelongsTo
+ * relations. Anything else is a QueryError: a Set, a string or an array-like would otherwise be read
+ * (or skipped) in a way the caller did not mean.
+ */
+export function checkInclude(model: ModelDescriptor, include: unknown): readonly string[] {
+  if (!Array.isArray(include)) throw new QueryError(`${model.name}: include takes an array of @BelongsTo relation names, got ${describeValue(include)}`);
+  for (let i = 0; i < include.length; i++) {
+    const name: unknown = include[i];
+    const relation = typeof name === 'string' ? model.relations.find((r) => r.property === name) : undefined;
+    if (!relation || relation.kind !== 'belongsTo') {
+      throw new QueryError(`${model.name}: include takes @BelongsTo relations; ${describeValue(name)} is not one`);
+    }
+  }
+  return include as readonly string[];
+}
 
 type Loadable = { findMany(ids: readonly string[]): Promise<Array<object | null>> };
 
@@ -10,11 +28,8 @@ type Loadable = { findMany(ids: readonly string[]): Promise<Array<object | null>
  * relation, so a page of N objects costs one more round trip per relation, not N.
  */
 export async function includeParents(model: ModelDescriptor, entities: readonly object[], relations: readonly string[]): Promise<void> {
-  for (const name of relations) {
-    const relation = model.relations.find((r) => r.property === name);
-    if (!relation || relation.kind !== 'belongsTo') {
-      throw new QueryError(`${model.name}: include takes @BelongsTo relations; ${JSON.stringify(name)} is not one`);
-    }
+  for (const name of checkInclude(model, relations)) {
+    const relation = model.relations.find((r) => r.property === name)!;
     const handles = entities.map((entity) => (entity as Record<string, BelongsToHandle<object>>)[name]);
     const ids = [...new Set(handles.map((handle) => handle.id).filter((id): id is string => id !== undefined))];
     if (ids.length === 0) continue;

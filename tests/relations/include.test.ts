@@ -1,4 +1,4 @@
-import { Attr, BaseEntity, BelongsTo, HasMany, Index, Model, QueryError } from '../../src';
+import { ArgumentError, Attr, BaseEntity, BelongsTo, HasMany, Index, Model, QueryError } from '../../src';
 import { useCountingConnection } from '../core/support/counting-client';
 import { useTestRedis } from '../support/test-redis';
 
@@ -102,5 +102,38 @@ describe('include', () => {
     await expect(IncAuthor.findBy({}, { include: ['books' as never] })).rejects.toThrow(QueryError);
     await expect(IncBook.findBy({}, { include: ['genre' as never] })).rejects.toThrow(/include takes @BelongsTo relations; "genre"/);
     await expect(IncBook.findBy({}, { include: ['nothing' as never] })).rejects.toThrow(QueryError);
+  });
+
+  it.each([
+    ['a Set', new Set(['author']), /include takes an array of @BelongsTo relation names, got a Set/],
+    ['a string', 'author', /include takes an array of @BelongsTo relation names, got "author"/],
+    ['null', null, /got null/],
+    ['an array-like', { 0: 'author', length: 1 }, /got an object/],
+    ['a number inside', ['author', 7], /include takes @BelongsTo relations; 7 is not one/],
+  ])('refuses %s before the query runs: nothing is sent', async (_label, include, message) => {
+    await expect(IncBook.findBy({}, { include: include as never })).rejects.toThrow(message);
+    expect(counting.calls).toHaveLength(0);
+  });
+});
+
+describe('query options a call does not take', () => {
+  it.each([
+    ['findBy', () => IncBook.findBy({}, { order: { pages: 'desc' } } as never), /^findBy: unknown option "order" \(findBy takes orderBy, offset, limit, include\)$/],
+    ['findIds', () => IncBook.findIds({}, { skip: 10 } as never), /^findIds: unknown option "skip"/],
+    ['findIds with include', () => IncBook.findIds({}, { include: ['author'] } as never), /^findIds: unknown option "include" \(findIds takes orderBy, offset, limit\)$/],
+    ['findOneBy with a limit', () => IncBook.findOneBy({}, { limit: 5 } as never), /^findOneBy: unknown option "limit"/],
+    ['iterate with a limit', () => IncBook.iterate({}, { limit: 2 } as never).next(), /^iterate: unknown option "limit" \(iterate takes batchSize\)$/],
+  ])('%s: an ArgumentError, and nothing is sent', async (_label, call, message) => {
+    const error = await call().then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ArgumentError);
+    expect((error as Error).message).toMatch(message);
+    expect(counting.calls).toHaveLength(0);
+  });
+
+  it('an option set to undefined is absent', async () => {
+    expect(await IncBook.findIds({ genre: 'odd' }, { limit: 2, order: undefined } as never)).toHaveLength(2);
   });
 });
