@@ -116,25 +116,38 @@ export abstract class BaseEntity extends StatefulEntity {
     });
   }
 
-  /** Lets the object live `seconds` more (then it is invisible at once and swept with all its entries). */
-  async expire(seconds: number): Promise<void> {
-    const model = descriptorOf(this.constructor);
-    const id = requireId(model, this);
-    await afterSchema(model, () => expireObject(model, id, seconds));
+  /**
+   * Lets the object live `seconds` more (then it is invisible at once and swept with all its entries). Like
+   * save() and remove(), it waits for the instance's operations under way: `entity.save(); entity.expire(5)`
+   * expires the object the save creates.
+   */
+  expire(seconds: number): Promise<void> {
+    return serialized(this, async () => {
+      const model = descriptorOf(this.constructor);
+      const id = requireId(model, this);
+      await afterSchema(model, () => expireObject(model, id, seconds));
+    });
   }
 
-  /** Removes the object's time to live. */
-  async persist(): Promise<void> {
-    const model = descriptorOf(this.constructor);
-    const id = requireId(model, this);
-    await afterSchema(model, () => persistObject(model, id));
+  /** Removes the object's time to live (after the instance's operations under way, as expire()). */
+  persist(): Promise<void> {
+    return serialized(this, async () => {
+      const model = descriptorOf(this.constructor);
+      const id = requireId(model, this);
+      await afterSchema(model, () => persistObject(model, id));
+    });
   }
 
-  /** Seconds the object has left, or null when it does not expire. NotFoundError when it is gone. */
-  async ttl(): Promise<number | null> {
-    const model = descriptorOf(this.constructor);
-    const id = requireId(model, this);
-    return afterSchema(model, () => ttlOf(model, id));
+  /**
+   * Seconds the object has left, or null when it does not expire (after the instance's operations under way,
+   * as expire()). NotFoundError when it is gone.
+   */
+  ttl(): Promise<number | null> {
+    return serialized(this, async () => {
+      const model = descriptorOf(this.constructor);
+      const id = requireId(model, this);
+      return afterSchema(model, () => ttlOf(model, id));
+    });
   }
 
   /** `{ id, ...attributes }`; absent attributes are left out. */

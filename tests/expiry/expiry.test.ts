@@ -83,6 +83,22 @@ describe('objects that expire', () => {
   });
 });
 
+describe('expire, persist and ttl of an instance', () => {
+  it('wait for its save or remove under way, as save() and remove() do', async () => {
+    const note = ExpNote.build({ tag: 'queued' });
+    void note.save();
+    await note.expire(30); // the object the save creates
+    const left = await note.ttl();
+    expect(left).toBeGreaterThan(29);
+    void note.persist();
+    expect(await note.ttl()).toBeNull();
+    const removing = note.remove();
+    await expect(note.ttl()).rejects.toThrow(/not saved/);
+    await removing;
+    expect(await ExpNote.find(note.id ?? 'none')).toBeNull();
+  });
+});
+
 describe('a model whose objects do not expire', () => {
   it('refuses expire() with a SchemaError that names the fix, and writes nothing', async () => {
     const kept = await ExpKept.create({ tag: 'a' });
