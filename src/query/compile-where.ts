@@ -160,6 +160,20 @@ function equalsOne(
     // a score index holds ids; a lex index holds value-and-id members, from which L extracts the ids
     return { program: scopedBy.kind === 'lex' ? ['L', key, '-', '+'] : ['K', key] };
   }
-  throw new QueryError(`${model.name}.${field}: equality needs @Index() (or @Unique()) on ${field}`);
+  throw missingEqualityIndex(model, condition);
+}
+
+/** Why no index answers an equality, with the fix that applies to this attribute. */
+function missingEqualityIndex(model: ModelDescriptor, condition: AttributeCondition): QueryError {
+  const field = condition.attribute.field;
+  const scoped = indexesOf(model, field).find((index) => index.scope);
+  if (scoped) {
+    // its only index holds one scope value's objects: the equality needs that value pinned
+    return new QueryError(
+      `${model.name}.${field}: its index is scoped by ${scoped.scope!.field}; add an equality on ${scoped.scope!.field} to the where, or an unscoped @Index() on ${field}`,
+    );
+  }
+  if (condition.attribute.type === 'json') return new QueryError(`${model.name}.${field}: JSON attributes cannot be indexed or queried`);
+  return new QueryError(`${model.name}.${field}: equality needs @Index() (or @Unique()) on ${field}`);
 }
 

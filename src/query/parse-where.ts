@@ -63,6 +63,8 @@ function parseCondition(model: ModelDescriptor, attribute: AttributeDescriptor, 
   const name = `${model.name}.${attribute.property}`;
   const condition: AttributeCondition = { attribute };
   if (raw === null) throw new QueryError(`${name}: null is not a queryable value (absent values are not indexed)`);
+  // before an object value is read as operators: { meta: { a: 1 } } is a JSON value, not an operator a
+  if (attribute.type === 'json') throw new QueryError(`${name}: JSON attributes cannot be indexed or queried`);
   if (!isPlainObject(raw)) {
     condition.equals = [encode(name, attribute, raw)];
     return condition;

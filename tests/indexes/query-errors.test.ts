@@ -18,6 +18,7 @@ class RefusedItem extends BaseEntity {
   @Attr() owner?: string;
   @Attr() @Index({ scope: 'owner' }) at?: Date;
   @Attr() @Unique() code?: string;
+  @Attr({ type: 'json' }) meta?: Record<string, number>;
 }
 
 const redis = useTestRedis();
@@ -104,7 +105,10 @@ describe('refused queries', () => {
     ['an object with no prototype as an operand', { n: { gt: Object.create(null) } }, {}, /RefusedItem\.n: cannot compare with an object/],
     ['orderBy on an attribute without an index', {}, { orderBy: { views: 'asc' } }, /RefusedItem\.views: orderBy needs @Index\(\) on views/],
     ['orderBy on a plain string', {}, { orderBy: { tag: 'asc' } }, /RefusedItem\.tag: orderBy needs @Index\(\{ sortable: true \}\) on tag/],
-    ['orderBy on a boolean', {}, { orderBy: { flag: 'desc' } }, /RefusedItem\.flag: orderBy needs/],
+    ['orderBy on a boolean', {}, { orderBy: { flag: 'desc' } }, /RefusedItem\.flag: orderBy applies to numbers, Dates and sortable strings, not to a boolean attribute/],
+    ['equality on a scoped-only index without its scope', { at: new Date(3) }, {}, /RefusedItem\.at: its index is scoped by owner; add an equality on owner/],
+    ['in on a scoped-only index without its scope', { at: { in: [new Date(3), new Date(4)] } }, {}, /RefusedItem\.at: its index is scoped by owner/],
+    ['an object value on a JSON attribute', { meta: { a: 1 } }, {}, /RefusedItem\.meta: JSON attributes cannot be indexed or queried/],
     ['orderBy on a scoped-only index without its scope', { n: { gt: 1 } }, { orderBy: { at: 'desc' } }, /RefusedItem\.at: orderBy uses an index scoped by owner/],
     ['orderBy on a scoped-only index with two scope values', { owner: { in: ['o0', 'o1'] } }, { orderBy: { at: 'desc' } }, /scoped by owner/],
     ['orderBy on an unknown attribute', {}, { orderBy: { nope: 'asc' } }, /RefusedItem has no attribute nope/],
