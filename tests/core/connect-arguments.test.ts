@@ -1,10 +1,9 @@
-import { subscribe, unsubscribe } from 'diagnostics_channel';
-import { createServer, AddressInfo, Socket } from 'net';
+import { createServer, AddressInfo } from 'net';
 import { createClient } from 'redis';
 import { ArgumentError, Attr, BaseEntity, connect, ConnectionError, ConnectOptions, disconnect, Model } from '../../src';
 import { currentConnection } from '../../src/connection/connection';
 import { describeValue } from '../../src/errors/describe-value';
-import { socketsOpenedBy } from '../support/opened-sockets';
+import { socketsOpenedBy, watchSocketsOpened } from '../support/opened-sockets';
 import { keysUnder, RawClient, uniquePrefix } from '../support/test-redis';
 
 /**
@@ -56,16 +55,9 @@ const connectWith = (options: unknown) => connect(options as ConnectOptions);
 /** The sockets connect() opens, and their address as Redis lists it (CLIENT LIST addr=), while `work` runs. */
 async function clientAddressesOpenedBy(work: () => Promise<unknown>): Promise<Set<string>> {
   const addresses = new Set<string>();
-  const onSocket = (message: unknown) => {
-    const socket = (message as { socket: Socket }).socket;
+  await watchSocketsOpened(work, (socket) => {
     socket.once('connect', () => addresses.add(`${socket.localAddress?.replace(/^::ffff:/, '')}:${socket.localPort}`));
-  };
-  subscribe('net.client.socket', onSocket);
-  try {
-    await work();
-  } finally {
-    unsubscribe('net.client.socket', onSocket);
-  }
+  });
   return addresses;
 }
 
