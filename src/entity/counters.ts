@@ -1,6 +1,6 @@
 import { activeConnection } from '../connection/connection';
 import { describeValue } from '../errors/describe-value';
-import { ArgumentError, NotFoundError, RedisRecordError } from '../errors/errors';
+import { ArgumentError, DecodeError, NotFoundError, RedisRecordError } from '../errors/errors';
 import { ObjectStore } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { EntityState, snapshotOf } from './entity-state';
@@ -25,11 +25,16 @@ export async function incrementCounter(
   }
   const snapshot = snapshotOf(state);
   if (snapshot === undefined || state.id === undefined) throw new RedisRecordError(`${model.name}: this instance is not saved`);
-  const stored = await new ObjectStore(model, activeConnection()).increment(state.id, attribute.field, amount);
-  if (stored === undefined) throw new NotFoundError(model.name, state.id);
-  if (stored === null) {
+  const outcome = await new ObjectStore(model, activeConnection()).increment(state.id, attribute.field, amount);
+  if ('gone' in outcome) throw new NotFoundError(model.name, state.id);
+  if ('outOfRange' in outcome) {
     throw new ArgumentError(`${model.name}.${property}: adding ${amount} would leave the range of finite numbers; nothing was written`);
   }
+  if ('unreadable' in outcome) {
+    // as find() would report it; the value is left as it is for the application to repair
+    throw new DecodeError(model.name, state.id, property, `not a number: ${describeValue(outcome.unreadable)}; nothing was written`);
+  }
+  const { stored } = outcome;
   const value = Number(stored);
   (entity as Record<string, unknown>)[property] = value;
   snapshot.set(attribute.field, stored);

@@ -33,6 +33,9 @@ export type ParentChecks = ReadonlyArray<readonly [string, string]>;
  * remove.lua with the model table `args` (src/relations/removal-program.ts). A `memo` removal carries the
  * table too: removeMany's remove-many.lua takes it.
  */
+/** What increment.lua did: the counter's new stored value, or why it wrote nothing. */
+export type IncrementOutcome = { stored: string } | { gone: true } | { outOfRange: true } | { unreadable: string };
+
 export type Removal =
   | { readonly kind: 'plain' }
   | { readonly kind: 'indexed' }
@@ -292,10 +295,10 @@ export class ObjectStore {
   }
 
   /**
-   * Adds `amount` to a counter; resolves to the stored result, undefined when the object is gone, or null when
-   * the result would not be a finite number (nothing written).
+   * Adds `amount` to a counter; resolves to the stored result, or says why nothing was written: the object is
+   * gone, the result would not be a finite number, or the counter holds something that is not a number.
    */
-  async increment(id: string, field: string, amount: number): Promise<string | undefined | null> {
+  async increment(id: string, field: string, amount: number): Promise<IncrementOutcome> {
     const keys = this.keysOf(id);
     const cap = this.model.cap;
     const capped = cap && cap.index.attribute.field === field;
@@ -310,8 +313,8 @@ export class ObjectStore {
     ];
     pushSpecs(args, this.model.indexesTouching(field));
     const reply = await scripts.increment().run(this.connection.client, [keys.all, keys.object(id), keys.base], args);
-    if (Array.isArray(reply)) return null;
-    return reply === null ? undefined : String(reply);
+    if (Array.isArray(reply)) return reply[0] === 'unreadable' ? { unreadable: String(reply[1]) } : { outOfRange: true };
+    return reply === null ? { gone: true } : { stored: String(reply) };
   }
 
   /** Deletes up to `batch` expired objects (per shard); resolves to how many. */

@@ -1,4 +1,4 @@
-import { ArgumentError, Attr, BaseEntity, Counter, Index, Model, NotFoundError } from '../../src';
+import { ArgumentError, Attr, BaseEntity, Counter, DecodeError, Index, Model, NotFoundError } from '../../src';
 import { useTestRedis } from '../support/test-redis';
 
 @Model({ expirable: true })
@@ -35,6 +35,19 @@ describe('counters at the edges of numbers', () => {
     expect(await stored(max.id)).toBe(before);
     expect(await RangeCounter.findIds({ hits: { gte: 1e308 } })).toEqual([max.id]);
     await expect(max.increment('hits', Infinity)).rejects.toBeInstanceOf(ArgumentError);
+  });
+
+  it('refuse to add to a stored value that is not a number (written by something else) with DecodeError, writing nothing', async () => {
+    const counter = await RangeCounter.create({ hits: 5 });
+    await redis.raw.hSet(`${redis.prefix}:{RangeCounter}:obj:${counter.id}`, 'hits', 'garbage');
+    const error = await counter.increment('hits', 2).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DecodeError);
+    expect(error).toMatchObject({ model: 'RangeCounter', id: counter.id, attribute: 'hits' });
+    expect((error as Error).message).toContain('not a number: "garbage"; nothing was written');
+    expect(await stored(counter.id)).toBe('garbage');
+    expect(await RangeCounter.findIds({ hits: 5 })).toEqual([counter.id]); // its index entry is untouched too
+    await redis.raw.hSet(`${redis.prefix}:{RangeCounter}:obj:${counter.id}`, 'hits', '5');
+    expect(await counter.increment('hits', 2)).toBe(7);
   });
 
   it('take expiry times far ahead, and refuse impossible ones with a typed error', async () => {

@@ -7,7 +7,8 @@
 -- ARGV[7]  '1' when ids are sequence numbers
 -- ARGV[8]  k; then k index specs (kind, attribute, scope, numeric): the indexes touching the counter
 -- Returns: the new value as stored; false when the object does not exist or has expired; {'range'} when the
---          result would not be a finite number (nothing is written).
+--          result would not be a finite number; {'unreadable', value} when the counter holds something that is
+--          not a number (written by something else): nothing is written in either case.
 -- Guarantees: the read, the sum and the write are one script, so concurrent increments never lose one. The
 -- sum is a double, as in JavaScript (HINCRBY would refuse '-0' and overflow int64; HINCRBYFLOAT adds in long
 -- double and could store what JavaScript cannot read back). It is stored as a whole number when it is one
@@ -32,7 +33,15 @@ if redis.call('EXISTS', memo) == 0 then
   memo = nil
 end
 local before = readValues(key, fields)
-local sum = (tonumber(redis.call('HGET', key, field)) or 0) + tonumber(amount)
+local stored = redis.call('HGET', key, field)
+local current = 0
+if stored then
+  current = tonumber(stored)
+  if not current then
+    return { 'unreadable', stored }
+  end
+end
+local sum = current + tonumber(amount)
 if sum ~= sum or sum == math.huge or sum == -math.huge then
   return { 'range' }
 end
