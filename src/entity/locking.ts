@@ -1,5 +1,6 @@
 import { randomUUID } from 'crypto';
 import { activeConnection } from '../connection/connection';
+import { describeValue } from '../errors/describe-value';
 import { ArgumentError, LockTimeoutError } from '../errors/errors';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { scripts } from '../scripts/scripts';
@@ -24,10 +25,11 @@ export async function withObjectLock<R>(
   work: () => Promise<R>,
   options: LockOptions,
 ): Promise<R> {
-  const ttlMs = options.ttlMs ?? 5000;
-  const waitMs = options.waitMs ?? 2000;
-  if (!Number.isSafeInteger(ttlMs) || ttlMs < 1) throw new ArgumentError(`${model.name}: ttlMs must be a whole number >= 1`);
-  if (!Number.isSafeInteger(waitMs) || waitMs < 0) throw new ArgumentError(`${model.name}: waitMs must be a whole number >= 0`);
+  // only undefined takes the default: null is a mistake like any other value
+  const ttlMs = options.ttlMs === undefined ? 5000 : options.ttlMs;
+  const waitMs = options.waitMs === undefined ? 2000 : options.waitMs;
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 1) throw new ArgumentError(`${model.name}: ttlMs must be a whole number >= 1, got ${describeValue(ttlMs)}`);
+  if (!Number.isSafeInteger(waitMs) || waitMs < 0) throw new ArgumentError(`${model.name}: waitMs must be a whole number >= 0, got ${describeValue(waitMs)}`);
   const connection = activeConnection();
   const key = model.keysOf(connection.prefix, id).lock(id);
   const token = randomUUID();

@@ -68,6 +68,11 @@ describe('withLock, expire and increment', () => {
     const locked = await rejection(() => Item.withLock(item.id, 5 as never));
     expect(locked).toBeInstanceOf(ArgumentError);
     expect((locked as Error).message).toBe('CallArgItem.withLock: work must be a function, got 5');
+    // null is not "the default": ttlMs and waitMs take a whole number or nothing
+    const nullTtl = await rejection(() => Item.withLock(item.id, async () => 1, { ttlMs: null as never }));
+    expect((nullTtl as Error).message).toBe('CallArgItem: ttlMs must be a whole number >= 1, got null');
+    const nullWait = await rejection(() => Item.withLock(item.id, async () => 1, { waitMs: null as never }));
+    expect(nullWait).toBeInstanceOf(ArgumentError);
     const expired = await rejection(() => item.expire(5n as never));
     expect(expired).toBeInstanceOf(ArgumentError);
     expect((expired as Error).message).toMatch(/^CallArgItem: expire takes a positive number of seconds/);
