@@ -22,6 +22,7 @@ import { incrementCounter } from './counters';
 import { operationReplicaPolicy, replicaShortfall } from '../connection/wait-replicas';
 import { LockOptions, withObjectLock } from './locking';
 import { optionsArgument } from '../errors/options-argument';
+import { refuseFrozen } from './writable-instance';
 import { queryOptions } from '../query/query-options';
 import type { FindOptions, IterateOptions, Where } from '../query/where-types';
 import { afterSchema, schemaPending } from '../schema/first-use';
@@ -58,6 +59,7 @@ export abstract class BaseEntity extends StatefulEntity {
     return serialized(this, async () => {
       const options = optionsArgument('save', given);
       const model = descriptorOf(this.constructor);
+      if (model.version) refuseFrozen(model, this, 'save');
       const replicas = operationReplicaPolicy(model.name, options, model.replicas); // bad options: before any write
       const state = stateOf(this);
       const creating = state.stored === undefined;
@@ -85,6 +87,7 @@ export abstract class BaseEntity extends StatefulEntity {
     return serialized(this, async () => {
       const model = descriptorOf(this.constructor);
       const id = requireId(model, this);
+      refuseFrozen(model, this, 'reload');
       const [fields] = await afterSchema(model, () => storeOf(model).loadMany([id]));
       if (!fields) throw new NotFoundError(model.name, id);
       await applyStored(model, this, id, fields);
@@ -105,8 +108,9 @@ export abstract class BaseEntity extends StatefulEntity {
    * resolves to the new value. Concurrent increments never lose one.
    */
   increment(property: CounterName<this>, amount = 1): Promise<number> {
-    return serialized(this, () => {
+    return serialized(this, async () => {
       const model = descriptorOf(this.constructor);
+      refuseFrozen(model, this, 'increment');
       return afterSchema(model, async () => {
         const value = await incrementCounter(model, this, stateOf(this), property, amount);
         const shortfall = await replicaShortfall(model, stateOf(this).id!, 'increment', model.replicas);

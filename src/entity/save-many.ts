@@ -16,6 +16,7 @@ import { createMany } from './create-many';
 import { updateMany } from './update-many';
 import { EntityState, holdAllUntil, StateClaims, StatefulEntity, stateOf } from './entity-state';
 import { optionsArgument } from '../errors/options-argument';
+import { refuseFrozen } from './writable-instance';
 import { runHooks } from './run-hooks';
 import { validateEntity } from './validate-entity';
 import { writeEntity } from './write-entity';
@@ -239,5 +240,6 @@ function instanceFor<T extends BaseEntity>(ctor: EntityClass<T>, model: ModelDes
     }
     throw new ArgumentError(`${model.name}.saveMany: ${describeValue(item)} instance is not a ${model.name} of this scope`);
   }
+  if (model.version) refuseFrozen(model, item, 'saveMany');
   return item as T;
 }

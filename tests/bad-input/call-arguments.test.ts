@@ -1,4 +1,4 @@
-import { ArgumentError, Attr, BaseEntity, Counter, Model } from '../../src';
+import { ArgumentError, Attr, BaseEntity, Counter, Model, Version } from '../../src';
 import { keysUnder, useTestRedis } from '../support/test-redis';
 
 /**
@@ -83,5 +83,37 @@ describe('withLock, expire and increment', () => {
     // no lock key was left behind either: the lock is free at once
     expect(await Item.withLock(item.id, async (locked) => locked.title, { waitMs: 0 })).toBe('kept');
     await item.remove();
+  });
+});
+
+@Model({ name: 'CallArgVersioned' })
+class Versioned extends BaseEntity {
+  @Attr() title!: string;
+  @Version() version?: number;
+}
+
+describe('a frozen instance', () => {
+  it('is refused, before anything is sent, by the operations that write into it after Redis answers', async () => {
+    const item = await Item.create({ title: 'frozen' });
+    const versioned = await Versioned.create({ title: 'v' });
+    versioned.title = 'changed';
+    Object.freeze(item);
+    Object.freeze(versioned);
+    const before = (await keysUnder(redis.raw, redis.prefix)).sort();
+    const rawBefore = await redis.raw.hGetAll(`${redis.prefix}:{CallArgVersioned}:obj:${versioned.id}`);
+    for (const [operation, call] of [
+      ['reload', () => item.reload()],
+      ['increment', () => item.increment('views')],
+      ['save', () => versioned.save()],
+    ] as const) {
+      const error = await rejection(call);
+      expect(error).toBeInstanceOf(ArgumentError);
+      expect((error as Error).message).toContain(`.${operation}: the instance is frozen`);
+    }
+    const bulk = await Versioned.saveMany([versioned]);
+    expect(bulk.failed[0].error.message).toContain('saveMany: the instance is frozen');
+    expect((await keysUnder(redis.raw, redis.prefix)).sort()).toEqual(before);
+    expect(await redis.raw.hGetAll(`${redis.prefix}:{CallArgVersioned}:obj:${versioned.id}`)).toEqual(rawBefore);
+    expect((await Item.findOrFail(item.id)).views).toBe(0);
   });
 });
