@@ -1,3 +1,4 @@
+import { isPlainObject } from '../types/plain-object';
 import { describeValue } from '../errors/describe-value';
 import { ArgumentError } from '../errors/errors';
 import { assertValidPrefix } from '../keys/prefix-format';
@@ -69,16 +70,6 @@ function optionsObject(given: unknown): Record<string, unknown> {
   if (isPlainObject(given)) return given;
   const shown = typeof given === 'string' ? describeValue(redactUrl(given)) : describeValue(given);
   throw fail(`options must be an object, got ${shown}: a URL goes in the url option, connect({ url: 'redis://host:6379' })`);
-}
-
-/**
- * An object literal or `Object.create(null)`, of any realm: not an array, a URL, a Map or a class instance,
- * whose properties would not be options.
- */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const prototype = Object.getPrototypeOf(value) as object | null;
-  return prototype === null || Object.getPrototypeOf(prototype) === null;
 }
 
 /** A misspelled option, or a node-redis one such as `host` or `password`, would otherwise be ignored in silence. */

@@ -7,6 +7,7 @@ import type { SchemaStatus } from '../schema/schema-status';
 import { registerModels } from '../schema/first-use';
 import { commandsFor } from './cluster-commands';
 import { CheckedConnectOptions, checkConnectOptions, ConnectTarget } from './connect-options';
+import { firstConnect } from './first-connect';
 import { ClusterOptions, prepareCluster } from './open-cluster';
 import { reconnectStrategy } from './reconnect';
 import { socketOptions } from './socket-defaults';
@@ -192,13 +193,7 @@ function urlClient(url: string, options: CheckedConnectOptions): Opening {
   client.on('error', () => undefined);
   return {
     async open() {
-      try {
-        await client.connect();
-        established = true;
-      } catch (error) {
-        client.destroy();
-        throw failure('cannot reach Redis', error);
-      }
+      await firstConnect(client, (error) => failure('cannot reach Redis', error), () => (established = true));
       const close = async () => {
         if (client.isOpen) await client.close();
       };

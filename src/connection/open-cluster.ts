@@ -1,4 +1,5 @@
 import { createCluster, RedisClusterOptions } from 'redis';
+import { firstConnect } from './first-connect';
 import { ConnectionError } from '../errors/errors';
 import { redactSecrets } from './redact-url';
 import { reconnectStrategy as strategy } from './reconnect';
@@ -67,15 +68,6 @@ export function prepareCluster(
   // Without a listener, a node's connection error would crash the process.
   cluster.on('error', () => undefined);
   return {
-    async open() {
-      try {
-        await cluster.connect();
-        established = true;
-      } catch (error) {
-        cluster.destroy();
-        throw failure('cannot reach the Redis Cluster', error);
-      }
-      return cluster;
-    },
+    open: () => firstConnect(cluster, (error) => failure('cannot reach the Redis Cluster', error), () => (established = true)),
   };
 }

@@ -1,5 +1,6 @@
 import { describeValue } from '../errors/describe-value';
 import { QueryError } from '../errors/errors';
+import { isPlainObject } from '../types/plain-object';
 import { AttributeDescriptor } from '../metadata/attribute-descriptor';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import {
@@ -112,10 +113,4 @@ function encode(name: string, attribute: AttributeDescriptor, value: unknown): s
 function everyPlainObject(values: readonly unknown[]): boolean {
   for (let i = 0; i < values.length; i++) if (!isPlainObject(values[i])) return false;
   return true;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Date) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }

@@ -5,7 +5,8 @@ import { ModelDescriptor } from '../metadata/model-descriptor';
 import { lexWindow, scoreWindow } from './bounds';
 import { compileWhere, Pins, sortedKey, usableSortedIndex } from './compile-where';
 import { loadedFields } from './loaded-fields';
-import { isPlainObject, parseWhere } from './parse-where';
+import { parseWhere } from './parse-where';
+import { isPlainObject } from '../types/plain-object';
 import { PageRequest, QueryPlan } from './query-plan';
 
 interface OrderRequest {

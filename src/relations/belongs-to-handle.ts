@@ -17,6 +17,8 @@ export class BelongsToHandle<T> implements RelationHandle {
     private readonly owner: RelationOwner,
     private readonly foreignKey: string,
     private readonly target: () => Function,
+    /** The relation's property (`author`), for messages. */
+    private readonly property: string,
   ) {}
 
   /** The parent's id, or undefined. */
@@ -64,11 +66,9 @@ export class BelongsToHandle<T> implements RelationHandle {
     if (id !== undefined) this.loaded = { id, value };
   }
 
-  /** `Post.author`, for messages: the property is found from the foreign key, which only this relation has. */
+  /** `Post.author`, for messages. */
   private name(): string {
-    const model = this.owner.model();
-    const relation = model.relations.find((r) => r.kind === 'belongsTo' && r.foreignKey === this.foreignKey);
-    return `${model.name}.${relation?.property ?? this.foreignKey}`;
+    return `${this.owner.model().name}.${this.property}`;
   }
 
   private targetModel() {

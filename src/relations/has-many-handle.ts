@@ -1,8 +1,7 @@
 import { describeValue } from '../errors/describe-value';
 import { ArgumentError, QueryError } from '../errors/errors';
 import type { ModelDescriptor } from '../metadata/model-descriptor';
-import { descriptorOf } from '../metadata/model-registry';
-import { isPlainObject } from '../query/parse-where';
+import { isPlainObject } from '../types/plain-object';
 import type { FindOptions, IterateOptions, Where } from '../query/where-types';
 import type { AttributeInput, Persisted } from '../types/entity-types';
 import { ownerIdOf, relationBrand, RelationHandle, RelationOwner } from './relation-handle';
@@ -36,6 +35,8 @@ export class HasManyHandle<T> implements RelationHandle {
     private readonly owner: RelationOwner,
     private readonly target: () => Function,
     private readonly foreignKey: string,
+    /** The relation's property (`posts`), for messages. */
+    private readonly property: string,
   ) {}
 
   async findBy(where: Where<T> = {}, options: FindOptions<T> = {}): Promise<Array<Persisted<T>>> {
@@ -93,20 +94,9 @@ export class HasManyHandle<T> implements RelationHandle {
     return `${model.name}.${this.foreignKey} is set by ${this.name()}; leave it out`;
   }
 
-  /**
-   * `User.posts`, for messages: the owner's @HasMany to this target whose inverse has this foreign key (a model
-   * may have several to one target, through different @BelongsTo).
-   */
+  /** `User.posts`, for messages. */
   private name(): string {
-    const model = this.owner.model();
-    const inverses = descriptorOf(this.target()).relations;
-    const relation = model.relations.find(
-      (r) =>
-        r.kind === 'hasMany' &&
-        r.target() === this.target() &&
-        inverses.some((i) => i.kind === 'belongsTo' && i.property === r.inverse && i.foreignKey === this.foreignKey),
-    );
-    return `${model.name}.${relation?.property ?? this.foreignKey}`;
+    return `${this.owner.model().name}.${this.property}`;
   }
 
   private childModel(): ModelDescriptor {

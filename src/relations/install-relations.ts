@@ -17,14 +17,14 @@ export function installRelations(model: ModelDescriptor, entity: object, idOf: (
   const owner: RelationOwner = { entity, model: () => descriptorOf(entity.constructor), id: () => idOf(entity) };
   for (const relation of model.relations) {
     let handle: object;
-    if (relation.kind === 'belongsTo') handle = new BelongsToHandle(owner, relation.foreignKey, relation.target);
+    if (relation.kind === 'belongsTo') handle = new BelongsToHandle(owner, relation.foreignKey, relation.target, relation.property);
     else if (relation.kind === 'manyToMany') handle = new ManyToManyHandle(owner, relation);
     else {
       const inverse = descriptorOf(relation.target()).relations.find(
         (r) => r.kind === 'belongsTo' && r.property === relation.inverse,
       );
       const foreignKey = inverse?.kind === 'belongsTo' ? inverse.foreignKey : `${relation.inverse}Id`;
-      handle = new HasManyHandle(owner, relation.target, foreignKey);
+      handle = new HasManyHandle(owner, relation.target, foreignKey, relation.property);
     }
     Object.defineProperty(entity, relation.property, { value: handle, enumerable: false, configurable: true, writable: false });
   }
