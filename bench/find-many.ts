@@ -2,12 +2,13 @@
  * Reads by id in bulk: N of the suite's posts (bench/workloads/posts.ts, about 1 KB each) stored by redis-record,
  * then read back in calls of 100, 1,000 and N ids by three readers taking turns:
  *
- * - `findMany`: redis-record, entities out (one MULTI: ZMSCORE of `all` with every id, an HGETALL per id);
+ * - `findMany`: redis-record, entities out (one MULTI of an HGETALL per id);
  * - `ZSCORE per id`: hand-written node-redis, the load of the persistence pattern for each id (one MULTI of
- *   ZSCORE + HGETALL per id, node-redis's typed commands): the baseline, and what findMany sent before it
- *   read membership with one ZMSCORE;
- * - `ZMSCORE`: hand-written node-redis sending findMany's own commands, the replies as node-redis gives them
- *   (no entities);
+ *   ZSCORE + HGETALL per id, node-redis's typed commands): the baseline, and what findMany sent first;
+ * - `ZMSCORE`: hand-written node-redis sending what findMany sent next (one ZMSCORE of `all` with every id,
+ *   then an HGETALL per id), the replies as node-redis gives them (no entities);
+ * - `HGETALL per id`: hand-written node-redis sending findMany's own commands now, the replies as node-redis
+ *   gives them (no entities);
  * - `findMany, chunkSize C` (calls of more than C ids only): findMany(ids, { chunkSize: C }).
  *
  * Every call's answers are checked. Per reader and call size: objects/s, this process's CPU per object and
@@ -35,7 +36,7 @@ const CHUNK = positiveInteger('chunk', 'CHUNK', 1_000);
 const SIZES = [...new Set([100, 1_000, N])].filter((size) => size <= N);
 
 const CHUNKED = `findMany, chunkSize ${CHUNK}`;
-const READERS = ['findMany', 'ZSCORE per id', 'ZMSCORE', CHUNKED];
+const READERS = ['findMany', 'ZSCORE per id', 'ZMSCORE', 'HGETALL per id', CHUNKED];
 type Reader = string;
 /** The readers of calls of `size` ids: a chunkSize changes nothing in calls of at most that many. */
 const readersOf = (size: number) => READERS.filter((reader) => reader !== CHUNKED || size > CHUNK);
@@ -62,6 +63,15 @@ function readers(client: Client, base: string): Record<Reader, Read> {
       const replies = await multi.exec();
       const scores = replies[0] as unknown[];
       return ids.map((_, i) => (scores[i] === null ? undefined : (replies[1 + i] as Record<string, string>).content));
+    },
+    'HGETALL per id': async (ids) => {
+      const multi = client.multi() as unknown as { addCommand(args: string[]): unknown; exec(): Promise<unknown[]> };
+      for (const id of ids) multi.addCommand(['HGETALL', object(id)]);
+      const replies = await multi.exec();
+      return ids.map((id, i) => {
+        const fields = replies[i] as Record<string, string>;
+        return fields['#id'] === id ? fields.content : undefined;
+      });
     },
   };
 }

@@ -38,7 +38,7 @@ export async function redisRecordPeer(url: string, prefix: string): Promise<Peer
   return {
     name: 'redis-record',
     version: ownVersion(),
-    notes: 'create/save/remove: one EVALSHA each (atomic with the index entries); saveMany: one INCRBY, then one MULTI per chunk; find: one MULTI; count: ZCARD',
+    notes: 'create/save/remove: one EVALSHA each (atomic with the index entries); saveMany: one INCRBY, then one MULTI per chunk; find: one HGETALL; count: ZCARD',
     keyPattern: `${prefix}:{SuitePost}:*`,
     keyRole: (key) => (key.includes('}:obj:') ? 'object' : 'index'),
     reset(size) {

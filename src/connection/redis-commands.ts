@@ -11,9 +11,7 @@ export interface EvalArguments {
 /** A transaction (MULTI/EXEC): queued commands sent in one round trip and applied together. */
 export interface RedisTransaction {
   zCard(key: string): RedisTransaction;
-  zScore(key: string, member: string): RedisTransaction;
   zRem(key: string, member: string): RedisTransaction;
-  hGetAll(key: string): RedisTransaction;
   del(key: string): RedisTransaction;
   zRangeWithScores(key: string, start: number, stop: number): RedisTransaction;
   zCount(key: string, min: string, max: string): RedisTransaction;
@@ -30,6 +28,7 @@ export interface RedisCommands {
   incr(key: string): Promise<number>;
   incrBy(key: string, increment: number): Promise<number>;
   hGet(key: string, field: string): Promise<string | null | undefined>;
+  hGetAll(key: string): Promise<unknown>;
   scriptLoad(script: string): Promise<string>;
   sIsMember(key: string, member: string): Promise<number | boolean>;
   sMembers(key: string): Promise<unknown>;

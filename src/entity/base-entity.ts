@@ -88,7 +88,7 @@ export abstract class BaseEntity extends StatefulEntity {
       const model = descriptorOf(this.constructor);
       const id = requireId(model, this);
       refuseFrozen(model, this, 'reload');
-      const [fields] = await afterSchema(model, () => storeOf(model).loadMany([id]));
+      const fields = await afterSchema(model, () => storeOf(model).loadOne(id));
       if (!fields) throw new NotFoundError(model.name, id);
       await applyStored(model, this, id, fields);
       return this;

@@ -4,8 +4,8 @@ import { useTestRedis } from '../support/test-redis';
 import { useWatchedConnection } from '../support/watched-connection';
 
 /**
- * findMany reads every id in one transaction: one ZMSCORE of `all` with all the ids, then one HGETALL per id,
- * so membership and attributes are read at one instant, with one command per object rather than two. With
+ * findMany reads every id in one transaction: one HGETALL per id, so every object is read at one instant, with
+ * one command per object. An object is its hash (with its own id in `#id`), as for find and exists. With
  * `chunkSize`, it reads that many ids per transaction, READS_IN_FLIGHT transactions awaiting Redis at once.
  */
 
@@ -51,7 +51,6 @@ useWatchedConnection(redis, 'multi', (makeMulti) => () => {
 });
 
 const objectKey = (id: string) => `${redis.prefix}:{ManyNote}:obj:${id}`;
-const allKey = () => `${redis.prefix}:{ManyNote}:all`;
 
 /** The ids of the stored notes: note i has body `note i`. */
 let stored: string[] = [];
@@ -67,14 +66,12 @@ beforeEach(() => {
   mostInFlight = 0;
 });
 
-test('one transaction: ZMSCORE of `all` with every id, then one HGETALL per id', async () => {
+test('one transaction: one HGETALL per id', async () => {
   const ids = [stored[3], '999', stored[0], stored[3]];
   const found = await ManyNote.findMany(ids);
   expect(found.map((note) => note?.body ?? null)).toEqual(['note 3', null, 'note 0', 'note 3']);
   expect(transactions).toHaveLength(1);
-  const [membership, ...reads] = transactions[0];
-  expect(membership).toEqual({ command: 'ZMSCORE', args: [allKey(), ...ids] });
-  expect(reads).toEqual(ids.map((id) => ({ command: 'HGETALL', args: [objectKey(id)] })));
+  expect(transactions[0]).toEqual(ids.map((id) => ({ command: 'HGETALL', args: [objectKey(id)] })));
 });
 
 test('the attributes come back decoded, as find gives them', async () => {
@@ -85,11 +82,25 @@ test('the attributes come back decoded, as find gives them', async () => {
   expect({ ...many }).toEqual({ ...one });
 });
 
-test('a stray hash that is not in `all` is null, as with find', async () => {
+test('a hash without its own id in `#id` is null, as with find', async () => {
+  try {
+    await redis.raw.hSet(objectKey('500'), { body: 'stray' });
+    await redis.raw.hSet(objectKey('501'), { '#id': '7', body: 'stray' });
+    expect(await ManyNote.findMany(['500', stored[1], '501']).then((notes) => notes.map((note) => note?.body ?? null))).toEqual([null, 'note 1', null]);
+    expect(await ManyNote.find('501')).toBeNull();
+  } finally {
+    await redis.raw.del([objectKey('500'), objectKey('501')]);
+  }
+});
+
+test('an object is its hash: one written outside redis-record, with no `all` entry, is read by find, findMany and exists alike, and check() reports it', async () => {
   await redis.raw.hSet(objectKey('500'), { '#id': '500', body: 'stray' });
   try {
-    expect(await ManyNote.findMany(['500', stored[1]]).then((notes) => notes.map((note) => note?.body ?? null))).toEqual([null, 'note 1']);
-    expect(await ManyNote.find('500')).toBeNull();
+    expect(await ManyNote.findMany(['500', stored[1]]).then((notes) => notes.map((note) => note?.body ?? null))).toEqual(['stray', 'note 1']);
+    expect((await ManyNote.find('500'))?.body).toBe('stray');
+    expect(await ManyNote.exists('500')).toBe(true);
+    const report = await ManyNote.check();
+    expect(report.violations.map((violation) => [violation.kind, violation.id])).toEqual([['orphanHash', '500']]);
   } finally {
     await redis.raw.del(objectKey('500'));
   }
@@ -112,14 +123,14 @@ test('thousands of ids, present and missing interleaved, in the order given', as
   expect(found).toHaveLength(ids.length);
   found.forEach((note, i) => expect(note?.body ?? null).toBe(i % 3 === 0 ? `note ${i % stored.length}` : null));
   expect(transactions).toHaveLength(1);
-  expect(transactions[0]).toHaveLength(1 + ids.length);
+  expect(transactions[0]).toHaveLength(ids.length);
 });
 
 describe('chunkSize', () => {
   test('reads that many ids per transaction, READS_IN_FLIGHT at once, the answers in the order given', async () => {
     const ids = Array.from({ length: 23 }, (_, i) => (i % 4 === 3 ? `${200_000 + i}` : stored[i]));
     const chunked = await ManyNote.findMany(ids, { chunkSize: 5 });
-    expect(transactions.map((commands) => commands[0].args.slice(1))).toEqual([0, 5, 10, 15, 20].map((from) => ids.slice(from, from + 5)));
+    expect(transactions.map((commands) => commands.map(({ args }) => args[0]))).toEqual([0, 5, 10, 15, 20].map((from) => ids.slice(from, from + 5).map(objectKey)));
     expect(mostInFlight).toBe(READS_IN_FLIGHT);
     const whole = await ManyNote.findMany(ids);
     expect(chunked.map((note) => note && { ...note, id: note.id })).toEqual(whole.map((note) => note && { ...note, id: note.id }));

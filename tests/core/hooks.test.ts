@@ -216,7 +216,7 @@ describe('AfterLoad', () => {
     const task = await HookedTask.create({ title: 'loaded' });
     counting.reset();
     await HookedTask.find(task.id);
-    expect(log).toEqual(['multi', `afterLoad ${task.id} loaded`]);
+    expect(log).toEqual(['hGetAll', `afterLoad ${task.id} loaded`]);
     await task.remove();
   });
 
@@ -234,7 +234,7 @@ describe('AfterLoad', () => {
     await redis.raw.hSet(objectKey('HookedTask', task.id), 'title', 'changed elsewhere');
     counting.reset();
     await task.reload();
-    expect(log).toEqual(['multi', `afterLoad ${task.id} changed elsewhere`]);
+    expect(log).toEqual(['hGetAll', `afterLoad ${task.id} changed elsewhere`]);
     await task.remove();
   });
 
@@ -258,7 +258,7 @@ describe('declaring hooks', () => {
     expect(log.filter((entry) => !entry.startsWith('eval'))).toEqual(['base beforeSave', 'child beforeSave']);
     counting.reset();
     const loaded = await HookedChild.findOrFail(child.id);
-    expect(log.filter((entry) => !entry.startsWith('eval') && entry !== 'multi')).toEqual(['base afterLoad', 'child afterLoad']);
+    expect(log.filter((entry) => !entry.startsWith('eval'))).toEqual(['hGetAll', 'base afterLoad', 'child afterLoad']);
     expect(loaded.createdBy).toBe('base attr');
     await child.remove();
   });

@@ -44,16 +44,22 @@ describe('find', () => {
     expect(await LookupNote.find('99')).toBeNull();
   });
 
-  it('costs one round trip', async () => {
+  it('costs one command: HGETALL of the hash', async () => {
     await LookupNote.find('1');
     await LookupNote.find('99');
-    expect(counting.calls).toEqual(['multi', 'multi']);
+    expect(counting.calls).toEqual(['hGetAll', 'hGetAll']);
   });
 
-  it('does not see a stray hash that is not in the `all` set', async () => {
-    await redis.raw.hSet(`${redis.prefix}:{LookupNote}:obj:500`, { body: 'orphan' });
-    expect(await LookupNote.find('500')).toBeNull();
-    await redis.raw.del(`${redis.prefix}:{LookupNote}:obj:500`);
+  it('does not see a hash that is not an object: no `#id`, or another id in it', async () => {
+    const key = `${redis.prefix}:{LookupNote}:obj:500`;
+    try {
+      await redis.raw.hSet(key, { body: 'orphan' });
+      expect(await LookupNote.find('500')).toBeNull();
+      await redis.raw.hSet(key, { '#id': '501' });
+      expect(await LookupNote.find('500')).toBeNull();
+    } finally {
+      await redis.raw.del(key);
+    }
   });
 });
 
