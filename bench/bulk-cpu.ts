@@ -11,11 +11,15 @@
  * `--idle=S` waits S seconds before each run, as a writer of the suite waits while the others run: after ten
  * seconds or so of idle, Redis's allocator has given the memory it had freed back to the kernel.
  *
- *   npx ts-node --transpile-only --project tsconfig.json bench/bulk-cpu.ts [--n=100000] [--rounds=9] [--idle=0]
+ * `--node-flags=F,G` starts both writer processes with those Node.js options (V8's too, which NODE_OPTIONS does
+ * not take), to see what a setting changes: `--idle=30 --node-flags=--no-flush-bytecode`, say, keeps V8 from
+ * dropping the bytecode of functions left unused while a writer idles.
+ *
+ *   npx ts-node --transpile-only --project tsconfig.json bench/bulk-cpu.ts [--n=100000] [--rounds=9] [--idle=0] [--node-flags=]
  *
  * A private redis-server is started unless REDIS_URL is set; keys go under fresh prefixes, removed at the end.
  */
-import { nonNegativeNumber, positiveInteger } from './support/args';
+import { nonNegativeNumber, option, positiveInteger } from './support/args';
 import { connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
 import { CallCost, commandTimeBetween, CommandTimes, commandTimes, redisCpu } from './support/call-costs';
 import { check, median } from './support/measure';
@@ -27,6 +31,9 @@ const N = positiveInteger('n', 'N', 100_000);
 const ROUNDS = positiveInteger('rounds', 'ROUNDS', 9);
 /** Seconds of idle before each run (none by default). */
 const IDLE = nonNegativeNumber('idle', 'IDLE', 0);
+/** Node.js options of both writer processes (none by default). */
+const NODE_FLAGS = (option('node-flags', 'NODE_FLAGS') ?? '').split(',').filter((flag) => flag !== '');
+for (const flag of NODE_FLAGS) if (!flag.startsWith('--')) throw new Error(`--node-flags: ${JSON.stringify(flag)} is not a Node.js option (--name)`);
 /** The posts' seed (bench/workloads/posts.ts). */
 const SEED = 7;
 
@@ -73,9 +80,10 @@ async function main(): Promise<void> {
   const clear = async () => void (await Promise.all([deleteKeys(raw, prefix), deleteKeys(raw, `${prefix}ref`)]));
   const runs: Record<'saveMany' | 'reference', Run[]> = { saveMany: [], reference: [] };
   const idling = IDLE > 0 ? `, ${IDLE} s of idle before each run` : '';
-  console.log(`bulk create of ${N.toLocaleString('en-US')} suite posts, ${ROUNDS} rounds (the first not counted)${idling}, ${describeRedis(redis.url)}`);
+  const flags = NODE_FLAGS.length > 0 ? `, writers started with ${NODE_FLAGS.join(' ')}` : '';
+  console.log(`bulk create of ${N.toLocaleString('en-US')} suite posts, ${ROUNDS} rounds (the first not counted)${idling}${flags}, ${describeRedis(redis.url)}`);
   try {
-    for (const kind of ['redis-record', 'reference'] as const) writers.push(await startWriter({ kind, url: redis.url, prefix, posts: N, seed: SEED }));
+    for (const kind of ['redis-record', 'reference'] as const) writers.push(await startWriter({ kind, url: redis.url, prefix, posts: N, seed: SEED }, NODE_FLAGS));
     const [own, carrier] = writers;
     const measured = async (writer: WriterProcess): Promise<Run> => {
       await clear();

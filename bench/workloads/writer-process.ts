@@ -21,12 +21,13 @@ export interface WriterProcess {
 /**
  * Starts the process of one writer and waits until it is connected and has made its posts. Run from the
  * TypeScript sources (npm run bench), the child runs them through ts-node as this process does; run from a
- * compiled copy, it runs the compiled child.
+ * compiled copy, it runs the compiled child. `nodeFlags` are given to the child's Node.js (V8 options such as
+ * `--no-flush-bytecode`, which NODE_OPTIONS does not take); none by default, as for an application.
  */
-export function startWriter(setup: WriterSetup): Promise<WriterProcess> {
+export function startWriter(setup: WriterSetup, nodeFlags: readonly string[] = []): Promise<WriterProcess> {
   const compiled = extname(__filename) === '.js';
   const child = fork(join(__dirname, `writer-child${extname(__filename)}`), [JSON.stringify(setup)], {
-    execArgv: compiled ? [] : ['-r', 'ts-node/register/transpile-only'],
+    execArgv: [...nodeFlags, ...(compiled ? [] : ['-r', 'ts-node/register/transpile-only'])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const replies = new Replies(child, setup.kind);
