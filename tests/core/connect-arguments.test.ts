@@ -1,10 +1,9 @@
 import { createServer, AddressInfo } from 'net';
-import { createClient } from 'redis';
 import { ArgumentError, Attr, BaseEntity, connect, ConnectionError, ConnectOptions, disconnect, Model } from '../../src';
 import { currentConnection } from '../../src/connection/connection';
 import { describeValue } from '../../src/errors/describe-value';
 import { socketsOpenedBy, watchSocketsOpened } from '../support/opened-sockets';
-import { keysUnder, RawClient, uniquePrefix } from '../support/test-redis';
+import { useOwnPrefixes } from '../support/test-redis';
 
 /**
  * What connect() accepts, and what a refused or concurrent call does to the current connection:
@@ -21,14 +20,14 @@ class ArgNote extends BaseEntity {
 }
 
 const url = process.env.REDIS_URL as string;
-const raw: RawClient = createClient({ url });
-const prefixes: string[] = [];
+// registered first, so that it runs before the raw client connects
+beforeAll(() => {
+  // Only the private server of the run: never a default one.
+  expect(url).toMatch(/^redis:\/\//);
+  expect(new URL(url).port).not.toBe('6379');
+});
 
-function freshPrefix(): string {
-  const prefix = uniquePrefix('args');
-  prefixes.push(prefix);
-  return prefix;
-}
+const { raw, freshPrefix } = useOwnPrefixes('args');
 
 /** A port on 127.0.0.1 nothing listens on: bound by this process, then released. */
 async function closedPort(): Promise<number> {
@@ -79,21 +78,6 @@ async function expectLiveClients(addresses: Set<string>, expected: number): Prom
   expect(seen).toBe(expected);
 }
 
-beforeAll(async () => {
-  // Only the private server of the run: never a default one.
-  expect(url).toMatch(/^redis:\/\//);
-  expect(new URL(url).port).not.toBe('6379');
-  await raw.connect();
-});
-
-afterAll(async () => {
-  await disconnect();
-  for (const prefix of prefixes) {
-    const keys = await keysUnder(raw, prefix);
-    if (keys.length > 0) await raw.del(keys);
-  }
-  await raw.close();
-});
 
 afterEach(() => disconnect());
 

@@ -3,7 +3,7 @@ import { createClient } from 'redis';
 import { Attr, BaseEntity, connect, ConnectionError, disconnect, Model, RedisRecordError } from '../../src';
 import { reconnectStrategy } from '../../src/connection/reconnect';
 import { socketsOpenedBy } from '../support/opened-sockets';
-import { keysUnder, RawClient, uniquePrefix } from '../support/test-redis';
+import { useOwnPrefixes } from '../support/test-redis';
 
 /**
  * redis-record uses one connection, opened by connect() from a url or handed an existing node-redis client.
@@ -23,28 +23,7 @@ class ConnectedTicket extends BaseEntity {
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-const raw: RawClient = createClient({ url: process.env.REDIS_URL });
-const prefixes: string[] = [];
-
-/** A prefix of this file, cleaned up after all tests. */
-function freshPrefix(): string {
-  const prefix = uniquePrefix('conn');
-  prefixes.push(prefix);
-  return prefix;
-}
-
-beforeAll(async () => {
-  await raw.connect();
-});
-
-afterAll(async () => {
-  await disconnect();
-  for (const prefix of prefixes) {
-    const keys = await keysUnder(raw, prefix);
-    if (keys.length > 0) await raw.del(keys);
-  }
-  await raw.close();
-});
+const { raw, freshPrefix } = useOwnPrefixes('conn');
 
 describe('before connect()', () => {
   it('every operation that needs Redis throws ConnectionError', async () => {
@@ -184,8 +163,10 @@ describe('connect({ client })', () => {
 });
 
 describe("@Model({ idStrategy: 'uuid' })", () => {
+  let prefix = '';
   beforeAll(async () => {
-    await connect({ url: process.env.REDIS_URL, prefix: freshPrefix() });
+    prefix = freshPrefix();
+    await connect({ url: process.env.REDIS_URL, prefix });
   });
   afterAll(async () => {
     await disconnect();
@@ -214,7 +195,6 @@ describe("@Model({ idStrategy: 'uuid' })", () => {
 
   it('uses no sequence', async () => {
     await ConnectedTicket.create({ subject: 'x' });
-    const prefix = prefixes[prefixes.length - 1];
     expect(await raw.exists(`${prefix}:{ConnectedTicket}:seq`)).toBe(0);
   });
 });

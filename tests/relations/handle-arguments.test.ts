@@ -87,6 +87,13 @@ async function people() {
   return { ann, bob, red, blue };
 }
 
+/** Two instances without an id: `unsaved`, and `created` once it is removed. */
+async function withoutIds<T extends BaseEntity>(unsaved: T, created: Promise<T>): Promise<T[]> {
+  const gone = await created;
+  await gone.remove();
+  return [unsaved, gone];
+}
+
 async function cleanUp(...objects: BaseEntity[]): Promise<void> {
   for (const object of objects) if (object.id !== undefined) await object.remove();
   expect(await HaUser.count()).toBe(0);
@@ -162,9 +169,8 @@ describe('@BelongsTo set()', () => {
     const { ann, bob, red, blue } = await people();
     const post = HaPost.build({ title: 'p', published: new Date(1) });
     post.author.set(ann);
-    const gone = await HaUser.create({ name: 'gone' });
-    await gone.remove();
-    for (const parent of [HaUser.build({ name: 'new' }), gone]) {
+    const unsaved = await withoutIds(HaUser.build({ name: 'new' }), HaUser.create({ name: 'gone' }));
+    for (const parent of unsaved) {
       expectThrow(() => post.author.set(parent), RelationError, 'HaPost.author: the HaUser is not saved (or was removed)');
       expect(post.authorId).toBe(ann.id);
     }
@@ -211,10 +217,9 @@ describe('@ManyToMany add(), remove(), has()', () => {
   it('refuse a target instance without an id with RelationError, and a bad id with InvalidIdError', async () => {
     const { ann, bob, red, blue } = await people();
     await ann.tags.add(red);
-    const gone = await HaTag.create({ label: 'gone' });
-    await gone.remove();
+    const unsaved = await withoutIds(HaTag.build({ label: 'new' }), HaTag.create({ label: 'gone' }));
     const before = await snapshot();
-    for (const tag of [HaTag.build({ label: 'new' }), gone]) {
+    for (const tag of unsaved) {
       const message = 'HaUser.tags: the HaTag is not saved (or was removed)';
       await expectRejection(() => ann.tags.add(tag), RelationError, message);
       await expectRejection(() => ann.tags.remove(tag), RelationError, message);
@@ -239,10 +244,9 @@ describe('@ManyToMany add(), remove(), has()', () => {
   it('reject on an owner without an id (unsaved, or removed) with RelationError, as @HasMany does', async () => {
     const { ann, bob, red, blue } = await people();
     await bob.tags.add(red);
-    const gone = await HaUser.create({ name: 'gone' });
-    await gone.remove();
+    const unsaved = await withoutIds(HaUser.build({ name: 'new' }), HaUser.create({ name: 'gone' }));
     const before = await snapshot();
-    for (const owner of [HaUser.build({ name: 'new' }), gone]) {
+    for (const owner of unsaved) {
       const message = 'HaUser: save the object before using its relations';
       await expectRejection(() => owner.tags.add(red), RelationError, message);
       await expectRejection(() => owner.tags.add(red.id!), RelationError, message);
@@ -283,10 +287,9 @@ describe('@HasMany', () => {
 
   it('rejects on an owner without an id (unsaved, or removed), create included, writing nothing', async () => {
     const { ann, bob } = await authors();
-    const gone = await HaUser.create({ name: 'gone' });
-    await gone.remove();
+    const unsaved = await withoutIds(HaUser.build({ name: 'new' }), HaUser.create({ name: 'gone' }));
     const before = await snapshot();
-    for (const owner of [HaUser.build({ name: 'new' }), gone]) {
+    for (const owner of unsaved) {
       const message = 'HaUser: save the object before using its relations';
       for (const query of queries(owner, {})) await expectRejection(query, RelationError, message);
       await expectRejection(() => owner.posts.findBy(), RelationError, message);

@@ -38,3 +38,32 @@ export function useTestRedis(): { readonly prefix: string; readonly raw: RawClie
   });
   return context;
 }
+
+/**
+ * For a test file that manages redis-record's connection itself: a raw client connected before its tests, and
+ * `freshPrefix(label)`, a prefix of the file whose keys are deleted after all tests (after the last
+ * disconnect()).
+ */
+export function useOwnPrefixes(label: string): { readonly raw: RawClient; freshPrefix(): string } {
+  const raw: RawClient = createClient({ url: process.env.REDIS_URL });
+  const prefixes: string[] = [];
+  beforeAll(async () => {
+    await raw.connect();
+  });
+  afterAll(async () => {
+    await disconnect();
+    for (const prefix of prefixes) {
+      const keys = await keysUnder(raw, prefix);
+      if (keys.length > 0) await raw.del(keys);
+    }
+    await raw.close();
+  });
+  return {
+    raw,
+    freshPrefix() {
+      const prefix = uniquePrefix(label);
+      prefixes.push(prefix);
+      return prefix;
+    },
+  };
+}
