@@ -19,14 +19,14 @@
 import 'reflect-metadata';
 import { handWrittenPeer } from './peers/hand-written-peer';
 import { inFlight } from './peers/peer';
-import { SuitePost } from './peers/redis-record-peer';
+import { SuitePost, suitePostAttributes } from './peers/redis-record-peer';
 import { positiveInteger } from './support/args';
 import { deleteKeys, describeRedis } from './support/bench-redis';
 import { runBenchSession } from './support/bench-session';
 import { CallCost, callCosts, commandTimeBetween, commandTimes } from './support/call-costs';
 import { check, median } from './support/measure';
 import { printTable } from './support/table';
-import { makePosts, PostData } from './workloads/posts';
+import { makePosts } from './workloads/posts';
 
 const N = positiveInteger('n', 'N', 10_000);
 const ROUNDS = positiveInteger('rounds', 'ROUNDS', 7);
@@ -36,8 +36,6 @@ const SEED = 13;
 /** A run's costs per post, with Redis's time inside scripts and inside EXEC. */
 type Run = CallCost & { scripts: number; transactions: number };
 
-const attributes = (post: PostData) => ({ author: post.author, topic: post.topic, content: post.content, createdAt: new Date(post.createdAt) });
-
 runBenchSession('createcosts', async ({ url, prefix, raw }) => {
   const { posts } = makePosts(N, SEED, 0);
   const hand = await handWrittenPeer(url, `${prefix}:hand`);
@@ -45,7 +43,7 @@ runBenchSession('createcosts', async ({ url, prefix, raw }) => {
     [`save(), ${IN_FLIGHT} in flight`]: async () => {
       let created = 0;
       await inFlight(0, N, IN_FLIGHT, async (i) => {
-        await SuitePost.create(attributes(posts[i]));
+        await SuitePost.create(suitePostAttributes(posts[i]));
         created++;
       });
       return created;
@@ -56,7 +54,7 @@ runBenchSession('createcosts', async ({ url, prefix, raw }) => {
       return Number(await hand.count!());
     },
     saveMany: async () => {
-      const result = await SuitePost.saveMany(posts.map((post) => SuitePost.build(attributes(post))));
+      const result = await SuitePost.saveMany(posts.map((post) => SuitePost.build(suitePostAttributes(post))));
       return result.saved.length;
     },
   };

@@ -23,7 +23,8 @@ function saveManyOf(): SaveMany | undefined {
   return typeof candidate === 'function' ? (candidate as SaveMany) : undefined;
 }
 
-const attributes = (post: PostData) => ({
+/** A post's attributes as SuitePost takes them (createdAt as a Date). */
+export const suitePostAttributes = (post: PostData) => ({
   author: post.author,
   topic: post.topic,
   content: post.content,
@@ -46,7 +47,7 @@ export async function redisRecordPeer(url: string, prefix: string): Promise<Peer
       loaded = new Array(size);
     },
     async create(post, i) {
-      ids[i] = (await SuitePost.create(attributes(post))).id;
+      ids[i] = (await SuitePost.create(suitePostAttributes(post))).id;
     },
     count: () => SuitePost.count(),
     async load(i) {
@@ -66,12 +67,12 @@ export async function redisRecordPeer(url: string, prefix: string): Promise<Peer
     async bulkCreate(posts, from, to) {
       const saveMany = saveManyOf();
       if (!saveMany) {
-        await inFlight(from, to, FALLBACK_IN_FLIGHT, async (i) => void (ids[i] = (await SuitePost.create(attributes(posts[i]))).id));
+        await inFlight(from, to, FALLBACK_IN_FLIGHT, async (i) => void (ids[i] = (await SuitePost.create(suitePostAttributes(posts[i]))).id));
         return;
       }
       // One call, as an application would make it: saveMany chunks and pipelines the writes itself.
       const entities: SuitePost[] = [];
-      for (let i = from; i < to; i++) entities.push(SuitePost.build(attributes(posts[i])));
+      for (let i = from; i < to; i++) entities.push(SuitePost.build(suitePostAttributes(posts[i])));
       const result = await saveMany.call(SuitePost, entities);
       const failed = result.failed ?? [];
       if (failed.length > 0) throw new Error(`redis-record saveMany: ${failed.length} failed, first: ${failed[0].error.message}`);
