@@ -33,14 +33,14 @@ export type ParentChecks = ReadonlyArray<readonly [string, string]>;
  * remove.lua with the model table `args` (src/relations/removal-program.ts). A `memo` removal carries the
  * table too: removeMany's remove-many.lua takes it.
  */
-/** What increment.lua did: the counter's new stored value, or why it wrote nothing. */
-export type IncrementOutcome = { stored: string } | { gone: true } | { outOfRange: true } | { unreadable: string };
-
 export type Removal =
   | { readonly kind: 'plain' }
   | { readonly kind: 'indexed' }
   | { readonly kind: 'memo'; readonly args: string[] }
   | { readonly kind: 'program'; readonly args: string[] };
+
+/** What increment.lua did: the counter's new stored value, or why it wrote nothing. */
+export type IncrementOutcome = { stored: string } | { gone: true } | { outOfRange: true } | { unreadable: string };
 
 /** What a remove came to: whether the object existed, or the dependents that forbid it (onDelete 'restrict'). */
 export type RemoveOutcome = { existed: boolean } | { restrictedBy: { model: number; foreignKey: string } };
