@@ -93,7 +93,8 @@ function generalPlan(model: ModelDescriptor, keys: ModelKeys, where: unknown, or
 }
 
 export function pageRequest(model: ModelDescriptor, options: { offset?: unknown; limit?: unknown }): PageRequest {
-  const offset = options.offset ?? 0;
+  // null is refused like any other non-number (as for limit); only a missing offset means 0
+  const offset = options.offset === undefined ? 0 : options.offset;
   const limit = options.limit;
   if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) {
     throw new QueryError(`${model.name}: offset must be a whole number >= 0`);

@@ -68,6 +68,28 @@ describe('counters, versions and dynamic attributes', () => {
     expect((await CntPost.findOrFail(post.id)).title).toBe('v2');
   });
 
+  it('checks the version it loaded, not one set by hand, and sends none', async () => {
+    const post = await CntPost.create({ title: 'h1' });
+    const loaded = await CntPost.findOrFail(post.id);
+    loaded.version = 40;
+    loaded.title = 'h2';
+    await loaded.save();
+    expect(loaded.version).toBe(2);
+    expect((await CntPost.findOrFail(post.id)).version).toBe(2);
+    const behind = await CntPost.findOrFail(post.id);
+    await loaded.save(); // nothing changed: nothing is sent
+    loaded.title = 'h3';
+    await loaded.save();
+    behind.version = 3; // the stored version now, but not the one it loaded
+    behind.title = 'lost';
+    await expect(behind.save()).rejects.toBeInstanceOf(StaleObjectError);
+    const stored = await redis.raw.hGetAll(`${redis.prefix}:{CntPost}:obj:${post.id}`);
+    expect([stored.title, stored.version]).toEqual(['h3', '3']);
+    const fresh = CntPost.build({ title: 'n', version: 9 });
+    await fresh.save();
+    expect(fresh.version).toBe(1);
+  });
+
   it('stores dynamic attributes one field each, with their types', async () => {
     const post = await CntPost.create({ title: 'd', extra: { color: 'red', size: 3, ok: true, 'a:b{c}': '' } });
     const loaded = await CntPost.findOrFail(post.id);
