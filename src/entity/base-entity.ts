@@ -272,9 +272,16 @@ export abstract class BaseEntity extends StatefulEntity {
     return afterSchema(model, () => dropScope(model));
   }
 
-  /** The number of objects (ZCARD of `all`), or of those matching `where` (counted inside Redis). */
+  /**
+   * The number of objects (ZCARD of `all`), or of those matching `where` (counted inside Redis). It takes no
+   * options: a second argument (`{ limit }`, say, from a caller without types) is an ArgumentError rather
+   * than a count of something else than what was asked.
+   */
   static async count<T extends BaseEntity>(this: EntityClass<T>, where?: Where<T>): Promise<number> {
     const model = descriptorOf(this);
+    if (arguments.length > 1 && arguments[1] !== undefined) {
+      throw new ArgumentError(`${model.name}.count takes a where alone, it has no options; got ${describeValue(arguments[1])}`);
+    }
     return afterSchema(model, () => (where === undefined ? storeOf(model).count() : countWhere(this, where)));
   }
 

@@ -61,6 +61,18 @@ describe('build and create', () => {
   });
 });
 
+describe('count', () => {
+  it('refuses a second argument (it has no options) instead of counting something else', async () => {
+    await Item.create({ title: 'counted' });
+    const count = Item.count as unknown as (where: object, options: unknown) => Promise<number>;
+    const limited = await rejection(() => count.call(Item, {}, { limit: 0 }));
+    expect(limited).toBeInstanceOf(ArgumentError);
+    expect((limited as Error).message).toBe('CallArgItem.count takes a where alone, it has no options; got an object');
+    // undefined is no argument, as everywhere
+    expect(await count.call(Item, {}, undefined)).toBe(await Item.count());
+  });
+});
+
 describe('withLock, expire and increment', () => {
   it('refuse a work that is not a function, a bigint of seconds and a symbol for a counter, writing nothing', async () => {
     const item = await Item.create({ title: 'kept' });
