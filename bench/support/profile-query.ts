@@ -1,7 +1,7 @@
 /**
- * Where the time of the query benchmark's Q1 and Q2 goes: the whole call, the script call alone through
+ * Where the time of the query benchmark's Q1, Q2 and Q3 goes: the whole call, the script call alone through
  * node-redis (arguments built once), the script inside Redis (INFO commandstats), and the plain commands
- * a hand-written reader would send. For finding costs, not for publishing figures (bench/query.ts is that).
+ * a hand-written reader would send. Q3 (top 20 by score) meets a tie group of about n / 1,000 posts. For finding costs, not for publishing figures (bench/query.ts is that).
  *
  *   npx ts-node --transpile-only --project tsconfig.json bench/support/profile-query.ts [--n 50000] [--reps 300] [--cpu-loop 0]
  *
@@ -32,6 +32,7 @@ const N = positiveInteger('n', 'N', 50000);
 const REPS = positiveInteger('reps', 'REPS', 300);
 const CPU_LOOP = Number(option('cpu-loop', 'CPU_LOOP') ?? 0);
 const WHERE = { topic: 't3', score: { gte: 100, lte: 200 } };
+const TOP = 20;
 
 async function time(label: string, run: () => Promise<unknown>): Promise<void> {
   for (let i = 0; i < 20; i++) await run();
@@ -109,4 +110,16 @@ runBenchSession('profq', async ({ prefix, raw }) => {
   await stats('Q2 findBy (whole call)', () => Post.findBy(WHERE));
   await stats('Q2 evalSha query.lua load (args built once)', () => script.run(client, [keys.all, keys.base], loadArgs));
   await stats('Q2 runner.load (no entities)', () => runner.load({ shards: [plan] }, { offset: 0, limit: -1 }));
+
+  const top = runner.plan({}, { score: 'desc' }).shards[0];
+  const topArgs = planArguments('load', true, top, { offset: 0, limit: TOP });
+  const byScore = `${keys.base}:idx:score`;
+  await stats(`Q3 findBy top ${TOP} by score desc (whole call)`, () => Post.findBy({}, { orderBy: { score: 'desc' }, limit: TOP }));
+  await stats('Q3 evalSha query.lua load (args built once)', () => script.run(client, [keys.all, keys.base], topArgs));
+  await stats(`Q3 ZRANGE REV 0 ${TOP - 1}, then a MULTI of HGETALLs`, async () => {
+    const ids = await raw.zRange(byScore, 0, TOP - 1, { REV: true });
+    const reads = raw.multi();
+    for (const id of ids) reads.hGetAll(keys.object(id));
+    return reads.exec();
+  });
 });

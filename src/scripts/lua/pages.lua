@@ -3,8 +3,8 @@
 -- Orders: by score then id ascending, or the exact reverse (desc). Redis orders equal scores by member bytes,
 -- which is id order for uuids but not for sequence ids ('10' < '9'); with `numeric` set, ties are put in
 -- (length, bytes) order, which is numeric order, reading whole only the tie groups at the page's two ends.
--- Byte order already holds among ids of one length, so a group is ordered by one pass that buckets it by
--- length, with no comparison sort.
+-- Byte order already holds among ids of one length, so the part of a group a page takes is found by counting
+-- the group's ids of each length (numericRange), with no comparison sort, and only that part is built.
 -- `limit` < 0 means no limit.
 
 local function reversed(list)
@@ -15,26 +15,64 @@ local function reversed(list)
   return out
 end
 
--- A tie group in byte order -> the same ids in numeric order (or its reverse).
-local function numericOrder(members, desc)
-  local byLength, lengths = {}, {}
-  for _, id in ipairs(members) do
-    local bucket = byLength[#id]
-    if not bucket then
-      bucket = {}
-      byLength[#id] = bucket
-      lengths[#lengths + 1] = #id
+-- Ids `from` .. `to` (1-based, inclusive) of a tie group's numeric order (or its reverse with `desc`), the group
+-- given in byte order. Numeric order is (length, bytes): one pass counts the ids of each length, which tells
+-- the lengths the range falls in and the ranks it takes of each; a second pass, backwards for `desc`, places
+-- those ids, stopping once the range is filled. Nothing is built for the rest of the group, which is most of
+-- it when a short page meets a big tie group (a top 20 among 500 ties).
+local function numericRange(members, desc, from, to)
+  local counts, lengths = {}, {}
+  for i = 1, #members do
+    local length = #members[i]
+    local count = counts[length]
+    if count then
+      counts[length] = count + 1
+    else
+      counts[length] = 1
+      lengths[#lengths + 1] = length
     end
-    bucket[#bucket + 1] = id
   end
-  table.sort(lengths)
-  local ordered = {}
+  if desc then
+    table.sort(lengths, function(a, b) return a > b end)
+  else
+    table.sort(lengths)
+  end
+  -- for each length the range takes ids of: the first rank it takes, the last, and where the first goes
+  local firstRank, lastRank, slot = {}, {}, {}
+  local before = 0 -- ids of the lengths before this one, in the order
   for _, length in ipairs(lengths) do
-    for _, id in ipairs(byLength[length]) do
-      ordered[#ordered + 1] = id
+    local count = counts[length]
+    local low, high = math.max(1, from - before), math.min(count, to - before)
+    if low <= high then
+      firstRank[length], lastRank[length], slot[length] = low, high, before + low - from + 1
+    end
+    before = before + count
+    if before >= to then
+      break
     end
   end
-  return desc and reversed(ordered) or ordered
+  local out, left, seen = {}, to - from + 1, {}
+  local first, last, step = 1, #members, 1
+  if desc then
+    first, last, step = #members, 1, -1
+  end
+  for i = first, last, step do
+    local id = members[i]
+    local length = #id
+    local low = firstRank[length]
+    if low then
+      local rank = (seen[length] or 0) + 1
+      seen[length] = rank
+      if rank >= low and rank <= lastRank[length] then
+        out[slot[length] + rank - low] = id
+        left = left - 1
+        if left == 0 then
+          break
+        end
+      end
+    end
+  end
+  return out
 end
 
 -- The id carried at the end of a lex index member (esc(value) \0\0 len(id) id).
@@ -82,21 +120,25 @@ local function pageByScore(key, min, max, desc, offset, limit, numeric)
   else
     before = redis.call('ZCOUNT', key, min, '(' .. groups[1].score)
   end
-  local ordered = {}
-  for _, group in ipairs(groups) do
+  -- the page: the ids after the first `offset - before` of the first group, `limit` of them (all with -1)
+  local skip, left = offset - before, limit < 0 and math.huge or limit
+  for g, group in ipairs(groups) do
     -- end groups were read whole in byte order; middle ones come from the page, reversed when desc
     local members = group.members
-    if desc and group ~= groups[1] and group ~= groups[#groups] then
+    if desc and g ~= 1 and g ~= #groups then
       members = reversed(members)
     end
-    for _, member in ipairs(numericOrder(members, desc)) do
-      ordered[#ordered + 1] = member
+    local from = g == 1 and skip + 1 or 1
+    local to = math.min(#members, from + left - 1)
+    if from <= to then
+      for _, id in ipairs(numericRange(members, desc, from, to)) do
+        ids[#ids + 1] = id
+      end
+      left = left - (to - from + 1)
     end
-  end
-  local first = offset - before + 1
-  local last = limit < 0 and #ordered or math.min(#ordered, first + limit - 1)
-  for i = first, last do
-    ids[#ids + 1] = ordered[i]
+    if left == 0 then
+      break
+    end
   end
   return ids
 end
