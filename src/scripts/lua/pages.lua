@@ -2,7 +2,8 @@
 -- KEYS/ARGV: none of its own.
 -- Orders: by score then id ascending, or the exact reverse (desc). Redis orders equal scores by member bytes,
 -- which is id order for uuids but not for sequence ids ('10' < '9'); with `numeric` set, ties are put in
--- (length, bytes) order, which is numeric order, reading whole only the tie groups at the page's two ends.
+-- (length, bytes) order, which is numeric order, reading whole the tie groups at the page's two ends when the
+-- page may cut them.
 -- Byte order already holds among ids of one length, so the part of a group a page takes is found by counting
 -- the group's ids of each length (numericRange), with no comparison sort, and only that part is built.
 -- `limit` < 0 means no limit.
@@ -100,7 +101,7 @@ local function pageByScore(key, min, max, desc, offset, limit, numeric)
   if #rows == 0 then
     return ids
   end
-  -- Group the page by score; the first and last groups may reach past the page, so read them whole.
+  -- Group the page by score.
   local groups = {}
   for i = 1, #rows, 2 do
     local last = groups[#groups]
@@ -110,30 +111,43 @@ local function pageByScore(key, min, max, desc, offset, limit, numeric)
     end
     last.members[#last.members + 1] = rows[i]
   end
-  groups[1].members = redis.call('ZRANGE', key, groups[1].score, groups[1].score, 'BYSCORE')
-  if #groups > 1 then
-    groups[#groups].members = redis.call('ZRANGE', key, groups[#groups].score, groups[#groups].score, 'BYSCORE')
-  end
   local before
   if desc then
     before = redis.call('ZCOUNT', key, '(' .. groups[1].score, max)
   else
     before = redis.call('ZCOUNT', key, min, '(' .. groups[1].score)
   end
+  -- The first group may begin before the page, and the last go on after it (unless the page reached the end
+  -- of the range): such a group is read whole, in byte order. The others are the page's rows, in byte order
+  -- or (desc) its reverse.
+  local short = limit < 0 or #rows / 2 < limit
+  local first, final = groups[1], groups[#groups]
+  if before < offset or (#groups == 1 and not short) then
+    first.members, first.whole = redis.call('ZRANGE', key, first.score, first.score, 'BYSCORE'), true
+  end
+  if #groups > 1 and not short then
+    final.members, final.whole = redis.call('ZRANGE', key, final.score, final.score, 'BYSCORE'), true
+  end
   -- the page: the ids after the first `offset - before` of the first group, `limit` of them (all with -1)
   local skip, left = offset - before, limit < 0 and math.huge or limit
   for g, group in ipairs(groups) do
-    -- end groups were read whole in byte order; middle ones come from the page, reversed when desc
     local members = group.members
-    if desc and g ~= 1 and g ~= #groups then
-      members = reversed(members)
-    end
     local from = g == 1 and skip + 1 or 1
     local to = math.min(#members, from + left - 1)
-    if from <= to then
+    if #members == 1 then
+      -- one id: nothing to order (most groups when values are distinct, as timestamps are)
+      if from == 1 and to == 1 then
+        ids[#ids + 1] = members[1]
+      end
+    elseif from <= to then
+      if desc and not group.whole then
+        members = reversed(members)
+      end
       for _, id in ipairs(numericRange(members, desc, from, to)) do
         ids[#ids + 1] = id
       end
+    end
+    if from <= to then
       left = left - (to - from + 1)
     end
     if left == 0 then
