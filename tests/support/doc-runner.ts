@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'util';
 import { createClient } from 'redis';
 import { DocProgram } from './doc-programs';
-import { uniquePrefix } from './test-redis';
+import { registryKey } from '../../src';
+import { keysUnder, RawClient, uniquePrefix } from './test-redis';
 
 type Library = typeof import('../../src');
 type RedisModule = typeof import('redis');
@@ -17,13 +18,12 @@ type AnyClient = { isOpen: boolean; destroy(): void };
  * connection before its end (`disconnect()` waits for the end of the page, which the guide's pages that
  * connect and disconnect in their first block rely on), nor connect without a prefix (it gets a fresh one). Clients the page opens with node-redis's
  * `createClient` are closed after it. Every key under the prefixes it connected with (or, when it did not
- * connect, a fresh one) is deleted afterwards. Its console output is kept, not printed.
+ * connect, a fresh one) is deleted afterwards. What it logs is not printed.
  */
 export async function runDocPage(program: DocProgram, javascript: string, url: string): Promise<string[]> {
   const failures: string[] = [];
   const prefixes = new Set<string>([uniquePrefix('doc')]);
   const clients: AnyClient[] = [];
-  const logged: unknown[][] = [];
   const at = (line: number) => `${program.page}:${line}`;
   const expectValue = (line: number, actual: unknown, expected: unknown) => {
     if (!sameValue(actual, expected)) failures.push(`${at(line)}: got ${show(actual)}, the page says ${show(expected)}`);
@@ -41,7 +41,7 @@ export async function runDocPage(program: DocProgram, javascript: string, url: s
     }
     failures.push(`${at(line)}: threw nothing, the page says ${errorName}`);
   };
-  const quiet = { ...console, log: (...args: unknown[]) => logged.push(args), info: (...args: unknown[]) => logged.push(args) };
+  const quiet = { ...console, log: () => undefined, info: () => undefined };
   await jest.isolateModulesAsync(async () => {
     const library = require('../../src') as Library;
     const redis = require('redis') as RedisModule;
@@ -100,15 +100,12 @@ function show(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
 }
 
+/** Every key of the page's prefixes: its objects and indexes, and its stored model definitions. */
 async function deleteUnder(url: string, prefixes: ReadonlySet<string>): Promise<void> {
-  const raw = createClient({ url });
+  const raw: RawClient = createClient({ url });
   await raw.connect();
   try {
-    for (const prefix of prefixes) {
-      for (const pattern of [`${prefix}:*`, `${prefix}#*`]) {
-        for await (const keys of raw.scanIterator({ MATCH: pattern, COUNT: 1000 })) if (keys.length > 0) await raw.del(keys);
-      }
-    }
+    for (const prefix of prefixes) await raw.del([registryKey(prefix), ...(await keysUnder(raw, prefix))]);
   } finally {
     raw.destroy();
   }
