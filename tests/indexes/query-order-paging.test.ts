@@ -26,6 +26,12 @@ class TiedItem extends BaseEntity {
   @Attr() @Index() group?: string;
 }
 
+/** Distinct values (groups of one id) beside tie groups of 2 to 25 ids, across ids of one to three digits. */
+@Model()
+class MixedItem extends BaseEntity {
+  @Attr() @Index() score?: number;
+}
+
 @Model({ idStrategy: 'uuid' })
 class PagedUuidItem extends BaseEntity {
   @Attr() @Index() score?: number;
@@ -38,6 +44,8 @@ const COUNT = 121;
 const rows: Row[] = [];
 const uuidRows: Row[] = [];
 const TIED = 105;
+const MIXED = 110;
+const mixedRows: Row[] = [];
 
 beforeAll(async () => {
   for (let i = 1; i <= COUNT; i++) {
@@ -52,6 +60,13 @@ beforeAll(async () => {
   }
   for (let i = 1; i <= TIED; i++) {
     await TiedItem.create({ score: 7, name: 'same', at: new Date(0), group: i % 2 ? 'odd' : 'even' });
+  }
+  for (let i = 1; i <= MIXED; i++) {
+    // distinct values, one group of 10 across 9/10 (ids 5..14), groups of 2 (21..30), distinct again (31..60),
+    // and two groups of 25 across 99/100 (61..110, by parity)
+    const score = i <= 4 ? i : i <= 14 ? 50 : i <= 20 ? i : i <= 30 ? 100 + Math.ceil(i / 2) : i <= 60 ? 300 + i : 200 + (i % 2);
+    const item = await MixedItem.create({ score });
+    mixedRows.push({ id: item.id, score });
   }
   for (let i = 0; i < 40; i++) {
     const input = { score: i % 5 === 0 ? undefined : i % 3, name: i % 4 === 0 ? undefined : ['k', 'kk'][i % 2], parity: i % 2 ? 'odd' : 'even' };
@@ -140,6 +155,21 @@ describe('every page of every order matches the documented order', () => {
     // ranges never match an absent value, even the widest
     expect(await PagedItem.count({ score: { gte: -Number.MAX_VALUE } })).toBe(COUNT - withoutScore.length);
     expect(await PagedItem.count({ name: { gte: '' } })).toBe(COUNT - withoutName.length);
+  });
+});
+
+describe('groups of one id beside tie groups', () => {
+  // a page read straight from the index: groups of one need no ordering, and a group the page holds whole
+  // (it begins at the page's start, or the page reaches the end of the range) is not read again
+  it.each(['asc', 'desc'] as const)('every page, %s, matches the documented order', async (direction) => {
+    const full = expectedIds(mixedRows, undefined, { orderBy: { score: direction } });
+    expect(await MixedItem.findIds({}, { orderBy: { score: direction } })).toEqual(full);
+    const pages = Array.from({ length: MIXED + 2 }, (_, offset) => [1, 2, 3, 7, 25, undefined].map((limit) => ({ offset, limit }))).flat();
+    const answers = await Promise.all(pages.map((page) => MixedItem.findIds({}, { orderBy: { score: direction }, ...page })));
+    const wrong = pages.filter(({ offset, limit }, i) => JSON.stringify(answers[i]) !== JSON.stringify(full.slice(offset, limit === undefined ? undefined : offset + limit)));
+    expect(wrong.slice(0, 3)).toEqual([]);
+    const ranged = await MixedItem.findIds({ score: { gte: 15, lte: 201 } }, { orderBy: { score: direction }, offset: 10, limit: 30 });
+    expect(ranged).toEqual(expectedIds(mixedRows, { score: { gte: 15, lte: 201 } }, { orderBy: { score: direction } }).slice(10, 40));
   });
 });
 
