@@ -8,6 +8,7 @@ import { HsetArgsSink, keptAfterWrite, newHsetArgs } from '../mapper/hset-args';
 import { createsWithoutChecks } from '../mapper/new-object-entries';
 import { SaveOutcome } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
+import { refuseCrossSlotParent } from '../relations/cross-slot';
 import { parentChecks } from '../relations/parent-checks';
 import { CREATES_IN_FLIGHT, firstChunks } from './bulk-options';
 import { inWindows } from './bulk-windows';
@@ -54,7 +55,9 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
       const at = chunk[i];
       try {
         prepareWrite(model, entities[at], true);
-        pending.push({ at, id: uuids ? uuidv4() : '', fields: encodeAttributes(model, entities[at]) });
+        const fields = encodeAttributes(model, entities[at]);
+        refuseCrossSlotParent(model, connection, fields);
+        pending.push({ at, id: uuids ? uuidv4() : '', fields });
       } catch (error) {
         errors[at] = error as Error;
       }

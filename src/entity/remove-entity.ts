@@ -2,6 +2,7 @@ import { activeConnection } from '../connection/connection';
 import { ObjectStore, RemoveOutcome } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { removalPlan, restrictedRemoval } from '../relations/removal-program';
+import { crossSlotRemoval } from '../relations/cross-slot';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { UniqueClaims, uniqueValues } from '../mapper/unique-claims';
 import { claimsUniques } from './claimed-write';
@@ -53,6 +54,8 @@ export function removeObject(model: ModelDescriptor, id: string, held?: EncodedF
   const connection = activeConnection();
   const store = new ObjectStore(model, connection);
   const program = removalPlan(model, connection.prefix, id);
+  const crossing = crossSlotRemoval(program, connection);
+  if (crossing) return Promise.reject(crossing);
   if (held && claimsUniques(model)) {
     // a sharded model's unique values are free at once (without `held`, their claims go stale and are taken over)
     return store.remove(id, program.removal).then(async (outcome) => {

@@ -9,6 +9,7 @@ import { ObjectStore, RemoveOutcome } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { descriptorOf } from '../metadata/model-registry';
 import { removalPlan, restrictedRemoval } from '../relations/removal-program';
+import { crossSlotRemoval } from '../relations/cross-slot';
 import { UniqueClaims, uniqueValues } from '../mapper/unique-claims';
 import { claimsUniques } from './claimed-write';
 import { afterSchema } from '../schema/first-use';
@@ -97,6 +98,9 @@ async function removeAll<T extends BaseEntity>(
   const store = new ObjectStore(model, connection);
   const bulk = new BulkStore(model, connection);
   const plan = removalPlan(model, connection.prefix);
+  // a call that cannot work on this cluster, whatever the ids: refused before any hook runs or anything is sent
+  const crossing = crossSlotRemoval(plan, connection);
+  if (crossing) throw crossing;
   await inWindows(pending, chunkSize, IN_FLIGHT, async (chunk) => {
     let ready = chunk;
     if (hooked) ready = await beforeRemove(ctor, model, store, chunk, existed, fail);

@@ -4,6 +4,7 @@ import { BulkStore, ObjectChange } from '../mapper/bulk-store';
 import { isEmpty } from '../mapper/change-set';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { ModelDescriptor } from '../metadata/model-descriptor';
+import { refuseCrossSlotParent } from '../relations/cross-slot';
 import { parentChecks } from '../relations/parent-checks';
 import { UPDATE_CHUNKS_IN_FLIGHT } from './bulk-options';
 import { inWindows } from './bulk-windows';
@@ -42,6 +43,7 @@ export async function updateMany(
     for (const at of chunk) {
       try {
         const { changes, readVersion, stored } = planEntityUpdate(model, entities[at], states[at]);
+        refuseCrossSlotParent(model, connection, changes.set);
         if (isEmpty(changes)) keepUpdate(model, entities[at], states[at], stored);
         else pending.push({ at, id: states[at].id!, changes, readVersion, stored });
       } catch (error) {

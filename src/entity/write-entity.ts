@@ -2,6 +2,7 @@ import { v4 as uuidv4 } from 'uuid';
 import { activeConnection } from '../connection/connection';
 import { attributeFailure } from '../errors/attribute-failure';
 import { NotFoundError, RedisRecordError, RelationError, StaleObjectError, UniqueConstraintError, ValidationError } from '../errors/errors';
+import { refuseCrossSlotParent } from '../relations/cross-slot';
 import { parentChecks } from '../relations/parent-checks';
 import { encodeAttributes } from '../mapper/attribute-encoder';
 import { isEmpty } from '../mapper/change-set';
@@ -26,6 +27,7 @@ export async function writeEntity(model: ModelDescriptor, entity: object, state:
   if (creating) {
     prepareWrite(model, entity, true);
     const fields = encodeAttributes(model, entity);
+    refuseCrossSlotParent(model, connection, fields);
     if (claiming) {
       // the id is drawn first: the values are claimed under it before the object exists
       const id = model.idStrategy === 'uuid' ? uuidv4() : await store.allocateId();
@@ -36,6 +38,7 @@ export async function writeEntity(model: ModelDescriptor, entity: object, state:
     if ('id' in outcome) state.stored = fields;
   } else {
     const plan = planEntityUpdate(model, entity, state);
+    refuseCrossSlotParent(model, connection, plan.changes.set);
     const update = () => store.update(state.id!, plan.changes, plan.readVersion, parents);
     outcome = isEmpty(plan.changes)
       ? { id: state.id! }

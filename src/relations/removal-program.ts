@@ -1,3 +1,4 @@
+import { hashTagOf } from '../connection/topology';
 import { RelationError } from '../errors/errors';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { ModelKeys } from '../keys/model-keys';
@@ -15,6 +16,8 @@ export interface RemovalPlan {
   readonly removal: Removal;
   readonly args: string[];
   readonly models: ModelDescriptor[];
+  /** A hash tag other than the removed model's that the plan reaches (a related model's), if any (cross-slot.ts). */
+  readonly otherTag?: string;
 }
 
 const plans = new WeakMap<ModelKeys, { models: number; plan: RemovalPlan }>();
@@ -52,14 +55,20 @@ export function removalProgram(
   model: ModelDescriptor,
   prefix: string,
   keys: ModelKeys = model.shardKeys(prefix)[0],
-): { args: string[]; models: ModelDescriptor[] } {
+): { args: string[]; models: ModelDescriptor[]; otherTag?: string } {
   const models: ModelDescriptor[] = [model];
   const args: string[] = [];
   const entries: string[][] = [];
+  const tag = hashTagOf(keys.base);
+  let otherTag: string | undefined;
+  const reach = (key: string) => {
+    if (otherTag === undefined && hashTagOf(key) !== tag) otherTag = hashTagOf(key);
+  };
   for (let i = 0; i < models.length; i++) {
     const current = models[i];
     // the removed object's own shard; models it relates to are never sharded
     const entry = [i === 0 ? keys.base : current.keys(prefix).base];
+    reach(entry[0]);
     pushSpecs(entry, current.indexes);
     const dependents = dependentsOf(current);
     entry.push(String(dependents.length));
@@ -70,12 +79,15 @@ export function removalProgram(
     }
     const memberships = membershipsOf(current, prefix);
     entry.push(String(memberships.length));
-    for (const sides of memberships) entry.push(sides.mine, sides.other);
+    for (const sides of memberships) {
+      entry.push(sides.mine, sides.other);
+      reach(sides.other);
+    }
     entries.push(entry);
   }
   args.push(String(models.length));
   for (const entry of entries) args.push(...entry);
-  return { args, models };
+  return { args, models, otherTag };
 }
 
 /** The error of a removal a 'restrict' rule refused: `model` is the number remove.lua names in the plan's table. */

@@ -58,6 +58,28 @@ class CrFreeChild extends BaseEntity {
   parentId?: string;
 }
 
+// Related, not in one group, and in slots of one master (7283, 5905 and 7935): Redis would run their scripts
+// there, and stop them part way once a resharding moved one slot away.
+@Model()
+class CrSameParent extends BaseEntity {
+  @Attr() name?: string;
+  @HasMany(() => CrSameChild, { inverse: 'parent', onDelete: 'cascade' }) children!: HasMany<CrSameChild>;
+  @ManyToMany(() => CrSameTag, { inverse: 'parents' }) tags!: ManyToMany<CrSameTag>;
+}
+
+@Model()
+class CrSameChild extends BaseEntity {
+  @BelongsTo(() => CrSameParent) parent!: BelongsTo<CrSameParent>;
+  parentId?: string;
+  @Attr() title?: string;
+}
+
+@Model()
+class CrSameTag extends BaseEntity {
+  @Attr() label?: string;
+  @ManyToMany(() => CrSameParent, { inverse: 'tags' }) parents!: ManyToMany<CrSameParent>;
+}
+
 const cluster = useTestCluster();
 const shopModels = [CrCustomer, CrOrder, CrAgent, CrReview, CrTag];
 
@@ -114,11 +136,12 @@ describe('relations within a group', () => {
 });
 
 describe('relations across groups', () => {
+  const slotOwner = async (key: string) => {
+    const slot = Number(await cluster.cluster.sendCommand(key, true, ['CLUSTER', 'KEYSLOT', key]));
+    return cluster.cluster.slots[slot].master.port;
+  };
+
   it('are refused with CrossSlotError naming the fix, and nothing is written', async () => {
-    const slotOwner = async (key: string) => {
-      const slot = Number(await cluster.cluster.sendCommand(key, true, ['CLUSTER', 'KEYSLOT', key]));
-      return cluster.cluster.slots[slot].master.port;
-    };
     expect(await slotOwner('{CrFreeParent}')).not.toBe(await slotOwner('{CrFreeChild}'));
     const parent = await CrFreeParent.create({ name: 'p' });
     const before = await clusterKeysUnder(cluster.cluster, cluster.prefix);
@@ -128,6 +151,34 @@ describe('relations across groups', () => {
     await expect(parent.remove()).rejects.toThrow(CrossSlotError);
     await expect(CrFreeParent.removeMany([parent.id!])).rejects.toThrow(CrossSlotError);
     expect(await clusterKeysUnder(cluster.cluster, cluster.prefix)).toEqual(before);
+  });
+
+  it('are refused alike when the slots share a master, before anything is sent; what reaches no other tag runs', async () => {
+    expect(await slotOwner('{CrSameChild}')).toBe(await slotOwner('{CrSameParent}'));
+    expect(await slotOwner('{CrSameTag}')).toBe(await slotOwner('{CrSameParent}'));
+    const parent = await CrSameParent.create({ name: 'p' });
+    const tag = await CrSameTag.create({ label: 't' });
+    const loose = await CrSameChild.create({ title: 'no parent' }); // no foreign key: nothing to reach
+    const before = await clusterKeysUnder(cluster.cluster, cluster.prefix);
+    const refused = await CrSameChild.create({ title: 'c', parentId: parent.id } as never).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(CrossSlotError);
+    expect((refused as Error).message).toBe(
+      'CrSameChild.parent: checking the parent reaches CrSameParent under hash tag {CrSameParent} from {CrSameChild}, which one script cannot touch on a Redis Cluster: give related models one group, @Model({ group })',
+    );
+    loose.parent.set(parent);
+    await expect(loose.save()).rejects.toThrow(CrossSlotError); // an update setting the foreign key
+    await expect(parent.remove()).rejects.toThrow(/CrSameParent: removing an object reaches keys under hash tag \{CrSameTag\} \(its relations\)/);
+    await expect(CrSameParent.removeMany([parent.id])).rejects.toThrow(CrossSlotError);
+    await expect(parent.tags.add(tag)).rejects.toThrow(CrossSlotError); // Redis refuses the script's declared keys
+    expect(await clusterKeysUnder(cluster.cluster, cluster.prefix)).toEqual(before);
+    // in a bulk call, the item setting the foreign key fails alone
+    const bulk = await CrSameChild.saveMany([{ title: 'free' }, { title: 'bound', parentId: parent.id } as never]);
+    expect(bulk.saved.map((child) => child.title)).toEqual(['free']);
+    expect(bulk.failed.map((failure) => [failure.index, failure.error.constructor.name, failure.written])).toEqual([[1, 'CrossSlotError', false]]);
+    const updated = await CrSameChild.saveMany([Object.assign(bulk.saved[0], { parentId: parent.id })]);
+    expect(updated.failed.map((failure) => failure.error.constructor.name)).toEqual(['CrossSlotError']);
+    expect((await CrSameChild.findOrFail(bulk.saved[0].id)).parentId).toBeUndefined();
+    expect(await CrSameChild.count()).toBe(2);
   });
 });
 

@@ -1,12 +1,13 @@
 import { readdirSync } from 'fs';
 import { join } from 'path';
-import { compileDocs, CompiledDocs, docProgram, DocProgram, libraryExports } from '../support/doc-programs';
+import { CLUSTER_PAGES, compileDocs, CompiledDocs, docProgram, DocProgram, libraryExports } from '../support/doc-programs';
 import { runDocPage } from '../support/doc-runner';
 
 // The code of the guide and of the README holds: each page's TypeScript blocks, made into one program as the
 // guide says they read (tests/support/doc-programs.ts), type-check against the library with the project's
 // compiler options, and run against the tests' Redis with every `// => value` and `// throws Error`
-// annotation of the page checked (tests/support/doc-runner.ts). A renamed method, a dropped option, a wrong
+// annotation of the page checked (tests/support/doc-runner.ts); the cluster page runs on a Redis Cluster in
+// tests/cluster/docs-code.test.ts. A renamed method, a dropped option, a wrong
 // type, a query the page's indexes cannot answer or a value the page misstates fails here, with its line.
 const root = join(__dirname, '..', '..');
 const docs = join(root, 'docs');
@@ -21,8 +22,6 @@ const programsOf = (runnable: boolean) =>
   pages.map(([dir, page]) => docProgram(dir, page, exported, runnable)).filter((program): program is DocProgram => program !== undefined);
 const checked = programsOf(false);
 const runnable = programsOf(true);
-/** Pages whose code needs more than one Redis server. */
-const NOT_RUN: Record<string, string> = { 'cluster.md': 'a Redis Cluster (the cluster suite runs what the page shows)' };
 
 describe('the code of the guide', () => {
   let compiled: CompiledDocs;
@@ -43,12 +42,12 @@ describe('the code of the guide', () => {
     expect(compiled.errors.get(checked.find((program) => program.page === page)!)).toEqual([]);
   });
 
-  it.each(runnable.filter((program) => !(program.page in NOT_RUN)).map((program) => program.page))(
+  it.each(runnable.filter((program) => !CLUSTER_PAGES.includes(program.page)).map((program) => program.page))(
     '%s runs, and what it says of its values holds',
     async (page) => {
       const program = runnable.find((candidate) => candidate.page === page)!;
       expect(compiled.errors.get(program)).toEqual([]);
-      expect(await runDocPage(program, compiled.javascript.get(program)!, process.env.REDIS_URL!)).toEqual([]);
+      expect(await runDocPage(program, compiled.javascript.get(program)!, { url: process.env.REDIS_URL!, cluster: false })).toEqual([]);
     },
   );
 });

@@ -36,6 +36,9 @@ export interface DocProgram {
 
 const FENCE = /^```ts\s*\n([\s\S]*?)^```/gm;
 
+/** The guide's pages whose code runs on a Redis Cluster (tests/cluster/docs-code.test.ts), not one server. */
+export const CLUSTER_PAGES: readonly string[] = ['cluster.md'];
+
 const RUNTIME_DECLARATIONS = [
   'declare const redisUrl: string;',
   'declare function expectValue(line: number, actual: unknown, expected: unknown): void;',

@@ -1,15 +1,23 @@
 import { isDeepStrictEqual } from 'util';
-import { createClient } from 'redis';
+import { createClient, createCluster } from 'redis';
+import { unlinkKeys } from '../../src/connection/topology';
 import { DocProgram } from './doc-programs';
 import { registryKey } from '../../src';
+import { clusterKeysUnder } from './test-cluster';
 import { keysUnder, RawClient, uniquePrefix } from './test-redis';
 
 type Library = typeof import('../../src');
 type RedisModule = typeof import('redis');
 type AnyClient = { isOpen: boolean; destroy(): void };
 
+/** Where a page runs: one server, or a Redis Cluster reached through the node at `url`. */
+export interface DocServer {
+  readonly url: string;
+  readonly cluster: boolean;
+}
+
 /**
- * Runs a page's program (doc-programs.ts, runnable form, compiled to CommonJS) against the server at `url`,
+ * Runs a page's program (doc-programs.ts, runnable form, compiled to CommonJS) against `server`,
  * on a fresh copy of the library (jest.isolateModulesAsync: the page's models register in a registry of
  * their own). Resolves to what went wrong, as "page.md:<line>: ...": an annotation that did not hold, or
  * an error the page did not announce.
@@ -20,7 +28,10 @@ type AnyClient = { isOpen: boolean; destroy(): void };
  * `createClient` are closed after it. Every key under the prefixes it connected with (or, when it did not
  * connect, a fresh one) is deleted afterwards. What it logs is not printed.
  */
-export async function runDocPage(program: DocProgram, javascript: string, url: string): Promise<string[]> {
+export async function runDocPage(program: DocProgram, javascript: string, server: DocServer): Promise<string[]> {
+  const { url } = server;
+  // connect()'s target when the page gives none
+  const target = server.cluster ? { cluster: { rootNodes: [{ url }] } } : { url };
   const failures: string[] = [];
   const prefixes = new Set<string>([uniquePrefix('doc')]);
   const clients: AnyClient[] = [];
@@ -52,7 +63,7 @@ export async function runDocPage(program: DocProgram, javascript: string, url: s
         // no prefix: a fresh one, not the default, which other tests on this server may use
         const given = { prefix: first, ...(options ?? {}) } as Record<string, unknown>;
         if (typeof given.prefix === 'string') prefixes.add(given.prefix);
-        return library.connect((given.url ?? given.client ?? given.cluster ? given : { ...given, url }) as never);
+        return library.connect((given.url ?? given.client ?? given.cluster ? given : { ...given, ...target }) as never);
       },
       disconnect: async () => undefined,
     };
@@ -68,7 +79,7 @@ export async function runDocPage(program: DocProgram, javascript: string, url: s
     const load = (name: string) => (name in modules ? modules[name] : require(name));
     const exported: { page?: () => Promise<void> } = {};
     const module = { exports: exported };
-    await library.connect({ url, prefix: first });
+    await library.connect({ ...target, prefix: first });
     try {
       new Function('require', 'module', 'exports', 'console', 'redisUrl', 'expectValue', 'expectThrow', javascript)(
         load, module, exported, quiet, url, expectValue, expectThrow,
@@ -81,7 +92,7 @@ export async function runDocPage(program: DocProgram, javascript: string, url: s
       await library.disconnect();
     }
   });
-  await deleteUnder(url, prefixes);
+  await (server.cluster ? deleteUnderCluster(url, prefixes) : deleteUnder(url, prefixes));
   return failures;
 }
 
@@ -108,5 +119,19 @@ async function deleteUnder(url: string, prefixes: ReadonlySet<string>): Promise<
     for (const prefix of prefixes) await raw.del([registryKey(prefix), ...(await keysUnder(raw, prefix))]);
   } finally {
     raw.destroy();
+  }
+}
+
+/** The same on a cluster: every master's keys of the prefixes (one UNLINK per hash tag), and their definitions. */
+async function deleteUnderCluster(url: string, prefixes: ReadonlySet<string>): Promise<void> {
+  const cluster = createCluster({ rootNodes: [{ url }] });
+  await cluster.connect();
+  try {
+    for (const prefix of prefixes) {
+      await unlinkKeys(cluster, await clusterKeysUnder(cluster, prefix));
+      await cluster.unlink(registryKey(prefix));
+    }
+  } finally {
+    cluster.destroy();
   }
 }

@@ -1,0 +1,46 @@
+import { Connection } from '../connection/connection';
+import { hashTagOf, isCluster } from '../connection/topology';
+import { CrossSlotError } from '../errors/errors';
+import type { ModelDescriptor } from '../metadata/model-descriptor';
+import type { RemovalPlan } from './removal-program';
+import { inSameTenant } from './tenant-scope';
+
+/**
+ * Relations across hash tags on a Redis Cluster, refused before anything is sent.
+ *
+ * A relation check, a cascade, a nullify or a membership cleanup runs in the script of the write, which reads
+ * and writes the related model's keys. On a cluster, Redis lets a script reach keys of another slot than its
+ * declared keys' while that slot is on the same master, and stops it there (CROSSSLOT, "non local key")
+ * once it is not: the same operation would work or fail by where the cluster put the two slots, and could
+ * fail after writing part of its work (a cascade that removed the parent before reaching a child). So on a
+ * cluster, every such operation between models under different hash tags (not in one group) is a
+ * CrossSlotError, whatever the slots, and nothing is sent. On one server there are no slots: they run.
+ */
+
+const HINT = 'which one script cannot touch on a Redis Cluster: give related models one group, @Model({ group })';
+
+/**
+ * Throws the CrossSlotError of a write setting one of `model`'s foreign keys (`fields` holds the fields it
+ * sends) whose parent model is under another hash tag, on a cluster; returns when there is none.
+ */
+export function refuseCrossSlotParent(model: ModelDescriptor, connection: Connection, fields: { has(field: string): boolean }): void {
+  if (model.relations.length === 0 || !isCluster(connection.client)) return;
+  const tag = hashTagOf(model.keys(connection.prefix).base);
+  for (const relation of model.relations) {
+    if (relation.kind !== 'belongsTo' || !fields.has(relation.foreignKey)) continue;
+    const parent = inSameTenant(model, relation.target());
+    const parentTag = hashTagOf(parent.keys(connection.prefix).base);
+    if (parentTag !== tag) {
+      throw new CrossSlotError(
+        `${model.name}.${relation.property}: checking the parent reaches ${parent.name} under hash tag {${parentTag}} from {${tag}}, ${HINT}`,
+      );
+    }
+  }
+}
+
+/** The error of a removal whose plan reaches keys under another hash tag than the removed model's, on a cluster. */
+export function crossSlotRemoval(plan: RemovalPlan, connection: Connection): CrossSlotError | undefined {
+  if (plan.otherTag === undefined || !isCluster(connection.client)) return undefined;
+  const model = plan.models[0];
+  return new CrossSlotError(`${model.name}: removing an object reaches keys under hash tag {${plan.otherTag}} (its relations), ${HINT}`);
+}
