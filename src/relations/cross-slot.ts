@@ -12,7 +12,7 @@ import { inSameTenant } from './tenant-scope';
  * and writes the related model's keys. On a cluster, Redis lets a script reach keys of another slot than its
  * declared keys' while that slot is on the same master, and stops it there (CROSSSLOT, "non local key")
  * once it is not: the same operation would work or fail by where the cluster put the two slots, and could
- * fail after writing part of its work (a cascade that removed the parent before reaching a child). So on a
+ * fail after writing part of its work (Redis keeps what a script wrote before an error). So on a
  * cluster, every such operation between models under different hash tags (not in one group) is a
  * CrossSlotError, whatever the slots, and nothing is sent. On one server there are no slots: they run.
  */
