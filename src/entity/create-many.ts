@@ -31,7 +31,7 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
   const errors = new Array<Error | undefined>(entities.length);
   const connection = activeConnection();
   const store = new BulkStore(model, connection);
-  const parents = parentChecks(model, connection.prefix);
+  const parents = parentChecks(model, connection);
   const positions = entities.map((_, at) => at);
   // When every new object takes the plain path (sequence ids, nothing to check, no foreign key), one INCRBY
   // draws the ids of the whole call first, the entity at position p taking first + p: a chunk then needs no
@@ -56,7 +56,7 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
       try {
         prepareWrite(model, entities[at], true);
         const fields = encodeAttributes(model, entities[at]);
-        refuseCrossSlotParent(model, connection, fields);
+        refuseCrossSlotParent(parents, fields);
         pending.push({ at, id: uuids ? uuidv4() : '', fields });
       } catch (error) {
         errors[at] = error as Error;

@@ -36,14 +36,14 @@ export async function updateMany(
   const errors = new Array<Error | undefined>(entities.length);
   const connection = activeConnection();
   const store = new BulkStore(model, connection);
-  const parents = parentChecks(model, connection.prefix);
+  const parents = parentChecks(model, connection);
   const positions = entities.map((_, at) => at);
   await inWindows(positions, chunkSize, UPDATE_CHUNKS_IN_FLIGHT, async (chunk) => {
     const pending: PendingChange[] = [];
     for (const at of chunk) {
       try {
         const { changes, readVersion, stored } = planEntityUpdate(model, entities[at], states[at]);
-        refuseCrossSlotParent(model, connection, changes.set);
+        refuseCrossSlotParent(parents, changes.set);
         if (isEmpty(changes)) keepUpdate(model, entities[at], states[at], stored);
         else pending.push({ at, id: states[at].id!, changes, readVersion, stored });
       } catch (error) {

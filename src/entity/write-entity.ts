@@ -21,13 +21,13 @@ export async function writeEntity(model: ModelDescriptor, entity: object, state:
   const creating = state.stored === undefined;
   const connection = activeConnection();
   const store = new ObjectStore(model, connection);
-  const parents = parentChecks(model, connection.prefix);
+  const parents = parentChecks(model, connection);
   const claiming = claimsUniques(model);
   let outcome: SaveOutcome;
   if (creating) {
     prepareWrite(model, entity, true);
     const fields = encodeAttributes(model, entity);
-    refuseCrossSlotParent(model, connection, fields);
+    refuseCrossSlotParent(parents, fields);
     if (claiming) {
       // the id is drawn first: the values are claimed under it before the object exists
       const id = model.idStrategy === 'uuid' ? uuidv4() : await store.allocateId();
@@ -38,7 +38,7 @@ export async function writeEntity(model: ModelDescriptor, entity: object, state:
     if ('id' in outcome) state.stored = fields;
   } else {
     const plan = planEntityUpdate(model, entity, state);
-    refuseCrossSlotParent(model, connection, plan.changes.set);
+    refuseCrossSlotParent(parents, plan.changes.set);
     const update = () => store.update(state.id!, plan.changes, plan.readVersion, parents);
     outcome = isEmpty(plan.changes)
       ? { id: state.id! }

@@ -23,8 +23,12 @@ export type SaveOutcome =
   | { stale: true }
   | { missingParent: string };
 
-/** Foreign key field -> the parent model's object key prefix: a value written to it must name a live parent. */
-export type ParentChecks = ReadonlyArray<readonly [string, string]>;
+/**
+ * Foreign key field -> the parent model's object key prefix: a value written to it must name a live parent.
+ * A third element, on a Redis Cluster, is the message of the CrossSlotError a write setting that field gets
+ * instead (its parent is under another hash tag: relations/cross-slot.ts); the stores never see such a check.
+ */
+export type ParentChecks = ReadonlyArray<readonly [field: string, objectPrefix: string, crossSlot?: string]>;
 
 /**
  * How an object of a model is removed: `plain` when nothing but its hash and `all` entry exist (a MULTI),

@@ -1,9 +1,9 @@
 import { Connection } from '../connection/connection';
-import { hashTagOf, isCluster } from '../connection/topology';
+import { isCluster } from '../connection/topology';
 import { CrossSlotError } from '../errors/errors';
 import type { ModelDescriptor } from '../metadata/model-descriptor';
+import type { ParentChecks } from '../mapper/object-store';
 import type { RemovalPlan } from './removal-program';
-import { inSameTenant } from './tenant-scope';
 
 /**
  * Relations across hash tags on a Redis Cluster, refused before anything is sent.
@@ -19,23 +19,17 @@ import { inSameTenant } from './tenant-scope';
 
 const HINT = 'which one script cannot touch on a Redis Cluster: give related models one group, @Model({ group })';
 
+/** The message of a write setting `model`'s foreign key `property` whose parent model is under another tag. */
+export function crossSlotParentMessage(model: ModelDescriptor, property: string, parent: { name: string; tag: string }, tag: string): string {
+  return `${model.name}.${property}: checking the parent reaches ${parent.name} under hash tag {${parent.tag}} from {${tag}}, ${HINT}`;
+}
+
 /**
- * Throws the CrossSlotError of a write setting one of `model`'s foreign keys (`fields` holds the fields it
- * sends) whose parent model is under another hash tag, on a cluster; returns when there is none.
+ * Throws a CrossSlotError when a write sends (`fields`) a foreign key whose check parentChecks marked as
+ * crossing slots (on a cluster only); returns otherwise. Before anything is sent.
  */
-export function refuseCrossSlotParent(model: ModelDescriptor, connection: Connection, fields: { has(field: string): boolean }): void {
-  if (model.relations.length === 0 || !isCluster(connection.client)) return;
-  const tag = hashTagOf(model.keys(connection.prefix).base);
-  for (const relation of model.relations) {
-    if (relation.kind !== 'belongsTo' || !fields.has(relation.foreignKey)) continue;
-    const parent = inSameTenant(model, relation.target());
-    const parentTag = hashTagOf(parent.keys(connection.prefix).base);
-    if (parentTag !== tag) {
-      throw new CrossSlotError(
-        `${model.name}.${relation.property}: checking the parent reaches ${parent.name} under hash tag {${parentTag}} from {${tag}}, ${HINT}`,
-      );
-    }
-  }
+export function refuseCrossSlotParent(parents: ParentChecks, fields: { has(field: string): boolean }): void {
+  for (const [field, , crossSlot] of parents) if (crossSlot !== undefined && fields.has(field)) throw new CrossSlotError(crossSlot);
 }
 
 /** The error of a removal whose plan reaches keys under another hash tag than the removed model's, on a cluster. */

@@ -1,17 +1,30 @@
+import { Connection } from '../connection/connection';
+import { hashTagOf, isCluster } from '../connection/topology';
 import type { ParentChecks } from '../mapper/object-store';
 import type { ModelDescriptor } from '../metadata/model-descriptor';
+import { crossSlotParentMessage } from './cross-slot';
 import { inSameTenant } from './tenant-scope';
 
 const NONE: ParentChecks = [];
 
-/** For each @BelongsTo of the model: its foreign key and the parent model's object key prefix. */
-export function parentChecks(model: ModelDescriptor, prefix: string): ParentChecks {
+/**
+ * For each @BelongsTo of the model: its foreign key and the parent model's object key prefix, under the
+ * connection's prefix; on a Redis Cluster, a parent under another hash tag than the model's also carries the
+ * message of the CrossSlotError a write setting that key gets (refuseCrossSlotParent).
+ */
+export function parentChecks(model: ModelDescriptor, connection: Connection): ParentChecks {
   if (model.relations.length === 0) return NONE;
-  const checks: Array<readonly [string, string]> = [];
+  const { prefix } = connection;
+  const tag = isCluster(connection.client) ? hashTagOf(model.keys(prefix).base) : undefined;
+  const checks: Array<ParentChecks[number]> = [];
   for (const relation of model.relations) {
-    if (relation.kind === 'belongsTo') {
-      checks.push([relation.foreignKey, inSameTenant(model, relation.target()).keys(prefix).objectPrefix]);
-    }
+    if (relation.kind !== 'belongsTo') continue;
+    const parent = inSameTenant(model, relation.target());
+    const objectPrefix = parent.keys(prefix).objectPrefix;
+    // on one server (no tag to compare) every check runs
+    const parentTag = tag === undefined ? undefined : hashTagOf(objectPrefix);
+    if (parentTag === tag) checks.push([relation.foreignKey, objectPrefix]);
+    else checks.push([relation.foreignKey, objectPrefix, crossSlotParentMessage(model, relation.property, { name: parent.name, tag: parentTag! }, tag!)]);
   }
   return checks;
 }
