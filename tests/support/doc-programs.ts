@@ -134,12 +134,20 @@ function runnableLine(line: string, pageLine: number, error: { name: string; mes
   return code;
 }
 
-/** The names 'redis-record' exports (values and types), read from its entry file. */
+/**
+ * The names 'redis-record' exports (values and types), read from its entry file's `export { ... }` and
+ * `export type { ... }` lists: its text alone, not a program of the whole library (compileDocs builds that).
+ */
 export function libraryExports(indexFile: string): string[] {
-  const program = ts.createProgram([indexFile], { noEmit: true, skipLibCheck: true });
-  const checker = program.getTypeChecker();
-  const symbol = checker.getSymbolAtLocation(program.getSourceFile(indexFile)!)!;
-  return checker.getExportsOfModule(symbol).map((exported) => exported.name);
+  const source = ts.createSourceFile(indexFile, readFileSync(indexFile, 'utf8'), ts.ScriptTarget.ES2022);
+  const names: string[] = [];
+  for (const statement of source.statements) {
+    if (!ts.isExportDeclaration(statement)) continue;
+    const clause = statement.exportClause;
+    if (!clause || !ts.isNamedExports(clause)) throw new Error(`${indexFile}: only export { ... } lists are read, not export *`);
+    for (const element of clause.elements) names.push(element.name.text);
+  }
+  return names;
 }
 
 export interface CompiledDocs {
@@ -170,13 +178,20 @@ export function compileDocs(tsconfig: string, programs: readonly DocProgram[]): 
   host.fileExists = (name) => byPath.has(name) || fileExists(name);
   host.readFile = (name) => byPath.get(name)?.text ?? readFile(name);
   const compiled = ts.createProgram([...byPath.keys()], options, host);
-  const errors = new Map<DocProgram, string[]>(programs.map((program) => [program, []]));
-  for (const diagnostic of ts.getPreEmitDiagnostics(compiled)) {
-    const program = diagnostic.file && byPath.get(diagnostic.file.fileName);
-    if (!program || diagnostic.start === undefined) continue;
-    const { line } = diagnostic.file!.getLineAndCharacterOfPosition(diagnostic.start);
-    const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ');
-    errors.get(program)!.push(`${program.page}:${program.pageLines[line] || '?'}: ${message}`);
+  // the programs' own diagnostics only: the library's are `npm run typecheck`'s
+  const errors = new Map<DocProgram, string[]>();
+  for (const program of programs) {
+    const diagnostics = ts.getPreEmitDiagnostics(compiled, compiled.getSourceFile(program.path));
+    errors.set(
+      program,
+      diagnostics.map((diagnostic) => {
+        const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ');
+        // a global diagnostic (compiler options) has no file
+        if (!diagnostic.file || diagnostic.start === undefined) return `${program.page}: ${message}`;
+        const { line } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
+        return `${program.page}:${program.pageLines[line] || '?'}: ${message}`;
+      }),
+    );
   }
   const javascript = new Map<DocProgram, string>();
   for (const program of programs) {
