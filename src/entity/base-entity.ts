@@ -277,12 +277,18 @@ export abstract class BaseEntity extends StatefulEntity {
    * options: a second argument (`{ limit }`, say, from a caller without types) is an ArgumentError rather
    * than a count of something else than what was asked.
    */
-  static async count<T extends BaseEntity>(this: EntityClass<T>, where?: Where<T>): Promise<number> {
-    const model = descriptorOf(this);
-    if (arguments.length > 1 && arguments[1] !== undefined) {
-      throw new ArgumentError(`${model.name}.count takes a where alone, it has no options; got ${describeValue(arguments[1])}`);
+  static count<T extends BaseEntity>(this: EntityClass<T>, where?: Where<T>): Promise<number> {
+    // Not async: a bare count is then the ZCARD's promise itself, without the ticks of async layers. Errors
+    // thrown here (bad arguments, no connection) still come as rejections.
+    try {
+      const model = descriptorOf(this);
+      if (arguments.length > 1 && arguments[1] !== undefined) {
+        throw new ArgumentError(`${model.name}.count takes a where alone, it has no options; got ${describeValue(arguments[1])}`);
+      }
+      return afterSchema(model, () => (where === undefined ? storeOf(model).count() : countWhere(this, where)));
+    } catch (error) {
+      return Promise.reject(error);
     }
-    return afterSchema(model, () => (where === undefined ? storeOf(model).count() : countWhere(this, where)));
   }
 
   /**
