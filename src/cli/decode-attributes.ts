@@ -1,3 +1,4 @@
+import { asError } from '../errors/as-error';
 import { codecFor, ATTRIBUTE_TYPES, AttributeType } from '../codecs/attribute-type';
 import { StoredDefinition } from '../schema/stored-definition';
 
@@ -19,7 +20,7 @@ function decodeTyped(type: string, stored: string): { value: unknown; error?: st
     const value = codecFor(type as AttributeType).decode(stored);
     return { value: value instanceof Date ? value.toISOString() : value };
   } catch (error) {
-    return { value: stored, error: (error as Error).message };
+    return { value: stored, error: asError(error).message };
   }
 }
 

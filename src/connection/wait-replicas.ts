@@ -61,19 +61,24 @@ export async function awaitReplicas(
   what: { model: string; id: string; operation: string },
 ): Promise<void> {
   if (!policy) return;
-  const args = ['WAIT', String(policy.replicas), String(policy.timeoutMs)];
-  let reply: unknown;
-  if (isCluster(client)) {
-    // The master's own client is the connection the cluster client sent the write on.
-    const node = client.getNodeClientForKey ? await client.getNodeClientForKey(key, false) : undefined;
-    reply = node ? await (node as NodeCommands).sendCommand(args) : await client.sendCommand(key, false, args);
-  } else {
-    reply = await (client as NodeCommands).sendCommand(args);
-  }
-  const acknowledged = Number(reply);
+  const acknowledged = await acknowledgingReplicas(client, key, policy);
   if (acknowledged < policy.replicas) {
     throw new ReplicationError(what.model, what.id, what.operation, policy.replicas, acknowledged, policy.timeoutMs);
   }
+}
+
+/**
+ * `WAIT policy.replicas policy.timeoutMs` on the node holding `key` (the client itself on one server), over the
+ * connection the writes went through: how many replicas acknowledged everything it wrote so far.
+ */
+export async function acknowledgingReplicas(client: unknown, key: string, policy: ReplicaPolicy): Promise<number> {
+  const args = ['WAIT', String(policy.replicas), String(policy.timeoutMs)];
+  if (isCluster(client)) {
+    // The master's own client is the connection the cluster client sent the write on.
+    const node = client.getNodeClientForKey ? await client.getNodeClientForKey(key, false) : undefined;
+    return Number(node ? await (node as NodeCommands).sendCommand(args) : await client.sendCommand(key, false, args));
+  }
+  return Number(await (client as NodeCommands).sendCommand(args));
 }
 
 /** What replicaShortfall needs of a model: its name, its policy and where an object's keys are. */

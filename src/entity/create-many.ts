@@ -14,6 +14,7 @@ import { CREATES_IN_FLIGHT, firstChunks } from './bulk-options';
 import { inWindows } from './bulk-windows';
 import { stateOf } from './entity-state';
 import { prepareWrite, refusal } from './write-entity';
+import { asError } from '../errors/as-error';
 
 /** A new object on its way: its position among the entities, and what is sent for it. */
 interface PendingCreate extends NewObject {
@@ -59,7 +60,7 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
         refuseCrossSlotParent(parents, fields);
         pending.push({ at, id: uuids ? uuidv4() : '', fields });
       } catch (error) {
-        errors[at] = error as Error;
+        errors[at] = asError(error);
       }
     }
     // One call per key base, sent together: a new sequence-id object of a sharded model goes to the next shard
@@ -109,7 +110,7 @@ async function insertChunk({ model, store, target, first, entities, errors }: Pl
       ids.push(String(first + at));
       hsets.push(args);
     } catch (error) {
-      errors[at] = error as Error;
+      errors[at] = asError(error);
     }
   }
   await store.insertPlain(target, ids, hsets);

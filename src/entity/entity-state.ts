@@ -1,4 +1,5 @@
-import { RedisRecordError } from '../errors/errors';
+import { ArgumentError, RedisRecordError } from '../errors/errors';
+import { describeValue } from '../errors/describe-value';
 import type { ModelDescriptor } from '../metadata/model-descriptor';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { fieldsOfHsetArgs } from '../mapper/hset-args';
@@ -34,8 +35,21 @@ export abstract class StatefulEntity {
   static {
     // every field from the start: one shape for every state, and 56 bytes for a saved one instead of 80 (fields
     // added later go to a separate property store)
-    readState = (entity) => (entity.#state ??= { id: undefined, stored: undefined, queue: IDLE, running: 0 });
+    readState = (entity) => {
+      try {
+        return (entity.#state ??= { id: undefined, stored: undefined, queue: IDLE, running: 0 });
+      } catch {
+        // only an object no entity constructor made has no #state (Object.create(Model.prototype), a Proxy)
+        throw notAnInstance(entity);
+      }
+    };
   }
+}
+
+function notAnInstance(entity: object): ArgumentError {
+  return new ArgumentError(
+    `${describeValue(entity)} was not made by its class's constructor (Object.create or a Proxy, say): make instances with new or Model.build`,
+  );
 }
 
 /** The snapshot of a persisted instance, as a map (undefined when it is not persisted). */
@@ -60,7 +74,12 @@ export function idOf(entity: object): string | undefined {
  * (the common case: no wait for a settled queue).
  */
 export function serialized<T>(entity: object, operation: () => Promise<T>): Promise<T> {
-  const state = stateOf(entity);
+  let state: EntityState;
+  try {
+    state = stateOf(entity);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   const result = state.running === 0 ? operation() : state.queue.then(operation, operation);
   holdUntil(entity, result);
   return result;

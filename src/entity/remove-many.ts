@@ -22,6 +22,7 @@ import { buildStored } from './materialize';
 import { stateOf } from './entity-state';
 import { optionsArgument } from '../errors/options-argument';
 import { runHooks } from './run-hooks';
+import { bulkReplicaShortfalls } from './bulk-replicas';
 
 /** Transactions or script calls awaiting Redis at once. */
 const IN_FLIGHT = 2;
@@ -69,7 +70,7 @@ export async function removeMany<T extends BaseEntity>(
       const text = asText ? String(given) : describeValue(given);
       if (asText && refused.has(text)) continue;
       if (asText) refused.add(text);
-      failed.push({ id: text, index, error: error as Error, removed: false });
+      failed.push({ id: text, index, error: asError(error), removed: false });
       continue;
     }
     if (seen.has(id)) continue;
@@ -129,6 +130,11 @@ async function removeAll<T extends BaseEntity>(
     }
   });
 
+  // With the model's waitReplicas: the removals stand; an id whose node fell short is reported removed but failed.
+  const written = new Map<string, string>();
+  if (model.replicas) for (const item of pending) if (existed.get(item) === true) written.set(item.id, 'remove');
+  const shortfalls = await bulkReplicaShortfalls(model, written, model.replicas);
+
   const removed: string[] = [];
   const missing: string[] = [];
   for (const item of pending) {
@@ -150,7 +156,10 @@ async function removeAll<T extends BaseEntity>(
         state.id = undefined;
       }
     }
-    removed.push(item.id);
+    // as remove() throws a replica shortfall after its AfterRemove hooks
+    const shortfall = shortfalls.get(item.id);
+    if (shortfall) fail(item, shortfall, true);
+    else removed.push(item.id);
   }
   return { removed, missing };
 }

@@ -21,6 +21,10 @@ import { runHooks } from './run-hooks';
 import { validateEntity } from './validate-entity';
 import { writeEntity } from './write-entity';
 import { claimsUniques } from './claimed-write';
+import { entangledItems } from './claim-order';
+import { bulkReplicaShortfalls } from './bulk-replicas';
+import { operationReplicaPolicy, ReplicaPolicy } from '../connection/wait-replicas';
+import { ReplicationError } from '../errors/errors';
 
 /**
  * The instances of a saveMany call, position by position: each one's index in the given list, the instance
@@ -49,9 +53,12 @@ export async function saveMany<T extends BaseEntity>(
   options?: SaveManyOptions,
 ): Promise<SaveManyResult<T>> {
   if (!Array.isArray(given)) throw new ArgumentError(`saveMany: expected an array of entities or attribute objects, got ${describeValue(given)}`);
-  const { chunkSize: chunkOption, validate } = optionsArgument('saveMany', options);
+  const settings = optionsArgument('saveMany', options);
+  const { chunkSize: chunkOption, validate } = settings;
   const chunkSize = chunkSizeOption('saveMany', chunkOption, SAVE_CHUNK_SIZE);
   const model = descriptorOf(ctor);
+  // bad waitReplicas or waitTimeoutMs: an ArgumentError before any hook runs, as for save()
+  const replicas = operationReplicaPolicy(model.name, settings, model.replicas);
   activeConnection(); // no connection: the whole call fails at once, before any hook runs
   const failed: Array<SaveManyFailure<T>> = [];
   const fail = (index: number, entity: T | undefined, error: unknown, written = false) =>
@@ -91,7 +98,7 @@ export async function saveMany<T extends BaseEntity>(
   batch.indexes.length = batch.entities.length = batch.states.length = kept;
 
   // Like save(), wait for whatever this call's instances are still doing, and make their next operation wait.
-  const work = claims.idle().then(() => saveItems(model, batch, validate !== false, chunkSize, fail));
+  const work = claims.idle().then(() => saveItems(model, batch, validate !== false, chunkSize, replicas, fail));
   holdAllUntil(batch.states, work);
   const saved = await work;
   failed.sort((a, b) => a.index - b.index);
@@ -103,6 +110,7 @@ async function saveItems<T extends BaseEntity>(
   { indexes, entities, states }: Batch<T>,
   validate: boolean,
   chunkSize: number,
+  replicas: ReplicaPolicy | undefined,
   fail: (index: number, entity: T, error: unknown, written?: boolean) => void,
 ): Promise<Array<Persisted<T>>> {
   // known once the instances' earlier operations have settled (a save under way may have created one)
@@ -127,27 +135,22 @@ async function saveItems<T extends BaseEntity>(
   const written = new Array<boolean>(entities.length).fill(false);
   await afterSchema(model, async () => {
     // Changes to loaded objects first, in chunks (update-many.lua), then the new objects, in chunks. A sharded
-    // model's unique values are claimed object by object (claimed-write.ts): its changes and creates go one
-    // save.lua call each (writeEntity, as save() does), pipelined, at most UPDATES_IN_FLIGHT under way.
+    // model's unique values are claimed object by object (claimed-write.ts): its changes, then its creates, go
+    // one save.lua call each (writeEntity, as save() does), pipelined, at most UPDATES_IN_FLIGHT under way, but
+    // those sharing a unique value one after the other, in order (claim-order.ts).
     const oneByOne = claimsUniques(model);
-    const single: number[] = [];
     const updates: number[] = [];
     const creates: number[] = [];
     for (let i = 0; i < ready.length; i++) {
       const at = ready[i];
-      if (oneByOne) single.push(at);
-      else if (creating[at]) creates.push(at);
+      if (creating[at]) creates.push(at);
       else updates.push(at);
     }
-    await eachInFlight(single.length, UPDATES_IN_FLIGHT, async (i) => {
-      const at = single[i];
-      try {
-        await writeEntity(model, entities[at], states[at]);
-        record(at, undefined);
-      } catch (error) {
-        record(at, error);
-      }
-    });
+    if (oneByOne) {
+      await writeEach(updates);
+      await writeEach(creates);
+      return;
+    }
     const updateErrors = await updateMany(
       model,
       updates.map((at) => entities[at]),
@@ -168,23 +171,54 @@ async function saveItems<T extends BaseEntity>(
     else fail(indexes[at], entities[at], error);
   }
 
+  async function writeOne(at: number): Promise<void> {
+    try {
+      await writeEntity(model, entities[at], states[at]);
+      written[at] = true;
+    } catch (error) {
+      fail(indexes[at], entities[at], error);
+    }
+  }
+
+  async function writeEach(positions: readonly number[]): Promise<void> {
+    const entangled = entangledItems(model, entities, states, positions);
+    const free = positions.filter((_, i) => !entangled[i]);
+    const tied = positions.filter((_, i) => entangled[i]);
+    await Promise.all([
+      eachInFlight(free.length, UPDATES_IN_FLIGHT, (i) => writeOne(free[i])),
+      (async () => {
+        for (const at of tied) await writeOne(at);
+      })(),
+    ]);
+  }
+
+  // With waitReplicas: the writes stand; an item whose node fell short is reported written but failed.
+  let shortfalls: Map<string, ReplicationError> | undefined;
+  if (replicas) {
+    const operations = new Map<string, string>();
+    for (const at of ready) if (written[at]) operations.set(states[at].id!, creating[at] ? 'create' : 'save');
+    shortfalls = await bulkReplicaShortfalls(model, operations, replicas);
+  }
+
   const saved: Array<Persisted<T>> = [];
   const hooksAfter = AFTER.some((kind) => model.hookMethods(kind).length > 0);
   for (let i = 0; i < ready.length; i++) {
     const at = ready[i];
     if (!written[at]) continue;
     const entity = entities[at];
-    if (!hooksAfter) {
-      saved.push(entity as Persisted<T>);
-      continue;
+    if (hooksAfter) {
+      try {
+        await runHooks(model, entity, creating[at] ? 'afterCreate' : 'afterUpdate');
+        await runHooks(model, entity, 'afterSave');
+      } catch (error) {
+        fail(indexes[at], entity, error, true);
+        continue;
+      }
     }
-    try {
-      await runHooks(model, entity, creating[at] ? 'afterCreate' : 'afterUpdate');
-      await runHooks(model, entity, 'afterSave');
-      saved.push(entity as Persisted<T>);
-    } catch (error) {
-      fail(indexes[at], entity, error, true);
-    }
+    // as save() throws a replica shortfall after its after-hooks
+    const shortfall = shortfalls?.get(states[at].id!);
+    if (shortfall) fail(indexes[at], entity, shortfall, true);
+    else saved.push(entity as Persisted<T>);
   }
   return saved;
 }
@@ -240,6 +274,7 @@ function instanceFor<T extends BaseEntity>(ctor: EntityClass<T>, model: ModelDes
     }
     throw new ArgumentError(`${model.name}.saveMany: ${describeValue(item)} instance is not a ${model.name} of this scope`);
   }
+  stateOf(item); // ArgumentError for an object no constructor made (Object.create, a Proxy)
   if (model.version) refuseFrozen(model, item, 'saveMany');
   return item as T;
 }

@@ -1,3 +1,4 @@
+import { asError } from '../errors/as-error';
 import { activeConnection } from '../connection/connection';
 import { bulkTarget, groupByTarget } from '../mapper/bulk-routing';
 import { BulkStore, ObjectChange } from '../mapper/bulk-store';
@@ -47,7 +48,7 @@ export async function updateMany(
         if (isEmpty(changes)) keepUpdate(model, entities[at], states[at], stored);
         else pending.push({ at, id: states[at].id!, changes, readVersion, stored });
       } catch (error) {
-        errors[at] = error as Error;
+        errors[at] = asError(error);
       }
     }
     const groups = groupByTarget(pending, (item) => bulkTarget(model, connection.prefix, item.id));
@@ -62,7 +63,7 @@ export async function updateMany(
             else errors[at] = refusal(model, entities[at], outcome, id);
           }
         } catch (error) {
-          for (const { at } of items) errors[at] = error as Error;
+          for (const { at } of items) errors[at] = asError(error);
         }
       }),
     );

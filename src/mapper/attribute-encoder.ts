@@ -1,3 +1,4 @@
+import { asError } from '../errors/as-error';
 import { ValidationError as ClassValidatorError } from 'class-validator';
 import { CodecError } from '../codecs/codec';
 import { attributeFailure } from '../errors/attribute-failure';
@@ -73,7 +74,7 @@ export function decodeInto(model: ModelDescriptor, id: string, fields: EncodedFi
     try {
       target[attribute.property] = attribute.codec.decode(raw);
     } catch (error) {
-      throw new DecodeError(model.name, id, attribute.property, (error as Error).message);
+      throw new DecodeError(model.name, id, attribute.property, asError(error).message);
     }
   }
   if (model.dynamicProperty) target[model.dynamicProperty] = decodeDynamic(fields);

@@ -1,3 +1,4 @@
+import { asError } from '../errors/as-error';
 import { describeValue } from '../errors/describe-value';
 import { QueryError } from '../errors/errors';
 import { isPlainObject } from '../types/plain-object';
@@ -105,7 +106,7 @@ function encode(name: string, attribute: AttributeDescriptor, value: unknown): s
   try {
     return attribute.codec.encode(value);
   } catch (error) {
-    throw new QueryError(`${name}: cannot compare with ${describeValue(value)}: ${(error as Error).message}`);
+    throw new QueryError(`${name}: cannot compare with ${describeValue(value)}: ${asError(error).message}`);
   }
 }
 

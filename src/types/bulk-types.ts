@@ -17,11 +17,15 @@ export interface SaveManyFailure<T> {
   readonly index: number;
   /** The instance (the one given, or the one built from the given attributes); absent when none could be built. */
   readonly entity: T | undefined;
-  /** ValidationError, UniqueConstraintError, StaleObjectError, RelationError, NotFoundError, ArgumentError, or what a hook threw. */
+  /**
+   * ValidationError, UniqueConstraintError, StaleObjectError, RelationError, NotFoundError, CrossSlotError,
+   * ArgumentError, ReplicationError, or what a hook threw.
+   */
   readonly error: Error;
   /**
    * False: nothing of this item was written. True: the object is stored, but an AfterCreate/AfterUpdate/AfterSave
-   * hook threw afterwards (as save() would reject after writing).
+   * hook threw afterwards, or, with `waitReplicas`, too few replicas acknowledged it (ReplicationError), as save()
+   * would reject after writing.
    */
   readonly written: boolean;
 }
@@ -41,9 +45,12 @@ export interface RemoveManyFailure {
   readonly id: string;
   /** The position of its first occurrence in the array given to removeMany. */
   readonly index: number;
-  /** InvalidIdError, RelationError (onDelete 'restrict'), or what a hook threw. */
+  /** InvalidIdError, RelationError (onDelete 'restrict'), ReplicationError, or what a hook threw. */
   readonly error: Error;
-  /** True when the object was removed and only an AfterRemove hook failed afterwards. */
+  /**
+   * True when the object was removed and only what follows failed: an AfterRemove hook, or, with the model's
+   * `waitReplicas`, too few replicas acknowledging (ReplicationError), as remove() would reject after removing.
+   */
   readonly removed: boolean;
 }
 

@@ -9,6 +9,7 @@ import {
   Index,
   InvalidIdError,
   Model,
+  Unique,
 } from '../../src';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { keysUnder, useTestRedis } from '../support/test-redis';
@@ -51,6 +52,12 @@ class Thrower extends BaseEntity {
     if (this.tag === 'string') throw 'refused by hook';
     if (this.tag === 'undefined') throw undefined;
   }
+}
+
+/** A unique value: its creates go through save-many.lua rather than one MULTI per chunk. */
+@Model({ name: 'BulkArgCoded' })
+class Coded extends BaseEntity {
+  @Attr() @Unique() code!: string;
 }
 
 const redis = useTestRedis();
@@ -198,5 +205,50 @@ describe('saveMany', () => {
     ]);
     for (const failure of result.failed) expect(failure.error).toBeInstanceOf(ArgumentError);
     expect(await Thrower.count()).toBe(count);
+  });
+
+  it('reports an object with the model\'s prototype that no constructor made (Object.create, a Proxy) as its own ArgumentError', async () => {
+    const count = await Note.count();
+    const made = Object.assign(Object.create(Note.prototype) as Note, { tag: 'made by Object.create' });
+    const proxied = new Proxy(Note.build({ tag: 'proxied' }), {});
+    const result = await Note.saveMany([{ tag: 'fine' }, made, proxied]);
+    expect(result.saved.map((note) => note.tag)).toEqual(['fine']);
+    expect(result.failed.map((failure) => [failure.index, failure.error.constructor.name, failure.written])).toEqual([
+      [1, 'ArgumentError', false],
+      [2, 'ArgumentError', false],
+    ]);
+    expect(result.failed[0].error.message).toBe(
+      "a Note was not made by its class's constructor (Object.create or a Proxy, say): make instances with new or Model.build",
+    );
+    expect(await Note.count()).toBe(count + 1);
+    // the single operations reject (not throw) with the same error
+    await expect(made.save()).rejects.toThrow(ArgumentError);
+    await expect(made.remove()).rejects.toThrow(ArgumentError);
+  });
+
+  it('reports an attribute read that throws undefined as a failure of its item, on every write path', async () => {
+    const throwing = <T extends object>(entity: T, property: string): T =>
+      Object.defineProperty(entity, property, {
+        get() {
+          throw undefined;
+        },
+        enumerable: true,
+        configurable: true,
+      });
+    // a create with nothing to check (one MULTI per chunk), a create through save-many.lua, an update
+    const plain = throwing(Note.build({ tag: 'x' }), 'tag');
+    const created = await Coded.saveMany([{ code: 'fine' }, throwing(Coded.build({ code: 'y' }), 'code')]);
+    const viaMulti = await Note.saveMany([{ tag: 'fine' }, plain]);
+    const loaded = (await Note.find((await Note.create({ tag: 'stored' })).id))!;
+    const updated = await Note.saveMany([throwing(loaded, 'size')]);
+    for (const [result, index] of [[viaMulti, 1], [created, 1], [updated, 0]] as const) {
+      expect(result.failed.map((failure) => [failure.index, failure.error.message, failure.written])).toEqual([
+        [index, 'a value that is not an Error was thrown: undefined', false],
+      ]);
+    }
+    expect(plain.isPersisted()).toBe(false);
+    expect(viaMulti.saved).toHaveLength(1);
+    expect(created.saved).toHaveLength(1);
+    expect(updated.saved).toHaveLength(0);
   });
 });

@@ -343,6 +343,64 @@ describe('bulk operations on sharded models', () => {
     await expectShardsConsistent(ShardedAccount, redis.raw, redis.prefix);
   });
 
+  it('saveMany settles unique values changing hands as save() called in the given order: updates, then creates', async () => {
+    // Each scenario, by sequential save() calls on an unsharded model and by one saveMany on the sharded one:
+    // the same items must fail. Loaded objects get new handles; new objects come last in each list.
+    @Model()
+    class InOrderMember extends BaseEntity {
+      @Attr() @Unique() handle?: string;
+    }
+    @Model({ shards: 4 })
+    class ShardedMember extends BaseEntity {
+      @Attr() @Unique() handle?: string;
+    }
+    type Step = { from: string; to: string } | { create: string };
+    const scenarios: Step[][] = [
+      // an update frees a value that a new object of the call takes (given after it, and before it)
+      [{ from: 'a', to: 'a2' }, { create: 'a' }],
+      [{ create: 'b' }, { from: 'b', to: 'b2' }],
+      // a value passed on through a third one; a swap, which save() in order cannot make
+      [{ from: 'c', to: 'c3' }, { from: 'd', to: 'c' }],
+      [{ from: 'e', to: 'f' }, { from: 'f', to: 'e' }],
+      // a chain whose first links wait for values still held
+      [{ from: 'g', to: 'h' }, { from: 'h', to: 'i' }, { from: 'i', to: 'j' }],
+      // two new objects wanting one value, beside independent ones
+      [{ create: 'k' }, { create: 'free1' }, { create: 'k' }, { create: 'free2' }],
+    ];
+    for (const steps of scenarios) {
+      const failures = async (model: typeof InOrderMember, bulk: boolean): Promise<number[]> => {
+        const updates = steps.flatMap((step, index) => ('from' in step ? [{ step, index }] : []));
+        const loaded = new Map<number, InOrderMember>();
+        for (const { step, index } of updates) {
+          const stored = await model.create({ handle: (step as { from: string }).from });
+          loaded.set(index, (await model.find(stored.id))!);
+        }
+        const items = steps.map((step, index) => {
+          if ('create' in step) return model.build({ handle: step.create });
+          const entity = loaded.get(index)!;
+          entity.handle = step.to;
+          return entity;
+        });
+        let failed: number[];
+        if (bulk) {
+          failed = (await model.saveMany(items)).failed.map((failure) => failure.index);
+        } else {
+          // what saveMany promises: the updates first, then the new objects, each group in the given order
+          failed = [];
+          const order = [...items.keys()].sort((x, y) => Number(items[x].isPersisted() ? 0 : 1) - Number(items[y].isPersisted() ? 0 : 1) || x - y);
+          for (const index of order) await items[index].save().catch(() => failed.push(index));
+          failed.sort((x, y) => x - y);
+        }
+        await model.removeMany((await model.findIds()) as string[]);
+        return failed;
+      };
+      const expected = await failures(InOrderMember, false);
+      expect({ steps, failed: await failures(InOrderMember, true) }).toEqual({ steps, failed: expected });
+      expect({ steps, failed: await failures(ShardedMember as unknown as typeof InOrderMember, true) }).toEqual({ steps, failed: expected });
+    }
+    await expectShardsConsistent(ShardedMember, redis.raw, redis.prefix);
+  });
+
   it('removeMany releases the claims of what it removes: the values are free at once', async () => {
     const gone = await ShardedAccount.create({ email: 'removed@x.io', badge: 4242 });
     expect((await ShardedAccount.removeMany([gone.id])).removed).toEqual([gone.id]);
