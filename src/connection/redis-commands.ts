@@ -16,6 +16,7 @@ export interface RedisTransaction {
   zRangeWithScores(key: string, start: number, stop: number): RedisTransaction;
   zCount(key: string, min: string, max: string): RedisTransaction;
   time(): RedisTransaction;
+  objectEncoding(key: string): RedisTransaction;
   sortRo(key: string, options: { BY: string; LIMIT: { offset: number; count: number }; GET: string[] }): RedisTransaction;
   exec(): Promise<unknown[]>;
 }

@@ -67,6 +67,13 @@ export function Model(given?: ModelOptions): ClassDecorator {
       if (index.kind === 'unique' && index.attribute.role) {
         throw new SchemaError(`${target.name}.${index.attribute.property}: a counter or version cannot be @Unique`);
       }
+      const scope = index.scope;
+      if (scope && indexes.some((other) => other.kind === 'unique' && other.caseInsensitive && other.attribute === scope)) {
+        // equality on such an attribute ignores case, but a scope picks its index key by the exact value
+        throw new SchemaError(
+          `${target.name}.${index.attribute.property}: scope ${scope.property} has a case-insensitive @Unique, and a scope is matched exactly; scope by another attribute`,
+        );
+      }
     }
     const group = options.group;
     if (group !== undefined && (typeof group !== 'string' || !MODEL_NAME.test(group))) {

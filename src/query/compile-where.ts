@@ -123,7 +123,11 @@ function equalitySource(
   pins: Pins,
 ): { program: ScriptArg[]; scope?: string } {
   const values = condition.equals!;
-  if (values.length === 0) return { program: ['0'] };
+  if (values.length === 0) {
+    // matches nothing, but only where an index could answer it: any other `in` would be a QueryError
+    equalsOne(model, keys, condition, '', pins);
+    return { program: ['0'] };
+  }
   if (values.length === 1) return equalsOne(model, keys, condition, values[0], pins);
   const one = values.map((value) => equalsOne(model, keys, condition, value, pins).program);
   return { program: [...one.flat(), '|', String(one.length)] };

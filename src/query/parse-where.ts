@@ -47,6 +47,7 @@ export function parseWhere(model: ModelDescriptor, where: unknown): ParsedWhere 
   for (const key of Object.keys(where)) {
     const raw = where[key];
     if (key === 'OR') {
+      if (raw === undefined) continue; // as for any condition: undefined constrains nothing
       if (!Array.isArray(raw) || raw.length === 0 || !everyPlainObject(raw)) {
         throw new QueryError(`${model.name}: OR takes a non-empty array of wheres (objects)`);
       }
@@ -77,7 +78,13 @@ function parseCondition(model: ModelDescriptor, attribute: AttributeDescriptor, 
     if (value === undefined) continue;
     if (operator === 'in') {
       if (!Array.isArray(value)) throw new QueryError(`${name}: in takes an array`);
-      condition.equals = [...new Set(value.map((item) => encode(name, attribute, item)))];
+      const equals = new Set<string>();
+      // by position: map() would skip the holes of a sparse array, and an absent value is not queryable
+      for (let i = 0; i < value.length; i++) {
+        if (!(i in value)) throw new QueryError(`${name}: in has a hole at index ${i} (a sparse array); absent values are not indexed`);
+        equals.add(encode(name, attribute, value[i]));
+      }
+      condition.equals = [...equals];
     } else if (attribute.type === 'number' || attribute.type === 'date') {
       if (operator === 'startsWith') throw new QueryError(`${name}: startsWith applies to sortable strings`);
       const bound = { value: Number(encode(name, attribute, value)), inclusive: operator.endsWith('e') };

@@ -190,7 +190,8 @@ export async function loadWindow(
       .zRangeWithScores(keys.expiring, 0, 0)
       .time()
       .zCount(window.key, '-inf', window.max)
-      .zCount(window.key, window.min, window.max);
+      .zCount(window.key, window.min, window.max)
+      .objectEncoding(window.key);
   let expected = ranks;
   let reads = 0;
   // the first transaction reads the ranks alone, unless they were given; each later one reads the rows too
@@ -209,10 +210,13 @@ export async function loadWindow(
       sortRefused.add(client);
       return undefined;
     }
-    const [first, time, end, count, rows] = replies;
+    const [first, time, end, count, encoding, rows] = replies;
     if (dueAt(first, timeMs(time))) return undefined;
     const found = { start: Number(end) - Number(count), count: Number(count) };
     if (found.count === 0) return [];
+    // SORT turns a small sorted set (listpack) into a skiplist for good, several times its memory: a small
+    // index is read by query.lua instead (cheap at that size); only a skiplist is read with SORT_RO
+    if (encoding !== 'skiplist') return undefined;
     if (reading && found.start === expected!.start && found.count === expected!.count) {
       return liveRows(rows as unknown[], window.patterns.length);
     }

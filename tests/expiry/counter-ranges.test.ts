@@ -7,6 +7,13 @@ class RangeCounter extends BaseEntity {
   @Counter() @Index() hits = 0;
 }
 
+/** A counter that scopes an index: the index key is named by the counter's stored text. */
+@Model()
+class LevelCounter extends BaseEntity {
+  @Counter() level = 0;
+  @Attr() @Index({ scope: 'level' }) at?: number;
+}
+
 const redis = useTestRedis();
 const stored = (id: string) => redis.raw.hGet(`${redis.prefix}:{RangeCounter}:obj:${id}`, 'hits');
 
@@ -26,6 +33,25 @@ describe('counters at the edges of numbers', () => {
     const frac = await RangeCounter.create({ hits: 0.1 });
     expect(await frac.increment('hits', 0.2)).toBe(0.1 + 0.2);
     expect((await RangeCounter.findOrFail(frac.id)).hits).toBe(0.1 + 0.2);
+  });
+
+  it('store a sum as String(sum) writes it, as a create of that number would', async () => {
+    const starts = [0, 0.1, -0.1, 1e-7, 123.456, 2 ** 53, 1e20, 1e21, -5e-324, 0.000001, 1 / 3];
+    const amounts = [0.2, 1e-7, -1e-9, 0.5, 3, 1e21, 2.5e-8, 1e300, 12345.678];
+    for (const start of starts) {
+      for (const amount of amounts) {
+        const counter = await RangeCounter.create({ hits: start });
+        const sum = await counter.increment('hits', amount);
+        expect({ start, amount, sum, text: await stored(counter.id) }).toEqual({ start, amount, sum: start + amount, text: String(start + amount) });
+      }
+    }
+  });
+
+  it('keep a scope named by a fractional counter reachable by an equality on it', async () => {
+    const counter = await LevelCounter.create({ at: 5 });
+    await counter.increment('level', 0.1);
+    expect(await LevelCounter.findIds({ level: 0.1 }, { orderBy: { at: 'asc' } })).toEqual([counter.id]);
+    expect(await LevelCounter.count({ level: 0.1, at: { gte: 0 } })).toBe(1);
   });
 
   it('refuse a sum that is not finite, and write nothing (index included)', async () => {

@@ -81,6 +81,15 @@ local function lexId(member)
   return string.match(member, '%z%z.([^%z]*)$')
 end
 
+-- Whether two scores as Redis writes them are one score: '-0' and '0' are ('inf' is compared as text).
+local function sameScore(a, b)
+  if a == b then
+    return true
+  end
+  local x, y = tonumber(a), tonumber(b)
+  return x ~= nil and x == y
+end
+
 local function pageByScore(key, min, max, desc, offset, limit, numeric)
   if limit == 0 then
     return {}
@@ -101,11 +110,12 @@ local function pageByScore(key, min, max, desc, offset, limit, numeric)
   if #rows == 0 then
     return ids
   end
-  -- Group the page by score.
+  -- Group the page by score. Scores are compared as numbers: Redis writes a score -0 as '-0' (in a skiplist),
+  -- and orders it as one tie group with 0.
   local groups = {}
   for i = 1, #rows, 2 do
     local last = groups[#groups]
-    if not last or last.score ~= rows[i + 1] then
+    if not last or not sameScore(last.score, rows[i + 1]) then
       last = { score = rows[i + 1], members = {} }
       groups[#groups + 1] = last
     end

@@ -173,7 +173,10 @@ else
       return cleanup(found)
     end
     matches = stored(temp())
-    redis.call('ZINTERSTORE', matches, 2, all, found, 'WEIGHTS', 1, 0)
+    -- MAX, not the default SUM: a match's score must stay its id. A scoped index used as a set ('K') holds
+    -- +inf for objects without a value, and inf * 0 is NaN, which SUM stores as 0 when Redis walks `all`
+    -- first (the sets being of one size); MAX keeps the id (a NaN never wins), and 0 never beats an id.
+    redis.call('ZINTERSTORE', matches, 2, all, found, 'WEIGHTS', 1, 0, 'AGGREGATE', 'MAX')
   end
   if mode == 'count' then
     return cleanup(redis.call('ZCARD', matches))
