@@ -67,6 +67,7 @@ export type {
   Condition,
   RangeOperators,
   FindOptions,
+  FindIdsOptions,
   IterateOptions,
   OrderableName,
   IncludableName,

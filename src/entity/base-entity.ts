@@ -24,7 +24,7 @@ import { LockOptions, withObjectLock } from './locking';
 import { optionsArgument } from '../errors/options-argument';
 import { refuseFrozen } from './writable-instance';
 import { queryOptions } from '../query/query-options';
-import type { FindOptions, IterateOptions, Where } from '../query/where-types';
+import type { FindIdsOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
 import { afterSchema, schemaPending } from '../schema/first-use';
 import { checkEntityModel, reindexEntityModel, repairEntityModel, schemaStatusOf } from '../schema/entity-integrity';
 import type { CheckResult, IntegrityOptions, RepairResult } from '../integrity/violations';
@@ -314,7 +314,7 @@ export abstract class BaseEntity extends StatefulEntity {
   }
 
   /** Like findBy, but only the ids: nothing but the page's ids leaves Redis. */
-  static findIds<T extends BaseEntity>(this: EntityClass<T>, where?: Where<T>, options?: FindOptions<T>): Promise<string[]> {
+  static findIds<T extends BaseEntity>(this: EntityClass<T>, where?: Where<T>, options?: FindIdsOptions<T>): Promise<string[]> {
     return afterSchema(descriptorOf(this), () => findIds(this, where, options));
   }
 

@@ -2,7 +2,7 @@ import { activeConnection } from '../connection/connection';
 import { QueryError } from '../errors/errors';
 import { descriptorOf } from '../metadata/model-registry';
 import { QueryRunner } from '../query/query-runner';
-import type { FindOptions, IterateOptions, Where } from '../query/where-types';
+import type { FindIdsOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
 import type { EntityClass, Persisted } from '../types/entity-types';
 import type { BaseEntity } from './base-entity';
 import { materializeAll } from './materialize';
@@ -31,7 +31,7 @@ export async function findBy<T extends BaseEntity>(
 export async function findIds<T extends BaseEntity>(
   ctor: EntityClass<T>,
   where: Where<T> | undefined,
-  given: FindOptions<T> | undefined,
+  given: FindIdsOptions<T> | undefined,
 ): Promise<string[]> {
   const options = queryOptions('findIds', given);
   const { runner } = runnerOf(ctor);

@@ -17,17 +17,31 @@ export interface RangeOperators<V> {
   lte?: V;
 }
 
+/**
+ * Operators an attribute's type does not take, spelled out as `never`: a condition object built apart (held in a
+ * variable, where no excess-property check applies) must not carry them either.
+ */
+interface NoRanges {
+  gt?: never;
+  gte?: never;
+  lt?: never;
+  lte?: never;
+}
+interface NoStartsWith {
+  startsWith?: never;
+}
+
 /** The conditions one attribute accepts, by its type: ranges only where an ordered index can exist. */
 export type Condition<V> = [V] extends [Date]
-  ? Date | ({ in?: readonly Date[] } & RangeOperators<Date>)
+  ? Date | ({ in?: readonly Date[] } & RangeOperators<Date> & NoStartsWith)
   : [V] extends [number]
-    ? V | ({ in?: readonly V[] } & RangeOperators<number>)
+    ? V | ({ in?: readonly V[] } & RangeOperators<number> & NoStartsWith)
     : [V] extends [boolean]
-      ? boolean | { in?: readonly boolean[] }
+      ? boolean | ({ in?: readonly boolean[] } & NoRanges & NoStartsWith)
       : [V] extends [string]
         ? IsSortable<V> extends true
           ? string | ({ in?: readonly string[]; startsWith?: string } & RangeOperators<string>)
-          : V | { in?: readonly V[] }
+          : V | ({ in?: readonly V[] } & NoRanges & NoStartsWith)
         : [V] extends [object]
           ? never
           : V | { in?: readonly V[] };
@@ -60,6 +74,9 @@ export interface FindOptions<T> {
   /** `@BelongsTo` relations whose parents are read too: one more round trip for all of them, no N+1. */
   include?: ReadonlyArray<IncludableName<T>>;
 }
+
+/** What findIds takes: FindOptions without `include` (it returns ids, with nothing to include). */
+export type FindIdsOptions<T> = Omit<FindOptions<T>, 'include'>;
 
 export interface IterateOptions {
   /** Objects read per round trip (default 500): memory stays bounded whatever the number of matches. */

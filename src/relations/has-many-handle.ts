@@ -2,7 +2,7 @@ import { describeValue } from '../errors/describe-value';
 import { ArgumentError, QueryError } from '../errors/errors';
 import type { ModelDescriptor } from '../metadata/model-descriptor';
 import { isPlainObject } from '../types/plain-object';
-import type { FindOptions, IterateOptions, Where } from '../query/where-types';
+import type { FindIdsOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
 import type { AttributeInput, Persisted } from '../types/entity-types';
 import { ownerIdOf, relationBrand, RelationHandle, RelationOwner } from './relation-handle';
 import { inSameTenant } from './tenant-scope';
@@ -11,7 +11,7 @@ import { inSameTenant } from './tenant-scope';
 interface ChildModel<T> {
   findBy(where?: Where<T>, options?: FindOptions<T>): Promise<Array<Persisted<T>>>;
   findOneBy(where: Where<T>, options?: Omit<FindOptions<T>, 'limit'>): Promise<Persisted<T> | null>;
-  findIds(where?: Where<T>, options?: FindOptions<T>): Promise<string[]>;
+  findIds(where?: Where<T>, options?: FindIdsOptions<T>): Promise<string[]>;
   count(where?: Where<T>): Promise<number>;
   iterate(where?: Where<T>, options?: IterateOptions): AsyncGenerator<Persisted<T>>;
   create(attributes?: AttributeInput<T>): Promise<Persisted<T>>;
@@ -47,7 +47,7 @@ export class HasManyHandle<T> implements RelationHandle {
     return this.child().findOneBy(this.scoped(where), options);
   }
 
-  async findIds(where: Where<T> = {}, options: FindOptions<T> = {}): Promise<string[]> {
+  async findIds(where: Where<T> = {}, options: FindIdsOptions<T> = {}): Promise<string[]> {
     return this.child().findIds(this.scoped(where), options);
   }
 

@@ -127,6 +127,10 @@ describe('waitReplicas', () => {
     await plain.save({ waitReplicas: 1 });
     await order.remove();
     expect(await CxOrder.count()).toBe(0);
+    // the bulk calls: one WAIT on the master of the model's slot, after the call's writes
+    const bulk = await CxOrder.saveMany([{ state: 'a' }, { state: 'b' }]);
+    expect(bulk.ok).toBe(true);
+    expect((await CxOrder.removeMany(bulk.saved.map((item) => item.id))).ok).toBe(true);
   });
 
   it('throws ReplicationError when no replica acknowledges in time, and the write stands', async () => {
@@ -149,6 +153,13 @@ describe('waitReplicas', () => {
       await sleeping;
       // The replica caught up: the next write waits and succeeds.
       await order.increment('items');
+      // saveMany the same way: each item written is reported, written, with the error
+      const asleep = replica.sendCommand(['DEBUG', 'SLEEP', '1.5']);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const bulk = await CxOrder.saveMany([{ state: 'bulk' }]);
+      expect(bulk.failed.map((failure) => [failure.error.constructor.name, failure.written])).toEqual([['ReplicationError', true]]);
+      expect((await CxOrder.findOrFail(bulk.failed[0].entity!.id!)).state).toBe('bulk');
+      await asleep;
     } finally {
       await replica.close();
     }

@@ -82,6 +82,23 @@ describe('refused at compile time (and QueryError at runtime)', () => {
     await expect(TypedQueryPost.count({ slug: { lte: 'z' } })).rejects.toThrow(QueryError);
   });
 
+  it('operators the type does not take, in a condition built apart (no excess-property check there)', async () => {
+    const onPlainString = { in: ['db'], gt: 'a' };
+    const onBoolean = { in: [true], lte: false };
+    const onNumber = { gte: 1, startsWith: '1' };
+    // @ts-expect-error topic is a plain string: no ranges, even from a variable
+    await expect(TypedQueryPost.findIds({ topic: onPlainString })).rejects.toThrow(/sortable: true/);
+    // @ts-expect-error booleans have no order, even from a variable
+    await expect(TypedQueryPost.findIds({ draft: onBoolean })).rejects.toThrow(QueryError);
+    // @ts-expect-error startsWith applies to sortable strings, even from a variable
+    await expect(TypedQueryPost.findIds({ score: onNumber })).rejects.toThrow(/startsWith applies to sortable strings/);
+  });
+
+  it('include on findIds, which returns ids', async () => {
+    // @ts-expect-error findIds has nothing to include
+    await expect(TypedQueryPost.findIds({}, { include: [] })).rejects.toThrow(/include/);
+  });
+
   it('startsWith on a number or a Date, ranges on a boolean', async () => {
     // @ts-expect-error startsWith applies to sortable strings
     await expect(TypedQueryPost.findBy({ score: { startsWith: '1' } })).rejects.toThrow(/startsWith applies to sortable strings/);
