@@ -12,8 +12,9 @@ type Command = string[];
 
 /**
  * Not a library: node-redis alone carrying the writes redis-record's saveMany makes for the suite's posts, on
- * the same key layout. Per chunk (saveMany's default size) one MULTI of an HSET per post (`#id` and the four
- * attributes), one ZADD to `all`, one ZADD to the createdAt index and one SADD per topic; saveMany's small
+ * the same key layout. Per chunk (saveMany's default size) one MULTI of a DEL of the chunk's object keys (a
+ * stray hash is replaced, not merged into), an HSET per post (`#id` and the four attributes), one ZADD to
+ * `all`, one ZADD to the createdAt index and one SADD per topic; saveMany's small
  * first chunks one at a time, then as many chunks in flight as saveMany (bulk-options.ts); the ids from one
  * INCRBY. Every command's arguments are built in `prepare`, before the clock starts, and sent with
  * `multi().addCommand`, node-redis's cheapest way in. What it reaches is what the client and the machine can
@@ -34,7 +35,8 @@ export async function transportReference(url: string, prefix: string): Promise<B
   let prepared = 0;
 
   const build = (posts: readonly PostData[], from: number, to: number, firstId: number): Command[] => {
-    const commands: Command[] = [];
+    const stray: Command = ['DEL'];
+    const commands: Command[] = [stray];
     const allEntries: Command = ['ZADD', all];
     const byTime: Command = ['ZADD', `${base}:idx:createdAt`];
     const byTopic = new Map<string, Command>();
@@ -42,6 +44,7 @@ export async function transportReference(url: string, prefix: string): Promise<B
       const post = posts[i];
       const id = String(firstId + i);
       const created = String(post.createdAt);
+      stray.push(`${base}:obj:${id}`);
       commands.push(['HSET', `${base}:obj:${id}`, '#id', id, 'author', post.author, 'topic', post.topic, 'content', post.content, 'createdAt', created]);
       allEntries.push(id, id);
       byTime.push(created, id);

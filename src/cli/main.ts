@@ -49,6 +49,8 @@ type Run = (context: CliContext, args: Array<string | undefined>, local: { batch
 
 export function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command('redis-record')
+    // an argument too many is a usage error (exit 2), not silently dropped; the commands inherit this
+    .allowExcessArguments(false)
     .description('Inspect, check and repair redis-record data from the model definitions stored in Redis.')
     .addOption(new Option('--url <url>', 'Redis URL: redis[s]://[[user]:password@]host:port[/db]').default(DEFAULT_URL).env('REDIS_RECORD_URL'))
     .addOption(

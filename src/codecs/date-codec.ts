@@ -10,7 +10,10 @@ export const dateCodec: Codec<Date> = {
   },
   decode(raw) {
     if (!/^-?(0|[1-9]\d*)$/.test(raw)) throw new CodecError('isDate', `not a timestamp: ${raw.slice(0, 40)}`);
-    return new Date(Number(raw));
+    const date = new Date(Number(raw));
+    // beyond ±8.64e15 ms a Date is invalid: it would read as Invalid Date, which no write can store back
+    if (Number.isNaN(date.getTime())) throw new CodecError('isDate', `not a timestamp a Date can hold: ${raw.slice(0, 40)}`);
+    return date;
   },
 };
 

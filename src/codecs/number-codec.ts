@@ -15,6 +15,9 @@ export const numberCodec: Codec<number> = {
   },
   decode(raw) {
     if (!NUMBER_FORM.test(raw)) throw new CodecError('isNumber', `not a number: ${raw.slice(0, 40)}`);
-    return Number(raw);
+    const value = Number(raw);
+    // '1e+400' has the form but no double: it would read as Infinity, which no write can store back
+    if (!Number.isFinite(value)) throw new CodecError('isFinite', `not a finite number: ${raw.slice(0, 40)}`);
+    return value;
   },
 };

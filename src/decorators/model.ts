@@ -1,3 +1,4 @@
+import { wholeMilliseconds } from '../metadata/whole-milliseconds';
 import { describeValue } from '../errors/describe-value';
 import { SchemaError } from '../errors/errors';
 import { Cap, ModelDescriptor, ModelOptions } from '../metadata/model-descriptor';
@@ -28,10 +29,8 @@ export function Model(given?: ModelOptions): ClassDecorator {
       throw new SchemaError(`${target.name}: idStrategy must be 'sequence' or 'uuid'`);
     }
     const ttl = options.ttl;
-    if (
-      ttl !== undefined &&
-      (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl <= 0 || !Number.isInteger(ttl * 1000) || ttl > 100_000 * 365 * 86_400)
-    ) {
+    const ttlMs = wholeMilliseconds(ttl);
+    if (ttl !== undefined && (ttlMs === undefined || ttlMs < 1 || ttl > 100_000 * 365 * 86_400)) {
       throw new SchemaError(`${target.name}: ttl must be a positive number of seconds (millisecond precision, at most 100,000 years)`);
     }
     const expirable = options.expirable;
@@ -91,7 +90,7 @@ export function Model(given?: ModelOptions): ClassDecorator {
         name,
         ctor: target,
         idStrategy,
-        ttlMs: ttl === undefined ? undefined : ttl * 1000,
+        ttlMs,
         expirable,
         attributes,
         indexes,

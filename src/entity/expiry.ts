@@ -1,3 +1,4 @@
+import { wholeMilliseconds } from '../metadata/whole-milliseconds';
 import { activeConnection } from '../connection/connection';
 import { ArgumentError, NotFoundError, SchemaError } from '../errors/errors';
 import { ObjectStore } from '../mapper/object-store';
@@ -11,9 +12,8 @@ function storeOf(model: ModelDescriptor): ObjectStore {
 const LONGEST_MS = 100_000 * 365 * 86_400_000;
 
 function milliseconds(model: ModelDescriptor, seconds: number): number {
-  // the type first: a bigint times 1000 throws a TypeError of its own
-  const ms = typeof seconds === 'number' ? seconds * 1000 : NaN;
-  if (!Number.isFinite(ms) || ms < 1 || !Number.isInteger(ms) || ms > LONGEST_MS) {
+  const ms = wholeMilliseconds(seconds);
+  if (ms === undefined || ms < 1 || ms > LONGEST_MS) {
     throw new ArgumentError(`${model.name}: expire takes a positive number of seconds (millisecond precision, at most 100,000 years)`);
   }
   return ms;

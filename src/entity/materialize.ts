@@ -16,9 +16,17 @@ function fill(model: ModelDescriptor, entity: object, id: string, fields: Encode
   state.stored = ownedFields(model, fields);
 }
 
-/** Sets an entity from its stored fields and runs its AfterLoad hooks. */
+/**
+ * Sets an existing entity (reload) from its stored fields and runs its AfterLoad hooks. The attributes are
+ * decoded apart first: a value that cannot be read (DecodeError) leaves the instance as it was.
+ */
 export async function applyStored(model: ModelDescriptor, entity: object, id: string, fields: EncodedFields): Promise<void> {
-  fill(model, entity, id, fields);
+  const decoded: Record<string, unknown> = {};
+  decodeInto(model, id, fields, decoded);
+  Object.assign(entity, decoded);
+  const state = stateOf(entity);
+  state.id = id;
+  state.stored = ownedFields(model, fields);
   await runHooks(model, entity, 'afterLoad');
 }
 

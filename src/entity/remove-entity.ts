@@ -39,8 +39,11 @@ async function removeWithHooks(model: ModelDescriptor, entity: object, id: strin
   const shortfall = await replicaShortfall(model, id, 'remove', model.replicas);
   const state = stateOf(entity);
   state.stored = undefined;
-  await runHooks(model, entity, 'afterRemove');
-  state.id = undefined;
+  try {
+    await runHooks(model, entity, 'afterRemove');
+  } finally {
+    state.id = undefined;
+  }
   if (shortfall) throw shortfall;
 }
 

@@ -61,7 +61,10 @@ export function planEntityUpdate(model: ModelDescriptor, entity: object, state: 
 /** After a stored update: the instance's snapshot, and with @Version its version, become `stored` (the plan's). */
 export function keepUpdate(model: ModelDescriptor, entity: object, state: EntityState, stored: EncodedFields): void {
   state.stored = stored;
-  if (model.version) (entity as Record<string, unknown>)[model.version.property] = Number(stored.get(model.version.field));
+  if (model.version) {
+    const version = stored.get(model.version.field);
+    (entity as Record<string, unknown>)[model.version.property] = version === undefined ? undefined : Number(version);
+  }
 }
 
 /**

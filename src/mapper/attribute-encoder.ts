@@ -3,6 +3,7 @@ import { ValidationError as ClassValidatorError } from 'class-validator';
 import { CodecError } from '../codecs/codec';
 import { attributeFailure } from '../errors/attribute-failure';
 import { DecodeError, ValidationError } from '../errors/errors';
+import { describeValue } from '../errors/describe-value';
 import { caseFoldField } from '../metadata/index-descriptor';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { EncodedFields, FieldSink } from './encoded-fields';
@@ -27,7 +28,9 @@ export function encodeAttributesInto(model: ModelDescriptor, entity: object, fie
     const value = (entity as Record<string, unknown>)[attribute.property];
     if (value === undefined || value === null) continue;
     try {
-      fields.set(attribute.field, attribute.codec.encode(value));
+      const encoded = attribute.codec.encode(value);
+      if (typeof encoded !== 'string') throw new Error(`its codec's encode gave ${describeValue(encoded)}, not a string`);
+      fields.set(attribute.field, encoded);
     } catch (error) {
       (errors ??= []).push(codecFailure(entity, attribute.property, value, error));
     }

@@ -6,7 +6,8 @@ import { FieldLookup } from './encoded-fields';
 
 /**
  * Whether new objects of the model can be written with entries computed here, without a check before the write:
- * sequence ids of one sequence, no unique value, no TTL, memo or cap. (Foreign keys are the caller's to rule
+ * sequence ids of one sequence, no unique value, no memo or cap, and objects that cannot expire (a create of an
+ * expirable model sweeps, which save.lua does). (Foreign keys are the caller's to rule
  * out: a value written to one must name a live parent.)
  */
 export function createsWithoutChecks(model: ModelDescriptor): boolean {
@@ -14,7 +15,7 @@ export function createsWithoutChecks(model: ModelDescriptor): boolean {
     model.idStrategy === 'sequence' &&
     model.shards === 1 &&
     !model.keepsMemo &&
-    model.ttlMs === undefined &&
+    !model.expirable &&
     model.cap === undefined &&
     model.indexes.every((index) => index.kind !== 'unique')
   );

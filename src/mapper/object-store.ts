@@ -1,3 +1,4 @@
+import { memoFlag } from './memo-flag';
 import { Connection } from '../connection/connection';
 import { rawTransaction } from '../connection/raw-transaction';
 import { IndexDescriptor } from '../metadata/index-descriptor';
@@ -147,7 +148,7 @@ export class ObjectStore {
       mode,
       id,
       mode === 'c' && model.ttlMs !== undefined ? String(model.ttlMs) : '',
-      model.keepsMemo ? '1' : '0',
+      memoFlag(model),
       model.version?.field ?? '',
       readVersion ?? '',
       cap ? keys.sorted('score', cap.index.attribute.field) : '',
@@ -178,7 +179,8 @@ export class ObjectStore {
     if (removal.kind === 'plain') {
       // an `exp` entry exists only for objects of an expirable model
       const transaction = client.multi().zRem(keys.all, id).del(keys.object(id));
-      return (this.model.expirable ? transaction.zRem(keys.expiring, id) : transaction).exec().then(([removed]) => ({ existed: Number(removed) === 1 }));
+      // existed: its hash was there (DEL's reply); an object whose time had come had an `all` entry alone
+      return (this.model.expirable ? transaction.zRem(keys.expiring, id) : transaction).exec().then(([, deleted]) => ({ existed: Number(deleted) === 1 }));
     }
     if (isBoundRemoval(removal)) {
       return boundRemovalScript(this.model.indexes, removal).run(client, [keys.all, keys.object(id), keys.base], [id], existedOf);

@@ -43,7 +43,12 @@ export function planUpdate(model: ModelDescriptor, snapshot: EncodedFields, fiel
     after.delete(field);
   }
   const version = model.version?.field;
-  if (version) after.set(version, before.get(version) ?? '');
+  // the version is the script's to write: no change of its own (absent from an object stored before @Version)
+  if (version) {
+    const read = before.get(version);
+    if (read === undefined) after.delete(version);
+    else after.set(version, read);
+  }
   const changes = withDerived(model, diffFields(before, after), fields);
   const stored = new Map(fields);
   for (const field of model.counters) {
@@ -52,7 +57,11 @@ export function planUpdate(model: ModelDescriptor, snapshot: EncodedFields, fiel
     else stored.set(field, kept);
   }
   if (!version || (changes.set.size === 0 && changes.removed.length === 0)) {
-    if (version) stored.set(version, before.get(version) ?? '');
+    if (version) {
+      const read = before.get(version);
+      if (read === undefined) stored.delete(version);
+      else stored.set(version, read);
+    }
     return { changes, stored };
   }
   const readVersion = before.get(version) ?? '';

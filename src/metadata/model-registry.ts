@@ -12,6 +12,21 @@ export function registerModel(descriptor: ModelDescriptor): void {
       `${descriptor.ctor.name}: a model named ${descriptor.name} is already defined (by class ${existing.ctor.name}); pick another with @Model({ name })`,
     );
   }
+  // An ungrouped model's keys are under {Name}, a grouped one's under {group}:Name: a group named like an
+  // ungrouped model would share its hash tag and key patterns (drop, check and the tools would take one model's
+  // keys for the other's).
+  for (const other of byName.values()) {
+    if (other.ctor === descriptor.ctor) continue;
+    const clash =
+      (descriptor.group !== undefined && other.group === undefined && other.name === descriptor.group) ||
+      (descriptor.group === undefined && other.group !== undefined && other.group === descriptor.name);
+    if (clash) {
+      const [grouped, named] = descriptor.group !== undefined ? [descriptor, other] : [other, descriptor];
+      throw new SchemaError(
+        `${descriptor.ctor.name}: model ${named.name} has no group and group ${grouped.group} (of model ${grouped.name}) has its name: their keys would overlap; rename one`,
+      );
+    }
+  }
   byName.set(descriptor.name, descriptor);
   byClass.set(descriptor.ctor, descriptor);
 }

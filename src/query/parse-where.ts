@@ -111,7 +111,9 @@ function parseCondition(model: ModelDescriptor, attribute: AttributeDescriptor, 
 
 function encode(name: string, attribute: AttributeDescriptor, value: unknown): string {
   try {
-    return attribute.codec.encode(value);
+    const encoded = attribute.codec.encode(value);
+    if (typeof encoded !== 'string') throw new Error(`its codec's encode gave ${describeValue(encoded)}, not a string`);
+    return encoded;
   } catch (error) {
     throw new QueryError(`${name}: cannot compare with ${describeValue(value)}: ${asError(error).message}`);
   }

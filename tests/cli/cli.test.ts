@@ -186,6 +186,8 @@ describe('usage errors and failures', () => {
     [['check', '--batch-size', '0']],
     [['models', '--prefix', 'a{b']],
     [['models', '--tenant', 'a b']],
+    [['show', 'CliUser', '1', 'extra']],
+    [['models', 'extra']],
   ])('%j exits 2', async (args) => {
     const { code, stderr } = await cli.run([...args, ...(args.includes('--prefix') ? [] : p())]);
     expect(code).toBe(2);

@@ -10,6 +10,14 @@ local function trimCap(base, all, capKey, keep, keepLowest, numeric)
   if excess <= 0 then
     return 0
   end
+  -- objects whose time has come are invisible and take no slot: swept first (an `exp` exists only for an
+  -- expirable model), so that no live object is evicted in their place
+  if sweepDue(base, all, -1) > 0 then
+    excess = redis.call('ZCARD', capKey) - keep
+    if excess <= 0 then
+      return 0
+    end
+  end
   -- The victims are the first `excess` objects in the opposite order.
   local victims = pageByScore(capKey, '-inf', '+inf', keepLowest, 0, excess, numeric)
   for _, id in ipairs(victims) do

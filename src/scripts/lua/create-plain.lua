@@ -13,13 +13,16 @@
 --            'L' lexicographic        score 0, member: that argument (esc(value) \0\0), then len(id) and the id
 -- Returns: the id, the next value of the sequence.
 -- Guarantees: one script, so the hash, its `all` entry and its index entries appear together to every client
--- (invariants 1 to 3); the id is fresh (invariant 5), so no hash exists under it to merge into.
+-- (invariants 1 to 3); the id is fresh (invariant 5), and a stray hash under it (written by another program) is
+-- deleted first, so nothing is merged into.
 --!include indexes.lua
 
 local base = KEYS[3]
 local id = tostring(redis.call('INCR', KEYS[1]))
 local key = base .. ':obj:' .. id
 local fieldCount = tonumber(ARGV[1])
+-- a stray hash under the id (another program's, or the sequence set back) is replaced, not merged into
+redis.call('DEL', key)
 callWithArgs('HSET', key, 2, 1 + 2 * fieldCount, { '#id', id })
 redis.call('ZADD', KEYS[2], id, id)
 

@@ -21,7 +21,8 @@ end
 
 -- Removes the objects whose ids are ARGV[from .. to]. entriesOf(id, drop) names the entries of each object
 -- through drop(command, key, member); with `memos`, each object's memo and `exp` entry go too. Returns one
--- value per id: 1 when it was in `all`, else 0 (0 also for an id given again).
+-- value per id: 1 when it was live (in `all`, and with `memos`, whose objects may expire, with its hash), else
+-- 0 (an object whose time had come, an id given again).
 local function removeGathered(all, base, from, to, memos, entriesOf)
   local batch = newBatch()
   local drop = function(command, key, member)
@@ -42,7 +43,7 @@ local function removeGathered(all, base, from, to, memos, entriesOf)
         if memos then
           keys[#keys + 1] = base .. ':memo:' .. id
         end
-        if listed[at - start + 1] then
+        if listed[at - start + 1] and (not memos or redis.call('EXISTS', base .. ':obj:' .. id) == 1) then
           replies[n] = 1
         end
       end

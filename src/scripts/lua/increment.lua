@@ -20,6 +20,26 @@
 --!include pages.lua
 --!include caps.lua
 
+-- Whether `text` has the stored form of a number (number-codec.ts: -?(0|[1-9]\d*)(\.\d+)?(e[+-]\d+)?), which
+-- is what find() reads; Lua's tonumber takes more ('0x10', ' 7', 'inf', 'nan').
+local function isNumberText(text)
+  local rest = string.match(text, '^-?(.*)$')
+  local whole = string.match(rest, '^0') or string.match(rest, '^[1-9]%d*')
+  if not whole then
+    return false
+  end
+  rest = string.sub(rest, #whole + 1)
+  local fraction = string.match(rest, '^%.%d+')
+  if fraction then
+    rest = string.sub(rest, #fraction + 1)
+  end
+  local exponent = string.match(rest, '^e[+-]%d+')
+  if exponent then
+    rest = string.sub(rest, #exponent + 1)
+  end
+  return rest == ''
+end
+
 -- A finite number as JavaScript's String(x) writes it: the fewest significant digits that read back as x (each
 -- candidate correctly rounded by %e), in plain notation for decimal exponents -7 < e < 21, else as 1.5e+21.
 local function numberForm(x)
@@ -64,8 +84,9 @@ local before = readValues(key, fields)
 local stored = redis.call('HGET', key, field)
 local current = 0
 if stored then
-  current = tonumber(stored)
-  if not current then
+  current = isNumberText(stored) and tonumber(stored)
+  -- '1e400' has the form but no double: find() refuses it too
+  if not current or current == math.huge or current == -math.huge then
     return { 'unreadable', stored }
   end
 end

@@ -47,7 +47,15 @@ local function checkRemoval(models, m, id, seen)
     local children = childrenOf(models, dep, id)
     if #children > 0 then
       if dep.rule == 'restrict' then
-        return { 'restrict', dep.child, dep.fk }
+        -- only a live child other than the object itself restricts: one whose time has come is invisible (its
+        -- entries not yet swept), and an object that is its own parent goes with its own removal
+        local childBase = models[dep.child].base
+        for _, child in ipairs(children) do
+          local itself = dep.child == m and child == id
+          if not itself and redis.call('EXISTS', childBase .. ':obj:' .. child) == 1 then
+            return { 'restrict', dep.child, dep.fk }
+          end
+        end
       end
       if dep.rule == 'cascade' then
         for _, child in ipairs(children) do

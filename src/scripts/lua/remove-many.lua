@@ -36,7 +36,8 @@ end
 local replies = {}
 for i = 1, count do
   local id = ARGV[1 + i]
-  local existed = redis.call('ZSCORE', all, id) and 1 or 0
+  -- live: in `all` with its hash (an object whose time had come is removed too, and reported missing)
+  local existed = (redis.call('ZSCORE', all, id) and redis.call('EXISTS', model.base .. ':obj:' .. id) == 1) and 1 or 0
   local problem = checkRemoval(models, 1, id, {})
   if problem then
     replies[i] = problem

@@ -3,7 +3,8 @@
 -- KEYS[2]  the model's `all` zset
 -- KEYS[3]  the model's key base `<prefix>:{<Model>}` (object, memo and index keys derive from it, same hash tag)
 -- ARGV[1]  the time to live in ms ('' for none)
--- ARGV[2]  '1' to keep a memo of each object's index entries (models with a TTL or a cap)
+-- ARGV[2]  '1' to keep a memo of each object's index entries (models with a TTL or a cap), 'e' to sweep up to
+--          10 objects whose time has come after each create (expirable models), 'E' both, '0' neither
 -- ARGV[3]  the @Version field ('' none); new objects carry their version 1 among their fields
 -- ARGV[4]  the cap's index key ('' none); ARGV[5] how many to keep; ARGV[6] 'asc' keeps the lowest
 -- ARGV[7]  the id form, as save.lua's ARGV[10]: '0' given ids, '1' sequence, 'n:s' shard s of n
@@ -17,12 +18,13 @@
 -- Guarantees: each object is checked as save.lua checks it (save-object.lua), in order, so a unique value taken
 -- by an earlier object of the chunk refuses a later one; a refused object writes nothing and does not stop the
 -- others. Each accepted object's hash, `all` entry and index and unique entries are written in this one script
--- (invariants 1 to 5), so no client ever sees part of one. Models with a TTL or a cap are applied object by
+-- (invariants 1 to 5), so no client ever sees part of one. Models with a TTL or a cap, or whose objects can
+-- expire, are applied object by
 -- object exactly as save.lua does (TTL, memo, sweep, the cap kept after each object). Other models take a
 -- batched path with the same outcome: all checks first (values claimed earlier in the chunk count as taken),
 -- then one INCRBY for the sequence ids (given in item order), one HSET per object, and the `all` and index
 -- entries added with one command per key. Their entries are computed from the written values: a new object's
--- hash holds exactly those (a given id's stray hash is deleted first; a sequence id is fresh, invariant 5).
+-- hash holds exactly those (a stray hash or memo under any of the ids is deleted first).
 --!include indexes.lua
 --!include objects.lua
 --!include pages.lua
@@ -88,17 +90,21 @@ local function createBatched()
   end
   local nextDrawn = drawn > 0 and redis.call('INCRBY', model.sequence, drawn) - drawn + 1
   local base, batch, members = model.base, newBatch(), {}
+  -- the ids first: any stray hash or memo under them (another program's, or the sequence set back) is deleted
+  -- with one command, so that each object replaces it rather than merges into it
+  local stray = {}
   for _, item in ipairs(accepted) do
-    local id, score = item.id, 0
-    local key = base .. ':obj:' .. id
-    if id == '' then
-      id = sequenceId(model, nextDrawn)
-      nextDrawn, score = nextDrawn + 1, id
-      key = base .. ':obj:' .. id
-    else
-      -- a given id (uuid): replace any stray hash or memo rather than merge into it
-      redis.call('DEL', key, base .. ':memo:' .. id)
+    if item.id == '' then
+      item.id, nextDrawn = sequenceId(model, nextDrawn), nextDrawn + 1
+      item.score = item.id
     end
+    stray[#stray + 1] = base .. ':obj:' .. item.id
+    stray[#stray + 1] = base .. ':memo:' .. item.id
+  end
+  callInSlices('DEL', nil, stray)
+  for _, item in ipairs(accepted) do
+    local id, score = item.id, item.score or 0
+    local key = base .. ':obj:' .. id
     callWithArgs('HSET', key, item.setFrom, item.setFrom + 2 * item.setCount - 1, { '#id', id })
     members[#members + 1] = score
     members[#members + 1] = id
@@ -112,7 +118,7 @@ local function createBatched()
   return outcomes
 end
 
-if model.keepMemo or model.ttl or model.capKey ~= '' then
+if model.keepMemo or model.expirable or model.capKey ~= '' then
   local outcomes = {}
   for i, item in ipairs(items) do
     -- delFrom/delCount: a new object removes no field

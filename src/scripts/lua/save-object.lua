@@ -8,6 +8,7 @@
 --   sequence, all, base     the model's sequence, `all` zset and key base (KEYS of the calling script)
 --   ttl                     create only: time to live in ms, or nil
 --   keepMemo                create only: true to keep a memo of the object's index entries
+--   expirable               create only: true for a model whose objects can expire (a create sweeps)
 --   versionField            the @Version field, '' for none
 --   capKey, capKeep, capKeepLowest   the cap's index key ('' none), how many to keep, whether the lowest stay
 --   numeric                 true when ids are sequence numbers (cap ties ordered numerically)
@@ -26,7 +27,8 @@ local function saveContext(sequence, all, base, ttl, keepMemo, versionField, cap
     all = all,
     base = base,
     ttl = tonumber(ttl),
-    keepMemo = keepMemo == '1',
+    keepMemo = keepMemo == '1' or keepMemo == 'E',
+    expirable = keepMemo == 'e' or keepMemo == 'E',
     versionField = versionField,
     capKey = capKey,
     capKeep = tonumber(capKeep),
@@ -96,7 +98,8 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
       end
       return false
     end
-    if model.versionField ~= '' and redis.call('HGET', base .. ':obj:' .. id, model.versionField) ~= readVersion then
+    -- an object stored before @Version was added has no version field: read as '', as the client sends it
+    if model.versionField ~= '' and (redis.call('HGET', base .. ':obj:' .. id, model.versionField) or '') ~= readVersion then
       return { 'stale' }
     end
   elseif id ~= '' and redis.call('ZSCORE', all, id) then
@@ -123,10 +126,9 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
     end
     writeChanges(key, setFrom, setCount, delFrom, delCount)
   else
-    if not sequenced then
-      -- a given id (uuid): replace any stray hash or memo rather than merge into it
-      redis.call('DEL', key, memo)
-    end
+    -- replace any stray hash or memo under the id rather than merge into it: written by another program
+    -- (docs/consistency.md), or under a sequence id when the sequence was set back
+    redis.call('DEL', key, memo)
     if not model.keepMemo then
       memo = nil
     end
@@ -135,6 +137,8 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
     redis.call('ZADD', all, model.numeric and id or 0, id)
     if model.ttl then
       setExpiry(base, key, id, model.ttl)
+    end
+    if model.expirable then
       sweepDue(base, all, 10)
     end
   end
