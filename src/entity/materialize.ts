@@ -11,6 +11,11 @@ import { installRelations } from '../relations/install-relations';
 /** Sets an entity from its stored fields: attributes, id and snapshot (no hooks). */
 function fill(model: ModelDescriptor, entity: object, id: string, fields: EncodedFields): void {
   decodeInto(model, id, fields, entity);
+  keepStored(model, entity, id, fields);
+}
+
+/** The instance's id and snapshot become the stored object's. */
+function keepStored(model: ModelDescriptor, entity: object, id: string, fields: EncodedFields): void {
   const state = stateOf(entity);
   state.id = id;
   state.stored = ownedFields(model, fields);
@@ -24,9 +29,7 @@ export async function applyStored(model: ModelDescriptor, entity: object, id: st
   const decoded: Record<string, unknown> = {};
   decodeInto(model, id, fields, decoded);
   Object.assign(entity, decoded);
-  const state = stateOf(entity);
-  state.id = id;
-  state.stored = ownedFields(model, fields);
+  keepStored(model, entity, id, fields);
   await runHooks(model, entity, 'afterLoad');
 }
 

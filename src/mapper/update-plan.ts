@@ -44,24 +44,12 @@ export function planUpdate(model: ModelDescriptor, snapshot: EncodedFields, fiel
   }
   const version = model.version?.field;
   // the version is the script's to write: no change of its own (absent from an object stored before @Version)
-  if (version) {
-    const read = before.get(version);
-    if (read === undefined) after.delete(version);
-    else after.set(version, read);
-  }
+  if (version) keepField(after, version, before.get(version));
   const changes = withDerived(model, diffFields(before, after), fields);
   const stored = new Map(fields);
-  for (const field of model.counters) {
-    const kept = snapshot.get(field);
-    if (kept === undefined) stored.delete(field);
-    else stored.set(field, kept);
-  }
+  for (const field of model.counters) keepField(stored, field, snapshot.get(field));
   if (!version || (changes.set.size === 0 && changes.removed.length === 0)) {
-    if (version) {
-      const read = before.get(version);
-      if (read === undefined) stored.delete(version);
-      else stored.set(version, read);
-    }
+    if (version) keepField(stored, version, before.get(version));
     return { changes, stored };
   }
   const readVersion = before.get(version) ?? '';
@@ -70,4 +58,10 @@ export function planUpdate(model: ModelDescriptor, snapshot: EncodedFields, fiel
   set.set(version, next);
   stored.set(version, next);
   return { changes: { set, removed: changes.removed }, readVersion, stored };
+}
+
+/** Sets `field` to `value` in `fields`, or removes it when the value is absent (undefined). */
+function keepField(fields: EncodedFields, field: string, value: string | undefined): void {
+  if (value === undefined) fields.delete(field);
+  else fields.set(field, value);
 }

@@ -19,8 +19,8 @@
 -- by an earlier object of the chunk refuses a later one; a refused object writes nothing and does not stop the
 -- others. Each accepted object's hash, `all` entry and index and unique entries are written in this one script
 -- (invariants 1 to 5), so no client ever sees part of one. Models with a TTL or a cap, or whose objects can
--- expire, are applied object by
--- object exactly as save.lua does (TTL, memo, sweep, the cap kept after each object). Other models take a
+-- expire, are applied object by object exactly as save.lua does (TTL, memo, sweep, the cap kept after each
+-- object). Other models take a
 -- batched path with the same outcome: all checks first (values claimed earlier in the chunk count as taken),
 -- then one INCRBY for the sequence ids (given in item order), one HSET per object, and the `all` and index
 -- entries added with one command per key. Their entries are computed from the written values: a new object's
