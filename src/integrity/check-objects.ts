@@ -164,8 +164,10 @@ async function checkForeignKeys(scope: ModelScope, findings: Findings, objects: 
     const alive = await Promise.all(
       pointing.map(async ([, values]) => {
         const parentId = values.get(relation.foreignKey)!;
-        const [hash, listed] = await Promise.all([client.exists(parent.keys.object(parentId)), client.zScore(parent.keys.all, parentId)]);
-        return Number(hash) === 1 && listed !== null;
+        // a parent whose hash fell out of `all` but names itself (#id) is the parent model's orphanHash, which
+        // its repair lists again: the foreign key still names it, and is not reported (nor nullified) here
+        const [ownId, listed] = await Promise.all([client.hGet(parent.keys.object(parentId), '#id'), client.zScore(parent.keys.all, parentId)]);
+        return ownId !== null && ownId !== undefined && (listed !== null || ownId === parentId);
       }),
     );
     pointing.forEach(([id, values], i) => {
