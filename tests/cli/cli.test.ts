@@ -1,7 +1,7 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { createClient } from 'redis';
-import { Attr, BaseEntity, Index, Model, SortableString, Unique } from '../../src';
+import { Attr, BaseEntity, Index, ManyToMany, Model, SortableString, Unique } from '../../src';
 import { redactSecrets, redactUrl } from '../../src/connection/redact-url';
 import { startPrivateRedis } from '../../tools/private-redis';
 import { useTestRedis } from '../support/test-redis';
@@ -26,6 +26,18 @@ class CliUser extends BaseEntity {
 @Model({ ttl: 1 })
 class CliLog extends BaseEntity {
   @Attr() @Index() level?: string;
+}
+
+/** A one-sided many-to-many: a book's side of a shelf's membership is a `rev:` set under the book's base. */
+@Model({ group: 'clishelf' })
+class CliBook extends BaseEntity {
+  @Attr() title?: string;
+}
+
+@Model({ group: 'clishelf' })
+class CliShelf extends BaseEntity {
+  @Attr() name?: string;
+  @ManyToMany(() => CliBook) books!: ManyToMany<CliBook>;
 }
 
 const redis = useTestRedis();
@@ -86,6 +98,16 @@ describe('stats', () => {
 });
 
 describe('show', () => {
+  it('lists the membership sets of an object, its side of another model\'s one-sided many-to-many too', async () => {
+    const shelf = await CliShelf.create({ name: 'top' });
+    const book = await CliBook.create({ title: 'b' });
+    await shelf.books.add(book);
+    const { data: ofShelf } = await cli.json(['show', 'CliShelf', shelf.id, ...p()]);
+    expect(ofShelf.memberships).toEqual([{ key: `${redis.prefix}:{clishelf}:CliShelf:rel:books:${shelf.id}`, size: 1 }]);
+    const { data: ofBook } = await cli.json(['show', 'CliBook', book.id, ...p()]);
+    expect(ofBook.memberships).toEqual([{ key: `${redis.prefix}:{clishelf}:CliBook:rev:CliShelf.books:${book.id}`, size: 1 }]);
+  });
+
   it('decodes attributes by their stored types and lists the index entries', async () => {
     const { code, data } = await cli.json(['show', 'CliUser', '1', ...p()]);
     expect(code).toBe(0);

@@ -1,3 +1,4 @@
+import type { StoredDefinition } from '../../schema/stored-definition';
 import { entryOf } from '../../integrity/expected-entries';
 import { ModelScope, scopeOfId } from '../../integrity/model-scope';
 import { indexName, StoredIndex } from '../../schema/stored-definition';
@@ -62,10 +63,21 @@ async function entriesOf(client: CliClient, scope: ModelScope, hash: Record<stri
   return states;
 }
 
-async function membershipsOf(client: CliClient, scope: ModelScope, id: string): Promise<Array<{ key: string; size: number }>> {
+/**
+ * The object's membership sets: its own many-to-many sets, and the sets it holds as the target of another
+ * model's one-sided many-to-many (`<base>:rev:<Model>.<property>:<id>`, under the object's own base).
+ */
+async function membershipsOf(client: CliClient, scope: ModelScope, id: string, definitions: Iterable<StoredDefinition>): Promise<Array<{ key: string; size: number }>> {
   const keys: string[] = [];
   for (const relation of scope.definition.relations) {
     if (relation.kind === 'manyToMany') keys.push(`${scope.keys.base}:rel:${relation.property}:${id}`);
+  }
+  for (const other of definitions) {
+    for (const relation of other.relations) {
+      if (relation.kind === 'manyToMany' && relation.inverse === null && relation.target === scope.definition.name) {
+        keys.push(`${scope.keys.base}:rev:${other.name}.${relation.property}:${id}`);
+      }
+    }
   }
   const sizes = await Promise.all(keys.map((key) => client.sCard(key)));
   return keys.map((key, i) => ({ key, size: Number(sizes[i]) })).filter((m) => m.size > 0);
@@ -95,7 +107,7 @@ export async function showCommand(context: CliContext, name: string, id: string)
     attributes,
     internal,
     entries: await entriesOf(client, scope, hash, id),
-    memberships: await membershipsOf(client, scope, id),
+    memberships: await membershipsOf(client, scope, id, context.definitions.values()),
   };
   print(context.json, shown, () => {
     const lines = [`${shown.model} ${id}${shown.tenant ? ` (tenant ${shown.tenant})` : ''}  ${key}`];
