@@ -1,3 +1,5 @@
+import { describeValue } from '../errors/describe-value';
+
 /** Turns an attribute value into the string stored in its hash field, and back. Pure functions. */
 export interface Codec<T = unknown> {
   /** Throws CodecError when the value cannot be stored so that it round-trips exactly. */
@@ -14,4 +16,11 @@ export class CodecError extends Error {
   ) {
     super(message);
   }
+}
+
+/** `codec.encode(value)`, checked to be a string: a custom codec's encode may give anything at run time. */
+export function encodeChecked<T>(codec: Codec<T>, value: T): string {
+  const encoded: unknown = codec.encode(value);
+  if (typeof encoded !== 'string') throw new Error(`its codec's encode gave ${describeValue(encoded)}, not a string`);
+  return encoded;
 }

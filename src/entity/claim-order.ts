@@ -1,8 +1,8 @@
 import { encodeAttributes } from '../mapper/attribute-encoder';
 import { EncodedFields } from '../mapper/encoded-fields';
-import { uniqueValues } from '../mapper/unique-claims';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { EntityState, snapshotOf } from './entity-state';
+import { uniqueChanges } from './claimed-write';
 
 /**
  * Which writes of a saveMany call on a sharded model with unique values (claimed-write.ts: each object claims
@@ -43,11 +43,6 @@ function touchedValues(model: ModelDescriptor, entity: object, state: EntityStat
   } catch {
     return [];
   }
-  const key = (value: { field: string; value: string }) => `${value.field}\u0000${value.value}`;
-  const now = uniqueValues(model, fields).map(key);
-  const before = snapshotOf(state);
-  if (before === undefined) return now;
-  const old = uniqueValues(model, before).map(key);
-  // the values that change hands: taken (now, not before) and given up (before, not now)
-  return [...now.filter((value) => !old.includes(value)), ...old.filter((value) => !now.includes(value))];
+  const { gained, lost } = uniqueChanges(model, fields, snapshotOf(state));
+  return [...gained, ...lost].map((value) => `${value.field}\u0000${value.value}`);
 }

@@ -25,10 +25,7 @@ export async function claimedWrite(
   write: () => Promise<SaveOutcome>,
 ): Promise<SaveOutcome> {
   const claims = new UniqueClaims(model, connection);
-  const old = before ? uniqueValues(model, before) : [];
-  const now = uniqueValues(model, after);
-  const gained = now.filter((value) => !old.some((o) => same(o, value)));
-  const lost = old.filter((value) => !now.some((a) => same(a, value)));
+  const { gained, lost } = uniqueChanges(model, after, before);
   const taken = gained.length > 0 ? await claims.claim(id, gained) : undefined;
   if (taken) return { uniqueTaken: taken.index.attribute.property };
   // A write that throws may still have happened (a lost reply): its claims stay, and are taken over once stale.
@@ -36,6 +33,16 @@ export async function claimedWrite(
   if ('id' in outcome) await claims.release(id, lost);
   else await claims.release(id, gained);
   return outcome;
+}
+
+/** The unique values a write of `after` over `before` (undefined: a create) takes, and those it gives up. */
+export function uniqueChanges(model: ModelDescriptor, after: EncodedFields, before: EncodedFields | undefined): { gained: UniqueValue[]; lost: UniqueValue[] } {
+  const old = before ? uniqueValues(model, before) : [];
+  const now = uniqueValues(model, after);
+  return {
+    gained: now.filter((value) => !old.some((o) => same(o, value))),
+    lost: old.filter((value) => !now.some((a) => same(a, value))),
+  };
 }
 
 function same(a: UniqueValue, b: UniqueValue): boolean {

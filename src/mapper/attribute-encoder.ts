@@ -1,9 +1,8 @@
 import { asError } from '../errors/as-error';
 import { ValidationError as ClassValidatorError } from 'class-validator';
-import { CodecError } from '../codecs/codec';
+import { CodecError, encodeChecked } from '../codecs/codec';
 import { attributeFailure } from '../errors/attribute-failure';
 import { DecodeError, ValidationError } from '../errors/errors';
-import { describeValue } from '../errors/describe-value';
 import { caseFoldField } from '../metadata/index-descriptor';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { EncodedFields, FieldSink } from './encoded-fields';
@@ -28,9 +27,7 @@ export function encodeAttributesInto(model: ModelDescriptor, entity: object, fie
     const value = (entity as Record<string, unknown>)[attribute.property];
     if (value === undefined || value === null) continue;
     try {
-      const encoded = attribute.codec.encode(value);
-      if (typeof encoded !== 'string') throw new Error(`its codec's encode gave ${describeValue(encoded)}, not a string`);
-      fields.set(attribute.field, encoded);
+      fields.set(attribute.field, encodeChecked(attribute.codec, value));
     } catch (error) {
       (errors ??= []).push(codecFailure(entity, attribute.property, value, error));
     }

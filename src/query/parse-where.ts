@@ -1,3 +1,4 @@
+import { encodeChecked } from '../codecs/codec';
 import { asError } from '../errors/as-error';
 import { describeValue } from '../errors/describe-value';
 import { QueryError } from '../errors/errors';
@@ -111,9 +112,7 @@ function parseCondition(model: ModelDescriptor, attribute: AttributeDescriptor, 
 
 function encode(name: string, attribute: AttributeDescriptor, value: unknown): string {
   try {
-    const encoded = attribute.codec.encode(value);
-    if (typeof encoded !== 'string') throw new Error(`its codec's encode gave ${describeValue(encoded)}, not a string`);
-    return encoded;
+    return encodeChecked(attribute.codec, value);
   } catch (error) {
     throw new QueryError(`${name}: cannot compare with ${describeValue(value)}: ${asError(error).message}`);
   }
