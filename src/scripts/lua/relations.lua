@@ -5,7 +5,7 @@
 --   rule 'restrict' | 'cascade' | 'nullify'), m membership sides (my set prefix, other set prefix).
 -- A dependent's objects are found in its foreign key's set index: <childBase>:idx:<fk>:<parentId>.
 -- Guarantees: every restrict rule in the whole cascade is checked before the first write, so a refused
--- remove writes nothing; otherwise children are removed (cascade, recursively) or have their foreign key and
+-- remove writes nothing; otherwise children are removed (cascade, to any depth) or have their foreign key and
 -- its index entries cleared (nullify), and every many-to-many membership is removed from both sides, in the
 -- same script as the object itself (invariant 6).
 
@@ -37,34 +37,70 @@ local function childrenOf(models, dep, id)
   return redis.call('SMEMBERS', models[dep.child].base .. ':idx:' .. dep.fk .. ':' .. id)
 end
 
--- nil, or {'restrict', model number, foreign key} for the first restrict rule the removal would break.
-local function checkRemoval(models, m, id, seen)
-  if seen[m .. ':' .. id] then
-    return nil
+-- Both walks below are depth first and iterative: a frame per object on an explicit stack (its model number,
+-- its id, the dependent it is at and that dependent's children, read when it gets there), so a cascade of any
+-- depth fits (Lua's own stack would hold some 16,000 levels of recursion). `seen` keeps each object to one
+-- visit, which is what makes self-references and cycles end.
+local function enterFrame(stack, seen, m, id)
+  local key = m .. ':' .. id
+  if not seen[key] then
+    seen[key] = true
+    stack[#stack + 1] = { m = m, id = id, d = 0, c = 0 }
   end
-  seen[m .. ':' .. id] = true
-  for _, dep in ipairs(models[m].deps) do
-    local children = childrenOf(models, dep, id)
-    if #children > 0 then
-      if dep.rule == 'restrict' then
-        -- only a live child other than the object itself restricts: one whose time has come is invisible (its
-        -- entries not yet swept), and an object that is its own parent goes with its own removal
-        local childBase = models[dep.child].base
-        for _, child in ipairs(children) do
-          local itself = dep.child == m and child == id
-          if not itself and redis.call('EXISTS', childBase .. ':obj:' .. child) == 1 then
-            return { 'restrict', dep.child, dep.fk }
-          end
-        end
+end
+
+-- The next child of the frame's current dependent, or else moves the frame on to its next dependent (reading
+-- that dependent's children when `wanted(dep)`); returns (dep, child), (dep, nil) on reaching a dependent, or
+-- nil when the frame has no dependent left.
+local function stepFrame(models, frame, wanted)
+  local deps = models[frame.m].deps
+  if frame.children and frame.c < #frame.children then
+    frame.c = frame.c + 1
+    return deps[frame.d], frame.children[frame.c]
+  end
+  frame.d = frame.d + 1
+  frame.c = 0
+  frame.children = nil
+  local dep = deps[frame.d]
+  if dep and wanted(dep) then
+    frame.children = childrenOf(models, dep, frame.id)
+  end
+  return dep, nil
+end
+
+-- A live child other than the object itself: one whose time has come is invisible (its entries not yet swept),
+-- and an object that is its own parent goes with its own removal.
+local function restricts(models, m, id, dep, children)
+  local childBase = models[dep.child].base
+  for _, child in ipairs(children) do
+    local itself = dep.child == m and child == id
+    if not itself and redis.call('EXISTS', childBase .. ':obj:' .. child) == 1 then
+      return true
+    end
+  end
+  return false
+end
+
+-- nil, or {'restrict', model number, foreign key} for the first restrict rule the removal would break (in the
+-- order the removal would meet them).
+local function checkRemoval(models, m, id, seen)
+  local stack = {}
+  enterFrame(stack, seen, m, id)
+  local function wanted(dep)
+    return dep.rule ~= 'nullify'
+  end
+  while #stack > 0 do
+    local frame = stack[#stack]
+    local dep, child = stepFrame(models, frame, wanted)
+    if not dep then
+      stack[#stack] = nil
+    elseif child then
+      enterFrame(stack, seen, dep.child, child)
+    elseif dep.rule == 'restrict' then
+      if restricts(models, frame.m, frame.id, dep, frame.children) then
+        return { 'restrict', dep.child, dep.fk }
       end
-      if dep.rule == 'cascade' then
-        for _, child in ipairs(children) do
-          local problem = checkRemoval(models, dep.child, child, seen)
-          if problem then
-            return problem
-          end
-        end
-      end
+      frame.children = nil
     end
   end
   return nil
@@ -87,29 +123,34 @@ local function nullify(model, id, fk)
   clearField(model.base, id, fk, specs, fields)
 end
 
+-- Removes the object and, first, what depends on it: cascaded children (their own dependents first, and so on),
+-- nullified foreign keys, many-to-many memberships on both sides.
 local function removeTree(models, m, id, seen)
-  if seen[m .. ':' .. id] then
-    return
+  local stack = {}
+  enterFrame(stack, seen, m, id)
+  local function wanted(dep)
+    return dep.rule ~= 'restrict'
   end
-  seen[m .. ':' .. id] = true
-  local model = models[m]
-  for _, dep in ipairs(model.deps) do
-    if dep.rule ~= 'restrict' then
-      for _, child in ipairs(childrenOf(models, dep, id)) do
-        if dep.rule == 'cascade' then
-          removeTree(models, dep.child, child, seen)
-        else
-          nullify(models[dep.child], child, dep.fk)
+  while #stack > 0 do
+    local frame = stack[#stack]
+    local dep, child = stepFrame(models, frame, wanted)
+    if not dep then
+      stack[#stack] = nil
+      local model = models[frame.m]
+      for _, sides in ipairs(model.sides) do
+        local mine = sides.mine .. frame.id
+        for _, other in ipairs(redis.call('SMEMBERS', mine)) do
+          redis.call('SREM', sides.other .. other, frame.id)
         end
+        redis.call('DEL', mine)
+      end
+      purgeObject(model.base, model.base .. ':all', frame.id, model.specs, model.fields)
+    elseif child then
+      if dep.rule == 'cascade' then
+        enterFrame(stack, seen, dep.child, child)
+      else
+        nullify(models[dep.child], child, dep.fk)
       end
     end
   end
-  for _, sides in ipairs(model.sides) do
-    local mine = sides.mine .. id
-    for _, other in ipairs(redis.call('SMEMBERS', mine)) do
-      redis.call('SREM', sides.other .. other, id)
-    end
-    redis.call('DEL', mine)
-  end
-  purgeObject(model.base, model.base .. ':all', id, model.specs, model.fields)
 end
