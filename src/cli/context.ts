@@ -1,11 +1,12 @@
 import { DEFAULT_PREFIX } from '../connection/connection';
 import { assertValidPrefix } from '../keys/prefix-format';
 import { modelScope, ModelScope, shardScopes } from '../integrity/model-scope';
+import { tenantsOf } from '../integrity/tenants-of';
+import { isValidTenant } from '../keys/tenant-name';
 import { storedDefinitions } from '../schema/schema-registry';
 import { StoredDefinition } from '../schema/stored-definition';
 import { CliClient, openClient, openClusterClient } from './connect-cli';
 import { UsageError } from './errors';
-import { isValidTenant, tenantsOf } from './tenants';
 
 export const DEFAULT_URL = 'redis://127.0.0.1:6379';
 export { DEFAULT_PREFIX };
@@ -81,7 +82,7 @@ export class CliContext {
   /** The scopes to work on: the one of --tenant, or the model outside tenants and each tenant holding data. */
   async scopes(definition: StoredDefinition): Promise<ModelScope[]> {
     if (this.options.tenant !== undefined) return [this.scope(definition, this.options.tenant)];
-    const tenants = await tenantsOf(this.client, this.prefix, definition);
+    const tenants = await tenantsOf(this.client, this.prefix, definition, 1000);
     return [undefined, ...tenants].map((tenant) => this.scope(definition, tenant));
   }
 

@@ -5,6 +5,7 @@ import { repairObject } from './apply-fix';
 import { batchSizeOf } from './check-model';
 import { DefinitionLookup, modelScope, ModelScope, shardScopes } from './model-scope';
 import { chunks, globEscape, raw } from './raw-commands';
+import { tenantsOf } from './tenants-of';
 import { IntegrityOptions } from './violations';
 
 export interface ReindexResult {
@@ -17,20 +18,6 @@ export interface ReindexResult {
   /** Objects whose entries were written. */
   readonly objects: number;
   readonly keysDeleted: number;
-}
-
-/** Every tenant holding data of the model: SCAN for `<prefix>:{<tenant>/<tag>}...:all` with any tenant (the tenant is in the hash tag). */
-async function tenantsOf(client: unknown, prefix: string, definition: StoredDefinition, batchSize: number): Promise<string[]> {
-  const tag = definition.group ?? definition.name;
-  const rest = definition.group === null ? '' : `:${definition.name}`;
-  // a sharded model's tags are `<Model>#<shard>.<salt>`
-  const sharded = (definition.shards ?? 1) > 1 ? '#*' : '';
-  const pattern = `${globEscape(prefix)}:{*/${globEscape(tag)}${sharded}}${globEscape(rest)}:all`;
-  const tenants = new Set<string>();
-  for await (const page of raw(client).scanIterator({ MATCH: pattern, COUNT: batchSize })) {
-    for (const key of page) tenants.add(key.slice(prefix.length + 2, key.indexOf('/', prefix.length + 2)));
-  }
-  return [...tenants].sort();
 }
 
 /** The key names (exact or SCAN patterns) of one index in a scope. */

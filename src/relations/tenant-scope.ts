@@ -1,8 +1,8 @@
 import { ArgumentError } from '../errors/errors';
+import { isValidTenant, TENANT_RULE } from '../keys/tenant-name';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { descriptorOf, registerScope } from '../metadata/model-registry';
 
-const TENANT = /^[A-Za-z0-9_-]{1,64}$/;
 const scopes = new WeakMap<Function, Map<string, Function>>();
 
 /**
@@ -10,8 +10,8 @@ const scopes = new WeakMap<Function, Map<string, Function>>();
  * descriptor puts every key under `{<tenant>/...}`. Made once per model and tenant.
  */
 export function scopedClass<C extends Function>(ctor: C, tenant: string): C {
-  if (typeof tenant !== 'string' || !TENANT.test(tenant)) {
-    throw new ArgumentError(`invalid tenant ${JSON.stringify(tenant)}: 1 to 64 characters of A-Z a-z 0-9 _ -`);
+  if (!isValidTenant(tenant)) {
+    throw new ArgumentError(`invalid tenant ${JSON.stringify(tenant)}: ${TENANT_RULE}`);
   }
   const model = descriptorOf(ctor);
   const root = model.tenant === undefined ? ctor : (Object.getPrototypeOf(ctor) as C);
