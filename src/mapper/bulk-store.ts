@@ -1,4 +1,5 @@
 import { memoFlag } from './memo-flag';
+import { RedisRecordError } from '../errors/errors';
 import { Connection } from '../connection/connection';
 import { rawTransaction } from '../connection/raw-transaction';
 import { ModelDescriptor } from '../metadata/model-descriptor';
@@ -99,7 +100,10 @@ export class BulkStore {
 
   /** Draws `count` sequence ids with one INCRBY; resolves to the first (the others follow it). */
   async drawIds(target: BulkTarget, count: number): Promise<number> {
-    return Number(await this.connection.client.incrBy(target.keys.sequence, count)) - count + 1;
+    const last = Number(await this.connection.client.incrBy(target.keys.sequence, count));
+    // past 2^53 - 1 a number no longer holds every integer, and two objects could be given one id
+    if (!Number.isSafeInteger(last)) throw new RedisRecordError(`${this.model.name}: the id sequence is past 2^53 - 1: ids would no longer be exact`);
+    return last - count + 1;
   }
 
   /** insertPlain with ids drawn for this chunk alone, one round trip before its write. */

@@ -16,9 +16,10 @@
 -- (invariants 1 to 3); the id is fresh (invariant 5), and a stray hash under it (written by another program) is
 -- deleted first, so nothing is merged into.
 --!include indexes.lua
+--!include sequence-ids.lua
 
 local base = KEYS[3]
-local id = tostring(redis.call('INCR', KEYS[1]))
+local id = sequenceText(redis.call('INCR', KEYS[1]))
 local key = base .. ':obj:' .. id
 local fieldCount = tonumber(ARGV[1])
 -- a stray hash under the id (another program's, or the sequence set back) is replaced, not merged into

@@ -7,4 +7,4 @@ if current < largest then
   redis.call('SET', KEYS[1], ARGV[1])
   return ARGV[1]
 end
-return tostring(current)
+return string.format('%d', current)

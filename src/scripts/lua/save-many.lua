@@ -29,6 +29,7 @@
 --!include objects.lua
 --!include pages.lua
 --!include caps.lua
+--!include sequence-ids.lua
 --!include save-object.lua
 --!include batches.lua
 

@@ -1,6 +1,6 @@
 -- save-object.lua: creating or updating one object with its index and unique entries; a library inlined into
--- save.lua (one object) and save-many.lua (a chunk of new objects). Needs indexes.lua, objects.lua, pages.lua
--- and caps.lua before it.
+-- save.lua (one object) and save-many.lua (a chunk of new objects). Needs indexes.lua, objects.lua, pages.lua,
+-- caps.lua and sequence-ids.lua before it.
 -- KEYS/ARGV: none of its own. The object's fields, removed fields and parent checks are read from ARGV at the
 -- positions the caller gives, in the layout save.lua's header describes (n, then n field/value pairs; m, then
 -- m fields; p, then p pairs of foreign key field and parent object key prefix).
@@ -43,9 +43,9 @@ end
 -- (drawn - 1) * n + s + 1, so that shards draw distinct ids and an id names its shard ((id - 1) mod n).
 local function sequenceId(model, drawn)
   if model.stride then
-    return tostring((drawn - 1) * tonumber(model.stride) + tonumber(model.shard) + 1)
+    return sequenceText((drawn - 1) * tonumber(model.stride) + tonumber(model.shard) + 1)
   end
-  return tostring(drawn)
+  return sequenceText(drawn)
 end
 
 -- field -> value of the n pairs at ARGV[setFrom ..]: what the save writes.

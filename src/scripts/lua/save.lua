@@ -32,6 +32,7 @@
 --!include objects.lua
 --!include pages.lua
 --!include caps.lua
+--!include sequence-ids.lua
 --!include save-object.lua
 
 local setCount = tonumber(ARGV[11])
