@@ -189,9 +189,14 @@ export class ModelDescriptor {
     return keys;
   }
 
-  /** The keys of the shard that holds object `id`. */
+  /**
+   * The keys of the shard that holds object `id`. A well-formed id no sequence of this model draws (`'abc'`,
+   * `'0'`) names no shard: it is looked for in the first, where no object has it, so that it reads as missing
+   * as on an unsharded model.
+   */
   keysOf(prefix: string, id: string): ModelKeys {
     const keys = this.shardKeys(prefix);
-    return keys.length === 1 ? keys[0] : keys[shardOfId(id, keys.length, this.idStrategy === 'sequence')];
+    if (keys.length === 1) return keys[0];
+    return keys[shardOfId(id, keys.length, this.idStrategy === 'sequence')] ?? keys[0];
   }
 }

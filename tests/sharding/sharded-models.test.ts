@@ -137,6 +137,27 @@ describe('objects', () => {
     await expectShardsConsistent(ShardedPost, redis.raw, redis.prefix);
     expect(await ShardedPost.check()).toMatchObject({ ok: true });
   });
+
+  it('a well-formed id no sequence draws (naming no shard) is missing, as on an unsharded model', async () => {
+    const kept = await ShardedPost.create({ topic: 'kept' });
+    const oracle = await PlainPost.create({ topic: 'kept' });
+    const outcome = <T>(promise: Promise<T>) => promise.then((value) => ({ value }), (error: Error) => ({ error: error.constructor.name }));
+    for (const id of ['abc', '0', 0, 'x-1']) {
+      const seen = async (model: typeof ShardedPost | typeof PlainPost, other: string) => ({
+        find: await outcome(model.find(id)),
+        exists: await outcome(model.exists(id)),
+        findMany: await outcome(model.findMany([id])),
+        removeMany: await outcome(model.removeMany([id]).then(({ removed, missing }) => ({ removed, missing }))),
+        withLock: await outcome(model.withLock(id, async () => 'ran')),
+        stillThere: await model.exists(other),
+      });
+      expect({ id, ...(await seen(ShardedPost, kept.id!)) }).toEqual({ id, ...(await seen(PlainPost, oracle.id!)) });
+    }
+    expect(await ShardedPost.find(kept.id!)).not.toBeNull();
+    const removed = await ShardedPost.removeMany([kept.id!, 'abc']);
+    expect([removed.removed, removed.missing]).toEqual([[kept.id], ['abc']]);
+    await oracle.remove();
+  });
 });
 
 describe('queries merged over the shards', () => {
