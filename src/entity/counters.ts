@@ -6,8 +6,9 @@ import { ModelDescriptor } from '../metadata/model-descriptor';
 import { EntityState, snapshotOf } from './entity-state';
 
 /**
- * One atomic HINCRBY (HINCRBYFLOAT for fractions) with its index entries moved in the same script; the
- * instance's value and snapshot take the stored result, so a later save() does not write the counter back.
+ * One increment.lua call (the sum in a double, stored as the number codec stores it) with its index entries
+ * moved in the same script; the instance's value and snapshot take the stored result, so a later save() does
+ * not write the counter back.
  */
 export async function incrementCounter(
   model: ModelDescriptor,
