@@ -1,4 +1,9 @@
+import { readFileSync } from 'fs';
+import { join } from 'path';
 import { ArgumentError, Attr, BaseEntity, Counter, DecodeError, Index, Model, NotFoundError } from '../../src';
+import { numberCodec } from '../../src/codecs/number-codec';
+import { RedisCommands } from '../../src/connection/redis-commands';
+import { Script } from '../../src/scripts/script';
 import { useTestRedis } from '../support/test-redis';
 
 @Model({ expirable: true })
@@ -16,6 +21,38 @@ class LevelCounter extends BaseEntity {
 
 const redis = useTestRedis();
 const stored = (id: string) => redis.raw.hGet(`${redis.prefix}:{RangeCounter}:obj:${id}`, 'hits');
+
+/** 2^k for every k from -1074 (the least denormal) to 1023, the greatest power of two below Number.MAX_VALUE. */
+const powersOfTwo = Array.from({ length: 2098 }, (_, i) => 2 ** (i - 1074));
+
+/** The double whose IEEE 754 bits are `hi`:`lo`. */
+function fromBits(hi: number, lo: number): number {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setUint32(0, hi >>> 0);
+  view.setUint32(4, lo >>> 0);
+  return view.getFloat64(0);
+}
+
+/** The double next to x, away from zero (step 1n; x finite, not the greatest) or towards it (step -1n; x not 0). */
+function nextDouble(x: number, step: bigint): number {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  view.setBigUint64(0, view.getBigUint64(0) + step);
+  return view.getFloat64(0);
+}
+const nextAway = (x: number) => nextDouble(x, 1n);
+const nextToward = (x: number) => nextDouble(x, -1n);
+
+/** Uniform 32-bit numbers from a seed (mulberry32), so that a failing value can be found again. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  };
+}
 
 describe('counters at the edges of numbers', () => {
   it('add to -0', async () => {
@@ -45,6 +82,42 @@ describe('counters at the edges of numbers', () => {
         expect({ start, amount, sum, text: await stored(counter.id) }).toEqual({ start, amount, sum: start + amount, text: String(start + amount) });
       }
     }
+  });
+
+  it('store String(sum) where the nearest rounding to the fewest digits does not read back (powers of two)', async () => {
+    for (const [start, amount] of [
+      [0, 2 ** -44],
+      [2 ** 88, 2 ** 88],
+      [0, 2 ** 122],
+      [0, -(2 ** 89)],
+    ]) {
+      const counter = await RangeCounter.create({ hits: start });
+      const sum = await counter.increment('hits', amount);
+      expect({ start, amount, sum, text: await stored(counter.id) }).toEqual({ start, amount, sum: start + amount, text: String(start + amount) });
+    }
+  });
+
+  it('store every power of two reached by increment as String() writes it, either sign', async () => {
+    const amounts = [...powersOfTwo, ...powersOfTwo.map((x) => -x)];
+    const wrong: Array<{ amount: number; text: string | null }> = [];
+    for (let i = 0; i < amounts.length; i += 200) {
+      await Promise.all(
+        amounts.slice(i, i + 200).map(async (amount) => {
+          const counter = await RangeCounter.create({ hits: 0 });
+          const sum = await counter.increment('hits', amount);
+          const text = await stored(counter.id);
+          if (sum !== amount || text !== String(amount)) wrong.push({ amount, text });
+        }),
+      );
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('keep a counter that reaches 2^89 by increment in the scope a create of 2^89 is in', async () => {
+    const made = await LevelCounter.create({ level: 2 ** 89, at: 1 });
+    const grown = await LevelCounter.create({ level: 2 ** 88, at: 2 });
+    expect(await grown.increment('level', 2 ** 88)).toBe(2 ** 89);
+    expect(await LevelCounter.findIds({ level: 2 ** 89, at: { gte: 0 } }, { orderBy: { at: 'asc' } })).toEqual([made.id, grown.id]);
   });
 
   it('keep a scope named by a fractional counter reachable by an equality on it', async () => {
@@ -82,6 +155,74 @@ describe('counters at the edges of numbers', () => {
     expect(await c.ttl()).toBeGreaterThan(9.9e10);
     await expect(c.expire(1e13)).rejects.toBeInstanceOf(ArgumentError);
     await expect(RangeCounter.withLock('bad id', async () => 1)).rejects.toBeDefined();
-    await expect(RangeCounter.withLock('404', async () => 1)).rejects.toBeInstanceOf(NotFoundError);
+    const gone = await RangeCounter.create({ name: 'gone' });
+    const goneId = gone.id;
+    await gone.remove();
+    await expect(RangeCounter.withLock(goneId, async () => 1)).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+/**
+ * numbers.lua's numberForm, the stored text increment writes, run on its own against what the number codec
+ * writes (String(x)) for doubles of every kind, many per script call.
+ */
+describe('numberForm (numbers.lua)', () => {
+  const library = readFileSync(join(__dirname, '../../src/scripts/lua/numbers.lua'), 'utf8');
+  const script = new Script(
+    'number-form-check.lua',
+    `${library}\nlocal out = {}\nfor i, text in ipairs(ARGV) do\n  out[i] = numberForm(tonumber(text))\nend\nreturn out\n`,
+  );
+
+  /** The values whose numberForm differs from numberCodec.encode, with both texts. */
+  async function mismatches(values: number[]): Promise<Array<{ value: number; lua: string; js: string }>> {
+    const wrong: Array<{ value: number; lua: string; js: string }> = [];
+    for (let i = 0; i < values.length; i += 5000) {
+      const batch = values.slice(i, i + 5000);
+      // String(x) reads back as exactly x (tonumber is strtod): the script is given the double itself
+      const texts = (await script.run(redis.raw as unknown as RedisCommands, [], batch.map((x) => numberCodec.encode(x)))) as string[];
+      batch.forEach((value, j) => {
+        if (texts[j] !== numberCodec.encode(value)) wrong.push({ value, lua: texts[j], js: numberCodec.encode(value) });
+      });
+    }
+    return wrong;
+  }
+
+  const bothSigns = (values: number[]) => [...values, ...values.map((x) => -x)];
+
+  it('writes every power of two, and the doubles either side of it, as String() does', async () => {
+    const around = powersOfTwo.flatMap((x) => [x, nextAway(x), nextToward(x)]).filter((x) => x !== 0);
+    expect(await mismatches(bothSigns([...around, Number.MAX_VALUE]))).toEqual([]);
+  });
+
+  it('writes random doubles of every exponent as String() does', async () => {
+    const next = seeded(20240611);
+    const values: number[] = [];
+    while (values.length < 30_000) {
+      const x = fromBits(next(), next());
+      if (Number.isFinite(x)) values.push(x);
+    }
+    expect(await mismatches(values)).toEqual([]);
+  });
+
+  it('writes denormals, short decimals and their neighbours as String() does', async () => {
+    const next = seeded(7);
+    const denormals = Array.from({ length: 5000 }, () => fromBits(next() & 0x000fffff, next()));
+    const decimals = Array.from({ length: 10_000 }, () => (next() % 1_000_000) / 10 ** (next() % 30));
+    expect(await mismatches(bothSigns([...denormals, ...decimals, ...decimals.map(nextAway), 1125899906842624.25]))).toEqual([]);
+  });
+
+  it('switches to exponent form where String() does, at 1e21 and 1e-7', async () => {
+    const edges: number[] = [];
+    for (const edge of [1e21, 1e-7, 1e-6, 1e20]) {
+      let up = edge;
+      let down = edge;
+      for (let i = 0; i < 200; i++) {
+        edges.push(up, down);
+        up = nextAway(up);
+        down = nextToward(down);
+      }
+      edges.push(edge * 0.999, edge * 1.001, edge * 9.999, edge / 9.999);
+    }
+    expect(await mismatches(bothSigns(edges))).toEqual([]);
   });
 });

@@ -11,61 +11,15 @@
 --          not a number (written by something else): nothing is written in either case.
 -- Guarantees: the read, the sum and the write are one script, so concurrent increments never lose one. The
 -- sum is a double, as in JavaScript (HINCRBY would refuse '-0' and overflow int64; HINCRBYFLOAT adds in long
--- double and could store what JavaScript cannot read back). It is stored as a whole number when it is one
--- (exact up to 2^53) and otherwise in JavaScript's String(n) form, the shortest that reads back exactly (so that
--- a scope or unique value is the string a create of that number stores, and a query names). Index entries and the
--- cap follow in the same script (invariant 3); every check happens before the first write.
+-- double and could store what JavaScript cannot read back; whole sums are exact up to 2^53). It is stored as
+-- the number codec stores it (numbers.lua): JavaScript's String(n), the shortest that reads back exactly (so
+-- that a scope or unique value is the string a create of that number stores, and a query names). Index entries
+-- and the cap follow in the same script (invariant 3); every check happens before the first write.
 --!include indexes.lua
 --!include objects.lua
 --!include pages.lua
 --!include caps.lua
-
--- Whether `text` has the stored form of a number (number-codec.ts: -?(0|[1-9]\d*)(\.\d+)?(e[+-]\d+)?), which
--- is what find() reads; Lua's tonumber takes more ('0x10', ' 7', 'inf', 'nan').
-local function isNumberText(text)
-  local rest = string.match(text, '^-?(.*)$')
-  local whole = string.match(rest, '^0') or string.match(rest, '^[1-9]%d*')
-  if not whole then
-    return false
-  end
-  rest = string.sub(rest, #whole + 1)
-  local fraction = string.match(rest, '^%.%d+')
-  if fraction then
-    rest = string.sub(rest, #fraction + 1)
-  end
-  local exponent = string.match(rest, '^e[+-]%d+')
-  if exponent then
-    rest = string.sub(rest, #exponent + 1)
-  end
-  return rest == ''
-end
-
--- A finite number as JavaScript's String(x) writes it: the fewest significant digits that read back as x (each
--- candidate correctly rounded by %e), in plain notation for decimal exponents -7 < e < 21, else as 1.5e+21.
-local function numberForm(x)
-  local s
-  for precision = 0, 16 do
-    s = string.format('%.' .. precision .. 'e', x)
-    if tonumber(s) == x then
-      break
-    end
-  end
-  local sign, first, rest, exponent = string.match(s, '^(-?)(%d)%.?(%d*)e([-+]%d+)$')
-  local digits = string.gsub(first .. rest, '0+$', '')
-  if digits == '' then
-    digits = '0'
-  end
-  local e, n = tonumber(exponent), #digits
-  if e >= 21 or e < -6 then
-    local mantissa = n > 1 and (string.sub(digits, 1, 1) .. '.' .. string.sub(digits, 2)) or digits
-    return sign .. mantissa .. 'e' .. (e >= 0 and '+' or '-') .. math.abs(e)
-  elseif e >= n - 1 then
-    return sign .. digits .. string.rep('0', e - n + 1)
-  elseif e >= 0 then
-    return sign .. string.sub(digits, 1, e + 1) .. '.' .. string.sub(digits, e + 2)
-  end
-  return sign .. '0.' .. string.rep('0', -e - 1) .. digits
-end
+--!include numbers.lua
 
 local all, key, base, id, field, amount = KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3]
 if not redis.call('ZSCORE', all, id) then
@@ -94,12 +48,7 @@ local sum = current + tonumber(amount)
 if sum ~= sum or sum == math.huge or sum == -math.huge then
   return { 'range' }
 end
-local value
-if sum == math.floor(sum) and math.abs(sum) < 2 ^ 53 then
-  value = string.format('%d', sum)
-else
-  value = numberForm(sum)
-end
+local value = numberForm(sum)
 redis.call('HSET', key, field, value)
 local after = readValues(key, fields)
 for _, spec in ipairs(specs) do
