@@ -14,6 +14,7 @@ import { idForm, nextShard } from './shard-turns';
 import { createsWithoutChecks, entryTemplates } from './new-object-entries';
 import { touchedIndexes } from './touched-indexes';
 import { pushChangeArgs } from './change-args';
+import { numberCodec } from '../codecs/number-codec';
 
 
 /** What a save came to: the id, the object being gone (or the id taken), or a unique value held by another. */
@@ -300,7 +301,7 @@ export class ObjectStore {
     const args = [
       id,
       field,
-      String(amount),
+      numberCodec.encode(amount), // '-0' for -0, which String() writes as '0'
       capped ? keys.sorted('score', field) : '',
       capped ? String(cap.keep) : '',
       cap?.keepLowest ? 'asc' : 'desc',

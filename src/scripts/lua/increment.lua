@@ -2,7 +2,7 @@
 -- KEYS[1]  the model's `all` zset
 -- KEYS[2]  the object's hash
 -- KEYS[3]  the model's key base (index keys, memo, cap index derive from it, same hash tag)
--- ARGV[1]  the id;  ARGV[2] the counter's field;  ARGV[3] the amount (a decimal number)
+-- ARGV[1]  the id;  ARGV[2] the counter's field;  ARGV[3] the amount (a decimal number; '-0' for -0)
 -- ARGV[4]  the cap's index key ('' none); ARGV[5] how many to keep; ARGV[6] 'asc' keeps the lowest
 -- ARGV[7]  '1' when ids are sequence numbers
 -- ARGV[8]  k; then k index specs (kind, attribute, scope, numeric): the indexes touching the counter
@@ -12,9 +12,10 @@
 -- Guarantees: the read, the sum and the write are one script, so concurrent increments never lose one. The
 -- sum is a double, as in JavaScript (HINCRBY would refuse '-0' and overflow int64; HINCRBYFLOAT adds in long
 -- double and could store what JavaScript cannot read back; whole sums are exact up to 2^53). It is stored as
--- the number codec stores it (numbers.lua): JavaScript's String(n), the shortest that reads back exactly (so
--- that a scope or unique value is the string a create of that number stores, and a query names). Index entries
--- and the cap follow in the same script (invariant 3); every check happens before the first write.
+-- the number codec stores it (numbers.lua): JavaScript's String(n), the shortest that reads back exactly, and
+-- '-0' for -0 (so that a scope or unique value is the string a create of that number stores, and a query
+-- names). Index entries and the cap follow in the same script (invariant 3); every check happens before the
+-- first write.
 --!include indexes.lua
 --!include objects.lua
 --!include pages.lua

@@ -1,8 +1,8 @@
 -- numbers.lua: numbers in their stored text (number-codec.ts), read and written inside a script; a library
 -- inlined into increment.lua.
 -- KEYS/ARGV: none of its own.
--- The stored text of a finite number is JavaScript's String(n): the text a create of that number stores, so
--- that an index key or unique value named by it is the one a query names.
+-- The stored text of a finite number is JavaScript's String(n), and '-0' for -0: the text a create of that
+-- number stores, so that an index key or unique value named by it is the one a query names.
 
 -- Whether `text` has the stored form of a number (number-codec.ts: -?(0|[1-9]\d*)(\.\d+)?(e[+-]\d+)?), which
 -- is what find() reads; Lua's tonumber takes more ('0x10', ' 7', 'inf', 'nan').
@@ -41,15 +41,19 @@ local function nextDecimal(text)
   return sign .. string.sub(digits, 1, 1) .. (fraction == '' and '' or '.' .. fraction) .. string.format('e%+03d', e)
 end
 
--- A finite number as JavaScript's String(x) writes it (Number::toString with the recommended choice): the
--- fewest significant digits that read back as x, and of those the decimal closest to x (the even one of two as
--- close, as %e rounds); plain for decimal exponents -7 < e < 21, else as 1.5e+21.
+-- A finite number as JavaScript's String(x) writes it (Number::toString with the recommended choice), and -0
+-- as '-0' (String(-0) is '0'): the fewest significant digits that read back as x, and of those the decimal
+-- closest to x (the even one of two as close, as %e rounds); plain for decimal exponents -7 < e < 21, else as
+-- 1.5e+21.
 -- For each number of digits p the candidate is x rounded to p digits (%e, correctly rounded). When it does not
 -- read back as x it may be because it lies on the side of x towards zero and x is a power of two: the doubles
 -- below x are twice as close together as those above, so the decimals that read back as x reach half as far
 -- below it as above it, and the p-digit decimal one unit further from zero can read back as x, as the only
 -- p-digit one. Elsewhere the two sides reach as far, and neither fits when the nearest does not.
 local function numberForm(x)
+  if x == 0 then
+    return 1 / x < 0 and '-0' or '0'
+  end
   if x == math.floor(x) and math.abs(x) < 2 ^ 53 then
     return string.format('%d', x)
   end
