@@ -20,8 +20,8 @@ import { countWhere, findBy, findIds, iterate } from './entity-queries';
 import { expireObject, persistObject, sweepModel, ttlOf } from './expiry';
 import { incrementCounter } from './counters';
 import { operationReplicaPolicy, replicaShortfall } from '../connection/wait-replicas';
-import { LockOptions, withObjectLock } from './locking';
-import { optionsArgument } from '../errors/options-argument';
+import { LOCK_OPTIONS, LockOptions, withObjectLock } from './locking';
+import { knownOptions, optionsArgument } from '../errors/options-argument';
 import { refuseFrozen } from './writable-instance';
 import { queryOptions } from '../query/query-options';
 import type { FindIdsOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
@@ -252,7 +252,7 @@ export abstract class BaseEntity extends StatefulEntity {
   ): Promise<R> {
     const model = descriptorOf(this);
     const normalized = normalizeId(model.name, id);
-    const given = optionsArgument('withLock', options);
+    const given = knownOptions('withLock', options, LOCK_OPTIONS);
     // before the lock is taken: a work that cannot be called would otherwise fail while holding it
     if (typeof work !== 'function') throw new ArgumentError(`${model.name}.withLock: work must be a function, got ${describeValue(work)}`);
     return afterSchema(model, () => withObjectLock(model, normalized, async () => work(await findOrFailOne(this, normalized)), given));

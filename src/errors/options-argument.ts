@@ -13,3 +13,17 @@ export function optionsArgument<T extends object>(operation: string, value: T | 
   }
   return value;
 }
+
+/**
+ * The options argument of a call that takes the options `allowed`: optionsArgument, holding no other name. A
+ * misspelt name (`ttl` for `ttlMs`) or one the call does not use would otherwise be ignored without a word, and
+ * the call would do something else than what was asked. An option set to undefined is absent, as everywhere.
+ */
+export function knownOptions<T extends object>(operation: string, value: T | undefined, allowed: readonly string[]): T {
+  const options = optionsArgument(operation, value);
+  for (const name of Object.keys(options)) {
+    if (allowed.includes(name) || (options as Record<string, unknown>)[name] === undefined) continue;
+    throw new ArgumentError(`${operation}: unknown option ${describeValue(name)} (${operation} takes ${allowed.join(', ')})`);
+  }
+  return options;
+}

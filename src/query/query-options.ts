@@ -1,6 +1,4 @@
-import { describeValue } from '../errors/describe-value';
-import { ArgumentError } from '../errors/errors';
-import { optionsArgument } from '../errors/options-argument';
+import { knownOptions } from '../errors/options-argument';
 
 /** The options each query call takes: what FindOptions and IterateOptions allow it. */
 export const QUERY_OPTIONS = {
@@ -13,18 +11,10 @@ export const QUERY_OPTIONS = {
 export type QueryCall = keyof typeof QUERY_OPTIONS;
 
 /**
- * The options of a query call, checked before the query runs: an object (optionsArgument), holding only
- * the options that call takes. A misspelt name (`order`, `skip`) or one the call does not use (`limit` in
- * iterate, which reads every match; `include` in findIds, which loads no object) would otherwise be ignored
- * without a word, and the query would answer something else than what was asked. An option set to
- * undefined is absent, as everywhere.
+ * The options of a query call, checked before the query runs (knownOptions): a misspelt name (`order`, `skip`) or
+ * one the call does not use (`limit` in iterate, which reads every match; `include` in findIds, which loads no
+ * object) is an ArgumentError, as the query would otherwise answer something else than what was asked.
  */
 export function queryOptions<T extends object>(call: QueryCall, given: T | undefined): T {
-  const options = optionsArgument(call, given);
-  const allowed: readonly string[] = QUERY_OPTIONS[call];
-  for (const name of Object.keys(options)) {
-    if (allowed.includes(name) || (options as Record<string, unknown>)[name] === undefined) continue;
-    throw new ArgumentError(`${call}: unknown option ${describeValue(name)} (${call} takes ${allowed.join(', ')})`);
-  }
-  return options;
+  return knownOptions(call, given, QUERY_OPTIONS[call]);
 }

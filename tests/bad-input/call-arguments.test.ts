@@ -4,8 +4,8 @@ import { keysUnder, useTestRedis } from '../support/test-redis';
 /**
  * Arguments a JavaScript caller can get wrong outside the bulk calls (bulk-arguments.test.ts has those): a
  * static method called without its class, build and create given something other than an object, withLock
- * given a work that is not a function, expire given a bigint, increment given a symbol. Each is an
- * ArgumentError naming the value, and nothing is written.
+ * given a work that is not a function or an option it does not take, expire given a bigint, increment given a
+ * symbol. Each is an ArgumentError naming the value, and nothing is written.
  */
 
 @Model({ name: 'CallArgItem', expirable: true })
@@ -94,6 +94,20 @@ describe('withLock, expire and increment', () => {
     expect(await itemKeys()).toEqual(before);
     // no lock key was left behind either: the lock is free at once
     expect(await Item.withLock(item.id, async (locked) => locked.title, { waitMs: 0 })).toBe('kept');
+    await item.remove();
+  });
+
+  it('withLock refuses an option name it does not take, as the query calls do, before taking the lock', async () => {
+    const item = await Item.create({ title: 'kept' });
+    const before = await itemKeys();
+    let ran = false;
+    const misspelt = await rejection(() => Item.withLock(item.id, async () => (ran = true), { ttl: 100 } as never));
+    expect(misspelt).toBeInstanceOf(ArgumentError);
+    expect((misspelt as Error).message).toBe('withLock: unknown option "ttl" (withLock takes ttlMs, waitMs)');
+    expect(ran).toBe(false);
+    expect(await itemKeys()).toEqual(before);
+    // an option set to undefined is absent, as everywhere
+    expect(await Item.withLock(item.id, async (locked) => locked.title, { waitMs: 0, ttl: undefined } as never)).toBe('kept');
     await item.remove();
   });
 });
