@@ -21,7 +21,8 @@ import { expireObject, persistObject, sweepModel, ttlOf } from './expiry';
 import { incrementCounter } from './counters';
 import { operationReplicaPolicy, replicaShortfall } from '../connection/wait-replicas';
 import { LOCK_OPTIONS, LockOptions, withObjectLock } from './locking';
-import { knownOptions, optionsArgument } from '../errors/options-argument';
+import { knownOptions } from '../errors/options-argument';
+import { SAVE_OPTIONS } from './option-names';
 import { refuseFrozen } from './writable-instance';
 import { queryOptions } from '../query/query-options';
 import type { FindIdsOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
@@ -57,7 +58,7 @@ export abstract class BaseEntity extends StatefulEntity {
    */
   save(given?: SaveOptions): Promise<Persisted<this>> {
     return serialized(this, async () => {
-      const options = optionsArgument('save', given);
+      const options = knownOptions('save', given, SAVE_OPTIONS);
       const model = descriptorOf(this.constructor);
       if (model.version) refuseFrozen(model, this, 'save');
       const replicas = operationReplicaPolicy(model.name, options, model.replicas); // bad options: before any write

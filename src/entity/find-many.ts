@@ -12,7 +12,8 @@ import type { BaseEntity } from './base-entity';
 import { chunkSizeOption, READS_IN_FLIGHT } from './bulk-options';
 import { inWindows } from './bulk-windows';
 import { materializeAll } from './materialize';
-import { optionsArgument } from '../errors/options-argument';
+import { knownOptions } from '../errors/options-argument';
+import { FIND_MANY_OPTIONS } from './option-names';
 
 /**
  * The objects with these ids, in the same order, null where missing: every id in one transaction (read at one
@@ -26,7 +27,7 @@ export async function findMany<T extends BaseEntity>(
 ): Promise<Array<Persisted<T> | null>> {
   if (!Array.isArray(ids)) throw new ArgumentError(`findMany: expected an array of ids, got ${describeValue(ids)}`);
   const model = descriptorOf(ctor);
-  const chunkSize = chunkSizeOption('findMany', optionsArgument('findMany', options).chunkSize, Number.POSITIVE_INFINITY);
+  const chunkSize = chunkSizeOption('findMany', knownOptions('findMany', options, FIND_MANY_OPTIONS).chunkSize, Number.POSITIVE_INFINITY);
   // by position, so that a hole in a sparse array is an invalid id (undefined) like any other
   const normalized = new Array<string>(ids.length);
   for (let at = 0; at < ids.length; at++) normalized[at] = normalizeId(model.name, ids[at]);

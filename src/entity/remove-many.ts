@@ -20,7 +20,8 @@ import { chunkSizeOption, REMOVE_CHUNK_SIZE } from './bulk-options';
 import { inWindows } from './bulk-windows';
 import { buildStored } from './materialize';
 import { stateOf } from './entity-state';
-import { optionsArgument } from '../errors/options-argument';
+import { knownOptions } from '../errors/options-argument';
+import { REMOVE_MANY_OPTIONS } from './option-names';
 import { runHooks } from './run-hooks';
 import { bulkReplicaShortfalls } from './bulk-replicas';
 
@@ -52,7 +53,7 @@ export async function removeMany<T extends BaseEntity>(
   options?: RemoveManyOptions,
 ): Promise<RemoveManyResult> {
   if (!Array.isArray(ids)) throw new ArgumentError(`removeMany: expected an array of ids, got ${describeValue(ids)}`);
-  const chunkSize = chunkSizeOption('removeMany', optionsArgument('removeMany', options).chunkSize, REMOVE_CHUNK_SIZE);
+  const chunkSize = chunkSizeOption('removeMany', knownOptions('removeMany', options, REMOVE_MANY_OPTIONS).chunkSize, REMOVE_CHUNK_SIZE);
   const model = descriptorOf(ctor);
   const failed: RemoveManyFailure[] = [];
   const pending: Pending[] = [];

@@ -15,7 +15,8 @@ import { eachInFlight } from './bulk-windows';
 import { createMany } from './create-many';
 import { updateMany } from './update-many';
 import { EntityState, holdAllUntil, StateClaims, StatefulEntity, stateOf } from './entity-state';
-import { optionsArgument } from '../errors/options-argument';
+import { knownOptions } from '../errors/options-argument';
+import { SAVE_MANY_OPTIONS } from './option-names';
 import { refuseFrozen } from './writable-instance';
 import { runHooks } from './run-hooks';
 import { validateEntity } from './validate-entity';
@@ -53,7 +54,7 @@ export async function saveMany<T extends BaseEntity>(
   options?: SaveManyOptions,
 ): Promise<SaveManyResult<T>> {
   if (!Array.isArray(given)) throw new ArgumentError(`saveMany: expected an array of entities or attribute objects, got ${describeValue(given)}`);
-  const settings = optionsArgument('saveMany', options);
+  const settings = knownOptions('saveMany', options, SAVE_MANY_OPTIONS);
   const { chunkSize: chunkOption, validate } = settings;
   const chunkSize = chunkSizeOption('saveMany', chunkOption, SAVE_CHUNK_SIZE);
   const model = descriptorOf(ctor);

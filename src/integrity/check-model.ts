@@ -1,6 +1,6 @@
 import { describeValue } from '../errors/describe-value';
 import { ArgumentError } from '../errors/errors';
-import { optionsArgument } from '../errors/options-argument';
+import { knownOptions } from '../errors/options-argument';
 import { checkKeys } from './check-keys';
 import { checkObjects } from './check-objects';
 import { Findings } from './findings';
@@ -12,7 +12,7 @@ import { CheckResult, IntegrityOptions } from './violations';
 export const DEFAULT_BATCH_SIZE = 500;
 
 export function batchSizeOf(options: IntegrityOptions | undefined): number {
-  const size = optionsArgument('check, repair and reindex', options).batchSize ?? DEFAULT_BATCH_SIZE;
+  const size = knownOptions('check, repair and reindex', options, ['batchSize']).batchSize ?? DEFAULT_BATCH_SIZE;
   if (!Number.isSafeInteger(size) || size < 1) throw new ArgumentError(`batchSize must be a positive integer, got ${describeValue(size)}`);
   return size;
 }

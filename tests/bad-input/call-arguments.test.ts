@@ -110,6 +110,32 @@ describe('withLock, expire and increment', () => {
     expect(await Item.withLock(item.id, async (locked) => locked.title, { waitMs: 0, ttl: undefined } as never)).toBe('kept');
     await item.remove();
   });
+
+  it('save, create, saveMany, removeMany, findMany, check, repair and reindex refuse an option name they do not take', async () => {
+    const item = await Item.create({ title: 'kept' });
+    item.title = 'changed';
+    const before = await itemKeys();
+    const refusals: Array<[string, () => Promise<unknown>, string]> = [
+      ['save', () => item.save({ waitReplica: 1 } as never), 'save: unknown option "waitReplica" (save takes validate, waitReplicas, waitTimeoutMs)'],
+      ['create', () => Item.create({ title: 'new' }, { valid: false } as never), 'save: unknown option "valid"'],
+      ['saveMany', () => Item.saveMany([{ title: 'new' }], { chunk: 5 } as never), 'saveMany: unknown option "chunk" (saveMany takes validate, waitReplicas, waitTimeoutMs, chunkSize)'],
+      ['removeMany', () => Item.removeMany([item.id], { batchSize: 5 } as never), 'removeMany: unknown option "batchSize" (removeMany takes chunkSize)'],
+      ['findMany', () => Item.findMany([item.id], { batchSize: 5 } as never), 'findMany: unknown option "batchSize" (findMany takes chunkSize)'],
+      ['check', () => Item.check({ batch: 5 } as never), 'unknown option "batch"'],
+      ['repair', () => Item.repair({ chunkSize: 5 } as never), 'unknown option "chunkSize"'],
+      ['reindex', () => Item.reindex({ size: 5 } as never), 'unknown option "size"'],
+    ];
+    for (const [call, run, message] of refusals) {
+      const error = await rejection(run);
+      expect({ call, error: error instanceof ArgumentError, message: (error as Error).message }).toEqual({ call, error: true, message: expect.stringContaining(message) });
+    }
+    expect(await itemKeys()).toEqual(before);
+    expect((await Item.findOrFail(item.id)).title).toBe('kept');
+    // an option set to undefined is absent
+    await item.save({ waitReplica: undefined } as never);
+    expect((await Item.findOrFail(item.id)).title).toBe('changed');
+    await item.remove();
+  });
 });
 
 @Model({ name: 'CallArgVersioned' })
