@@ -1,4 +1,5 @@
 import { SchemaError } from '../errors/errors';
+import { checkAttributeName } from '../metadata/attribute-name';
 import { addPendingAttribute, addPendingIndex, addPendingRelation } from '../metadata/pending-metadata';
 import { OnDelete } from '../metadata/relation-descriptor';
 import { BelongsToHandle } from '../relations/belongs-to-handle';
@@ -43,7 +44,9 @@ export function BelongsTo(target: () => Function, options: BelongsToOptions = {}
     const property = instanceProperty('BelongsTo', prototype, key);
     const owner = prototype.constructor.name;
     const foreignKey = options.foreignKey ?? `${property}Id`;
-    addPendingAttribute(prototype, { property: foreignKey, owner, designType: String, options: { type: 'string' } });
+    const declaredBy = `@BelongsTo ${property}`;
+    checkAttributeName(declaredBy, prototype, foreignKey);
+    addPendingAttribute(prototype, { property: foreignKey, owner, designType: String, options: { type: 'string' }, declaredBy });
     addPendingIndex(prototype, { property: foreignKey, owner, kind: 'index', options: {} });
     addPendingRelation(prototype, { kind: 'belongsTo', property, target: checkTarget('BelongsTo', owner, property, target), foreignKey });
   };

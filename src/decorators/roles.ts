@@ -1,15 +1,13 @@
 import 'reflect-metadata';
-import { SchemaError } from '../errors/errors';
+import { checkAttributeName } from '../metadata/attribute-name';
 import { addPendingAttribute, setPendingDynamic } from '../metadata/pending-metadata';
 
 function roleDecorator(role: 'counter' | 'version'): PropertyDecorator {
   return (target: object, property: string | symbol) => {
-    const name = role === 'counter' ? 'Counter' : 'Version';
-    if (typeof target === 'function' || typeof property !== 'string') {
-      throw new SchemaError(`${String(property)}: @${name} goes on instance attributes`);
-    }
+    const declaredBy = role === 'counter' ? '@Counter' : '@Version';
+    checkAttributeName(declaredBy, target, property);
     const designType: unknown = Reflect.getMetadata('design:type', target, property);
-    addPendingAttribute(target, { property, owner: target.constructor.name, designType, options: { type: 'number' }, role });
+    addPendingAttribute(target, { property, owner: target.constructor.name, designType, options: { type: 'number' }, role, declaredBy });
   };
 }
 
@@ -29,9 +27,7 @@ export function Version(): PropertyDecorator {
  */
 export function DynamicAttrs(): PropertyDecorator {
   return (target: object, property: string | symbol) => {
-    if (typeof target === 'function' || typeof property !== 'string') {
-      throw new SchemaError(`${String(property)}: @DynamicAttrs goes on an instance property`);
-    }
+    checkAttributeName('@DynamicAttrs', target, property);
     setPendingDynamic(target, property);
   };
 }

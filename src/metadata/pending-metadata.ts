@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { SchemaError } from '../errors/errors';
 import { HookKind } from './hook-kind';
 import { RelationDescriptor } from './relation-descriptor';
 
@@ -14,6 +15,8 @@ export interface PendingAttribute {
   readonly designType: unknown;
   readonly options: { readonly type?: unknown; readonly codec?: unknown };
   readonly role?: 'counter' | 'version';
+  /** The decorator that declared it (`@Attr`, `@Counter`, `@Version`, `@BelongsTo <relation>`), for error messages. */
+  readonly declaredBy: string;
 }
 
 export interface PendingIndex {
@@ -29,9 +32,19 @@ const DYNAMIC = Symbol('redis-record:dynamic');
 const RELATIONS = Symbol('redis-record:relations');
 const HOOKS = Symbol('redis-record:hooks');
 
+/**
+ * One declaration per property and class: a second one (`@Attr() @Counter() visits`, or `@Attr()` on a
+ * @BelongsTo's foreign key) is a SchemaError whichever comes first, rather than the last one silently winning.
+ */
 export function addPendingAttribute(prototype: object, attribute: PendingAttribute): void {
   const own: PendingAttribute[] = Reflect.getOwnMetadata(ATTRIBUTES, prototype) ?? [];
-  Reflect.defineMetadata(ATTRIBUTES, [...own.filter((a) => a.property !== attribute.property), attribute], prototype);
+  const other = own.find((a) => a.property === attribute.property);
+  if (other) {
+    throw new SchemaError(
+      `${attribute.owner}.${attribute.property}: declared by both ${other.declaredBy} and ${attribute.declaredBy}; a property takes one of @Attr, @Counter and @Version`,
+    );
+  }
+  Reflect.defineMetadata(ATTRIBUTES, [...own, attribute], prototype);
 }
 
 export function addPendingIndex(prototype: object, index: PendingIndex): void {

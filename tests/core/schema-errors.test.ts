@@ -1,4 +1,5 @@
-import { Attr, BaseEntity, Codec, Model, SchemaError } from '../../src';
+import { Attr, BaseEntity, BelongsTo, Codec, Counter, DynamicAttrs, Model, SchemaError, Version } from '../../src';
+import { descriptorOf } from '../../src/metadata/model-registry';
 import { useTestRedis } from '../support/test-redis';
 
 /**
@@ -168,6 +169,104 @@ describe('attribute names that cannot be used', () => {
     });
     expect(error.message).toContain('SchemaStatic');
     expect(error.message).toContain('shared');
+  });
+});
+
+describe('names every attribute-declaring decorator refuses, as @Attr does', () => {
+  // the name is the hash field: '#id' is the object's own id field, '~foo' a dynamic attribute's field, and
+  // 'a:b' the key of the set index of attribute a = 'b'
+  const declare: Array<[string, (prototype: object, name: string) => void]> = [
+    ['@Counter', (prototype, name) => Counter()(prototype, name)],
+    ['@Version', (prototype, name) => Version()(prototype, name)],
+    ['@DynamicAttrs', (prototype, name) => DynamicAttrs()(prototype, name)],
+    ['a @BelongsTo foreign key', (prototype, name) => BelongsTo(() => SchemaNameTarget, { foreignKey: name })(prototype, 'parent')],
+  ];
+  const names: Array<[string, string]> = [
+    ['#id', 'attribute names must be plain identifiers'],
+    ['~foo', 'attribute names must be plain identifiers'],
+    ['a:b', 'attribute names must be plain identifiers'],
+    ['id', '"id" is reserved and cannot be an attribute'],
+    ['__proto__', '"__proto__" is reserved and cannot be an attribute'],
+    ['constructor', '"constructor" is reserved and cannot be an attribute'],
+  ];
+
+  @Model()
+  class SchemaNameTarget extends BaseEntity {
+    @Attr() label?: string;
+  }
+
+  it.each(declare.flatMap(([decorator, apply]) => names.map(([name, message]) => [decorator, name, apply, message] as const)))(
+    '%s named %s',
+    (_decorator, name, apply, message) => {
+      const error = schemaErrorOf(() => {
+        class SchemaBadRoleName extends BaseEntity {
+          @Attr() label?: string;
+        }
+        apply(SchemaBadRoleName.prototype, name);
+        Model({ name: 'SchemaBadRoleName' })(SchemaBadRoleName);
+        return SchemaBadRoleName;
+      });
+      expect(error.message).toBe(`SchemaBadRoleName.${name}: ${message}`);
+    },
+  );
+
+  it('a static @Counter', () => {
+    const error = schemaErrorOf(() => {
+      class SchemaStaticCounter extends BaseEntity {
+        @Counter() static hits = 0;
+      }
+      return SchemaStaticCounter;
+    });
+    expect(error.message).toBe('SchemaStaticCounter.hits: @Counter goes on instance properties, not static ones');
+  });
+});
+
+describe('two declarations of one property', () => {
+  it.each([
+    ['@Attr over @Counter', (p: object) => (Counter()(p, 'visits'), Attr()(p, 'visits')), '@Counter and @Attr'],
+    ['@Counter over @Attr', (p: object) => (Attr()(p, 'visits'), Counter()(p, 'visits')), '@Attr and @Counter'],
+    ['@Version over @Counter', (p: object) => (Counter()(p, 'visits'), Version()(p, 'visits')), '@Counter and @Version'],
+    ['@Attr twice', (p: object) => (Attr()(p, 'visits'), Attr()(p, 'visits')), '@Attr and @Attr'],
+    ['@Attr on a @BelongsTo foreign key', (p: object) => (BelongsTo(() => SchemaTwiceParent)(p, 'visit'), Attr()(p, 'visitId')), '@BelongsTo visit and @Attr'],
+  ])('%s, whichever is applied first', (_label, declare, both) => {
+    const error = schemaErrorOf(() => {
+      class SchemaTwice extends BaseEntity {
+        visits = 0;
+        visitId?: string;
+      }
+      declare(SchemaTwice.prototype);
+      Model({ name: 'SchemaTwice' })(SchemaTwice);
+      return SchemaTwice;
+    });
+    const property = both.includes('BelongsTo') ? 'visitId' : 'visits';
+    expect(error.message).toBe(`SchemaTwice.${property}: declared by both ${both}; a property takes one of @Attr, @Counter and @Version`);
+  });
+
+  @Model()
+  class SchemaTwiceParent extends BaseEntity {
+    @Attr() label?: string;
+  }
+
+  it('@Attr() @Counter() written on the property', () => {
+    const error = schemaErrorOf(() => {
+      @Model()
+      class SchemaAttrCounter extends BaseEntity {
+        @Attr() @Counter() visits = 0;
+      }
+      return SchemaAttrCounter;
+    });
+    expect(error.message).toContain('SchemaAttrCounter.visits: declared by both @Counter and @Attr');
+  });
+
+  it('a subclass may still redeclare a base class property', () => {
+    class SchemaRedeclaredBase extends BaseEntity {
+      @Attr() visits = 0;
+    }
+    @Model()
+    class SchemaRedeclared extends SchemaRedeclaredBase {
+      @Counter() declare visits: number;
+    }
+    expect(descriptorOf(SchemaRedeclared).counters.has('visits')).toBe(true);
   });
 });
 
