@@ -4,6 +4,7 @@ import { SchemaError } from '../errors/errors';
 import { Cap, ModelDescriptor, ModelOptions } from '../metadata/model-descriptor';
 import { registerModel } from '../metadata/model-registry';
 import { collectAttributes, collectDynamic, collectHooks, collectIndexes, collectRelations } from '../metadata/pending-metadata';
+import { HookKind, hookDecorator } from '../metadata/hook-kind';
 import { resolveAttribute } from '../metadata/resolve-attribute';
 import { resolveIndex } from '../metadata/resolve-index';
 import { IndexDescriptor } from '../metadata/index-descriptor';
@@ -79,6 +80,8 @@ export function Model(given?: ModelOptions): ClassDecorator {
       throw new SchemaError(`${target.name}: group ${describeValue(group)} must be 1 to 64 letters, digits or _`);
     }
     refuseMethodNames(target, [...attributes.map((a) => a.property), ...dynamic]);
+    const hooks = collectHooks(target);
+    refuseHooksOnNonMethods(target, hooks);
     const relations = collectRelations(target);
     for (const relation of relations) {
       if (byName.has(relation.property) || relation.property === dynamic[0]) {
@@ -94,7 +97,7 @@ export function Model(given?: ModelOptions): ClassDecorator {
         expirable,
         attributes,
         indexes,
-        hooks: collectHooks(target),
+        hooks,
         dynamicProperty: dynamic[0],
         cap: resolveCap(target.name, options, indexes),
         group,
@@ -129,6 +132,25 @@ function refuseMethodNames(target: Function, properties: readonly string[]): voi
       const own = Object.getOwnPropertyDescriptor(proto, property);
       if (own && typeof own.value === 'function') {
         throw new SchemaError(`${target.name}.${property}: an attribute cannot take the name of a method of the entity`);
+      }
+    }
+  }
+}
+
+/**
+ * Refuses a lifecycle hook on anything but a method of the class: a field (an attribute, or a property holding
+ * a function) or a getter would otherwise fail only when the hook first runs.
+ */
+function refuseHooksOnNonMethods(target: Function, hooks: ReadonlyMap<HookKind, readonly string[]>): void {
+  for (const [kind, methods] of hooks) {
+    for (const method of methods) {
+      let member: PropertyDescriptor | undefined;
+      for (let proto = target.prototype as object | null; !member && proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+        member = Object.getOwnPropertyDescriptor(proto, method);
+      }
+      if (typeof member?.value !== 'function') {
+        const what = member?.get || member?.set ? 'a getter or setter' : 'a field';
+        throw new SchemaError(`${target.name}.${method}: ${hookDecorator(kind)} goes on a method, and ${method} is ${what}`);
       }
     }
   }

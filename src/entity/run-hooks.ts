@@ -1,15 +1,24 @@
-import { HookKind } from '../metadata/hook-kind';
+import { describeValue } from '../errors/describe-value';
+import { SchemaError } from '../errors/errors';
+import { HookKind, hookDecorator } from '../metadata/hook-kind';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 
 /**
  * Calls the entity's hook methods of one kind, base class first, awaiting each (they may be sync or async).
- * Without hooks of that kind it does nothing and returns nothing (no promise on the hot path).
+ * Without hooks of that kind it does nothing and returns nothing (no promise on the hot path). @Model made sure
+ * each is a method of the class; an instance whose own property hides one fails here with a SchemaError.
  */
 export function runHooks(model: ModelDescriptor, entity: object, kind: HookKind): Promise<void> | undefined {
   const methods = model.hookMethods(kind);
   if (methods.length === 0) return undefined;
   return (async () => {
-    for (const method of methods) await (entity as Record<string, () => unknown>)[method]();
+    for (const method of methods) {
+      const call: unknown = (entity as Record<string, unknown>)[method];
+      if (typeof call !== 'function') {
+        throw new SchemaError(`${model.name}.${method}: ${hookDecorator(kind)} goes on a method, and this instance's ${method} is ${describeValue(call)}`);
+      }
+      await call.call(entity);
+    }
   })();
 }
 

@@ -10,3 +10,8 @@ export type HookKind =
   | 'beforeRemove'
   | 'afterRemove'
   | 'afterLoad';
+
+/** The decorator that declares a hook of this kind, for error messages: `@BeforeSave` for 'beforeSave'. */
+export function hookDecorator(kind: HookKind): string {
+  return `@${kind[0].toUpperCase()}${kind.slice(1)}`;
+}

@@ -13,6 +13,7 @@ import {
   BeforeUpdate,
   BeforeValidate,
   Model,
+  SchemaError,
   ValidationError,
 } from '../../src';
 import { useCountingConnection } from './support/counting-client';
@@ -261,6 +262,18 @@ describe('declaring hooks', () => {
     expect(log.filter((entry) => !entry.startsWith('eval'))).toEqual(['hGetAll', 'base afterLoad', 'child afterLoad']);
     expect(loaded.createdBy).toBe('base attr');
     await child.remove();
+  });
+});
+
+describe('a hook method an instance hides with a property of its own', () => {
+  it('is a SchemaError naming the hook before anything is written, not a TypeError', async () => {
+    const item = HookedCalledForm.build({ title: 'hidden' });
+    (item as unknown as Record<string, unknown>).beforeSave = 'not a method';
+    const error = await item.save().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SchemaError);
+    expect((error as Error).message).toBe(`HookedCalledForm.beforeSave: @BeforeSave goes on a method, and this instance's beforeSave is "not a method"`);
+    expect(log).toEqual([]);
+    expect(item.isPersisted()).toBe(false);
   });
 });
 

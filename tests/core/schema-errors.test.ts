@@ -1,4 +1,4 @@
-import { Attr, BaseEntity, BelongsTo, Codec, Counter, DynamicAttrs, Model, SchemaError, Version } from '../../src';
+import { Attr, BaseEntity, BeforeSave, BelongsTo, Codec, Counter, DynamicAttrs, Model, SchemaError, Version } from '../../src';
 import { descriptorOf } from '../../src/metadata/model-registry';
 import { useTestRedis } from '../support/test-redis';
 
@@ -267,6 +267,65 @@ describe('two declarations of one property', () => {
       @Counter() declare visits: number;
     }
     expect(descriptorOf(SchemaRedeclared).counters.has('visits')).toBe(true);
+  });
+});
+
+describe('lifecycle hooks on something other than a method', () => {
+  const BeforeSaveAnywhere = BeforeSave as unknown as () => PropertyDecorator;
+
+  it('on an attribute', () => {
+    const error = schemaErrorOf(() => {
+      @Model()
+      class SchemaHookOnAttribute extends BaseEntity {
+        @Attr() @BeforeSaveAnywhere() tag?: string;
+      }
+      return SchemaHookOnAttribute;
+    });
+    expect(error.message).toBe('SchemaHookOnAttribute.tag: @BeforeSave goes on a method, and tag is a field');
+  });
+
+  it('on a field holding a function', () => {
+    const error = schemaErrorOf(() => {
+      @Model()
+      class SchemaHookOnArrow extends BaseEntity {
+        @Attr() tag?: string;
+        @BeforeSaveAnywhere() stamp = () => undefined;
+      }
+      return SchemaHookOnArrow;
+    });
+    expect(error.message).toBe('SchemaHookOnArrow.stamp: @BeforeSave goes on a method, and stamp is a field');
+  });
+
+  it('on a getter', () => {
+    const error = schemaErrorOf(() => {
+      @Model()
+      class SchemaHookOnGetter extends BaseEntity {
+        @Attr() tag?: string;
+        @BeforeSave() get computed() {
+          return 1;
+        }
+      }
+      return SchemaHookOnGetter;
+    });
+    expect(error.message).toBe('SchemaHookOnGetter.computed: @BeforeSave goes on a method, and computed is a getter or setter');
+  });
+
+  it('on a base class method that a subclass turns into a getter', () => {
+    class SchemaHookBase extends BaseEntity {
+      @Attr() tag?: string;
+      @BeforeSave() stamp(): void {}
+    }
+    const error = schemaErrorOf(() => {
+      @Model()
+      class SchemaHookOverridden extends SchemaHookBase {
+        // @ts-expect-error TS2611: a method overridden by an accessor
+        get stamp() {
+          return () => undefined;
+        }
+      }
+      return SchemaHookOverridden;
+    });
+    expect(error.message).toBe('SchemaHookOverridden.stamp: @BeforeSave goes on a method, and stamp is a getter or setter');
   });
 });
 
