@@ -6,7 +6,7 @@ import { DecodeError, ValidationError } from '../errors/errors';
 import { caseFoldField } from '../metadata/index-descriptor';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { EncodedFields, FieldSink } from './encoded-fields';
-import { decodeDynamic, encodeDynamic } from './dynamic-attributes';
+import { decodeDynamic, encodeDynamic, readableDynamic } from './dynamic-attributes';
 
 /**
  * Encodes every attribute of an entity. `undefined` and `null` mean absent. Values a codec refuses are
@@ -82,11 +82,12 @@ export function decodeInto(model: ModelDescriptor, id: string, fields: EncodedFi
 
 /**
  * The fields of a stored object the entity owns (attributes, derived and dynamic fields): the entity's
- * snapshot. The map read from Redis is reused, with `#id` and any field the model does not know removed.
+ * snapshot. The map read from Redis is reused, with `#id`, any field the model does not know and any dynamic
+ * field the bag could not read removed: a save diffs against the snapshot, so it leaves those alone.
  */
 export function ownedFields(model: ModelDescriptor, fields: EncodedFields): EncodedFields {
-  for (const field of fields.keys()) {
-    if (!model.owns(field)) fields.delete(field);
+  for (const [field, raw] of fields) {
+    if (!model.owns(field) || (!model.ownedFields.has(field) && !readableDynamic(field, raw))) fields.delete(field);
   }
   return fields;
 }

@@ -56,17 +56,31 @@ function tag(value: DynamicValue): string {
   return value ? 'b1' : 'b0';
 }
 
-/** The dynamic attributes among stored fields; fields it cannot read are left out. */
+/**
+ * The dynamic attributes among stored fields. A `~` field this module would not have written (an unknown type
+ * tag, a key it refuses) is left out, and left out of the snapshot too (readableDynamic): saves neither
+ * rewrite nor remove it.
+ */
 export function decodeDynamic(fields: EncodedFields): Record<string, DynamicValue> {
   const bag: Record<string, DynamicValue> = {};
   for (const [field, raw] of fields) {
     if (!field.startsWith(DYNAMIC_PREFIX)) continue;
-    const key = field.slice(DYNAMIC_PREFIX.length);
-    if (FORBIDDEN_KEYS.has(key)) continue;
-    const body = raw.slice(1);
-    if (raw[0] === 's') bag[key] = body;
-    else if (raw[0] === 'n' && Number.isFinite(Number(body)) && body !== '') bag[key] = Number(body);
-    else if (raw === 'b1' || raw === 'b0') bag[key] = raw === 'b1';
+    const value = readDynamic(field, raw);
+    if (value !== undefined) bag[field.slice(DYNAMIC_PREFIX.length)] = value;
   }
   return bag;
+}
+
+/** Whether a stored `~<key>` field is one decodeDynamic reads (and so one a save may change or remove). */
+export function readableDynamic(field: string, raw: string): boolean {
+  return readDynamic(field, raw) !== undefined;
+}
+
+function readDynamic(field: string, raw: string): DynamicValue | undefined {
+  if (keyProblem(field.slice(DYNAMIC_PREFIX.length))) return undefined;
+  const body = raw.slice(1);
+  if (raw[0] === 's') return body;
+  if (raw[0] === 'n' && body !== '' && Number.isFinite(Number(body))) return Number(body);
+  if (raw === 'b1' || raw === 'b0') return raw === 'b1';
+  return undefined;
 }

@@ -4,6 +4,7 @@ import {
   BaseEntity,
   Codec,
   DecodeError,
+  DynamicAttrs,
   Index,
   Model,
   QueryError,
@@ -52,6 +53,13 @@ const giveNoString: Codec<string> = { encode: (value) => (value === 'none' ? (un
 @Model({ name: 'ForeignCodec' })
 class Coded extends BaseEntity {
   @Attr({ codec: giveNoString }) @Index() label?: string;
+}
+
+@Model({ name: 'ForeignDynamic' })
+class Dynamic extends BaseEntity {
+  @Attr() name?: string;
+  @Version() version?: number;
+  @DynamicAttrs() extra: Record<string, string | number | boolean> = {};
 }
 
 const removedIds: Array<string | undefined> = [];
@@ -140,6 +148,36 @@ describe('a custom codec whose encode gives no string', () => {
     expect((error as ValidationError).message).toMatch(/label its codec's encode gave undefined, not a string/);
     expect(await Coded.count()).toBe(0);
     await expect(Coded.findIds({ label: 'none' })).rejects.toThrow(QueryError);
+  });
+});
+
+describe('dynamic fields the bag cannot read (an unknown type tag, a key it refuses)', () => {
+  it('are left out of the bag, and a save neither rewrites nor removes them', async () => {
+    const item = await Dynamic.create({ name: 'tagged', extra: { a: 1, b: 'kept' } });
+    const unreadable = { '~x': 'zzz', '~y': 'n', '~z': 'nabc', '~w': 'b2', '~': 'sempty key', '~__proto__': 's' };
+    await redis.raw.hSet(key('ForeignDynamic', item.id), unreadable);
+    const loaded = await Dynamic.findOrFail(item.id);
+    expect(loaded.extra).toEqual({ a: 1, b: 'kept' });
+    loaded.extra.a = 2;
+    delete loaded.extra.b;
+    await loaded.save();
+    expect(await redis.raw.hGetAll(key('ForeignDynamic', item.id))).toEqual({
+      '#id': item.id,
+      name: 'tagged',
+      version: '2',
+      '~a': 'n2',
+      ...unreadable,
+    });
+  });
+
+  it('are replaced when the bag is given the key', async () => {
+    const item = await Dynamic.create({ name: 'given' });
+    await redis.raw.hSet(key('ForeignDynamic', item.id), '~x', 'zzz');
+    const loaded = await Dynamic.findOrFail(item.id);
+    loaded.extra.x = 'mine';
+    await loaded.save();
+    expect(await redis.raw.hGet(key('ForeignDynamic', item.id), '~x')).toBe('smine');
+    expect((await Dynamic.findOrFail(item.id)).extra).toEqual({ x: 'mine' });
   });
 });
 
