@@ -18,9 +18,21 @@ export class CodecError extends Error {
   }
 }
 
-/** `codec.encode(value)`, checked to be a string: a custom codec's encode may give anything at run time. */
+/**
+ * Refuses a string holding a lone UTF-16 surrogate: UTF-8 cannot hold one, and Redis would store U+FFFD in its
+ * place, so the value would not read back as it was.
+ */
+export function refuseLoneSurrogates(text: string, message = 'must be well-formed unicode (it holds a lone surrogate)'): void {
+  if (!text.isWellFormed()) throw new CodecError('isWellFormed', message);
+}
+
+/**
+ * `codec.encode(value)`, checked to be a string that Redis stores as it is: a custom codec's encode may give
+ * anything at run time.
+ */
 export function encodeChecked<T>(codec: Codec<T>, value: T): string {
   const encoded: unknown = codec.encode(value);
   if (typeof encoded !== 'string') throw new Error(`its codec's encode gave ${describeValue(encoded)}, not a string`);
+  refuseLoneSurrogates(encoded, "its codec's encode gave a string holding a lone surrogate, which Redis would store as U+FFFD");
   return encoded;
 }

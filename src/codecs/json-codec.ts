@@ -2,8 +2,8 @@ import { Codec, CodecError } from './codec';
 
 /**
  * Objects and arrays as JSON. Values JSON would silently change are refused instead (NaN, Infinity, -0,
- * undefined in arrays, array holes and extra array properties, symbol keys, Dates, class instances, bigints,
- * cycles, lone surrogates), so what is read back equals
+ * undefined in arrays, array holes and extra array properties, symbol keys, non-enumerable properties, Dates,
+ * class instances, bigints, cycles, lone surrogates), so what is read back equals
  * what was saved. Object properties whose value is undefined are left out, as JSON does.
  * Decoding uses JSON.parse, which creates `__proto__` as a plain own property: no prototype is touched.
  */
@@ -37,8 +37,10 @@ function assertJsonExact(value: unknown, path: string, seen: Set<object>): void 
   if (seen.has(value)) throw new CodecError('isJson', `${path} is circular`);
   seen.add(value);
   if (Object.getOwnPropertySymbols(value).length > 0) throw new CodecError('isJson', `${path} has symbol keys, which JSON drops`);
+  const keys = Object.keys(value);
   if (Array.isArray(value)) {
-    if (Object.keys(value).length !== value.length) {
+    // an array's own names are its indexes and its non-enumerable length, and nothing else
+    if (keys.length !== value.length || Object.getOwnPropertyNames(value).length !== value.length + 1) {
       throw new CodecError('isJson', `${path} is an array with holes or extra properties, which JSON drops`);
     }
     for (let i = 0; i < value.length; i++) {
@@ -50,7 +52,10 @@ function assertJsonExact(value: unknown, path: string, seen: Set<object>): void 
     if (proto !== Object.prototype && proto !== null) {
       throw new CodecError('isJson', `${path} is a ${proto?.constructor?.name ?? 'class'} instance, not a plain object`);
     }
-    for (const key of Object.keys(value)) {
+    if (Object.getOwnPropertyNames(value).length !== keys.length) {
+      throw new CodecError('isJson', `${path} has non-enumerable properties, which JSON drops`);
+    }
+    for (const key of keys) {
       const item = (value as Record<string, unknown>)[key];
       if (item !== undefined) assertJsonExact(item, `${path}.${key}`, seen);
     }

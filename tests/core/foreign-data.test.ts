@@ -55,6 +55,13 @@ class Coded extends BaseEntity {
   @Attr({ codec: giveNoString }) @Index() label?: string;
 }
 
+const passThrough: Codec<string> = { encode: (value) => value, decode: (raw) => raw };
+
+@Model({ name: 'ForeignPassThrough' })
+class PassedThrough extends BaseEntity {
+  @Attr({ codec: passThrough }) @Index() label?: string;
+}
+
 @Model({ name: 'ForeignDynamic' })
 class Dynamic extends BaseEntity {
   @Attr() name?: string;
@@ -148,6 +155,16 @@ describe('a custom codec whose encode gives no string', () => {
     expect((error as ValidationError).message).toMatch(/label its codec's encode gave undefined, not a string/);
     expect(await Coded.count()).toBe(0);
     await expect(Coded.findIds({ label: 'none' })).rejects.toThrow(QueryError);
+  });
+});
+
+describe('a custom codec whose encode gives a lone surrogate', () => {
+  it('is a ValidationError (isWellFormed) on a save and a QueryError in a where, rather than U+FFFD stored', async () => {
+    const error = await PassedThrough.create({ label: 'a\uD800' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(Object.keys((error as ValidationError).errors[0].constraints!)).toEqual(['isWellFormed']);
+    expect(await PassedThrough.count()).toBe(0);
+    await expect(PassedThrough.findIds({ label: 'a\uD800' })).rejects.toThrow(QueryError);
   });
 });
 

@@ -74,6 +74,8 @@ const badValues: Array<[string, Record<string, unknown>, string, string]> = [
   ['json holding a function', { data: { f: () => 1 } }, 'data', 'isJson'],
   ['json holding a bigint', { data: [1n] }, 'data', 'isJson'],
   ['json holding a lone surrogate', { data: ['\uD800'] }, 'data', 'isJson'],
+  ['json holding a non-enumerable property', { data: { a: Object.defineProperty({}, 'hidden', { value: 1 }) } }, 'data', 'isJson'],
+  ['json that is an array with a non-enumerable property', { data: Object.defineProperty([1], 'hidden', { value: 1 }) }, 'data', 'isJson'],
   ['json that is a bare NaN', { data: NaN }, 'data', 'isJson'],
 ];
 
