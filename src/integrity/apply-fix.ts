@@ -57,7 +57,7 @@ export async function applyFix(scope: ModelScope, fix: Fix): Promise<string> {
       await raw(client).unlink([fix.key]);
       return `${fix.key}: deleted`;
     case 'releaseClaim': {
-      const released = Number(await scripts.releaseUnique().run(client, [fix.key], [fix.holder]));
+      const released = Number(await scripts.releaseUnique().run(client, [fix.key], [fix.holder, fix.claim]));
       return `${fix.key}: ${released === 1 ? `claim of ${fix.holder} released` : 'left (changed meanwhile)'}`;
     }
     case 'claim': {

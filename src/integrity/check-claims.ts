@@ -1,5 +1,7 @@
 import { claimedValue, claimKey, claimPattern } from '../keys/claim-keys';
 import { caseFoldField } from '../metadata/index-descriptor';
+import { timeMs } from '../connection/server-time';
+import { CLAIM_GRACE_MS } from '../mapper/unique-claims';
 import { shardOfId } from '../keys/shard-tags';
 import { StoredIndex } from '../schema/stored-definition';
 import { Findings } from './findings';
@@ -14,11 +16,19 @@ export function hasClaims(scope: ModelScope): boolean {
 /** The attribute a claim key names (the rest of the key is checked by building it again). */
 const CLAIM = /\{(?:[^{}]*\/)?[A-Za-z0-9_]+@([A-Za-z0-9_]+):[0-9a-f]{40}\}:claim$/;
 
+/** The time a claim ('<id> <ms>') was taken, in the server's ms; 0 (long ago) when it names none. */
+function claimedAt(claim: string): number {
+  const at = Number(claim.split(' ')[1]);
+  return Number.isFinite(at) ? at : 0;
+}
+
 /**
  * Invariant 4 across the shards of a sharded model (docs/cluster.md): every claim names an object that holds
- * the claimed value (else `staleClaim`, fixed by releasing it), and every unique value a live object holds is
- * claimed by it (else `unclaimedUnique`, fixed by claiming it; `duplicateUnique` when another object holding
- * the value has the claim). Reads only; each fix is one compare-and-set.
+ * the claimed value (else, once older than CLAIM_GRACE_MS, `staleClaim`, fixed by releasing that exact claim; a
+ * younger one may be a writer's between its claim and its write, and is left alone), and every unique value a
+ * live object holds is claimed by it (else `unclaimedUnique`, fixed by claiming it unless a younger claim of
+ * another object stands; `duplicateUnique` when another object holding the value has the claim). Reads only;
+ * each fix is one compare-and-set.
  */
 export async function checkClaims(scope: ModelScope, findings: Findings, batchSize: number): Promise<void> {
   const { definition, prefix, tenant } = scope;
@@ -34,10 +44,14 @@ export async function checkClaims(scope: ModelScope, findings: Findings, batchSi
     return Number.isInteger(shard) && shard >= 0 ? shards[shard].keys.object(id) : undefined;
   };
 
-  // Claims whose holder does not hold the value.
+  // Claims whose holder does not hold the value: stale once older than the grace period, else a writer's that
+  // may be between its claim and its write (in flight).
   const stale = new Set<string>();
+  const inFlight = new Set<string>();
   const pattern = claimPattern(globEscape(prefix), definition.name, tenant === undefined ? undefined : globEscape(tenant));
   for await (const page of client.scanIterator({ MATCH: pattern, COUNT: batchSize })) {
+    // the server's time (claims carry it), read before the claims: an age is never overstated
+    const now = timeMs(await client.time());
     const claims = await Promise.all(page.map((key) => client.get(key)));
     await Promise.all(
       page.map(async (key, i) => {
@@ -49,8 +63,12 @@ export async function checkClaims(scope: ModelScope, findings: Findings, batchSi
         const object = objectKey(holder);
         const value = object === undefined ? null : await client.hGet(object, fieldOf(index));
         if (value !== null && keyOf(index, value) === key) return; // the holder holds the claimed value
+        if (now - claimedAt(claim) < CLAIM_GRACE_MS) {
+          inFlight.add(key);
+          return;
+        }
         stale.add(key);
-        findings.add('staleClaim', { key, id: holder }, `claimed by ${holder}, which does not hold the value`, { type: 'releaseClaim', key, holder });
+        findings.add('staleClaim', { key, id: holder }, `claimed by ${holder}, which does not hold the value`, { type: 'releaseClaim', key, holder, claim });
       }),
     );
   }
@@ -74,6 +92,9 @@ export async function checkClaims(scope: ModelScope, findings: Findings, batchSi
         if (holder === id) return;
         if (claim === null || claim === undefined || stale.has(key)) {
           findings.add('unclaimedUnique', { id, key }, `holds a unique value without its claim`, { type: 'claim', key, id, replace: claim ?? '' });
+        } else if (inFlight.has(key)) {
+          // not claimed back while the claim may be a writer's in flight: a later run decides
+          findings.add('unclaimedUnique', { id, key }, `holds a unique value claimed by ${holder} less than ${CLAIM_GRACE_MS} ms ago`);
         } else {
           findings.add('duplicateUnique', { id, key }, `holds a unique value claimed by ${holder}, which holds it too`);
         }

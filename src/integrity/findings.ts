@@ -18,7 +18,7 @@ export type Fix =
       readonly otherSet: string;
     }
   | { readonly type: 'unlink'; readonly key: string }
-  | { readonly type: 'releaseClaim'; readonly key: string; readonly holder: string }
+  | { readonly type: 'releaseClaim'; readonly key: string; readonly holder: string; readonly claim: string }
   | { readonly type: 'claim'; readonly key: string; readonly id: string; readonly replace: string };
 
 export interface Finding {

@@ -19,6 +19,7 @@ export interface RawCommands {
   exists(key: string): Promise<number>;
   type(key: string): Promise<string>;
   get(key: string): Promise<string | null>;
+  time(): Promise<unknown>;
   unlink(keys: string[]): Promise<number>;
   withTypeMapping(mapping: Record<number, unknown>): RawCommands;
 }

@@ -1,5 +1,6 @@
 import { ErrorReply } from 'redis';
 import { RedisCommands } from '../connection/redis-commands';
+import { timeMs } from '../connection/server-time';
 import { isCluster } from '../connection/topology';
 import { ModelKeys } from '../keys/model-keys';
 import { ModelDescriptor } from '../metadata/model-descriptor';
@@ -223,12 +224,6 @@ export async function loadWindow(
     // first read, or a write moved the window since its ranks were read: read it where it now is
     expected = found;
   }
-}
-
-/** Milliseconds of a TIME reply, as objects.lua's nowMs computes them. */
-function timeMs(reply: unknown): number {
-  const [seconds, micros] = reply as [unknown, unknown];
-  return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
 }
 
 /** Whether the earliest `exp` entry (a ZRANGE 0 0 WITHSCORES reply) is due at `now` (objects.lua's sweepDue test). */

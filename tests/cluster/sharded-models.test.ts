@@ -1,5 +1,6 @@
 import calculateSlot = require('cluster-key-slot');
 import { Attr, BaseEntity, Index, Model, Unique, UniqueConstraintError } from '../../src';
+import { claimKey } from '../../src/keys/claim-keys';
 import { descriptorOf } from '../../src/metadata/model-registry';
 import { expectShardsConsistent } from '../support/index-consistency';
 import { keysPerMaster, useTestCluster } from '../support/test-cluster';
@@ -118,5 +119,22 @@ describe('bulk changes to a model sharded 8 ways on 3 masters', () => {
     expect(await SpreadNote.findMany(gone.slice(0, 20))).toEqual(gone.slice(0, 20).map(() => null));
     expect(await SpreadNote.count({ topic: 'r0' })).toBe(10);
     await expectShardsConsistent(SpreadNote, cluster.raw, cluster.prefix);
+  });
+});
+
+describe('claims of a model sharded 6 ways on 3 masters', () => {
+  @Model({ shards: 6 })
+  class SpreadAccount extends BaseEntity {
+    @Attr() @Unique({ caseInsensitive: true }) email?: string;
+  }
+
+  it('repair() leaves the fresh claim of a writer between its claim and its write alone', async () => {
+    const writer = await SpreadAccount.create({ email: 'inflight-old@x.io' });
+    await cluster.raw.set(claimKey(cluster.prefix, 'SpreadAccount', undefined, 'email', 'inflight@x.io'), `${writer.id} ${Date.now()}`);
+    expect((await SpreadAccount.repair()).found).toEqual([]);
+    writer.email = 'inflight@x.io';
+    await writer.save();
+    await expect(SpreadAccount.create({ email: 'INFLIGHT@x.io' })).rejects.toBeInstanceOf(UniqueConstraintError);
+    expect(await SpreadAccount.count({ email: 'inflight@x.io' })).toBe(1);
   });
 });
