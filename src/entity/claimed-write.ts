@@ -1,6 +1,6 @@
 import { Connection } from '../connection/connection';
 import { SaveOutcome } from '../mapper/object-store';
-import { UniqueClaims, UniqueValue, uniqueValues } from '../mapper/unique-claims';
+import { ClaimOutcome, sameValue, UniqueClaims, UniqueValue, uniqueValues } from '../mapper/unique-claims';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 
@@ -12,9 +12,9 @@ export function claimsUniques(model: ModelDescriptor): boolean {
 /**
  * A write of a sharded model that gains unique values: the new values are claimed first (refused with the
  * value's index when another object holds one), then the object is written; a write that does not go through
- * releases the new claims, one that does releases the values the object let go (`before`). A crash between the
- * steps leaves a claim whose holder does not hold the value: it is taken over once stale, and `check` reports
- * it (docs/cluster.md).
+ * releases the claims this call took (not those the object held already), one that does releases the values
+ * the object let go (`before`). A crash between the steps leaves a claim whose holder does not hold the value: it
+ * is taken over once stale, and `check` reports it (docs/cluster.md).
  */
 export async function claimedWrite(
   model: ModelDescriptor,
@@ -26,12 +26,12 @@ export async function claimedWrite(
 ): Promise<SaveOutcome> {
   const claims = new UniqueClaims(model, connection);
   const { gained, lost } = uniqueChanges(model, after, before);
-  const taken = gained.length > 0 ? await claims.claim(id, gained) : undefined;
-  if (taken) return { uniqueTaken: taken.index.attribute.property };
+  const claimed: ClaimOutcome = gained.length > 0 ? await claims.claim(id, gained) : { took: [] };
+  if (claimed.taken) return { uniqueTaken: claimed.taken.index.attribute.property };
   // A write that throws may still have happened (a lost reply): its claims stay, and are taken over once stale.
   const outcome = await write();
   if ('id' in outcome) await claims.release(id, lost);
-  else await claims.release(id, gained);
+  else await claims.release(id, claimed.took);
   return outcome;
 }
 
@@ -40,11 +40,7 @@ export function uniqueChanges(model: ModelDescriptor, after: EncodedFields, befo
   const old = before ? uniqueValues(model, before) : [];
   const now = uniqueValues(model, after);
   return {
-    gained: now.filter((value) => !old.some((o) => same(o, value))),
-    lost: old.filter((value) => !now.some((a) => same(a, value))),
+    gained: now.filter((value) => !old.some((o) => sameValue(o, value))),
+    lost: old.filter((value) => !now.some((a) => sameValue(a, value))),
   };
-}
-
-function same(a: UniqueValue, b: UniqueValue): boolean {
-  return a.index === b.index && a.value === b.value;
 }

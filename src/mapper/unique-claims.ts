@@ -33,6 +33,19 @@ export function uniqueValues(model: ModelDescriptor, fields: EncodedFields): Uni
   return values;
 }
 
+/** Whether two unique values are one: the same index and compared form. */
+export function sameValue(a: UniqueValue, b: UniqueValue): boolean {
+  return a.index === b.index && a.value === b.value;
+}
+
+/** What claim() came to: the values the call took (not this object's before it), and the first one refused. */
+export interface ClaimOutcome {
+  /** Claimed by this call; a value the object's claim already named is not among them (it is not this call's to release). */
+  readonly took: UniqueValue[];
+  /** The first value another object holds (everything this call took is released again), else undefined. */
+  readonly taken?: UniqueValue;
+}
+
 /**
  * Uniqueness across the shards of a sharded model: before an object is written with a unique value, the value
  * is claimed under a key of its own (tagged by the value, so any shard's object can claim it); the claim is
@@ -49,14 +62,16 @@ export class UniqueClaims {
   }
 
   /**
-   * Claims every value for `id`, all at once. Resolves to the first value another object holds (after releasing
-   * what this call claimed), or undefined when all are claimed.
+   * Claims every value for `id`, all at once. When another object holds one, releases what this call took (never
+   * a claim the object held before the call) and names the value.
    */
-  async claim(id: string, values: readonly UniqueValue[]): Promise<UniqueValue | undefined> {
+  async claim(id: string, values: readonly UniqueValue[]): Promise<ClaimOutcome> {
     const results = await Promise.all(values.map((value) => this.claimOne(id, value)));
-    const taken = values.find((_, i) => !results[i]);
-    if (taken) await this.release(id, values.filter((_, i) => results[i]));
-    return taken;
+    const took = values.filter((_, i) => results[i] === 'took');
+    const taken = values.find((_, i) => results[i] === 'refused');
+    if (!taken) return { took };
+    await this.release(id, took);
+    return { took: [], taken };
   }
 
   /** Frees claims `id` holds (compare-and-delete: another object's claim is never touched). */
@@ -64,17 +79,18 @@ export class UniqueClaims {
     await Promise.all(values.map((value) => scripts.releaseUnique().run(this.connection.client, [this.key(value)], [id])));
   }
 
-  private async claimOne(id: string, value: UniqueValue): Promise<boolean> {
+  /** 'took' when the claim is now `id`'s and was not, 'held' when it was `id`'s already, else 'refused'. */
+  private async claimOne(id: string, value: UniqueValue): Promise<'took' | 'held' | 'refused'> {
     const key = this.key(value);
     let replace = '';
     for (let attempt = 0; attempt < 3; attempt++) {
       const reply = await scripts.claimUnique().run(this.connection.client, [key], [id, replace]);
-      if (!Array.isArray(reply)) return true;
+      if (!Array.isArray(reply)) return Number(reply) === 2 ? 'held' : 'took';
       const [claim, age] = [String(reply[0]), Number(reply[1])];
-      if (age < CLAIM_GRACE_MS || (await this.holds(claim.split(' ')[0], value))) return false;
+      if (age < CLAIM_GRACE_MS || (await this.holds(claim.split(' ')[0], value))) return 'refused';
       replace = claim;
     }
-    return false;
+    return 'refused';
   }
 
   /** Whether object `holder` exists and holds the value (read from its shard). */
