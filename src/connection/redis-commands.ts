@@ -30,6 +30,7 @@ export interface RedisCommands {
   incrBy(key: string, increment: number): Promise<number>;
   hGet(key: string, field: string): Promise<string | null | undefined>;
   hGetAll(key: string): Promise<unknown>;
+  hmGet(key: string, fields: string[]): Promise<unknown[]>;
   scriptLoad(script: string): Promise<string>;
   sIsMember(key: string, member: string): Promise<number | boolean>;
   sMembers(key: string): Promise<unknown>;

@@ -13,8 +13,10 @@ export function claimsUniques(model: ModelDescriptor): boolean {
  * A write of a sharded model that gains unique values: the new values are claimed first (refused with the
  * value's index when another object holds one), then the object is written; a write that does not go through
  * releases the claims this call took (not those the object held already), one that does releases the values
- * the object let go (`before`). A crash between the steps leaves a claim whose holder does not hold the value: it
- * is taken over once stale, and `check` reports it (docs/cluster.md).
+ * the object held before it at the indexes it rewrote (read from its shard with the claims, so that an
+ * instance loaded before another one changed the object gives up what was stored, not what it loaded). A crash
+ * between the steps leaves a claim whose holder does not hold the value: it is taken over once stale, and
+ * `check` reports it (docs/cluster.md).
  */
 export async function claimedWrite(
   model: ModelDescriptor,
@@ -26,12 +28,21 @@ export async function claimedWrite(
 ): Promise<SaveOutcome> {
   const claims = new UniqueClaims(model, connection);
   const { gained, lost } = uniqueChanges(model, after, before);
-  const claimed: ClaimOutcome = gained.length > 0 ? await claims.claim(id, gained) : { took: [] };
+  // the unique indexes whose value the write replaces (an update writes what differs from the snapshot)
+  const rewritten = [...new Set([...gained, ...lost].map((value) => value.index))];
+  const [claimed, held] = await Promise.all([
+    gained.length > 0 ? claims.claim(id, gained) : ({ took: [] } as ClaimOutcome),
+    before && rewritten.length > 0 ? claims.stored(id, rewritten) : [],
+  ]);
   if (claimed.taken) return { uniqueTaken: claimed.taken.index.attribute.property };
   // A write that throws may still have happened (a lost reply): its claims stay, and are taken over once stale.
   const outcome = await write();
-  if ('id' in outcome) await claims.release(id, lost);
-  else await claims.release(id, claimed.took);
+  if ('id' in outcome) {
+    const kept = uniqueValues(model, after);
+    await claims.release(id, held.filter((value) => !kept.some((k) => sameValue(k, value))));
+  } else {
+    await claims.release(id, claimed.took);
+  }
   return outcome;
 }
 

@@ -1,10 +1,10 @@
 import { activeConnection } from '../connection/connection';
-import { ObjectStore, RemoveOutcome } from '../mapper/object-store';
+import { ObjectStore, Removal, RemoveOutcome } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { removalPlan, restrictedRemoval } from '../relations/removal-program';
 import { crossSlotRemoval } from '../relations/cross-slot';
 import { EncodedFields } from '../mapper/encoded-fields';
-import { UniqueClaims, uniqueValues } from '../mapper/unique-claims';
+import { sameValue, UniqueClaims, uniqueValues } from '../mapper/unique-claims';
 import { claimsUniques } from './claimed-write';
 import { descriptorOf } from '../metadata/model-registry';
 import { replicaShortfall } from '../connection/wait-replicas';
@@ -48,24 +48,34 @@ async function removeWithHooks(model: ModelDescriptor, entity: object, id: strin
 }
 
 /**
+ * remove() of an object of a sharded model with unique values: its values are free at once. The values it holds
+ * are read from its shard first (an instance loaded before another one changed them holds old ones), and after
+ * the removal the claims of those and of the instance's `loaded` values are released: the object holds none
+ * now, and a claim naming it is released only while it is still its (compare-and-delete). A sharded model has
+ * no relations: no onDelete rule can forbid the removal.
+ */
+async function removeReleasing(model: ModelDescriptor, store: ObjectStore, id: string, removal: Removal, loaded: EncodedFields): Promise<RemoveOutcome> {
+  const claims = new UniqueClaims(model, activeConnection());
+  const stored = await claims.stored(id);
+  const outcome = await store.remove(id, removal);
+  const known = uniqueValues(model, loaded).filter((value) => !stored.some((s) => sameValue(s, value)));
+  await claims.release(id, [...stored, ...known]);
+  return outcome;
+}
+
+/**
  * The write step of remove(): one script that checks every onDelete 'restrict' of the cascade, then removes
  * the object, its entries, cascaded children, nullified foreign keys and memberships together. A model with
  * nothing but its own hash to remove uses a MULTI instead, and one with only index entries beside it a script
  * that removes those alone (the plan says which). Resolves to whether the object existed.
  */
-export function removeObject(model: ModelDescriptor, id: string, held?: EncodedFields): Promise<RemoveOutcome> {
+export function removeObject(model: ModelDescriptor, id: string, loaded?: EncodedFields): Promise<RemoveOutcome> {
   const connection = activeConnection();
   const store = new ObjectStore(model, connection);
   const program = removalPlan(model, connection.prefix, id);
   const crossing = crossSlotRemoval(program, connection);
   if (crossing) return Promise.reject(crossing);
-  if (held && claimsUniques(model)) {
-    // a sharded model's unique values are free at once (without `held`, their claims go stale and are taken over)
-    return store.remove(id, program.removal).then(async (outcome) => {
-      await new UniqueClaims(model, connection).release(id, uniqueValues(model, held));
-      return outcome;
-    });
-  }
+  if (loaded && claimsUniques(model)) return removeReleasing(model, store, id, program.removal, loaded);
   // only remove.lua (a model with relations) can answer that a 'restrict' rule forbids the removal
   if (program.removal.kind !== 'program') return store.remove(id, program.removal);
   return store.remove(id, program.removal).then((outcome) => {

@@ -20,12 +20,17 @@ export interface UniqueValue {
   readonly value: string;
 }
 
+/** The hash field holding the form a unique index compares: the case-folded copy for `caseInsensitive`. */
+function uniqueField(index: IndexDescriptor): string {
+  return index.caseInsensitive ? caseFoldField(index.attribute.field) : index.attribute.field;
+}
+
 /** The unique values stored in `fields`, in the form the unique indexes compare (-0 is 0, folded case). */
 export function uniqueValues(model: ModelDescriptor, fields: EncodedFields): UniqueValue[] {
   const values: UniqueValue[] = [];
   for (const index of model.indexes) {
     if (index.kind !== 'unique') continue;
-    const field = index.caseInsensitive ? caseFoldField(index.attribute.field) : index.attribute.field;
+    const field = uniqueField(index);
     const stored = fields.get(field);
     if (stored === undefined) continue;
     values.push({ index, field, value: claimedValue(stored, index.attribute.type === 'number') });
@@ -77,6 +82,23 @@ export class UniqueClaims {
   /** Frees claims `id` holds (compare-and-delete: another object's claim is never touched). */
   async release(id: string, values: readonly UniqueValue[]): Promise<void> {
     await Promise.all(values.map((value) => scripts.releaseUnique().run(this.connection.client, [this.key(value)], [id])));
+  }
+
+  /**
+   * The unique values of `indexes` object `id` holds now, read from its shard (one HMGET); none when the
+   * object does not exist.
+   */
+  async stored(id: string, indexes: readonly IndexDescriptor[] = this.model.indexes): Promise<UniqueValue[]> {
+    const fields = indexes.filter((index) => index.kind === 'unique').map((index) => uniqueField(index));
+    if (fields.length === 0) return [];
+    const keys = this.model.keysOf(this.connection.prefix, id);
+    const read = await this.connection.client.hmGet(keys.object(id), fields);
+    const found: EncodedFields = new Map();
+    fields.forEach((field, i) => {
+      const value = read[i];
+      if (value !== null && value !== undefined) found.set(field, String(value));
+    });
+    return uniqueValues(this.model, found).filter((value) => indexes.includes(value.index));
   }
 
   /** 'took' when the claim is now `id`'s and was not, 'held' when it was `id`'s already, else 'refused'. */

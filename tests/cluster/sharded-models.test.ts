@@ -122,11 +122,32 @@ describe('bulk changes to a model sharded 8 ways on 3 masters', () => {
   });
 });
 
-describe('claims of a model sharded 6 ways on 3 masters', () => {
+describe('claims of a model sharded 6 ways on 3 masters, with instances loaded before another one wrote', () => {
   @Model({ shards: 6 })
   class SpreadAccount extends BaseEntity {
     @Attr() @Unique({ caseInsensitive: true }) email?: string;
   }
+  const claimOf = (email: string) => cluster.raw.get(claimKey(cluster.prefix, 'SpreadAccount', undefined, 'email', email));
+
+  it('a value is free at once after its holder changes it or is removed through such an instance', async () => {
+    const changed = await SpreadAccount.create({ email: 'first@x.io' });
+    const other = await SpreadAccount.findOrFail(changed.id);
+    other.email = 'second@x.io';
+    await other.save();
+    changed.email = 'third@x.io';
+    await changed.save();
+    expect(await claimOf('second@x.io')).toBeNull();
+    await SpreadAccount.create({ email: 'second@x.io' });
+
+    const removed = await SpreadAccount.create({ email: 'stale-remove@x.io' });
+    const copy = await SpreadAccount.findOrFail(removed.id);
+    copy.email = 'moved@x.io';
+    await copy.save();
+    await removed.remove();
+    expect(await claimOf('moved@x.io')).toBeNull();
+    await SpreadAccount.create({ email: 'moved@x.io' });
+    expect((await SpreadAccount.check()).violations).toEqual([]);
+  });
 
   it('repair() leaves the fresh claim of a writer between its claim and its write alone', async () => {
     const writer = await SpreadAccount.create({ email: 'inflight-old@x.io' });

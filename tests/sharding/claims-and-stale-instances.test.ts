@@ -10,7 +10,8 @@ import { useTestRedis } from '../support/test-redis';
 
 /**
  * Claims of a sharded model's unique values when several instances of one object write (docs/cluster.md,
- * "Unique values across shards"): a failed save never frees a claim its object holds, and repair() leaves the
+ * "Unique values across shards"): a failed save never frees a claim its object holds, a save or remove through
+ * an instance loaded before another one changed the object frees what was stored, and repair() leaves the
  * claim of a writer between its claim and its write alone.
  */
 
@@ -24,6 +25,12 @@ class VersionedHandle extends BaseEntity {
 class TwoUniques extends BaseEntity {
   @Attr() @Unique() handle?: string;
   @Attr() @Unique() code?: string;
+}
+
+@Model({ shards: 4 })
+class MailAccount extends BaseEntity {
+  @Attr() @Unique({ caseInsensitive: true }) email?: string;
+  @Attr() name?: string;
 }
 
 const redis = useTestRedis();
@@ -80,6 +87,69 @@ describe('a failed save keeps the claims its object held', () => {
     expect(await failure(member.save())).toBeInstanceOf(UniqueConstraintError);
     expect(await claimOf('TwoUniques', 'handle', 't-wanted')).toBeNull();
     expect(await holderOf('TwoUniques', 'handle', 't-before')).toBe(member.id);
+  });
+});
+
+describe('a write through an instance loaded before another one changed the object frees what was stored', () => {
+  it('save(): the value the object held (not the one the instance loaded) is free at once', async () => {
+    const original = await MailAccount.create({ email: 'first@x.io' });
+    const other = await MailAccount.findOrFail(original.id);
+    other.email = 'second@x.io';
+    await other.save();
+    original.email = 'third@x.io';
+    await original.save();
+    expect((await MailAccount.findOrFail(original.id)).email).toBe('third@x.io');
+    expect(await claimOf('MailAccount', 'email', 'second@x.io')).toBeNull();
+    const taker = await MailAccount.create({ email: 'SECOND@x.io' });
+    expect(await holderOf('MailAccount', 'email', 'second@x.io')).toBe(taker.id);
+    expect(await holderOf('MailAccount', 'email', 'third@x.io')).toBe(original.id);
+    expect((await MailAccount.check()).violations).toEqual([]);
+  });
+
+  it('save() clearing the value: the value the object held is free at once', async () => {
+    const original = await MailAccount.create({ email: 'clear1@x.io' });
+    const other = await MailAccount.findOrFail(original.id);
+    other.email = 'clear2@x.io';
+    await other.save();
+    original.email = undefined;
+    await original.save();
+    expect(await claimOf('MailAccount', 'email', 'clear2@x.io')).toBeNull();
+    await MailAccount.create({ email: 'clear2@x.io' });
+  });
+
+  it('save() changing another attribute only keeps the claim of the value the object still holds', async () => {
+    const original = await MailAccount.create({ email: 'kept1@x.io', name: 'a' });
+    const other = await MailAccount.findOrFail(original.id);
+    other.email = 'kept2@x.io';
+    await other.save();
+    original.name = 'b';
+    await original.save();
+    expect(await holderOf('MailAccount', 'email', 'kept2@x.io')).toBe(original.id);
+    expect(await failure(MailAccount.create({ email: 'kept2@x.io' }))).toBeInstanceOf(UniqueConstraintError);
+  });
+
+  it('remove(): the value the object held is free at once', async () => {
+    const original = await MailAccount.create({ email: 'stale-remove@x.io' });
+    const other = await MailAccount.findOrFail(original.id);
+    other.email = 'moved@x.io';
+    await other.save();
+    const id = original.id;
+    await original.remove();
+    expect(await MailAccount.find(id)).toBeNull();
+    expect(await claimOf('MailAccount', 'email', 'moved@x.io')).toBeNull();
+    await MailAccount.create({ email: 'moved@x.io' });
+    expect((await MailAccount.check()).violations).toEqual([]);
+  });
+
+  it('saveMany(): the same, item by item', async () => {
+    const original = await MailAccount.create({ email: 'bulk-first@x.io' });
+    const other = await MailAccount.findOrFail(original.id);
+    other.email = 'bulk-second@x.io';
+    await other.save();
+    original.email = 'bulk-third@x.io';
+    expect((await MailAccount.saveMany([original])).failed).toEqual([]);
+    expect(await claimOf('MailAccount', 'email', 'bulk-second@x.io')).toBeNull();
+    await MailAccount.create({ email: 'bulk-second@x.io' });
   });
 });
 
