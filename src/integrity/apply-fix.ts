@@ -22,13 +22,33 @@ export async function repairObject(
   return String(await scripts.repairObject().run(commands(scope), [keys.all, keys.base], args));
 }
 
-/** Applies one fix as one atomic step; resolves to a line saying what was done. */
-export async function applyFix(scope: ModelScope, fix: Fix): Promise<string> {
+/**
+ * repair-object.lua's outcomes that leave the object with a violation: 'conflict' and 'unindexable' rebuild what
+ * they can and leave one entry (a check of the object names what is left), 'unlistable' and 'not a hash' write
+ * nothing (the violations found stay).
+ */
+const RECHECKED = new Set(['conflict', 'unindexable']);
+const UNCHANGED = new Set(['unlistable', 'not a hash']);
+
+/** What a fix did: `line` says it; `left` when it left a violation (see RECHECKED, UNCHANGED). */
+export interface Applied {
+  readonly line: string;
+  readonly left?: 'recheck' | 'unchanged';
+}
+
+/** Applies one fix as one atomic step. */
+export async function applyFix(scope: ModelScope, fix: Fix): Promise<Applied> {
+  if (fix.type !== 'object') return { line: await applyOther(scope, fix) };
+  const outcome = await repairObject(scope, fix.id, fix.folds);
+  const left = RECHECKED.has(outcome) ? 'recheck' : UNCHANGED.has(outcome) ? 'unchanged' : undefined;
+  return { line: `object ${fix.id}: ${outcome}`, left };
+}
+
+/** Applies a fix other than an object's; resolves to a line saying what was done. */
+async function applyOther(scope: ModelScope, fix: Exclude<Fix, { type: 'object' }>): Promise<string> {
   const { definition, keys } = scope;
   const client = commands(scope);
   switch (fix.type) {
-    case 'object':
-      return `object ${fix.id}: ${await repairObject(scope, fix.id, fix.folds)}`;
     case 'entries': {
       const args: Array<string | Buffer> = [];
       pushStoredSpecs(args, definition, [fix.index]);

@@ -6,7 +6,7 @@ import { shardOfId } from '../keys/shard-tags';
 import { StoredIndex } from '../schema/stored-definition';
 import { Findings } from './findings';
 import { isNumeric, ModelScope, shardScopes } from './model-scope';
-import { globEscape, raw } from './raw-commands';
+import { globEscape, raw, unlessWrongType } from './raw-commands';
 
 /** Whether a model's unique values are claimed across shards (a sharded model with @Unique attributes). */
 export function hasClaims(scope: ModelScope): boolean {
@@ -61,7 +61,7 @@ export async function checkClaims(scope: ModelScope, findings: Findings, batchSi
         if (!parsed || !index || claim === null) return;
         const holder = claim.split(' ')[0];
         const object = objectKey(holder);
-        const value = object === undefined ? null : await client.hGet(object, fieldOf(index));
+        const value = object === undefined ? null : await unlessWrongType(client.hGet(object, fieldOf(index)), null);
         if (value !== null && keyOf(index, value) === key) return; // the holder holds the claimed value
         if (now - claimedAt(claim) < CLAIM_GRACE_MS) {
           inFlight.add(key);
@@ -77,7 +77,7 @@ export async function checkClaims(scope: ModelScope, findings: Findings, batchSi
   for (const shard of shards) {
     for await (const page of client.zScanIterator(shard.keys.all, { COUNT: batchSize })) {
       const ids = page.map((entry) => String(entry.value));
-      const values = await Promise.all(ids.map((id) => client.hmGet(shard.keys.object(id), uniques.map(fieldOf))));
+      const values = await Promise.all(ids.map((id) => unlessWrongType(client.hmGet(shard.keys.object(id), uniques.map(fieldOf)), [] as Array<string | null>)));
       const wanted: Array<{ id: string; key: string }> = [];
       ids.forEach((id, i) =>
         uniques.forEach((index, u) => {

@@ -1,8 +1,9 @@
-import { StoredIndex } from '../schema/stored-definition';
+import { indexName, StoredIndex } from '../schema/stored-definition';
 import { entryOf, idOfLexMember } from './expected-entries';
 import { Findings } from './findings';
 import { ModelScope } from './model-scope';
-import { binary, chunks, globEscape, latin1, raw } from './raw-commands';
+import { binary, chunks, globEscape, isWrongType, latin1, raw, unlessWrongType } from './raw-commands';
+import { isSequenceId, isValidId } from '../keys/id-format';
 import { checkMembershipKey } from './check-memberships';
 import { checkMemos } from './check-objects';
 
@@ -34,14 +35,12 @@ export async function checkKeys(scope: ModelScope, findings: Findings, batchSize
 async function checkUnlisted(scope: ModelScope, findings: Findings, hashes: string[], memos: string[]): Promise<void> {
   const client = raw(scope.client);
   const listed = await Promise.all([...hashes, ...memos].map((id) => client.zScore(scope.keys.all, id)));
-  hashes.forEach((id, i) => {
-    if (listed[i] === null) findings.add('orphanHash', { id, key: scope.keys.object(id) }, `hash of ${id} is not in all`, { type: 'object', id, folds: [] });
-  });
+  await checkOrphans(scope, findings, hashes.filter((_, i) => listed[i] === null));
   const keeps = scope.definition.ttlMs !== null || scope.definition.cap !== null;
   const listedMemos = memos.filter((_, i) => listed[hashes.length + i] !== null);
   if (!keeps && listedMemos.length > 0) {
     // Objects given a TTL by expire() in a model without ttl or cap: their memos are checked here, not per object.
-    const hashesOf = await Promise.all(listedMemos.map((id) => client.hGetAll(scope.keys.object(id))));
+    const hashesOf = await Promise.all(listedMemos.map((id) => unlessWrongType(client.hGetAll(scope.keys.object(id)), {})));
     const objects = listedMemos.map((id, i) => [id, new Map(Object.entries(hashesOf[i] as Record<string, string>))] as [string, Map<string, string>]);
     await checkMemos(scope, findings, objects.filter(([, values]) => values.size > 0), true);
   }
@@ -49,6 +48,29 @@ async function checkUnlisted(scope: ModelScope, findings: Findings, hashes: stri
     if (listed[hashes.length + i] !== null) return;
     const key = `${scope.keys.base}:memo:${id}`;
     findings.add('memoMismatch', { id, key }, `memo of ${id}, which is not in all`, { type: 'object', id, folds: [] });
+  });
+}
+
+/**
+ * Keys `<base>:obj:<id>` whose id is not in `all`. A hash naming itself (`#id`) is listed again by repair, one
+ * naming another id deleted. Left as they are, as they may be another program's data: a key holding another type
+ * than a hash (`wrongType`), a key whose id is no valid id (not an object), and in a sequence model a hash whose
+ * id is not a sequence number (the model's `all` lists sequence ids only).
+ */
+async function checkOrphans(scope: ModelScope, findings: Findings, ids: string[]): Promise<void> {
+  const client = raw(scope.client);
+  const types = await Promise.all(ids.map((id) => client.type(scope.keys.object(id))));
+  const ownIds = await Promise.all(ids.map((id, i) => (types[i] === 'hash' ? client.hGet(scope.keys.object(id), '#id') : null)));
+  ids.forEach((id, i) => {
+    const key = scope.keys.object(id);
+    const fix = { type: 'object', id, folds: [] } as const;
+    if (types[i] === 'none') return; // deleted since the scan
+    if (types[i] !== 'hash') findings.add('wrongType', { id, key }, `${key} holds a ${types[i]}, not a hash`);
+    else if (!isValidId(id)) findings.add('orphanHash', { id, key }, `${key} is no object: ${JSON.stringify(id)} is not a valid id`);
+    else if (ownIds[i] !== id) findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, and holds #id ${JSON.stringify(ownIds[i])}`, fix);
+    else if (scope.definition.idStrategy === 'sequence' && !isSequenceId(id)) {
+      findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, where a sequence model lists sequence ids only`);
+    } else findings.add('orphanHash', { id, key }, `hash of ${id} is not in all`, fix);
   });
 }
 
@@ -76,21 +98,29 @@ async function checkIndexKey(scope: ModelScope, findings: Findings, key: string,
     return;
   }
   const client = binary(scope.client);
-  if (index.kind === 'set') {
-    for await (const page of client.sScanIterator(key, { COUNT: batchSize })) {
-      for (const batch of chunks(page.map(latin1), batchSize)) await checkMembers(scope, findings, index, key, batch.map((m) => [m, m]));
-    }
-  } else if (index.kind === 'unique') {
-    for await (const page of client.hScanIterator(key, { COUNT: batchSize })) {
-      for (const batch of chunks(page, batchSize)) await checkMembers(scope, findings, index, key, batch.map((e) => [latin1(e.field), latin1(e.value)]));
-    }
-  } else {
-    for await (const page of client.zScanIterator(key, { COUNT: batchSize })) {
-      for (const batch of chunks(page, batchSize)) {
-        const members = batch.map((m) => latin1(m.value));
-        await checkMembers(scope, findings, index, key, members.map((m) => [m, index.kind === 'lex' ? (idOfLexMember(m) ?? '') : m]));
+  try {
+    if (index.kind === 'set') {
+      for await (const page of client.sScanIterator(key, { COUNT: batchSize })) {
+        for (const batch of chunks(page.map(latin1), batchSize)) await checkMembers(scope, findings, index, key, batch.map((m) => [m, m]));
+      }
+    } else if (index.kind === 'unique') {
+      for await (const page of client.hScanIterator(key, { COUNT: batchSize })) {
+        for (const batch of chunks(page, batchSize)) await checkMembers(scope, findings, index, key, batch.map((e) => [latin1(e.field), latin1(e.value)]));
+      }
+    } else {
+      for await (const page of client.zScanIterator(key, { COUNT: batchSize })) {
+        for (const batch of chunks(page, batchSize)) {
+          const members = batch.map((m) => latin1(m.value));
+          await checkMembers(scope, findings, index, key, members.map((m) => [m, index.kind === 'lex' ? (idOfLexMember(m) ?? '') : m]));
+        }
       }
     }
+  } catch (error) {
+    if (!isWrongType(error)) throw error;
+    // the first scan call fails, before any member is checked. Repair deletes the key (the library owns index
+    // keys) before it rebuilds the objects' entries, which the objects' side reports missing.
+    const wanted = index.kind === 'set' ? 'set' : index.kind === 'unique' ? 'hash' : 'zset';
+    findings.add('wrongType', { key }, `${key} holds a ${await raw(scope.client).type(key)}, not the ${wanted} of index ${indexName(index)}`, { type: 'unlink', key });
   }
 }
 
@@ -102,8 +132,9 @@ async function checkMembers(scope: ModelScope, findings: Findings, index: Stored
   const ids = members.map(([, id]) => Buffer.from(id, 'latin1').toString('utf8'));
   const states = await Promise.all(
     ids.map(async (id) => {
-      if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) return { values: [] as Array<string | null>, listed: null };
-      const [values, listed] = await Promise.all([client.hmGet(scope.keys.object(id), fields), client.zScore(scope.keys.all, id)]);
+      if (!isValidId(id)) return { values: [] as Array<string | null>, listed: null };
+      // a key of another type than a hash is no object
+      const [values, listed] = await Promise.all([unlessWrongType(client.hmGet(scope.keys.object(id), fields), []), client.zScore(scope.keys.all, id)]);
       return { values, listed };
     }),
   );

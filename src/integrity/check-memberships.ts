@@ -1,6 +1,6 @@
 import { Findings } from './findings';
 import { ModelScope, relatedScope } from './model-scope';
-import { chunks, raw } from './raw-commands';
+import { chunks, isWrongType, raw, unlessWrongType } from './raw-commands';
 
 /** The other side of a membership set of this model: the related model and the prefix of its sets. */
 function otherSide(scope: ModelScope, rest: string): { other: ModelScope; otherPrefix: string; ownerId: string } | undefined {
@@ -23,10 +23,11 @@ function otherSide(scope: ModelScope, rest: string): { other: ModelScope; otherP
   return { other, otherPrefix: `${other.keys.base}:rel:${rev[2]}:`, ownerId: rev[3] };
 }
 
+/** Listed in `all` with a hash (a key of another type is no object). */
 async function isLive(scope: ModelScope, id: string): Promise<boolean> {
   const client = raw(scope.client);
-  const [exists, listed] = await Promise.all([client.exists(scope.keys.object(id)), client.zScore(scope.keys.all, id)]);
-  return Number(exists) === 1 && listed !== null;
+  const [type, listed] = await Promise.all([client.type(scope.keys.object(id)), client.zScore(scope.keys.all, id)]);
+  return type === 'hash' && listed !== null;
 }
 
 /**
@@ -41,26 +42,38 @@ export async function checkMembershipKey(scope: ModelScope, findings: Findings, 
   }
   const client = raw(scope.client);
   const ownerLive = await isLive(scope, side.ownerId);
-  for await (const page of client.sScanIterator(key, { COUNT: batchSize })) {
-    for (const batch of chunks(page.map(String), batchSize)) {
-      findings.held(batch.length);
-      const states = await Promise.all(
-        batch.map(async (otherId) => [await isLive(side.other, otherId), Number(await client.sIsMember(side.otherPrefix + otherId, side.ownerId)) === 1] as const),
-      );
-      batch.forEach((otherId, i) => {
-        const [otherLive, mirrored] = states[i];
-        if (ownerLive && otherLive && mirrored) return;
-        const why = !ownerLive ? `${side.ownerId} is not live` : !otherLive ? `${otherId} is not live` : `${side.otherPrefix + otherId} lacks ${side.ownerId}`;
-        findings.add('oneSidedMembership', { id: side.ownerId, key }, `${key} holds ${otherId}, but ${why}`, {
-          type: 'membership',
-          owner: scope,
-          ownerId: side.ownerId,
-          ownerSet: key,
-          other: side.other,
-          otherId,
-          otherSet: side.otherPrefix + otherId,
+  try {
+    for await (const page of client.sScanIterator(key, { COUNT: batchSize })) {
+      for (const batch of chunks(page.map(String), batchSize)) {
+        findings.held(batch.length);
+        const states = await Promise.all(
+          batch.map(async (otherId) => [await isLive(side.other, otherId), await unlessWrongType(client.sIsMember(side.otherPrefix + otherId, side.ownerId), null)] as const),
+        );
+        batch.forEach((otherId, i) => {
+          const [otherLive, mirrored] = states[i];
+          if (ownerLive && otherLive && Number(mirrored) === 1) return;
+          const otherSet = side.otherPrefix + otherId;
+          if (mirrored === null) {
+            // the other side's key is named (wrongType) by the other model's check; its repair deletes it
+            findings.add('oneSidedMembership', { id: side.ownerId, key }, `${key} holds ${otherId}, but ${otherSet} is not a set`);
+            return;
+          }
+          const why = !ownerLive ? `${side.ownerId} is not live` : !otherLive ? `${otherId} is not live` : `${otherSet} lacks ${side.ownerId}`;
+          findings.add('oneSidedMembership', { id: side.ownerId, key }, `${key} holds ${otherId}, but ${why}`, {
+            type: 'membership',
+            owner: scope,
+            ownerId: side.ownerId,
+            ownerSet: key,
+            other: side.other,
+            otherId,
+            otherSet,
+          });
         });
-      });
+      }
     }
+  } catch (error) {
+    if (!isWrongType(error)) throw error;
+    // the first scan call fails: no member was checked. The other side's sets hold the memberships.
+    findings.add('wrongType', { id: side.ownerId, key }, `${key} holds a ${await client.type(key)}, not a membership set`, { type: 'unlink', key });
   }
 }

@@ -1,7 +1,8 @@
 import { bytes, entriesOf, ExpectedEntry } from './expected-entries';
 import { Findings } from './findings';
 import { ModelScope, relatedScope } from './model-scope';
-import { binary, chunks, latin1, raw } from './raw-commands';
+import { binary, chunks, latin1, raw, unlessWrongType } from './raw-commands';
+import { isSequenceId } from '../keys/id-format';
 
 const show = (member: string) => JSON.stringify(Buffer.from(member, 'latin1').toString('utf8')).slice(0, 80);
 
@@ -17,21 +18,38 @@ export async function checkObjects(scope: ModelScope, findings: Findings, batchS
   for await (const page of client.zScanIterator(scope.keys.all, { COUNT: batchSize })) {
     for (const batch of chunks(page.map((m) => String(m.value)), batchSize)) {
       findings.held(batch.length);
-      const hashes = await Promise.all(batch.map((id) => client.hGetAll(scope.keys.object(id))));
-      const live: Array<[string, Map<string, string>]> = [];
-      const gone: string[] = [];
-      batch.forEach((id, i) => {
-        const hash = hashes[i] as Record<string, string>;
-        if (Object.keys(hash).length === 0) gone.push(id);
-        else live.push([id, new Map(Object.entries(hash))]);
-        if (scope.definition.idStrategy === 'sequence' && /^\d+$/.test(id)) largestId = Math.max(largestId, Number(id));
-      });
-      await checkGone(scope, findings, gone);
-      await checkLive(scope, findings, live);
-      findings.objects += live.length;
+      await checkListed(scope, findings, batch);
+      if (scope.definition.idStrategy !== 'sequence') continue;
+      for (const id of batch) if (isSequenceId(id)) largestId = Math.max(largestId, Number(id));
     }
   }
   return largestId;
+}
+
+/**
+ * Checks objects whose ids are in `all`: one batch of the stream, or the objects a repair left with a violation
+ * (repair-model.ts checks them again). A key that holds no hash is named (`wrongType`) and left as it is: it
+ * may be another program's data.
+ */
+export async function checkListed(scope: ModelScope, findings: Findings, ids: readonly string[]): Promise<void> {
+  const client = raw(scope.client);
+  const hashes = await Promise.all(ids.map((id) => unlessWrongType(client.hGetAll(scope.keys.object(id)), null)));
+  const live: Array<[string, Map<string, string>]> = [];
+  const gone: string[] = [];
+  const otherType: string[] = [];
+  ids.forEach((id, i) => {
+    const hash = hashes[i] as Record<string, string> | null;
+    if (hash === null) otherType.push(id);
+    else if (Object.keys(hash).length === 0) gone.push(id);
+    else live.push([id, new Map(Object.entries(hash))]);
+  });
+  const types = await Promise.all(otherType.map((id) => client.type(scope.keys.object(id))));
+  otherType.forEach((id, i) => {
+    findings.add('wrongType', { id, key: scope.keys.object(id) }, `${id} is in all, but its key holds a ${types[i]}, not a hash`);
+  });
+  await checkGone(scope, findings, gone);
+  await checkLive(scope, findings, live);
+  findings.objects += live.length;
 }
 
 /** Ids in `all` without a hash: fine when their `exp` entry says they expired (the sweep deletes them). */
@@ -81,12 +99,14 @@ async function checkEntries(
   const found = await Promise.all(
     wanted.map(([, entry]) => {
       const member = Buffer.from(entry.member, 'latin1');
-      if (entry.kind === 'S') return client.sIsMember(entry.key, member);
-      if (entry.kind === 'Z') return client.zScore(entry.key, member);
-      return client.hGet(entry.key, member);
+      // an index key of another type holds no entry (the key scan names it)
+      if (entry.kind === 'S') return unlessWrongType(client.sIsMember(entry.key, member), null);
+      if (entry.kind === 'Z') return unlessWrongType(client.zScore(entry.key, member), null);
+      return unlessWrongType(client.hGet(entry.key, member), null);
     }),
   );
   const wrongOwners: Array<[string, ExpectedEntry, string]> = [];
+  const valuesOf = new Map(objects);
   wanted.forEach(([id, entry], i) => {
     const fix = { type: 'object', id, folds: folds.get(id) ?? [] } as const;
     const reply = found[i];
@@ -94,7 +114,10 @@ async function checkEntries(
     if (entry.kind === 'S') {
       if (Number(reply) !== 1) findings.add('missingEntry', where, `${entry.key} lacks ${id}`, fix);
     } else if (entry.kind === 'Z') {
-      if (reply === null) findings.add('missingEntry', where, `${entry.key} lacks ${show(entry.member)}`, fix);
+      if (Number.isNaN(entry.score)) {
+        const value = show(bytes(valuesOf.get(id)?.get(entry.index.attribute) ?? ''));
+        findings.add('wrongEntry', where, `${entry.index.attribute} of ${id} holds ${value}, not a stored number: ${entry.key} cannot hold it`, fix);
+      } else if (reply === null) findings.add('missingEntry', where, `${entry.key} lacks ${show(entry.member)}`, fix);
       else if (Number(String(reply)) !== entry.score) findings.add('wrongEntry', where, `${entry.key}: ${id} scored ${reply}, its value is ${entry.score}`, fix);
     } else if (reply === null) {
       findings.add('missingEntry', where, `${entry.key} lacks ${show(entry.member)} -> ${id}`, fix);
@@ -116,7 +139,7 @@ async function checkOwners(
   const held = await Promise.all(
     wrong.map(async ([, entry, owner]) => {
       const field = entry.index.caseInsensitive ? `#ci:${entry.index.attribute}` : entry.index.attribute;
-      const [value, listed] = await Promise.all([client.hGet(scope.keys.object(owner), field), client.zScore(scope.keys.all, owner)]);
+      const [value, listed] = await Promise.all([unlessWrongType(client.hGet(scope.keys.object(owner), field), null), client.zScore(scope.keys.all, owner)]);
       return listed !== null && value !== null && (value === '-0' ? '0' : value) === Buffer.from(entry.member, 'latin1').toString('utf8');
     }),
   );
@@ -142,15 +165,20 @@ export async function checkMemos(scope: ModelScope, findings: Findings, objects:
   const keeps = scope.definition.ttlMs !== null || scope.definition.cap !== null;
   if (!keeps && !found) return; // memos of other models' objects are checked when the key scan meets them
   const client = binary(scope.client);
-  const memos = await Promise.all(objects.map(([id]) => client.hGetAll(`${scope.keys.base}:memo:${id}`)));
+  const memos = await Promise.all(objects.map(([id]) => unlessWrongType(client.hGetAll(`${scope.keys.base}:memo:${id}`), null)));
   objects.forEach(([id, values], i) => {
-    const memo = new Map(Object.entries(memos[i]).map(([field, member]) => [field, latin1(member)]));
+    const key = `${scope.keys.base}:memo:${id}`;
+    const fix = { type: 'object', id, folds: [] } as const;
+    const stored = memos[i];
+    // the object's repair deletes it (the library owns `memo:` keys) and writes its memo again
+    if (stored === null) return findings.add('wrongType', { id, key }, `memo of ${id} is not a hash`, fix);
+    const memo = new Map(Object.entries(stored).map(([field, member]) => [field, latin1(member)]));
     if (!keeps && memo.size === 0) return; // objects without a TTL keep no memo
     const wanted = new Map(entriesOf(scope, values, id).map((e) => [e.kind + e.key, e.member]));
     const wrong = [...memo].filter(([field, member]) => wanted.get(field) !== member).map(([field]) => field);
     const lacking = [...wanted].filter(([field, member]) => memo.get(field) !== member).map(([field]) => field);
     if (wrong.length + lacking.length === 0) return;
-    findings.add('memoMismatch', { id, key: `${scope.keys.base}:memo:${id}` }, `memo of ${id}: records ${wrong.length} entries it does not have, lacks ${lacking.length}`, { type: 'object', id, folds: [] });
+    findings.add('memoMismatch', { id, key }, `memo of ${id}: records ${wrong.length} entries it does not have, lacks ${lacking.length}`, fix);
   });
 }
 
@@ -166,7 +194,10 @@ async function checkForeignKeys(scope: ModelScope, findings: Findings, objects: 
         const parentId = values.get(relation.foreignKey)!;
         // a parent whose hash fell out of `all` but names itself (#id) is the parent model's orphanHash, which
         // its repair lists again: the foreign key still names it, and is not reported (nor nullified) here
-        const [ownId, listed] = await Promise.all([client.hGet(parent.keys.object(parentId), '#id'), client.zScore(parent.keys.all, parentId)]);
+        const [ownId, listed] = await Promise.all([
+          unlessWrongType(client.hGet(parent.keys.object(parentId), '#id'), null), // a key of another type is no parent
+          client.zScore(parent.keys.all, parentId),
+        ]);
         return ownId !== null && ownId !== undefined && (listed !== null || ownId === parentId);
       }),
     );

@@ -1,6 +1,7 @@
 import { StoredIndex } from '../schema/stored-definition';
 import { isNumeric, ModelScope } from './model-scope';
 import { lexMemberBytes } from '../keys/lex-member';
+import { numberCodec } from '../codecs/number-codec';
 
 /**
  * The index entries an object must have, computed from its stored values exactly as src/scripts/lua/indexes.lua
@@ -14,7 +15,7 @@ export interface ExpectedEntry {
   readonly key: string;
   /** The member (set, sorted set) or the unique value (unique hash), as latin1. */
   readonly member: string;
-  /** Sorted sets: the score the member must have. */
+  /** Sorted sets: the score the member must have; NaN when the stored value is no score (isScoreText). */
   readonly score?: number;
 }
 
@@ -35,6 +36,19 @@ export function idOfLexMember(member: string): string | undefined {
   const length = member.charCodeAt(at + 2);
   const id = member.slice(at + 3);
   return id.length === length ? id : undefined;
+}
+
+/**
+ * Whether a score index can hold `text` (isScoreText in src/scripts/lua/numbers.lua): a number as the number
+ * codec stores it, finite, that ZADD reads other than by underflow ('1e-400' reads as 0, which ZADD refuses).
+ */
+export function isScoreText(text: string): boolean {
+  try {
+    numberCodec.decode(text);
+  } catch {
+    return false;
+  }
+  return Number(text) !== 0 || !/[1-9]/.test(text.split('e')[0]);
 }
 
 const canonical = (value: string, numeric: boolean) => (numeric && value === '-0' ? '0' : value);
@@ -61,7 +75,7 @@ export function entryOf(scope: ModelScope, index: StoredIndex, values: ReadonlyM
   }
   const key = sortedKey(scope, index, values);
   if (key === undefined) return undefined;
-  if (index.kind === 'score') return { index, kind: 'Z', key, member: bytes(id), score: value === undefined ? Infinity : Number(value) };
+  if (index.kind === 'score') return { index, kind: 'Z', key, member: bytes(id), score: value === undefined ? Infinity : isScoreText(value) ? Number(value) : NaN };
   return { index, kind: 'Z', key, member: lexMember(value, id), score: 0 };
 }
 

@@ -1,4 +1,4 @@
-import { RESP_TYPES } from 'redis';
+import { ErrorReply, RESP_TYPES } from 'redis';
 import { commandsFor } from '../connection/cluster-commands';
 
 /**
@@ -38,6 +38,23 @@ export function binary(client: unknown): RawCommands {
     binaries.set(client as object, view);
   }
   return view;
+}
+
+/**
+ * What `read` resolves to, or `otherType` when Redis refused it with WRONGTYPE: the key holds another type than
+ * the layout gives it (written by something else). Any other error is passed on.
+ */
+export async function unlessWrongType<T, U>(read: Promise<T>, otherType: U): Promise<T | U> {
+  try {
+    return await read;
+  } catch (error) {
+    if (isWrongType(error)) return otherType;
+    throw error;
+  }
+}
+
+export function isWrongType(error: unknown): boolean {
+  return error instanceof ErrorReply && error.message.startsWith('WRONGTYPE');
 }
 
 /** Bytes as a latin1 string (one char per byte), the form members are compared in. */

@@ -4,7 +4,7 @@ import { indexName, keepsMemo, StoredDefinition, StoredIndex } from '../schema/s
 import { repairObject } from './apply-fix';
 import { batchSizeOf } from './check-model';
 import { DefinitionLookup, modelScope, ModelScope, shardScopes } from './model-scope';
-import { chunks, globEscape, raw } from './raw-commands';
+import { chunks, globEscape, raw, unlessWrongType } from './raw-commands';
 import { tenantsOf } from './tenants-of';
 import { IntegrityOptions } from './violations';
 
@@ -49,7 +49,7 @@ async function buildEntries(scope: ModelScope, indexes: readonly StoredIndex[], 
   let objects = 0;
   for await (const page of client.zScanIterator(scope.keys.all, { COUNT: batchSize })) {
     for (const ids of chunks(page.map((m) => String(m.value)), batchSize)) {
-      const values = await Promise.all(ids.map((id) => (folded.length ? client.hmGet(scope.keys.object(id), folded) : [])));
+      const values = await Promise.all(ids.map((id) => (folded.length ? unlessWrongType(client.hmGet(scope.keys.object(id), folded), []) : [])));
       await Promise.all(
         ids.map((id, i) => {
           const folds = folded.map((attr, f) => [attr, values[i][f] ?? '', values[i][f]?.toLowerCase() ?? ''] as const);

@@ -1,15 +1,19 @@
 import { applyFix } from './apply-fix';
 import { findClaimViolations, findViolations } from './check-model';
 import { hasClaims } from './check-claims';
-import { Fix } from './findings';
+import { checkListed } from './check-objects';
+import { Findings, Fix } from './findings';
 import { ModelScope, shardScopes } from './model-scope';
 import { IntegrityOptions, RepairResult, Violation } from './violations';
 
-/** Objects first (they may make entries valid again), then entries, keys, relations, the sequence. */
+/**
+ * Keys to delete first (an object's rebuild would write into an index key of the wrong type), then objects (they
+ * may make entries valid again), then entries, relations, the sequence.
+ */
 const ORDER: Record<Fix['type'], number> = {
+  unlink: -1,
   object: 0,
   entries: 1,
-  unlink: 2,
   foreignKey: 3,
   membership: 4,
   sequence: 5,
@@ -41,7 +45,9 @@ function fixKey(fix: Fix): string {
  * Finds every violation (findViolations) and applies each fix as its own atomic script call, in ORDER. Each
  * script decides on what is stored when it runs, so a fix never undoes a write the application made after the
  * check: the worst a race can do is leave a violation for the next run. Violations without a fix (a unique
- * value two live objects hold, a key of unknown purpose) are returned in `left`.
+ * value two live objects hold, a key of unknown purpose) are returned in `left`, and so are those a fix left
+ * (an object whose unique value another live object owns, or whose score-indexed value is no number): a check of
+ * such an object after the fixes names them. Their lines are not in `fixed`.
  */
 export async function repairScope(scope: ModelScope, options: IntegrityOptions = {}): Promise<RepairResult> {
   const found: Violation[] = [];
@@ -49,14 +55,28 @@ export async function repairScope(scope: ModelScope, options: IntegrityOptions =
   const left: Violation[] = [];
   // each shard of a sharded model on its own (a fix runs in its shard), then the claims across them
   for (const part of [...shardScopes(scope), ...(hasClaims(scope) ? ['claims' as const] : [])]) {
+    const target = part === 'claims' ? scope : part;
     const findings = part === 'claims' ? await findClaimViolations(scope, options) : await findViolations(part, options);
     const fixes = new Map<string, Fix>();
     for (const finding of findings.list) if (finding.fix) fixes.set(fixKey(finding.fix), finding.fix);
-    for (const fix of [...fixes.values()].sort((a, b) => ORDER[a.type] - ORDER[b.type])) {
-      fixed.push(await applyFix(part === 'claims' ? scope : part, fix));
+    const unchanged = new Set<string>();
+    const recheck: string[] = [];
+    for (const [key, fix] of [...fixes].sort(([, a], [, b]) => ORDER[a.type] - ORDER[b.type])) {
+      const applied = await applyFix(target, fix);
+      if (applied.left === undefined) fixed.push(applied.line);
+      else if (applied.left === 'unchanged') unchanged.add(key);
+      else if (fix.type === 'object') recheck.push(fix.id);
     }
     found.push(...findings.list.map((f) => f.violation));
-    left.push(...findings.list.filter((f) => !f.fix).map((f) => f.violation));
+    left.push(...findings.list.filter((f) => !f.fix || unchanged.has(fixKey(f.fix))).map((f) => f.violation));
+    if (recheck.length > 0) {
+      const again = new Findings(target);
+      await checkListed(target, again, recheck);
+      const named = new Set(left.map(violationKey));
+      for (const { violation } of again.list) if (!named.has(violationKey(violation))) left.push(violation);
+    }
   }
   return { found, fixed, left };
 }
+
+const violationKey = (v: Violation) => `${v.kind} ${v.id} ${v.key} ${v.detail}`;

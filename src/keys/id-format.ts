@@ -6,6 +6,16 @@ import { InvalidIdError } from '../errors/errors';
  */
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
+/** Whether `id` can be an id (of any model): what normalizeId takes as a string. */
+export function isValidId(id: string): boolean {
+  return ID_PATTERN.test(id);
+}
+
+/** Whether `id` is one a sequence draws (1, 2, ...): a sequence model's `all` scores each id by its number. */
+export function isSequenceId(id: string): boolean {
+  return /^[1-9]\d*$/.test(id);
+}
+
 export function normalizeId(model: string, id: unknown): string {
   if (typeof id === 'number') {
     if (Number.isSafeInteger(id) && id >= 0) return String(id);

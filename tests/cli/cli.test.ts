@@ -169,6 +169,19 @@ describe('check and repair', () => {
     expect((await cli.run(['check', ...p()])).code).toBe(0);
     expect(await CliUser.scope('acme').count()).toBe(1);
   });
+
+  it('repair exits 1 while two objects hold a unique value that neither owned: one takes it, the other is left', async () => {
+    const key = `${base()}:obj:2`;
+    await redis.raw.hSet(key, { email: 'ann@example.com', '#ci:email': 'ann@example.com' });
+    await redis.raw.hDel(`${base()}:uniq:email`, ['ann@example.com', 'bob@example.com']);
+    const repaired = await cli.json(['repair', 'CliUser', ...p()]);
+    expect(repaired.code).toBe(1);
+    expect(repaired.data).toMatchObject({ ok: false, fixed: 1, left: 1 });
+    expect(repaired.data.scopes[0].left).toEqual([expect.objectContaining({ kind: 'duplicateUnique', id: '2' })]);
+    expect((await cli.run(['check', 'CliUser', ...p()])).code).toBe(1);
+    await redis.raw.hSet(key, { email: 'bob@example.com', '#ci:email': 'bob@example.com' });
+    expect((await cli.run(['repair', 'CliUser', ...p()])).code).toBe(0);
+  });
 });
 
 describe('reindex', () => {

@@ -1,4 +1,5 @@
-import { Attr, BaseEntity, BelongsTo, HasMany, Index, ManyToMany, Model, SortableString, Unique } from '../../src';
+import { Attr, BaseEntity, BelongsTo, HasMany, Index, ManyToMany, Model, modelScope, SortableString, storedDefinitions, Unique } from '../../src';
+import { repairObject } from '../../src/integrity/apply-fix';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { expectRelationsConsistent } from '../support/relation-consistency';
 import { useTestRedis } from '../support/test-redis';
@@ -232,5 +233,147 @@ describe('tenant scopes', () => {
     await Acme.repair();
     expect((await Acme.check()).ok).toBe(true);
     expect(await redis.raw.sMembers(key)).toEqual(['1']);
+  });
+});
+
+describe('keys of the wrong type (wrongType)', () => {
+  it("a listed object's key holding a string is named and left; entries naming it are removed", async () => {
+    const key = `${base('IcPost')}:obj:3`;
+    const hash = await redis.raw.hGetAll(key);
+    await redis.raw.del(key);
+    await redis.raw.set(key, 'junk');
+    const found = await IcPost.check();
+    expect(found.violations).toContainEqual(expect.objectContaining({ kind: 'wrongType', id: '3', key }));
+    const repaired = await IcPost.repair();
+    expect(repaired.left).toEqual([expect.objectContaining({ kind: 'wrongType', id: '3', key })]);
+    expect(await redis.raw.get(key)).toBe('junk');
+    expect(await redis.raw.sIsMember(`${base('IcPost')}:idx:topic:redis`, '3')).toBeFalsy();
+    await redis.raw.del(key);
+    await redis.raw.hSet(key, hash);
+    await IcPost.repair();
+    await expectClean();
+  });
+
+  it('a stray string under obj: is named and left as it is', async () => {
+    const key = `${base('IcPost')}:obj:600`;
+    await redis.raw.set(key, 'junk');
+    const found = await IcPost.check();
+    expect(found.violations).toEqual([expect.objectContaining({ kind: 'wrongType', id: '600', key, detail: `${key} holds a string, not a hash` })]);
+    const repaired = await IcPost.repair();
+    expect(repaired).toEqual({ found: found.violations, fixed: [], left: found.violations });
+    expect(await redis.raw.get(key)).toBe('junk');
+    await redis.raw.del(key);
+    await expectClean();
+  });
+
+  it('an index key of the wrong type is deleted, and the entries it should hold are rebuilt', async () => {
+    const key = `${base('IcPost')}:idx:topic:redis`;
+    const { found, repaired } = await damageAndRepair(IcPost, 'wrongType', async () => {
+      await redis.raw.del(key);
+      await redis.raw.set(key, 'junk');
+    });
+    expect(found.violations).toContainEqual(expect.objectContaining({ kind: 'wrongType', key, detail: `${key} holds a string, not the set of index set:topic` }));
+    expect(found.violations).toContainEqual(expect.objectContaining({ kind: 'missingEntry', id: '1', key }));
+    expect(repaired.fixed).toContain(`${key}: deleted`);
+    expect((await redis.raw.sMembers(key)).sort()).toEqual(['1', '3', '5']);
+  });
+
+  it('a memo of the wrong type is written again', async () => {
+    const memo = `${redis.prefix}:{IcLog}:memo:1`;
+    await damageAndRepair(IcLog, 'wrongType', async () => {
+      await redis.raw.del(memo);
+      await redis.raw.set(memo, 'junk');
+    });
+    expect(await redis.raw.type(memo)).toBe('hash');
+  });
+
+  it('a membership set of the wrong type is deleted, then completed from the other side', async () => {
+    const key = `${base('IcPost')}:rel:tags:1`;
+    await redis.raw.del(key);
+    await redis.raw.set(key, 'junk');
+    expect((await IcPost.check()).violations).toEqual([expect.objectContaining({ kind: 'wrongType', key })]);
+    expect(await IcPost.repair()).toMatchObject({ fixed: [`${key}: deleted`], left: [] });
+    // the tag's side still holds the membership
+    expect((await IcTag.repair()).fixed).toEqual([`membership ${base('IcTag')}:rel:posts:1 / 1: completed`]);
+    expect(await redis.raw.sMembers(key)).toEqual(['1']);
+    await expectClean();
+  });
+});
+
+describe('damage repair cannot settle: left, while the rest is repaired', () => {
+  it('a stray hash whose key is no valid id is no object: named and left as it is', async () => {
+    const key = `${base('IcPost')}:obj:a:b`;
+    await redis.raw.hSet(key, { '#id': 'a:b', topic: 'x' });
+    await redis.raw.sRem(`${base('IcPost')}:idx:topic:redis`, '3');
+    const repaired = await IcPost.repair();
+    expect(repaired.fixed).toEqual(['object 3: rebuilt']);
+    expect(repaired.left).toEqual([{ kind: 'orphanHash', model: 'IcPost', id: 'a:b', key, detail: `${key} is no object: "a:b" is not a valid id` }]);
+    expect(await redis.raw.hGetAll(key)).toEqual({ '#id': 'a:b', topic: 'x' });
+    await redis.raw.del(key);
+    await expectClean();
+  });
+
+  it('a stray hash naming itself whose id is not a sequence number is left: a sequence model lists sequence ids only', async () => {
+    const key = `${base('IcPost')}:obj:abc`;
+    await redis.raw.hSet(key, { '#id': 'abc', topic: 'x' });
+    await redis.raw.sRem(`${base('IcPost')}:idx:topic:redis`, '3');
+    const repaired = await IcPost.repair();
+    expect(repaired.fixed).toEqual(['object 3: rebuilt']);
+    expect(repaired.left).toEqual([expect.objectContaining({ kind: 'orphanHash', id: 'abc', key })]);
+    expect(await redis.raw.zScore(`${base('IcPost')}:all`, 'abc')).toBeNull();
+    // the object's script refuses it too (nothing written), should it be asked
+    const definitions = await storedDefinitions(redis.raw, redis.prefix);
+    const scope = modelScope(redis.raw, redis.prefix, definitions.get('IcPost')!, (name) => definitions.get(name));
+    expect(await repairObject(scope, 'abc', [])).toBe('unlistable');
+    expect(await redis.raw.exists(`${base('IcPost')}:idx:topic:x`)).toBe(0);
+    await redis.raw.del(key);
+    await expectClean();
+  });
+
+  it('two objects holding a unique value that neither owns: the first takes it, the other is left as a duplicate', async () => {
+    const slugs = `${base('IcPost')}:uniq:slug`;
+    await redis.raw.hSet(`${base('IcPost')}:obj:4`, 'slug', 's3');
+    await redis.raw.hDel(slugs, ['s3', 's4']);
+    const found = await IcPost.check();
+    expect(found.violations.map((v) => [v.kind, v.id])).toEqual([
+      ['missingEntry', '3'],
+      ['missingEntry', '4'],
+    ]);
+    const repaired = await IcPost.repair();
+    expect(repaired.fixed).toEqual(['object 3: rebuilt']);
+    expect(repaired.left).toEqual([expect.objectContaining({ kind: 'duplicateUnique', id: '4', key: slugs })]);
+    expect((await IcPost.check()).violations).toEqual(repaired.left);
+    await redis.raw.hSet(`${base('IcPost')}:obj:4`, 'slug', 's4');
+    await IcPost.repair();
+    await expectClean();
+  });
+
+  it('a score-indexed value that is not a stored number is named and left; its entry stays as it was', async () => {
+    const obj = `${base('IcPost')}:obj:5`;
+    await redis.raw.hSet(obj, 'score', 'abc');
+    await redis.raw.sRem(`${base('IcPost')}:idx:topic:redis`, '5');
+    const found = await IcPost.check();
+    const wrong = { kind: 'wrongEntry', model: 'IcPost', id: '5', key: `${base('IcPost')}:idx:score`, detail: `score of 5 holds "abc", not a stored number: ${base('IcPost')}:idx:score cannot hold it` };
+    expect(found.violations).toContainEqual(wrong);
+    const repaired = await IcPost.repair();
+    expect(repaired.fixed).toEqual([]);
+    expect(repaired.left).toEqual([wrong]);
+    expect(await redis.raw.sIsMember(`${base('IcPost')}:idx:topic:redis`, '5')).toBeTruthy();
+    expect(await redis.raw.zScore(`${base('IcPost')}:idx:score`, '5')).toBe(5);
+    await redis.raw.hSet(obj, 'score', '5');
+    await expectClean();
+  });
+
+  it('a score-indexed value that overflows or underflows a double is no score either', async () => {
+    const obj = `${base('IcPost')}:obj:5`;
+    for (const value of ['1e+999', '1e-999']) {
+      await redis.raw.hSet(obj, 'score', value);
+      expect((await IcPost.repair()).left).toEqual([expect.objectContaining({ kind: 'wrongEntry', id: '5' })]);
+    }
+    await redis.raw.hSet(obj, 'score', '0e-999');
+    expect((await IcPost.repair()).fixed).toEqual(['object 5: rebuilt']);
+    await redis.raw.hSet(obj, 'score', '5');
+    await IcPost.repair();
+    await expectClean();
   });
 });

@@ -1,6 +1,7 @@
 import { repairObject } from '../../integrity/apply-fix';
 import { ModelScope, shardScopes } from '../../integrity/model-scope';
 import { repairScope } from '../../integrity/repair-model';
+import { unlessWrongType } from '../../integrity/raw-commands';
 import { indexName } from '../../schema/stored-definition';
 import { CliContext } from '../context';
 import { EXIT_OK, EXIT_VIOLATIONS } from '../errors';
@@ -33,7 +34,7 @@ async function rebuild(context: CliContext, model: ModelScope, batchSize: number
   for (const scope of shardScopes(model)) {
     for await (const page of client.zScanIterator(scope.keys.all, { COUNT: batchSize })) {
       const ids = page.map((m) => String(m.value));
-      const values = await Promise.all(ids.map((id) => (folded.length > 0 ? client.hmGet(scope.keys.object(id), folded) : Promise.resolve([]))));
+      const values = await Promise.all(ids.map((id) => (folded.length > 0 ? unlessWrongType(client.hmGet(scope.keys.object(id), folded), []) : Promise.resolve([]))));
       const results = await Promise.all(
         ids.map((id, i) => {
           const folds = folded.map((attr, f) => {

@@ -52,6 +52,11 @@ local function isUnique(spec)
   return spec.kind == 'U' or spec.kind == 'C'
 end
 
+-- Whether `key` holds a hash (false when it is missing or of another type: written by something else).
+local function isHash(key)
+  return redis.call('TYPE', key).ok == 'hash'
+end
+
 -- The entry of object `id` for `spec`: kind ('S' set, 'Z' sorted set, 'U' unique hash), key and member;
 -- nil when the object has none (absent set/unique value, absent scope value).
 local function entryOf(base, spec, values, id)

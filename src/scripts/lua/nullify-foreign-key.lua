@@ -4,7 +4,8 @@
 --          must share a group, as for every relation script)
 -- ARGV[1]  the child's id;  ARGV[2] the foreign key field;  ARGV[3] the parent id it was seen to hold
 -- then     k index specs (indexes.lua): the child's indexes on or scoped by the foreign key
--- Returns: 1 when cleared; 0 when the field changed meanwhile or the parent exists now.
+-- Returns: 1 when cleared; 0 when the field changed meanwhile or the parent exists now (a listed hash: a key
+--          of another type is no parent).
 -- Guarantees: invariant 6, with the index entries (and memo) that depend on the field moved in the same step.
 --!include indexes.lua
 
@@ -13,7 +14,7 @@ local key = base .. ':obj:' .. id
 if redis.call('HGET', key, fk) ~= ARGV[3] then
   return 0
 end
-if redis.call('ZSCORE', KEYS[3], ARGV[3]) and redis.call('EXISTS', KEYS[4] .. ':obj:' .. ARGV[3]) == 1 then
+if redis.call('ZSCORE', KEYS[3], ARGV[3]) and isHash(KEYS[4] .. ':obj:' .. ARGV[3]) then
   return 0
 end
 local specs, fields = readSpecs(5, tonumber(ARGV[4]))

@@ -1,5 +1,5 @@
 -- numbers.lua: numbers in their stored text (number-codec.ts), read and written inside a script; a library
--- inlined into increment.lua.
+-- inlined into increment.lua and repair-object.lua.
 -- KEYS/ARGV: none of its own.
 -- The stored text of a finite number is JavaScript's String(n), and '-0' for -0: the text a create of that
 -- number stores, so that an index key or unique value named by it is the one a query names.
@@ -22,6 +22,19 @@ local function isNumberText(text)
     rest = string.sub(rest, #exponent + 1)
   end
   return rest == ''
+end
+
+-- Whether a score index can hold `text`: a stored number (isNumberText) that ZADD reads as a finite double
+-- other than by underflow ('1e400' overflows, '1e-400' underflows to 0: ZADD refuses both).
+local function isScoreText(text)
+  if not isNumberText(text) then
+    return false
+  end
+  local n = tonumber(text)
+  if n == math.huge or n == -math.huge then
+    return false
+  end
+  return n ~= 0 or not string.find(string.match(text, '^[^e]*'), '[1-9]')
 end
 
 -- The decimal one unit in its last place further from zero than `text`, with as many digits, in %e's form.

@@ -2,7 +2,8 @@
 -- KEYS[1]  the model's `all` zset;  KEYS[2] the model's key base;  KEYS[3] the index key
 -- ARGV[1..4]  the index's spec (indexes.lua);  ARGV[5..]  members (unique index: values) of KEYS[3] to check
 -- Returns: how many entries were removed. A correct sorted entry with a wrong score is not removed (the
--- object's repair re-scores it); an entry of an expired object awaiting its sweep is left to the sweep.
+-- object's repair re-scores it); an entry of an expired object awaiting its sweep is left to the sweep. An
+-- entry naming a key that is not a hash (written by something else) names no object, and is removed.
 -- Guarantees: each entry is judged against what is stored at that instant (invariants 3 and 4).
 --!include indexes.lua
 
@@ -33,7 +34,7 @@ for i = 5, #ARGV do
   if id and id ~= '' then
     local key = base .. ':obj:' .. id
     local listed = redis.call('ZSCORE', all, id)
-    if not listed or redis.call('EXISTS', key) == 0 then
+    if not listed or not isHash(key) then
       if not (listed and redis.call('ZSCORE', base .. ':exp', id)) then
         remove(member, id)
       end

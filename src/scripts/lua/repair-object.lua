@@ -6,13 +6,19 @@
 --          '' = absent): `#ci:<attr>` is set only if the attribute still holds that value (Lua cannot lower-case
 --          Unicode the way JavaScript does)
 -- then     k index specs (indexes.lua): the indexes whose entries to (re)write
--- Returns: 'rebuilt' | 'conflict' (a unique value held and owned by another live object: left to it) |
---          'relisted' (a hash whose #id is its id, put back in `all`, then rebuilt) | 'hash deleted' (a hash
---          whose #id is not its id) | 'unlisted' (an id in `all` without hash or expiry, removed) |
---          'memo deleted' | 'expired' (an expired object: left to the sweep)
+-- Returns: 'rebuilt' | 'relisted' (a hash whose #id is its id, put back in `all`, then rebuilt) | 'hash deleted'
+--          (a hash whose #id is not its id) | 'unlisted' (an id in `all` without hash or expiry, removed) |
+--          'memo deleted' | 'expired' (an expired object: left to the sweep); and outcomes that leave a violation:
+--          'conflict' (a unique value held and owned by another live object: left to it) | 'unindexable' (a
+--          score-indexed value that is not a stored number: its entry, if any, left as it is) | 'unlistable' (a
+--          hash naming itself whose id is not a sequence number, in a sequence model: nothing written) |
+--          'not a hash' (the object's key holds another type: nothing written)
 -- Guarantees: one atomic step (invariants 1 to 4 for this object); safe while the application writes, since
--- every decision is taken on what is stored at that instant.
+-- every decision is taken on what is stored at that instant. Every check that can refuse the whole object
+-- comes before the first write; a memo key of another type is no memo (the library owns `memo:` keys) and is
+-- deleted.
 --!include indexes.lua
+--!include numbers.lua
 
 local all, base, id = KEYS[1], KEYS[2], ARGV[1]
 local key = base .. ':obj:' .. id
@@ -23,9 +29,11 @@ local listed = redis.call('ZSCORE', all, id)
 
 -- Drops the entries a memo records (a unique value only if it still names this id), then the memo.
 local function forgetMemo()
-  local recorded = redis.call('HGETALL', memo)
-  for i = 1, #recorded, 2 do
-    dropEntry(string.sub(recorded[i], 1, 1), string.sub(recorded[i], 2), recorded[i + 1], id)
+  if isHash(memo) then
+    local recorded = redis.call('HGETALL', memo)
+    for i = 1, #recorded, 2 do
+      dropEntry(string.sub(recorded[i], 1, 1), string.sub(recorded[i], 2), recorded[i + 1], id)
+    end
   end
   redis.call('DEL', memo)
 end
@@ -39,6 +47,9 @@ if redis.call('EXISTS', key) == 0 then
   redis.call('ZREM', base .. ':exp', id)
   return listed and 'unlisted' or 'memo deleted'
 end
+if not isHash(key) then
+  return 'not a hash'
+end
 
 local outcome = 'rebuilt'
 if not listed then
@@ -47,8 +58,15 @@ if not listed then
     redis.call('DEL', key)
     return 'hash deleted'
   end
+  -- a sequence model's `all` scores each id by its number
+  if ARGV[2] == 'sequence' and not string.match(id, '^[1-9]%d*$') then
+    return 'unlistable'
+  end
   redis.call('ZADD', all, ARGV[2] == 'sequence' and id or 0, id)
   outcome = 'relisted'
+end
+if redis.call('EXISTS', memo) == 1 and not isHash(memo) then
+  redis.call('DEL', memo)
 end
 
 for f = 0, folds - 1 do
@@ -71,12 +89,20 @@ for _, spec in ipairs(specs) do
   local kind, indexKey, member = entryOf(base, spec, values, id)
   if kind == 'U' then
     local owner = redis.call('HGET', indexKey, member)
-    if owner and owner ~= id and redis.call('ZSCORE', all, owner) then
-      local _, ownerKey, ownerMember = entryOf(base, spec, readValues(base .. ':obj:' .. owner, fields), owner)
-      if ownerKey == indexKey and ownerMember == member then
+    local ownerKey = owner and base .. ':obj:' .. owner
+    if owner and owner ~= id and redis.call('ZSCORE', all, owner) and isHash(ownerKey) then
+      local _, ownerIndexKey, ownerMember = entryOf(base, spec, readValues(ownerKey, fields), owner)
+      if ownerIndexKey == indexKey and ownerMember == member then
         kind = nil
         outcome = 'conflict'
       end
+    end
+  elseif kind and spec.kind == 'Z' and values[spec.attr] and not isScoreText(values[spec.attr]) then
+    -- no score ZADD could take: the entry stays as it is (and in the memo, if it is in the index)
+    kind = nil
+    outcome = 'unindexable'
+    if keepMemo and redis.call('ZSCORE', indexKey, member) then
+      redis.call('HSET', memo, 'Z' .. indexKey, member)
     end
   end
   if kind then
