@@ -3,7 +3,7 @@ import { assertValidPrefix } from '../keys/prefix-format';
 import { modelScope, ModelScope, shardScopes } from '../integrity/model-scope';
 import { tenantsOf } from '../integrity/tenants-of';
 import { isValidTenant } from '../keys/tenant-name';
-import { storedDefinitions } from '../schema/schema-registry';
+import { readDefinitions } from '../schema/schema-registry';
 import { StoredDefinition } from '../schema/stored-definition';
 import { CliClient, openClient, openClusterClient } from './connect-cli';
 import { UsageError } from './errors';
@@ -30,9 +30,13 @@ export class CliContext {
     readonly client: CliClient,
     readonly options: GlobalOptions,
     readonly definitions: Map<string, StoredDefinition>,
+    /** Models whose stored definition cannot be read, with why: a command naming one fails, the others skip it. */
+    readonly unreadable: Map<string, string>,
+    private readonly warn: (line: string) => void,
   ) {}
 
-  static async open(options: GlobalOptions): Promise<CliContext> {
+  /** `warn` prints a line on stderr (a model skipped because its stored definition cannot be read). */
+  static async open(options: GlobalOptions, warn: (line: string) => void): Promise<CliContext> {
     try {
       assertValidPrefix(options.prefix);
     } catch (error) {
@@ -43,7 +47,8 @@ export class CliContext {
     }
     const client = options.cluster !== undefined ? await openClusterClient(options.cluster) : await openClient(options.url);
     try {
-      return new CliContext(client, options, await storedDefinitions(client, options.prefix));
+      const { definitions, unreadable } = await readDefinitions(client, options.prefix);
+      return new CliContext(client, options, definitions, unreadable, warn);
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;
@@ -61,6 +66,8 @@ export class CliContext {
   /** The stored definition of `name`; a usage error naming the models there are when it is unknown. */
   definition(name: string): StoredDefinition {
     const definition = this.definitions.get(name);
+    const why = this.unreadable.get(name);
+    if (why !== undefined) throw new Error(unreadableMessage(name, why));
     if (!definition) {
       const known = [...this.definitions.keys()].sort();
       const list = known.length > 0 ? `models: ${known.join(', ')}` : 'no model is stored under this prefix';
@@ -72,6 +79,7 @@ export class CliContext {
   /** The named model, or every stored model (sorted by name) when `name` is undefined. */
   modelsOrAll(name: string | undefined): StoredDefinition[] {
     if (name !== undefined) return [this.definition(name)];
+    for (const [unread, why] of [...this.unreadable].sort(([a], [b]) => a.localeCompare(b))) this.warn(`warning: ${unreadableMessage(unread, why)}; skipped`);
     return [...this.definitions.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
 
@@ -89,6 +97,10 @@ export class CliContext {
   async close(): Promise<void> {
     if (this.client.isOpen) await this.client.close();
   }
+}
+
+function unreadableMessage(name: string, why: string): string {
+  return `the stored definition of model ${JSON.stringify(name)} cannot be read (${why})`;
 }
 
 /** Live objects of a scope (count.lua's rule: ZCARD all minus objects whose time has come). */

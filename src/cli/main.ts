@@ -47,7 +47,7 @@ function redactAll(text: string, argv: readonly string[]): string {
 /** A command: its positional arguments (undefined when an optional one is left out) and its own options. */
 type Run = (context: CliContext, args: Array<string | undefined>, local: { batchSize?: string }) => Promise<number>;
 
-export function buildProgram(setExit: (code: number) => void): Command {
+export function buildProgram(setExit: (code: number) => void, warn: (line: string) => void = () => undefined): Command {
   const program = new Command('redis-record')
     // an argument too many is a usage error (exit 2), not silently dropped; the commands inherit this
     .allowExcessArguments(false)
@@ -71,13 +71,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
       const local = args[args.length - 2] as { batchSize?: string };
       const options = command.optsWithGlobals() as GlobalOptions;
       if (options.cluster !== undefined && program.getOptionValueSource('url') === 'cli') throw new UsageError('pass either --url or --cluster, not both');
-      const context = await CliContext.open({
-        url: options.url,
-        cluster: options.cluster,
-        prefix: options.prefix,
-        json: Boolean(options.json),
-        tenant: options.tenant,
-      });
+      const global = { url: options.url, cluster: options.cluster, prefix: options.prefix, json: Boolean(options.json), tenant: options.tenant };
+      const context = await CliContext.open(global, warn);
       try {
         setExit(await run(context, positional, local));
       } finally {
@@ -128,7 +123,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const redact = (text: string) => redactAll(text, args);
   const say = (text: string) => process.stderr.write(`${redact(text)}\n`);
   let code = 0;
-  const program = buildProgram((c) => (code = c));
+  const program = buildProgram((c) => (code = c), (line) => say(`redis-record: ${line}`));
   program.configureOutput({
     writeOut: (text) => process.stdout.write(redact(text)),
     writeErr: (text) => process.stderr.write(redact(text)),

@@ -48,6 +48,28 @@ export async function storeDefinition(client: unknown, prefix: string, definitio
 
 /** Every definition stored under the prefix, by model name: what a command-line tool starts from. */
 export async function storedDefinitions(client: unknown, prefix: string): Promise<Map<string, StoredDefinition>> {
+  const { definitions, unreadable } = await readDefinitions(client, prefix);
+  for (const [name, why] of unreadable) throw new Error(`the stored definition of model ${name} cannot be read (${why})`);
+  return definitions;
+}
+
+/**
+ * Every definition stored under the prefix, by model name, and the names of those that cannot be read (not
+ * JSON, or not a definition of this format) with why: one of them leaves the others usable.
+ */
+export async function readDefinitions(
+  client: unknown,
+  prefix: string,
+): Promise<{ definitions: Map<string, StoredDefinition>; unreadable: Map<string, string> }> {
   const all = (await commands(client).hGetAll(registryKey(prefix))) as Record<string, string>;
-  return new Map(Object.entries(all).map(([name, json]) => [name, parseDefinition(json)]));
+  const definitions = new Map<string, StoredDefinition>();
+  const unreadable = new Map<string, string>();
+  for (const [name, json] of Object.entries(all)) {
+    try {
+      definitions.set(name, parseDefinition(json));
+    } catch (error) {
+      unreadable.set(name, (error as Error).message);
+    }
+  }
+  return { definitions, unreadable };
 }

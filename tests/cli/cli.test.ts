@@ -184,6 +184,24 @@ describe('check and repair', () => {
   });
 });
 
+describe('a stored definition that cannot be read', () => {
+  it('fails the command naming its model; commands covering every model skip it with a warning', async () => {
+    await redis.raw.hSet(`${redis.prefix}#models`, 'CliBroken', '{not json');
+    try {
+      expect(await cli.run(['check', 'CliUser', ...p()])).toMatchObject({ code: 0, stderr: '' });
+      const named = await cli.run(['show', 'CliBroken', '1', ...p()]);
+      expect(named.code).toBe(2);
+      expect(named.stderr).toMatch(/^redis-record: failed: the stored definition of model "CliBroken" cannot be read \(.+\)\n$/);
+      const all = await cli.json(['check', ...p()]);
+      expect(all.code).toBe(0);
+      expect(all.stderr).toMatch(/^redis-record: warning: the stored definition of model "CliBroken" cannot be read \(.+\); skipped\n$/);
+      expect(all.data.scopes.map((s: { model: string }) => s.model)).toContain('CliUser');
+    } finally {
+      await redis.raw.hDel(`${redis.prefix}#models`, 'CliBroken');
+    }
+  });
+});
+
 describe('reindex', () => {
   it('rebuilds index keys that were deleted, from the stored objects', async () => {
     await redis.raw.del([`${base()}:idx:age`, `${base()}:lex:name`, `${base()}:uniq:email`]);
