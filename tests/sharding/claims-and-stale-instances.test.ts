@@ -194,7 +194,7 @@ describe('repair() while the application writes', () => {
     // the object claims the value again (a new save) between the check and the fix
     const renewed = `${member.id} ${Date.now()}`;
     await redis.raw.set(key, renewed);
-    expect(await applyFix(scope, fix!)).toMatch(/left/);
+    expect((await applyFix(scope, fix!)).line).toMatch(/left/);
     expect(await redis.raw.get(key)).toBe(renewed);
     await redis.raw.del(key);
   });
