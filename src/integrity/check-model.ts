@@ -19,7 +19,7 @@ export function batchSizeOf(options: IntegrityOptions | undefined): number {
 
 /**
  * Every violation of the invariants (docs/consistency.md) in one model scope, with how to fix each: the
- * objects' side (ZSCAN of `all`), then the keys' side (SCAN of the scope), then the sequence. Memory holds one
+ * objects' side (`all` in id order), then the keys' side (SCAN of the scope), then the sequence. Memory holds one
  * batch of objects or members at a time, plus the findings. Reads only: safe while the application writes,
  * though a write landing between two reads can show as a violation that is gone when checked again.
  */

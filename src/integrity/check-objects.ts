@@ -1,27 +1,27 @@
 import { bytes, entriesOf, ExpectedEntry } from './expected-entries';
 import { Findings } from './findings';
 import { ModelScope, relatedScope } from './model-scope';
-import { binary, chunks, latin1, raw, unlessWrongType } from './raw-commands';
+import { idsInOrder } from './ids-in-order';
+import { binary, latin1, raw, unlessWrongType } from './raw-commands';
 import { isSequenceId } from '../keys/id-format';
 
 const show = (member: string) => JSON.stringify(Buffer.from(member, 'latin1').toString('utf8')).slice(0, 80);
 
 /**
  * Invariants 1, 3 (missing entries), 4, 5 and 6 (foreign keys), from the objects' side: streams through `all`
- * (ZSCAN, `batchSize` ids at a time), reads each batch's hashes and memos, and checks that every entry the
- * object's values call for exists with the right score or owner, that its memo records exactly those entries,
- * and that its foreign keys name live parents. Resolves to the largest sequence id seen.
+ * in id order (ids-in-order.ts, `batchSize` ids at a time), reads each batch's hashes and memos, and checks that
+ * every entry the object's values call for exists with the right score or owner, that its memo records exactly
+ * those entries, and that its foreign keys name live parents. Resolves to the largest sequence id seen. The
+ * findings come in id order, so that repair() gives a unique value that several objects hold and none owns to
+ * the first of them, as reindex() does.
  */
 export async function checkObjects(scope: ModelScope, findings: Findings, batchSize: number): Promise<number> {
-  const client = raw(scope.client);
   let largestId = 0;
-  for await (const page of client.zScanIterator(scope.keys.all, { COUNT: batchSize })) {
-    for (const batch of chunks(page.map((m) => String(m.value)), batchSize)) {
-      findings.held(batch.length);
-      await checkListed(scope, findings, batch);
-      if (scope.definition.idStrategy !== 'sequence') continue;
-      for (const id of batch) if (isSequenceId(id)) largestId = Math.max(largestId, Number(id));
-    }
+  for await (const batch of idsInOrder(scope, batchSize)) {
+    findings.held(batch.length);
+    await checkListed(scope, findings, batch);
+    if (scope.definition.idStrategy !== 'sequence') continue;
+    for (const id of batch) if (isSequenceId(id)) largestId = Math.max(largestId, Number(id));
   }
   return largestId;
 }

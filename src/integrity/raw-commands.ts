@@ -15,6 +15,10 @@ export interface RawCommands {
   hmGet(key: string, fields: string[]): Promise<Array<string | null>>;
   hGet(key: string, field: string | Buffer): Promise<string | null>;
   zScore(key: string, member: string | Buffer): Promise<number | null>;
+  zRange(key: string, min: string | number, max: string | number, options: ZRangeWindow): Promise<string[]>;
+  zRangeWithScores(key: string, min: string | number, max: string | number, options: ZRangeWindow): Promise<Array<{ value: string; score: number }>>;
+  zCount(key: string, min: number, max: number): Promise<number>;
+  zCard(key: string): Promise<number>;
   sIsMember(key: string, member: string | Buffer): Promise<number | boolean>;
   exists(key: string): Promise<number>;
   type(key: string): Promise<string>;
@@ -22,6 +26,12 @@ export interface RawCommands {
   time(): Promise<unknown>;
   unlink(keys: string[]): Promise<number>;
   withTypeMapping(mapping: Record<number, unknown>): RawCommands;
+}
+
+/** ZRANGE's options for one window of a sorted set in its order. */
+export interface ZRangeWindow {
+  BY: 'SCORE' | 'LEX';
+  LIMIT: { offset: number; count: number };
 }
 
 export function raw(client: unknown): RawCommands {

@@ -4,7 +4,8 @@ import { indexName, keepsMemo, StoredDefinition, StoredIndex } from '../schema/s
 import { repairObject } from './apply-fix';
 import { batchSizeOf } from './check-model';
 import { DefinitionLookup, modelScope, ModelScope, shardScopes } from './model-scope';
-import { chunks, globEscape, raw, unlessWrongType } from './raw-commands';
+import { idsInOrder } from './ids-in-order';
+import { globEscape, raw, unlessWrongType } from './raw-commands';
 import { tenantsOf } from './tenants-of';
 import { IntegrityOptions } from './violations';
 
@@ -42,22 +43,24 @@ async function deleteKeys(scope: ModelScope, indexes: readonly StoredIndex[], ba
   return deleted;
 }
 
-/** Writes the entries of `indexes` for every object of the scope, one script call per object. */
+/**
+ * Writes the entries of `indexes` for every object of the scope, one script call per object, the objects taken
+ * in `all`'s order (ids-in-order.ts), so that of objects holding one value of an added unique index the first
+ * keeps it.
+ */
 async function buildEntries(scope: ModelScope, indexes: readonly StoredIndex[], mode: 'full' | 'add', batchSize: number): Promise<number> {
   const client = raw(scope.client);
   const folded = indexes.filter((i) => i.kind === 'unique' && i.caseInsensitive).map((i) => i.attribute);
   let objects = 0;
-  for await (const page of client.zScanIterator(scope.keys.all, { COUNT: batchSize })) {
-    for (const ids of chunks(page.map((m) => String(m.value)), batchSize)) {
-      const values = await Promise.all(ids.map((id) => (folded.length ? unlessWrongType(client.hmGet(scope.keys.object(id), folded), []) : [])));
-      await Promise.all(
-        ids.map((id, i) => {
-          const folds = folded.map((attr, f) => [attr, values[i][f] ?? '', values[i][f]?.toLowerCase() ?? ''] as const);
-          return repairObject(scope, id, folds, indexes, mode);
-        }),
-      );
-      objects += ids.length;
-    }
+  for await (const ids of idsInOrder(scope, batchSize)) {
+    const values = await Promise.all(ids.map((id) => (folded.length ? unlessWrongType(client.hmGet(scope.keys.object(id), folded), []) : [])));
+    await Promise.all(
+      ids.map((id, i) => {
+        const folds = folded.map((attr, f) => [attr, values[i][f] ?? '', values[i][f]?.toLowerCase() ?? ''] as const);
+        return repairObject(scope, id, folds, indexes, mode);
+      }),
+    );
+    objects += ids.length;
   }
   return objects;
 }

@@ -38,6 +38,11 @@ class IcLog extends BaseEntity {
   @Attr() @Index() at?: number;
 }
 
+@Model()
+class IcCode extends BaseEntity {
+  @Attr() @Unique() code?: string;
+}
+
 const redis = useTestRedis();
 const base = (name: string) => `${redis.prefix}:{crm}:${name}`;
 
@@ -145,6 +150,20 @@ describe('unique values (invariant 4)', () => {
   it('a case-folded field out of step is recomputed', async () => {
     await damageAndRepair(IcAuthor, 'wrongEntry', () => redis.raw.hSet(`${base('IcAuthor')}:obj:1`, '#ci:email', 'nobody'));
     expect(await redis.raw.hGet(`${base('IcAuthor')}:obj:1`, '#ci:email')).toBe('ann@x.io');
+  });
+
+  it('a value several objects hold and none owns goes to the first of them (300 objects)', async () => {
+    await IcCode.saveMany(Array.from({ length: 300 }, (_, i) => IcCode.build({ code: `u${i + 1}` })));
+    const uniq = `${redis.prefix}:{IcCode}:uniq:code`;
+    const damage = redis.raw.multi();
+    for (let k = 1; k <= 150; k++) damage.hSet(`${redis.prefix}:{IcCode}:obj:${k + 150}`, 'code', `u${k}`).hDel(uniq, [`u${k}`, `u${k + 150}`]);
+    await damage.exec();
+    expect((await IcCode.check()).violations.map((v) => v.kind)).toEqual(Array(300).fill('missingEntry'));
+    await IcCode.repair();
+    const owners = await redis.raw.hGetAll(uniq);
+    expect(Object.entries(owners).filter(([value, id]) => value !== `u${id}`)).toEqual([]);
+    expect(Object.keys(owners)).toHaveLength(150);
+    expect((await IcCode.check()).violations.map((v) => v.kind)).toEqual(Array(150).fill('duplicateUnique'));
   });
 
   it('two objects holding one value are reported and left as they are', async () => {

@@ -1,4 +1,5 @@
 import { repairObject } from '../../integrity/apply-fix';
+import { idsInOrder } from '../../integrity/ids-in-order';
 import { ModelScope, shardScopes } from '../../integrity/model-scope';
 import { repairScope } from '../../integrity/repair-model';
 import { unlessWrongType } from '../../integrity/raw-commands';
@@ -32,8 +33,8 @@ async function rebuild(context: CliContext, model: ModelScope, batchSize: number
   let objects = 0;
   // each shard of a sharded model on its own
   for (const scope of shardScopes(model)) {
-    for await (const page of client.zScanIterator(scope.keys.all, { COUNT: batchSize })) {
-      const ids = page.map((m) => String(m.value));
+    // in id order, so that of objects holding one unique value and none owning it, the first takes it
+    for await (const ids of idsInOrder(scope, batchSize)) {
       const values = await Promise.all(ids.map((id) => (folded.length > 0 ? unlessWrongType(client.hmGet(scope.keys.object(id), folded), []) : Promise.resolve([]))));
       const results = await Promise.all(
         ids.map((id, i) => {
