@@ -83,6 +83,27 @@ describe('objects that expire', () => {
   });
 });
 
+describe('objects that had no index entry when their time to live was set', () => {
+  it('keep in their memo the entries a later save gives them, so that their sweep removes those too', async () => {
+    const log = await ExpLog.create({ userId: undefined }); // a ttl, no entry: no memo key
+    const note = await ExpNote.create({});
+    await note.expire(0.5);
+    expect(await redis.raw.exists([`${redis.prefix}:{ExpLog}:memo:${log.id}`, `${redis.prefix}:{ExpNote}:memo:${note.id}`])).toBe(0);
+    log.level = 'late';
+    await log.save();
+    note.tag = 'late';
+    await note.save();
+    expect((await ExpLog.check()).violations).toEqual([]);
+    expect((await ExpNote.check()).violations).toEqual([]);
+
+    await sleep(1100);
+    expect(await ExpLog.sweep()).toBe(1);
+    expect(await ExpNote.sweep()).toBe(1);
+    const left = await keysUnder(redis.raw, redis.prefix);
+    expect(left.filter((key) => key.includes('{ExpLog}') || key.includes('{ExpNote}'))).toEqual([`${redis.prefix}:{ExpLog}:seq`, `${redis.prefix}:{ExpNote}:seq`]);
+  });
+});
+
 describe('expire, persist and ttl of an instance', () => {
   it('wait for its save or remove under way, as save() and remove() do', async () => {
     const note = ExpNote.build({ tag: 'queued' });

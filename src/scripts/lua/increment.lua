@@ -31,10 +31,7 @@ if redis.call('EXISTS', key) == 0 then
   return false
 end
 local specs, fields = readSpecs(9, tonumber(ARGV[8]))
-local memo = base .. ':memo:' .. id
-if redis.call('EXISTS', memo) == 0 then
-  memo = nil
-end
+local memo = memoOf(base, id)
 local before = readValues(key, fields)
 local stored = redis.call('HGET', key, field)
 local current = 0

@@ -93,6 +93,16 @@ local function dropEntry(kind, key, member, id)
   end
 end
 
+-- The memo key of object `id` when it keeps a memo, else nil: when it has one, or has a time to live (an `exp`
+-- entry; an object that had no entry when it was given its time to live has no memo key yet).
+local function memoOf(base, id)
+  local memo = base .. ':memo:' .. id
+  if redis.call('EXISTS', memo) == 1 or redis.call('ZSCORE', base .. ':exp', id) then
+    return memo
+  end
+  return nil
+end
+
 -- `memo` is the object's memo key when it keeps one, else nil.
 local function addEntry(base, spec, values, id, memo)
   local kind, key, member = entryOf(base, spec, values, id)
@@ -201,10 +211,7 @@ end
 -- included; `fields` are the fields those entries read.
 local function clearField(base, id, field, specs, fields)
   local key = base .. ':obj:' .. id
-  local memo = base .. ':memo:' .. id
-  if redis.call('EXISTS', memo) == 0 then
-    memo = nil
-  end
+  local memo = memoOf(base, id)
   local before = readValues(key, fields)
   redis.call('HDEL', key, field)
   local after = readValues(key, fields)

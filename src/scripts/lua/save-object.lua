@@ -121,9 +121,7 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
   local before = {}
   if mode == 'u' then
     before = readValues(key, fields)
-    if #specs == 0 or redis.call('EXISTS', memo) == 0 then
-      memo = nil
-    end
+    memo = #specs > 0 and memoOf(base, id) or nil
     writeChanges(key, setFrom, setCount, delFrom, delCount)
   else
     -- replace any stray hash or memo under the id rather than merge into it: written by another program
