@@ -44,31 +44,48 @@ async function deleteKeys(scope: ModelScope, indexes: readonly StoredIndex[], ba
 }
 
 /**
- * Writes the entries of `indexes` for every object of the scope, one script call per object, the objects taken
- * in `all`'s order (ids-in-order.ts), so that of objects holding one value of an added unique index the first
- * keeps it.
+ * Writes what each object of the scope lacks, one repair-object.lua call per object, the objects taken in
+ * `all`'s order (ids-in-order.ts), so that of objects holding one value of an added unique index the first keeps
+ * it. An object that keeps a memo (every object of a model with a ttl or a cap; in other models one that has a
+ * memo or a time to live) has every entry written and its memo rewritten ('full'); any other gets the entries of
+ * `added` ('add'), or nothing when `added` is empty. Resolves to how many objects were written.
  */
-async function buildEntries(scope: ModelScope, indexes: readonly StoredIndex[], mode: 'full' | 'add', batchSize: number): Promise<number> {
+async function buildEntries(scope: ModelScope, added: readonly StoredIndex[], batchSize: number): Promise<number> {
   const client = raw(scope.client);
-  const folded = indexes.filter((i) => i.kind === 'unique' && i.caseInsensitive).map((i) => i.attribute);
+  const { definition, keys } = scope;
+  const every = definition.indexes;
+  const keeps = keepsMemo(definition);
+  const folded = every.filter((i) => i.kind === 'unique' && i.caseInsensitive).map((i) => i.attribute);
+  const foldedAdded = new Set(added.filter((i) => i.kind === 'unique' && i.caseInsensitive).map((i) => i.attribute));
   let objects = 0;
   for await (const ids of idsInOrder(scope, batchSize)) {
-    const values = await Promise.all(ids.map((id) => (folded.length ? unlessWrongType(client.hmGet(scope.keys.object(id), folded), []) : [])));
-    await Promise.all(
-      ids.map((id, i) => {
-        const folds = folded.map((attr, f) => [attr, values[i][f] ?? '', values[i][f]?.toLowerCase() ?? ''] as const);
-        return repairObject(scope, id, folds, indexes, mode);
-      }),
-    );
-    objects += ids.length;
+    const [values, memos] = await Promise.all([
+      Promise.all(ids.map((id) => (folded.length ? unlessWrongType(client.hmGet(keys.object(id), folded), []) : []))),
+      keeps ? [] : Promise.all(ids.map((id) => hasMemo(scope, id))),
+    ]);
+    const calls = ids.map((id, i) => {
+      const folds = folded.map((attr, f) => [attr, values[i][f] ?? '', values[i][f]?.toLowerCase() ?? ''] as const);
+      if (keeps || memos[i]) return repairObject(scope, id, folds, every, 'full');
+      if (added.length === 0) return undefined;
+      return repairObject(scope, id, folds.filter(([attr]) => foldedAdded.has(attr)), added, 'add');
+    });
+    objects += calls.filter((call) => call !== undefined).length;
+    await Promise.all(calls);
   }
   return objects;
+}
+
+/** Whether object `id` has a memo or a time to live (an `exp` entry): it then keeps a memo in any model. */
+async function hasMemo(scope: ModelScope, id: string): Promise<boolean> {
+  const client = raw(scope.client);
+  const [memo, expiring] = await Promise.all([client.exists(`${scope.keys.base}:memo:${id}`), client.zScore(scope.keys.expiring, id)]);
+  return Number(memo) === 1 || expiring !== null;
 }
 
 /**
  * Brings the data of every scope of the model (outside tenants and each tenant's) in line with `current`:
  * deletes the keys of the indexes the stored definition has and `current` lacks, builds the entries of the
- * indexes `current` adds (memos rewritten in models that keep them), then stores `current` as the definition.
+ * indexes `current` adds and rewrites memos (buildEntries), then stores `current` as the definition.
  * Runs from definitions alone. Safe while the application writes with the current definition: every object is
  * rewritten in one atomic step from what is stored when its turn comes.
  */
@@ -89,8 +106,9 @@ export async function reindexModel(
   let keysDeleted = 0;
   for (const scope of tenants.flatMap((tenant) => shardScopes(modelScope(client, prefix, current, lookup, tenant)))) {
     keysDeleted += await deleteKeys(scope, dropped, batchSize);
-    if (keepsMemo(current) && (added.length > 0 || dropped.length > 0)) objects += await buildEntries(scope, current.indexes, 'full', batchSize);
-    else if (added.length > 0) objects += await buildEntries(scope, added, 'add', batchSize);
+    // memos are rewritten on every run in a model that keeps them: objects written before its ttl or cap have
+    // none, and the stored definition, replaced at first use when only the ttl or cap changed, cannot say so
+    if (keepsMemo(current) || added.length > 0 || dropped.length > 0) objects += await buildEntries(scope, added, batchSize);
   }
   await storeDefinition(client, prefix, current);
   return { added: status.added, dropped: status.dropped, scopes: tenants.length, objects, keysDeleted };

@@ -37,6 +37,54 @@ afterAll(async () => {
 
 const kinds = (report: Library.CheckResult) => report.violations.map((v) => v.kind);
 
+/** Lets the object's time come now, as if its TTL had run out: its hash expires, its `exp` entry is due. */
+async function expireNow(prefix: string, tag: string, id: string): Promise<void> {
+  await raw.pExpire(`${prefix}:{${tag}}:obj:${id}`, 1);
+  await raw.zAdd(`${prefix}:{${tag}}:exp`, { score: Date.now(), value: id });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+describe('reindex() after a ttl is added to a model holding data', () => {
+  it('writes the memo of every object written before, so that check() is clean', async () => {
+    const prefix = freshPrefix();
+    const before = await deploy('ttlBefore', prefix);
+    for (let i = 1; i <= 3; i++) await before.Model.create({ level: 'info', code: `c${i}` });
+    await before.lib.disconnect();
+    const after = await deploy('ttlAfter', prefix);
+    await after.Model.create({ level: 'warn', code: 'c4' });
+    expect(kinds(await after.Model.check())).toEqual(['memoMismatch', 'memoMismatch', 'memoMismatch']);
+    const result = await after.Model.reindex();
+    expect(result).toMatchObject({ added: [], dropped: [], objects: 4 });
+    expect((await after.Model.check()).violations).toEqual([]);
+  });
+});
+
+describe('reindex() after indexes change in an expirable model without a ttl', () => {
+  it('rewrites the memo of every object with a time to live, so that its sweep removes exactly its entries', async () => {
+    const prefix = freshPrefix();
+    const before = await deploy('expirableBefore', prefix);
+    const red = await before.Model.create({ level: 'info', colour: 'red' });
+    await before.Model.create({ level: 'info', colour: 'blue' });
+    const bare = await before.Model.create({ code: 'x' }); // no entry yet: its time to live comes without a memo
+    await red.expire(3600);
+    await bare.expire(3600);
+    expect((await before.Model.check()).violations).toEqual([]);
+    await before.lib.disconnect();
+
+    const after = await deploy('expirableAfter', prefix);
+    const result = await after.Model.reindex();
+    expect(result).toMatchObject({ added: ['set:code'], dropped: ['set:colour'], objects: 3 });
+    expect((await after.Model.check()).violations).toEqual([]);
+    expect(await raw.hGetAll(`${prefix}:{ChangeExpirable}:memo:${bare.id}`)).toEqual({ [`S${prefix}:{ChangeExpirable}:idx:code:x`]: bare.id });
+
+    await expireNow(prefix, 'ChangeExpirable', red.id);
+    await expireNow(prefix, 'ChangeExpirable', bare.id);
+    expect(await after.Model.sweep()).toBe(2);
+    expect((await after.Model.check()).violations).toEqual([]);
+    expect((await after.consistency.checkIndexConsistency(after.Model, raw, prefix)).violations).toEqual([]);
+  });
+});
+
 describe('reindex() after a unique index is added over data holding duplicates', () => {
   it('keeps each value for the object written first (300 objects, past the size where ZSCAN order is not id order)', async () => {
     const prefix = freshPrefix();

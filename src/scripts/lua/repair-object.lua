@@ -1,7 +1,8 @@
 -- repair-object.lua: bring one object back in line with the invariants, from its stored values.
 -- KEYS[1]  the model's `all` zset;  KEYS[2] the model's key base (hash, memo, `exp`, index keys derive from it)
 -- ARGV[1]  the id;  ARGV[2] 'sequence' | 'uuid' (the `all` score of a re-listed hash);  ARGV[3] '1' when the
---          model keeps memos (ttl or cap);  ARGV[4] 'full' (rewrite the memo) | 'add' (only add entries)
+--          model keeps memos (ttl or cap; in any model an object with a memo or a time to live keeps one);
+-- ARGV[4]  'full' (rewrite the memo from the given specs: every index) | 'add' (only add entries, also to the memo)
 -- ARGV[5]  n case folds, then n triples (attribute, its value as the caller read it, the lower-cased value;
 --          '' = absent): `#ci:<attr>` is set only if the attribute still holds that value (Lua cannot lower-case
 --          Unicode the way JavaScript does)
@@ -80,7 +81,7 @@ for f = 0, folds - 1 do
   end
 end
 
-local keepMemo = ARGV[3] == '1' or redis.call('EXISTS', memo) == 1
+local keepMemo = ARGV[3] == '1' or memoOf(base, id) ~= nil
 if keepMemo and ARGV[4] == 'full' then
   redis.call('DEL', memo)
 end
