@@ -88,8 +88,9 @@ export class BulkStore {
       cap ? String(cap.keep) : '',
       cap?.keepLowest ? 'asc' : 'desc',
       idForm,
-      String(objects.length),
     ];
+    pushSpecs(args, cap ? model.indexes : []); // a trim's evictions of objects without a memo
+    args.push(String(objects.length));
     for (const { id, changes, readVersion } of objects) {
       args.push(id, readVersion ?? '');
       pushChangeArgs(args, changes, touchedIndexes(model, changes), parents);

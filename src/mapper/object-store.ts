@@ -158,6 +158,7 @@ export class ObjectStore {
       idForm(model, keys),
     ];
     pushChangeArgs(args, changes, indexes, parents);
+    pushSpecs(args, cap ? model.indexes : []); // a trim's evictions of objects without a memo
     const reply = await scripts.save().run(this.connection.client, [keys.sequence, keys.all, keys.base], args);
     if (reply === null) return { missing: true };
     if (Array.isArray(reply)) {
@@ -308,6 +309,7 @@ export class ObjectStore {
       this.model.idStrategy === 'sequence' ? '1' : '0',
     ];
     pushSpecs(args, this.model.indexesTouching(field));
+    pushSpecs(args, capped ? this.model.indexes : []); // a trim's evictions of objects without a memo
     const reply = await scripts.increment().run(this.connection.client, [keys.all, keys.object(id), keys.base], args);
     if (Array.isArray(reply)) return reply[0] === 'unreadable' ? { unreadable: String(reply[1]) } : { outOfRange: true };
     return reply === null ? { gone: true } : { stored: String(reply) };

@@ -44,6 +44,64 @@ async function expireNow(prefix: string, tag: string, id: string): Promise<void>
   await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
+describe('a cap added to a model holding data', () => {
+  async function sixOld(): Promise<[string, Deployment]> {
+    const prefix = freshPrefix();
+    const before = await deploy('capBefore', prefix);
+    for (let i = 1; i <= 6; i++) await before.Model.create({ score: i * 10, level: 'info', code: `c${i}` });
+    await before.lib.disconnect();
+    return [prefix, await deploy('capAfter', prefix)];
+  }
+
+  async function expectOnlyMemosMissing(prefix: string, after: Deployment): Promise<void> {
+    expect((await after.consistency.checkIndexConsistency(after.Model, raw, prefix)).violations).toEqual([]);
+    // the old objects still kept have no memo until reindex() writes them
+    expect(kinds(await after.Model.check()).filter((kind) => kind !== 'memoMismatch')).toEqual([]);
+    expect((await after.Model.reindex()).objects).toBe(await after.Model.count());
+    expect((await after.Model.check()).violations).toEqual([]);
+  }
+
+  it('a create evicts the objects written before the cap with every index and unique entry', async () => {
+    const [prefix, after] = await sixOld();
+    await after.Model.create({ score: 100, level: 'warn', code: 'new' });
+    expect((await after.Model.findBy({}, { orderBy: { score: 'desc' } })).map((o: { score: number }) => o.score)).toEqual([100, 60, 50]);
+    expect(await raw.hGetAll(`${prefix}:{ChangeCap}:uniq:code`)).toEqual({ c5: '5', c6: '6', new: '7' });
+    expect(await raw.sMembers(`${prefix}:{ChangeCap}:idx:level:info`)).toEqual(expect.arrayContaining(['5', '6']));
+    expect(await raw.sCard(`${prefix}:{ChangeCap}:idx:level:info`)).toBe(2);
+    await expectOnlyMemosMissing(prefix, after);
+  });
+
+  it('an update of the cap attribute, by save() or saveMany(), evicts them the same way', async () => {
+    const [prefix, after] = await sixOld();
+    const first = await after.Model.findOrFail('1');
+    first.score = 65;
+    await first.save(); // save.lua
+    expect((await after.Model.findBy({}, { orderBy: { score: 'desc' } })).map((o: { id: string }) => o.id)).toEqual(['1', '6', '5']);
+    await expectOnlyMemosMissing(prefix, after);
+
+    const [otherPrefix, other] = await sixOld();
+    const raised = await other.Model.findMany(['5', '6']);
+    for (const object of raised) object.score += 100;
+    await other.Model.saveMany(raised); // update-many.lua: the first change trims the cap
+    expect((await other.Model.findBy({}, { orderBy: { score: 'desc' } })).map((o: { id: string }) => o.id)).toEqual(['6', '5', '4']);
+    await expectOnlyMemosMissing(otherPrefix, other);
+  });
+
+  it('an increment of the counter the cap is by evicts them the same way', async () => {
+    const prefix = freshPrefix();
+    const before = await deploy('counterBefore', prefix);
+    for (let i = 1; i <= 4; i++) await before.Model.create({ points: i, level: 'info' });
+    await before.lib.disconnect();
+    const after = await deploy('counterAfter', prefix);
+    const first = await after.Model.findOrFail('1');
+    await first.increment('points', 10); // increment.lua: the trim keeps 11 and 4
+    expect((await after.Model.findBy({}, { orderBy: { points: 'desc' } })).map((o: { id: string }) => o.id)).toEqual(['1', '4']);
+    expect(await raw.sMembers(`${prefix}:{ChangeCounter}:idx:level:info`)).toEqual(expect.arrayContaining(['1', '4']));
+    expect(await raw.sCard(`${prefix}:{ChangeCounter}:idx:level:info`)).toBe(2);
+    await expectOnlyMemosMissing(prefix, after);
+  });
+});
+
 describe('reindex() after a ttl is added to a model holding data', () => {
   it('writes the memo of every object written before, so that check() is clean', async () => {
     const prefix = freshPrefix();

@@ -3,9 +3,11 @@
 -- KEYS/ARGV: none of its own.
 -- The kept objects are exactly the first `keep` of the cap index read in query order (desc: highest score
 -- first; asc: lowest first; ties by id as in pages.lua), so ranks shown by a query and the cap agree.
--- Capped objects keep a memo, so every evicted object is deleted whole (objects.lua).
+-- Every evicted object is deleted whole (objects.lua's purgeObject): its entries are read from its memo, or,
+-- for an object without one (written before the model had a cap), found from its stored values with `specs`
+-- and `fields` (readSpecs of every index of the model).
 
-local function trimCap(base, all, capKey, keep, keepLowest, numeric)
+local function trimCap(base, all, capKey, keep, keepLowest, numeric, specs, fields)
   local excess = redis.call('ZCARD', capKey) - keep
   if excess <= 0 then
     return 0
@@ -21,7 +23,7 @@ local function trimCap(base, all, capKey, keep, keepLowest, numeric)
   -- The victims are the first `excess` objects in the opposite order.
   local victims = pageByScore(capKey, '-inf', '+inf', keepLowest, 0, excess, numeric)
   for _, id in ipairs(victims) do
-    purgeObject(base, all, id, nil, nil)
+    purgeObject(base, all, id, specs, fields)
     redis.call('ZREM', capKey, id)
   end
   return #victims

@@ -6,6 +6,8 @@
 -- ARGV[4]  the cap's index key ('' none); ARGV[5] how many to keep; ARGV[6] 'asc' keeps the lowest
 -- ARGV[7]  '1' when ids are sequence numbers
 -- ARGV[8]  k; then k index specs (kind, attribute, scope, numeric): the indexes touching the counter
+-- then     q; then q index specs: when the cap is by this counter, every index of the model (an object the trim
+--          evicts without a memo has its entries found from its stored values), else 0
 -- Returns: the new value as stored; false when the object does not exist or has expired; {'range'} when the
 --          result would not be a finite number; {'unreadable', value} when the counter holds something that is
 --          not a number (written by something else): nothing is written in either case.
@@ -31,6 +33,8 @@ if redis.call('EXISTS', key) == 0 then
   return false
 end
 local specs, fields = readSpecs(9, tonumber(ARGV[8]))
+local capSpecsAt = 9 + 4 * tonumber(ARGV[8])
+local capSpecs, capFields = readSpecs(capSpecsAt + 1, tonumber(ARGV[capSpecsAt]))
 local memo = memoOf(base, id)
 local before = readValues(key, fields)
 local stored = redis.call('HGET', key, field)
@@ -56,6 +60,6 @@ for _, spec in ipairs(specs) do
   end
 end
 if ARGV[4] ~= '' then
-  trimCap(base, all, ARGV[4], tonumber(ARGV[5]), ARGV[6] == 'asc', ARGV[7] == '1')
+  trimCap(base, all, ARGV[4], tonumber(ARGV[5]), ARGV[6] == 'asc', ARGV[7] == '1', capSpecs, capFields)
 end
 return value

@@ -9,6 +9,7 @@
 -- ARGV[4]  the cap's index key ('' none); ARGV[5] how many to keep; ARGV[6] 'asc' keeps the lowest
 -- ARGV[7]  the id form, as save.lua's ARGV[10]: '0' given ids, '1' sequence, 'n:s' shard s of n
 -- ARGV[8]  k; then k index specs (kind, attribute, scope, numeric: see indexes.lua): every index of the model
+--          (also what a cap's trim finds the entries of an evicted object without a memo with)
 -- then     p; then p pairs (foreign key field, the parent model's object key prefix): a value of such a field
 --          must name a live parent object
 -- then     c, the number of objects; then per object: its id ('' takes the next sequence value), n, and n
@@ -36,6 +37,7 @@
 local model = saveContext(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])
 local specCount = tonumber(ARGV[8])
 local specs, fields = readSpecs(9, specCount)
+model.capSpecs, model.capFields = specs, fields
 local parentsFrom = 9 + 4 * specCount
 local at = parentsFrom + 1 + 2 * tonumber(ARGV[parentsFrom])
 local count = tonumber(ARGV[at])

@@ -11,6 +11,8 @@
 --   expirable               create only: true for a model whose objects can expire (a create sweeps)
 --   versionField            the @Version field, '' for none
 --   capKey, capKeep, capKeepLowest   the cap's index key ('' none), how many to keep, whether the lowest stay
+--   capSpecs, capFields     a capped model's every index (readSpecs), set by the caller: a trim finds the entries
+--                           of an evicted object without a memo from its stored values with them
 --   numeric                 true when ids are sequence numbers (cap ties ordered numerically)
 --   stride, shard           for the sequence of shard `shard` of a model sharded `stride` ways, else nil
 -- Returns what save.lua returns: the id; false (the object to update is gone, or the id to create exists);
@@ -151,7 +153,7 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
     end
   end
   if model.capKey ~= '' then
-    trimCap(base, all, model.capKey, model.capKeep, model.capKeepLowest, model.numeric)
+    trimCap(base, all, model.capKey, model.capKeep, model.capKeepLowest, model.numeric, model.capSpecs, model.capFields)
   end
   return id
 end

@@ -20,6 +20,8 @@
 --          the indexes touching the changed fields on update
 -- then     p; then p pairs (foreign key field, the parent model's object key prefix `<parentBase>:obj:`): a new
 --          value of such a field must name a live parent object
+-- then     q; then q index specs: a capped model's every index (an object the trim evicts without a memo has
+--          its entries found from its stored values), 0 for other models
 -- Returns: the id; false when updating an object that does not exist or has expired (it is never revived;
 --          an expired one is swept) or creating an id that exists; {'unique', attribute} when a unique value
 --          belongs to another live object; {'stale'} when the stored version is not the one the client read;
@@ -44,4 +46,6 @@ local specs, fields = readSpecs(delFrom + delCount + 1, specCount)
 local parentsFrom = delFrom + delCount + 1 + 4 * specCount
 
 local model = saveContext(KEYS[1], KEYS[2], KEYS[3], ARGV[3], ARGV[4], ARGV[5], ARGV[7], ARGV[8], ARGV[9], ARGV[10])
+local capSpecsAt = parentsFrom + 1 + 2 * tonumber(ARGV[parentsFrom])
+model.capSpecs, model.capFields = readSpecs(capSpecsAt + 1, tonumber(ARGV[capSpecsAt]))
 return saveObject(model, ARGV[1], ARGV[2], ARGV[6], setFrom, setCount, delFrom, delCount, specs, fields, parentsFrom)

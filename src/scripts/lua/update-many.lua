@@ -6,7 +6,9 @@
 -- ARGV[1]  the @Version field ('' none)
 -- ARGV[2]  the cap's index key ('' none); ARGV[3] how many to keep; ARGV[4] 'asc' keeps the lowest
 -- ARGV[5]  the id form, as save.lua's ARGV[10] ('0' given ids, '1' sequence, 'n:s' shard s of n)
--- ARGV[6]  c, the number of objects; then per object:
+-- ARGV[6]  q; then q index specs: a capped model's every index (an object the trim evicts without a memo has
+--          its entries found from its stored values), 0 for other models
+-- then     c, the number of objects; then per object:
 --            its id; the version the client read ('' without @Version);
 --            n, then n field, value pairs to set (HSET); m, then m fields to remove (HDEL);
 --            k, then k index specs (kind, attribute, scope, numeric: see indexes.lua): the indexes touching
@@ -32,8 +34,10 @@
 --!include save-object.lua
 
 local model = saveContext(KEYS[1], KEYS[2], KEYS[3], '', '0', ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
-local count = tonumber(ARGV[6])
-local at = 7
+local capSpecCount = tonumber(ARGV[6])
+model.capSpecs, model.capFields = readSpecs(7, capSpecCount)
+local count = tonumber(ARGV[7 + 4 * capSpecCount])
+local at = 8 + 4 * capSpecCount
 local outcomes = {}
 
 -- A change nothing else depends on: update-fields.lua's write, and save.lua's sweep of an expired object.
