@@ -13,6 +13,29 @@ export type HasMany<T> = HasManyHandle<T>;
 /** The type of a `@ManyToMany` property: `add`, `remove`, `has`, `ids`, `list`, `count`. */
 export type ManyToMany<T> = ManyToManyHandle<T>;
 
+/**
+ * What a relation decorator is applied to: an instance property `K` of the prototype `P` declared as the
+ * handle `H` of the decorator's target model (`@BelongsTo(() => User) author!: BelongsTo<User>`). Anything
+ * else (another model's handle, another kind of handle, a static property) makes the key argument fail to
+ * compile, with this message in the error.
+ */
+type DeclaredAs<P, K, H> = P extends Function
+  ? RelationMismatch
+  : K extends keyof P
+    ? [NonNullable<P[K]>] extends [H]
+      ? [H] extends [NonNullable<P[K]>]
+        ? unknown
+        : RelationMismatch
+      : RelationMismatch
+    : RelationMismatch;
+type RelationMismatch = { mismatch: "an instance property declared as the handle of the decorator's target model" };
+
+/** The decorator a relation decorator returns: `H` is the property's handle type. */
+export type RelationDecorator<H> = <P extends object, K extends string>(prototype: P, key: K & DeclaredAs<P, K, H>) => void;
+
+/** The model class a relation decorator's target returns: its instances are `T`. */
+type ModelClass<T> = { prototype: T };
+
 function instanceProperty(decorator: string, target: object, property: string | symbol): string {
   if (typeof target === 'function' || typeof property !== 'string') {
     throw new SchemaError(`${String(property)}: @${decorator} goes on an instance property`);
@@ -39,7 +62,7 @@ export interface BelongsToOptions {
  * The object belongs to one object of another model. The parent's id is stored in the indexed attribute
  * `<property>Id`; saving a pointer to a missing object throws RelationError.
  */
-export function BelongsTo(target: () => Function, options: BelongsToOptions = {}): PropertyDecorator {
+export function BelongsTo<T>(target: () => ModelClass<T>, options: BelongsToOptions = {}): RelationDecorator<BelongsTo<T>> {
   return (prototype: object, key: string | symbol) => {
     const property = instanceProperty('BelongsTo', prototype, key);
     const owner = prototype.constructor.name;
@@ -60,7 +83,7 @@ export interface HasManyOptions {
 }
 
 /** The objects of another model that belong to this one (through their `@BelongsTo` named `inverse`). */
-export function HasMany(target: () => Function, options: HasManyOptions): PropertyDecorator {
+export function HasMany<T>(target: () => ModelClass<T>, options: HasManyOptions): RelationDecorator<HasMany<T>> {
   return (prototype: object, key: string | symbol) => {
     const property = instanceProperty('HasMany', prototype, key);
     const owner = prototype.constructor.name;
@@ -87,7 +110,7 @@ export interface ManyToManyOptions {
 }
 
 /** Membership on both sides, changed atomically; deleting either object removes it from the other side. */
-export function ManyToMany(target: () => Function, options: ManyToManyOptions = {}): PropertyDecorator {
+export function ManyToMany<T>(target: () => ModelClass<T>, options: ManyToManyOptions = {}): RelationDecorator<ManyToMany<T>> {
   return (prototype: object, key: string | symbol) => {
     const property = instanceProperty('ManyToMany', prototype, key);
     const owner = prototype.constructor.name;

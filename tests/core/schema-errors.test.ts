@@ -179,7 +179,7 @@ describe('names every attribute-declaring decorator refuses, as @Attr does', () 
     ['@Counter', (prototype, name) => Counter()(prototype, name)],
     ['@Version', (prototype, name) => Version()(prototype, name)],
     ['@DynamicAttrs', (prototype, name) => DynamicAttrs()(prototype, name)],
-    ['a @BelongsTo foreign key', (prototype, name) => BelongsTo(() => SchemaNameTarget, { foreignKey: name })(prototype, 'parent')],
+    ['a @BelongsTo foreign key', (prototype, name) => (BelongsTo(() => SchemaNameTarget, { foreignKey: name }) as PropertyDecorator)(prototype, 'parent')],
   ];
   const names: Array<[string, string]> = [
     ['#id', 'attribute names must be plain identifiers'],
@@ -227,7 +227,7 @@ describe('two declarations of one property', () => {
     ['@Counter over @Attr', (p: object) => (Attr()(p, 'visits'), Counter()(p, 'visits')), '@Attr and @Counter'],
     ['@Version over @Counter', (p: object) => (Counter()(p, 'visits'), Version()(p, 'visits')), '@Counter and @Version'],
     ['@Attr twice', (p: object) => (Attr()(p, 'visits'), Attr()(p, 'visits')), '@Attr and @Attr'],
-    ['@Attr on a @BelongsTo foreign key', (p: object) => (BelongsTo(() => SchemaTwiceParent)(p, 'visit'), Attr()(p, 'visitId')), '@BelongsTo visit and @Attr'],
+    ['@Attr on a @BelongsTo foreign key', (p: object) => ((BelongsTo(() => SchemaTwiceParent) as PropertyDecorator)(p, 'visit'), Attr()(p, 'visitId')), '@BelongsTo visit and @Attr'],
   ])('%s, whichever is applied first', (_label, declare, both) => {
     const error = schemaErrorOf(() => {
       class SchemaTwice extends BaseEntity {

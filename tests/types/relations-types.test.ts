@@ -106,3 +106,32 @@ describe('handle methods are typed by the related model', () => {
     expect([has, ids, list.map((t) => t.label)]).toEqual([true, [tag.id], ['x']]);
   });
 });
+
+describe('a relation decorator is tied to the declared handle', () => {
+  it("the property is declared as the handle of the decorator's target model", () => {
+    class TyMixed extends BaseEntity {
+      @BelongsTo(() => TyUser) author?: BelongsTo<TyUser>;
+      @BelongsTo(() => TyMixed) parent!: BelongsTo<TyMixed>;
+      @HasMany(() => TyPost, { inverse: 'author' }) posts!: HasMany<TyPost>;
+      @ManyToMany(() => TyTag) tags!: ManyToMany<TyTag>;
+      // @ts-expect-error the target (TyTag) is not the declared handle's model (TyUser)
+      @BelongsTo(() => TyTag) editor!: BelongsTo<TyUser>;
+      // @ts-expect-error nor for a has-many
+      @HasMany(() => TyTag, { inverse: 'author' }) drafts!: HasMany<TyPost>;
+      // @ts-expect-error nor for a many-to-many
+      @ManyToMany(() => TyUser) labels!: ManyToMany<TyTag>;
+      // @ts-expect-error a @BelongsTo is declared BelongsTo<T>, not HasMany<T>
+      @BelongsTo(() => TyPost) reply!: HasMany<TyPost>;
+      // @ts-expect-error nor as a plain attribute
+      @BelongsTo(() => TyUser) owner!: string;
+    }
+    expect(TyMixed).toBeDefined();
+    expect(() => {
+      class TyStatic extends BaseEntity {
+        // @ts-expect-error relations go on instance properties (and at run time a SchemaError)
+        @ManyToMany(() => TyTag) static shared: ManyToMany<TyTag>;
+      }
+      return TyStatic;
+    }).toThrow(/@ManyToMany goes on an instance property/);
+  });
+});
