@@ -4,7 +4,7 @@ export { connect, disconnect, Connection } from './connection/connection';
 export type { ConnectOptions } from './connection/connection';
 export { Model } from './decorators/model';
 export { Attr } from './decorators/attr';
-export type { AttrOptions } from './decorators/attr';
+export type { AttrOptions, CodecAttrDecorator } from './decorators/attr';
 export { Index, Unique } from './decorators/indexes';
 export { Counter, Version, DynamicAttrs } from './decorators/roles';
 export { BelongsTo, HasMany, ManyToMany } from './decorators/relations';

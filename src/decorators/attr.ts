@@ -11,7 +11,26 @@ export interface AttrOptions {
   codec?: Codec<any>;
 }
 
+/**
+ * What `@Attr({ codec })` is applied to: a property `K` of the prototype `P` whose declared type (less null and
+ * undefined) is the codec's value type `V`. Another type makes the key argument fail to compile, with this
+ * message in the error.
+ */
+type HoldsCodecValue<P, K, V> = K extends keyof P
+  ? [NonNullable<P[K]>] extends [V]
+    ? [V] extends [NonNullable<P[K]>]
+      ? unknown
+      : CodecMismatch
+    : CodecMismatch
+  : CodecMismatch;
+type CodecMismatch = { mismatch: "a property declared with the codec's value type" };
+
+/** The decorator `@Attr({ codec })` returns, for a codec of values `V`. */
+export type CodecAttrDecorator<V> = <P extends object, K extends string | symbol>(target: P, property: K & HoldsCodecValue<P, K, V>) => void;
+
 /** Marks a property as a persisted attribute; `@Model` resolves its type when the class is defined. */
+export function Attr<V>(options: AttrOptions & { codec: Codec<V> }): CodecAttrDecorator<V>;
+export function Attr(options?: AttrOptions): PropertyDecorator;
 export function Attr(options: AttrOptions = {}): PropertyDecorator {
   return (target: object, property: string | symbol) => {
     checkAttributeName('@Attr', target, property);

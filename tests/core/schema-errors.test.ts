@@ -113,7 +113,7 @@ describe('attribute options that cannot work', () => {
     const error = schemaErrorOf(() => {
       @Model()
       class SchemaHalfCodec extends BaseEntity {
-        @Attr({ codec: { encode: String } as never }) code!: string;
+        @Attr({ codec: { encode: String } as unknown as Codec<string> }) code!: string;
       }
       return SchemaHalfCodec;
     });

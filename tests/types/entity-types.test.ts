@@ -1,4 +1,4 @@
-import { Attr, AttributeInput, AttributeName, BaseEntity, Model, Persisted } from '../../src';
+import { Attr, AttributeInput, AttributeName, BaseEntity, Codec, Model, Persisted } from '../../src';
 import { useTestRedis } from '../support/test-redis';
 
 /**
@@ -167,5 +167,24 @@ describe('what reads resolve to', () => {
     const exists: boolean = await TypedUser.exists('1');
     expect(count).toBeGreaterThan(0);
     expect(exists).toBe(true);
+  });
+});
+
+describe('a custom codec and its property', () => {
+  const cents: Codec<bigint> = { encode: (value) => value.toString(), decode: (raw) => BigInt(raw) };
+
+  it("the property is declared with the codec's value type", async () => {
+    @Model()
+    class TypedInvoice extends BaseEntity {
+      @Attr({ codec: cents }) total?: bigint;
+      @Attr({ codec: cents }) paid!: bigint | null;
+      // @ts-expect-error a Codec<bigint> on a property declared number (it would hold a bigint)
+      @Attr({ codec: cents }) due?: number;
+      // @ts-expect-error nor on a wider type, which encode could not take
+      @Attr({ codec: cents }) note?: bigint | string;
+    }
+    const invoice = await TypedInvoice.create({ total: 5n, due: 7 as never });
+    const found = await TypedInvoice.findOrFail(invoice.id);
+    expect([found.total, found.due]).toEqual([5n, 7n]);
   });
 });
