@@ -243,20 +243,22 @@ export abstract class BaseEntity extends StatefulEntity {
   /**
    * Loads the object and runs `work` on it while holding its lock (mutual exclusion among withLock callers);
    * the lock is released afterwards, or expires after ttlMs if this process dies. NotFoundError when the object
-   * does not exist, LockTimeoutError when the lock cannot be had within waitMs.
+   * does not exist, LockTimeoutError when the lock cannot be had within waitMs. `work` may be synchronous;
+   * withLock resolves to what it returns, awaited.
    */
   static async withLock<T extends BaseEntity, R>(
     this: EntityClass<T>,
     id: string | number,
-    work: (entity: Persisted<T>) => Promise<R>,
+    work: (entity: Persisted<T>) => R | PromiseLike<R>,
     options?: LockOptions,
-  ): Promise<R> {
+  ): Promise<Awaited<R>> {
     const model = descriptorOf(this);
     const normalized = normalizeId(model.name, id);
     const given = knownOptions('withLock', options, LOCK_OPTIONS);
     // before the lock is taken: a work that cannot be called would otherwise fail while holding it
     if (typeof work !== 'function') throw new ArgumentError(`${model.name}.withLock: work must be a function, got ${describeValue(work)}`);
-    return afterSchema(model, () => withObjectLock(model, normalized, async () => work(await findOrFailOne(this, normalized)), given));
+    const locked = async (): Promise<Awaited<R>> => await work(await findOrFailOne(this, normalized));
+    return afterSchema(model, () => withObjectLock(model, normalized, locked, given));
   }
 
   /**

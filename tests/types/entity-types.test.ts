@@ -170,6 +170,19 @@ describe('what reads resolve to', () => {
   });
 });
 
+describe('withLock', () => {
+  it('resolves to what work returns, awaited, whether work is synchronous or not', async () => {
+    const post = await TypedPost.create({ author: 'lu', views: 3 });
+    const views = await TypedPost.withLock(post.id, (locked) => locked.views);
+    const author = await TypedPost.withLock(post.id, async (locked) => locked.author);
+    assertType<Equal<typeof views, number>>();
+    assertType<Equal<typeof author, string>>();
+    // @ts-expect-error work is given the object: a TypedPost has no email
+    await TypedPost.withLock(post.id, (locked) => locked.email).catch(() => undefined);
+    expect([views, author]).toEqual([3, 'lu']);
+  });
+});
+
 describe('a custom codec and its property', () => {
   const cents: Codec<bigint> = { encode: (value) => value.toString(), decode: (raw) => BigInt(raw) };
 
