@@ -1,8 +1,9 @@
+import type { Persisted } from '../types/entity-types';
 import { relatedId } from './related-id';
 import { relationBrand, RelationHandle, RelationOwner } from './relation-handle';
 import { inSameTenant } from './tenant-scope';
 
-type Loadable<T> = { find(id: string): Promise<T | null> };
+type Loadable<T> = { find(id: string): Promise<Persisted<T> | null> };
 
 /**
  * `post.author`: the parent of a @BelongsTo. The parent's id lives in the foreign key attribute (`authorId`),
@@ -11,7 +12,7 @@ type Loadable<T> = { find(id: string): Promise<T | null> };
 export class BelongsToHandle<T> implements RelationHandle {
   declare readonly [relationBrand]: true;
 
-  private loaded: { id: string; value: T | null } | undefined;
+  private loaded: { id: string; value: Persisted<T> | null } | undefined;
 
   constructor(
     private readonly owner: RelationOwner,
@@ -41,12 +42,12 @@ export class BelongsToHandle<T> implements RelationHandle {
     }
     const id = relatedId(this.targetModel(), parent, () => this.name());
     entity[this.foreignKey] = id;
-    // an instance given is the parent itself: value and load() need no read
-    this.loaded = typeof parent === 'object' ? { id, value: parent } : undefined;
+    // an instance given is the parent itself (relatedId refused one without an id): value and load() need no read
+    this.loaded = typeof parent === 'object' ? { id, value: parent as Persisted<T> } : undefined;
   }
 
   /** The parent, read once (null when the pointer is empty or the parent is gone). */
-  async load(): Promise<T | null> {
+  async load(): Promise<Persisted<T> | null> {
     const id = this.id;
     if (id === undefined) return null;
     if (this.loaded?.id === id) return this.loaded.value;
@@ -56,12 +57,12 @@ export class BelongsToHandle<T> implements RelationHandle {
   }
 
   /** The parent loaded by load() or by an `include`, if it is the current one. */
-  get value(): T | null | undefined {
+  get value(): Persisted<T> | null | undefined {
     return this.loaded?.id === this.id ? this.loaded?.value : undefined;
   }
 
   /** Used by `include`: the parent read in the query's extra round trip. */
-  preload(value: T | null): void {
+  preload(value: Persisted<T> | null): void {
     const id = this.id;
     if (id !== undefined) this.loaded = { id, value };
   }

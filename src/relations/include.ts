@@ -1,6 +1,7 @@
 import { describeValue } from '../errors/describe-value';
 import { QueryError } from '../errors/errors';
 import type { ModelDescriptor } from '../metadata/model-descriptor';
+import type { Persisted } from '../types/entity-types';
 import type { BelongsToHandle } from './belongs-to-handle';
 import { inSameTenant } from './tenant-scope';
 
@@ -21,7 +22,7 @@ export function checkInclude(model: ModelDescriptor, include: unknown): readonly
   return include as readonly string[];
 }
 
-type Loadable = { findMany(ids: readonly string[]): Promise<Array<object | null>> };
+type Loadable = { findMany(ids: readonly string[]): Promise<Array<Persisted<object> | null>> };
 
 /**
  * Loads the parents of `relations` (@BelongsTo properties) for all `entities` at once: one findMany per

@@ -88,7 +88,10 @@ describe('handle methods are typed by the related model', () => {
   it('belongs-to and many-to-many take the related model, an id, or null where allowed', async () => {
     const post = await TyPost.findOrFail('1');
     const author = await post.author.load();
-    assertType<Equal<typeof author, TyUser | null>>();
+    assertType<Equal<typeof author, (TyUser & { readonly id: string }) | null>>();
+    assertType<Equal<typeof post.author.value, (TyUser & { readonly id: string }) | null | undefined>>();
+    const loadedId: string | undefined = author?.id;
+    expect(loadedId).toBe(post.author.id);
     const tag = await TyTag.create({ label: 'x' });
     // @ts-expect-error a post's author is a TyUser, not a TyTag (and at run time an ArgumentError)
     expect(() => post.author.set(tag)).toThrow(ArgumentError);
