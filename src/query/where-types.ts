@@ -44,7 +44,7 @@ export type Condition<V> = [V] extends [Date]
           : V | ({ in?: readonly V[] } & NoRanges & NoStartsWith)
         : [V] extends [object]
           ? never
-          : V | { in?: readonly V[] };
+          : V | ({ in?: readonly V[] } & NoRanges & NoStartsWith);
 
 /** Conditions on attributes, ANDed; `OR` adds alternatives (each a Where), ANDed with the rest. */
 export type Where<T> = { [K in AttributeName<T>]?: Condition<NonNullable<T[K]>> } & {

@@ -1,4 +1,4 @@
-import { Attr, BaseEntity, FindOptions, Index, Model, OrderableName, QueryError, SortableString, Unique, Where } from '../../src';
+import { Attr, BaseEntity, Codec, FindOptions, Index, Model, OrderableName, QueryError, SortableString, Unique, Where } from '../../src';
 import { useTestRedis } from '../support/test-redis';
 
 /**
@@ -6,6 +6,8 @@ import { useTestRedis } from '../support/test-redis';
  * line must fail to compile (an unused one fails the run), and every other line must compile. Each test also
  * runs, and asserts what happens at runtime (QueryError where the types were bypassed).
  */
+
+const cents: Codec<bigint> = { encode: (value) => value.toString(), decode: (raw) => BigInt(raw) };
 
 @Model()
 class TypedQueryPost extends BaseEntity {
@@ -15,6 +17,7 @@ class TypedQueryPost extends BaseEntity {
   @Attr() @Index() published?: Date;
   @Attr() @Index() draft?: boolean;
   @Attr() @Unique() slug?: string;
+  @Attr({ codec: cents }) @Index() total?: bigint;
 
   describe(): string {
     return `${this.title} (${this.score})`;
@@ -92,6 +95,13 @@ describe('refused at compile time (and QueryError at runtime)', () => {
     await expect(TypedQueryPost.findIds({ draft: onBoolean })).rejects.toThrow(QueryError);
     // @ts-expect-error startsWith applies to sortable strings, even from a variable
     await expect(TypedQueryPost.findIds({ score: onNumber })).rejects.toThrow(/startsWith applies to sortable strings/);
+    const onCodec = { in: [1n], gt: 1n };
+    const prefixOnCodec = { in: [1n], startsWith: '1' };
+    expect(await TypedQueryPost.findIds({ total: { in: [1n] } })).toEqual([]);
+    // @ts-expect-error a custom codec's values have no order, even from a variable
+    await expect(TypedQueryPost.findIds({ total: onCodec })).rejects.toThrow(QueryError);
+    // @ts-expect-error nor startsWith
+    await expect(TypedQueryPost.findIds({ total: prefixOnCodec })).rejects.toThrow(QueryError);
   });
 
   it('include on findIds, which returns ids', async () => {
