@@ -68,6 +68,7 @@ export type {
   RangeOperators,
   FindOptions,
   FindIdsOptions,
+  FindOneOptions,
   IterateOptions,
   OrderableName,
   IncludableName,

@@ -25,7 +25,7 @@ import { knownOptions } from '../errors/options-argument';
 import { SAVE_OPTIONS } from './option-names';
 import { refuseFrozen } from './writable-instance';
 import { queryOptions } from '../query/query-options';
-import type { FindIdsOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
+import type { FindIdsOptions, FindOneOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
 import { afterSchema, schemaPending } from '../schema/first-use';
 import { checkEntityModel, reindexEntityModel, repairEntityModel, schemaStatusOf } from '../schema/entity-integrity';
 import type { CheckResult, IntegrityOptions, RepairResult } from '../integrity/violations';
@@ -310,7 +310,7 @@ export abstract class BaseEntity extends StatefulEntity {
   static async findOneBy<T extends BaseEntity>(
     this: EntityClass<T>,
     where: Where<T>,
-    options?: Omit<FindOptions<T>, 'limit'>,
+    options?: FindOneOptions<T>,
   ): Promise<Persisted<T> | null> {
     const [first] = await afterSchema(descriptorOf(this), () => findBy(this, where, { ...queryOptions('findOneBy', options), limit: 1 }));
     return first ?? null;

@@ -75,8 +75,14 @@ export interface FindOptions<T> {
   include?: ReadonlyArray<IncludableName<T>>;
 }
 
-/** What findIds takes: FindOptions without `include` (it returns ids, with nothing to include). */
-export type FindIdsOptions<T> = Omit<FindOptions<T>, 'include'>;
+/**
+ * What findIds takes: FindOptions without `include` (it returns ids, with nothing to include). `include` is
+ * spelled out as `never`, so that options held in a variable of type FindOptions<T> are refused as well.
+ */
+export type FindIdsOptions<T> = Omit<FindOptions<T>, 'include'> & { include?: never };
+
+/** What findOneBy takes: FindOptions without `limit` (it answers one object), spelled out as `never` likewise. */
+export type FindOneOptions<T> = Omit<FindOptions<T>, 'limit'> & { limit?: never };
 
 export interface IterateOptions {
   /** Objects read per round trip (default 500): memory stays bounded whatever the number of matches. */

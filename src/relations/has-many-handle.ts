@@ -2,7 +2,7 @@ import { describeValue } from '../errors/describe-value';
 import { ArgumentError, QueryError } from '../errors/errors';
 import type { ModelDescriptor } from '../metadata/model-descriptor';
 import { isPlainObject } from '../types/plain-object';
-import type { FindIdsOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
+import type { FindIdsOptions, FindOneOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
 import type { AttributeInput, Persisted } from '../types/entity-types';
 import { ownerIdOf, relationBrand, RelationHandle, RelationOwner } from './relation-handle';
 import { inSameTenant } from './tenant-scope';
@@ -10,7 +10,7 @@ import { inSameTenant } from './tenant-scope';
 /** The static side of the related model that the handle uses (BaseEntity's query methods). */
 interface ChildModel<T> {
   findBy(where?: Where<T>, options?: FindOptions<T>): Promise<Array<Persisted<T>>>;
-  findOneBy(where: Where<T>, options?: Omit<FindOptions<T>, 'limit'>): Promise<Persisted<T> | null>;
+  findOneBy(where: Where<T>, options?: FindOneOptions<T>): Promise<Persisted<T> | null>;
   findIds(where?: Where<T>, options?: FindIdsOptions<T>): Promise<string[]>;
   count(where?: Where<T>): Promise<number>;
   iterate(where?: Where<T>, options?: IterateOptions): AsyncGenerator<Persisted<T>>;
@@ -43,7 +43,7 @@ export class HasManyHandle<T> implements RelationHandle {
     return this.child().findBy(this.scoped(where), options);
   }
 
-  async findOneBy(where: Where<T> = {}, options: Omit<FindOptions<T>, 'limit'> = {}): Promise<Persisted<T> | null> {
+  async findOneBy(where: Where<T> = {}, options: FindOneOptions<T> = {}): Promise<Persisted<T> | null> {
     return this.child().findOneBy(this.scoped(where), options);
   }
 

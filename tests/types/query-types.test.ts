@@ -1,4 +1,4 @@
-import { Attr, BaseEntity, Codec, FindOptions, Index, Model, OrderableName, QueryError, SortableString, Unique, Where } from '../../src';
+import { Attr, BaseEntity, Codec, FindIdsOptions, FindOneOptions, FindOptions, Index, Model, OrderableName, QueryError, SortableString, Unique, Where } from '../../src';
 import { useTestRedis } from '../support/test-redis';
 
 /**
@@ -56,10 +56,13 @@ describe('accepted queries', () => {
     assertType<Equal<OrderableName<TypedQueryPost>, 'title' | 'score' | 'published'>>();
   });
 
-  it('wheres and options can be built apart with Where and FindOptions', async () => {
+  it('wheres and options can be built apart with Where, FindOptions and FindIdsOptions', async () => {
     const where: Where<TypedQueryPost> = { OR: [{ draft: true }, { title: { startsWith: 'b' } }], score: { in: [1, 2] } };
-    const options: FindOptions<TypedQueryPost> = { orderBy: { score: 'asc' }, limit: 1 };
+    const options: FindIdsOptions<TypedQueryPost> = { orderBy: { score: 'asc' }, limit: 1 };
+    const withInclude: FindOptions<TypedQueryPost> = { ...options, include: [] };
     expect(await TypedQueryPost.findIds(where, options)).toEqual(['2']);
+    expect((await TypedQueryPost.findBy(where, options)).map((post) => post.id)).toEqual(['2']);
+    expect((await TypedQueryPost.findBy(where, withInclude)).map((post) => post.id)).toEqual(['2']);
     const seen: string[] = [];
     for await (const post of TypedQueryPost.iterate(where, { batchSize: 1 })) seen.push(post.id);
     expect(seen).toEqual(['1', '2']);
@@ -104,9 +107,19 @@ describe('refused at compile time (and QueryError at runtime)', () => {
     await expect(TypedQueryPost.findIds({ total: prefixOnCodec })).rejects.toThrow(QueryError);
   });
 
-  it('include on findIds, which returns ids', async () => {
+  it('include on findIds, which returns ids, and limit on findOneBy, which answers one', async () => {
     // @ts-expect-error findIds has nothing to include
     await expect(TypedQueryPost.findIds({}, { include: [] })).rejects.toThrow(/include/);
+    // @ts-expect-error findOneBy takes no limit
+    await expect(TypedQueryPost.findOneBy({}, { limit: 5 })).rejects.toThrow(/limit/);
+    const withInclude: FindOptions<TypedQueryPost> = { include: [] };
+    const withLimit: FindOptions<TypedQueryPost> = { limit: 5 };
+    // @ts-expect-error nor from a FindOptions variable (no excess-property check there)
+    await expect(TypedQueryPost.findIds({}, withInclude)).rejects.toThrow(/include/);
+    // @ts-expect-error likewise
+    await expect(TypedQueryPost.findOneBy({}, withLimit)).rejects.toThrow(/limit/);
+    const first: FindOneOptions<TypedQueryPost> = { orderBy: { score: 'desc' }, offset: 1 };
+    expect((await TypedQueryPost.findOneBy({}, first))?.id).toBe('2');
   });
 
   it('startsWith on a number or a Date, ranges on a boolean', async () => {
