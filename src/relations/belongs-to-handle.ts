@@ -3,6 +3,12 @@ import { relatedId } from './related-id';
 import { relationBrand, RelationHandle, RelationOwner } from './relation-handle';
 import { inSameTenant } from './tenant-scope';
 
+/**
+ * The key of the method through which `include` gives a handle the parent it read. The package does not export
+ * it, so the method is not part of the public BelongsTo<T>.
+ */
+export const preloadParent: unique symbol = Symbol('preloadParent');
+
 type Loadable<T> = { find(id: string): Promise<Persisted<T> | null> };
 
 /**
@@ -62,7 +68,7 @@ export class BelongsToHandle<T> implements RelationHandle {
   }
 
   /** Used by `include`: the parent read in the query's extra round trip. */
-  preload(value: Persisted<T> | null): void {
+  [preloadParent](value: Persisted<T> | null): void {
     const id = this.id;
     if (id !== undefined) this.loaded = { id, value };
   }

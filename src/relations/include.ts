@@ -2,7 +2,7 @@ import { describeValue } from '../errors/describe-value';
 import { QueryError } from '../errors/errors';
 import type { ModelDescriptor } from '../metadata/model-descriptor';
 import type { Persisted } from '../types/entity-types';
-import type { BelongsToHandle } from './belongs-to-handle';
+import { preloadParent, type BelongsToHandle } from './belongs-to-handle';
 import { inSameTenant } from './tenant-scope';
 
 /**
@@ -37,7 +37,7 @@ export async function includeParents(model: ModelDescriptor, entities: readonly 
     const parents = await (inSameTenant(model, relation.target()).ctor as unknown as Loadable).findMany(ids);
     const byId = new Map(ids.map((id, i) => [id, parents[i]]));
     for (const handle of handles) {
-      if (handle.id !== undefined) handle.preload(byId.get(handle.id) ?? null);
+      if (handle.id !== undefined) handle[preloadParent](byId.get(handle.id) ?? null);
     }
   }
 }

@@ -96,6 +96,9 @@ describe('handle methods are typed by the related model', () => {
     // @ts-expect-error a post's author is a TyUser, not a TyTag (and at run time an ArgumentError)
     expect(() => post.author.set(tag)).toThrow(ArgumentError);
     post.author.set(author);
+    // @ts-expect-error the parent an include reads is given through no public method
+    expect(() => post.author.preload(author)).toThrow(TypeError);
+    expect(post.author.value).toBe(author);
     post.author.set('1');
     post.author.set(null);
     const user = author!;
