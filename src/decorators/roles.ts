@@ -1,6 +1,8 @@
 import 'reflect-metadata';
+import { SchemaError } from '../errors/errors';
 import { checkAttributeName } from '../metadata/attribute-name';
 import { addPendingAttribute, setPendingDynamic } from '../metadata/pending-metadata';
+import { nameOf } from '../metadata/resolve-attribute';
 
 function roleDecorator(role: 'counter' | 'version'): PropertyDecorator {
   return (target: object, property: string | symbol) => {
@@ -28,6 +30,13 @@ export function Version(): PropertyDecorator {
 export function DynamicAttrs(): PropertyDecorator {
   return (target: object, property: string | symbol) => {
     checkAttributeName('@DynamicAttrs', target, property);
+    // every load puts an object in the property: declared as a string, a number, an array... it would not hold one
+    const designType: unknown = Reflect.getMetadata('design:type', target, property);
+    if (designType !== undefined && designType !== Object) {
+      throw new SchemaError(
+        `${target.constructor.name}.${property}: @DynamicAttrs goes on a property declared as an object (Record<string, string | number | boolean>), not ${nameOf(designType)}`,
+      );
+    }
     setPendingDynamic(target, property);
   };
 }

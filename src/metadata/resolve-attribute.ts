@@ -58,6 +58,7 @@ function typeOfValue(value: unknown): AttributeType | undefined {
   return undefined;
 }
 
-function nameOf(designType: unknown): string {
+/** A design:type for messages: the class's name (String, Array...). */
+export function nameOf(designType: unknown): string {
   return typeof designType === 'function' ? designType.name : String(designType);
 }

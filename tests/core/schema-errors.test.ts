@@ -132,6 +132,48 @@ describe('attribute options that cannot work', () => {
   });
 });
 
+describe('@DynamicAttrs on a property not declared as an object', () => {
+  const refusal = (where: string, declared: string) =>
+    `${where}: @DynamicAttrs goes on a property declared as an object (Record<string, string | number | boolean>), not ${declared}`;
+
+  it('a string', () => {
+    const error = schemaErrorOf(() => {
+      @Model()
+      class SchemaStringBag extends BaseEntity {
+        @DynamicAttrs() bag?: string;
+      }
+      return SchemaStringBag;
+    });
+    expect(error.message).toBe(refusal('SchemaStringBag.bag', 'String'));
+  });
+
+  it('an array', () => {
+    const error = schemaErrorOf(() => {
+      @Model()
+      class SchemaArrayBag extends BaseEntity {
+        @DynamicAttrs() bag: string[] = [];
+      }
+      return SchemaArrayBag;
+    });
+    expect(error.message).toBe(refusal('SchemaArrayBag.bag', 'Array'));
+  });
+
+  it('a Record or an interface is an object', () => {
+    interface Extras {
+      [key: string]: string | number | boolean;
+    }
+    @Model()
+    class SchemaInterfaceBag extends BaseEntity {
+      @DynamicAttrs() extra?: Extras;
+    }
+    @Model()
+    class SchemaRecordBag extends BaseEntity {
+      @DynamicAttrs() extra: Record<string, string | number | boolean> = {};
+    }
+    expect([SchemaInterfaceBag.build({}), SchemaRecordBag.build({})].map((entity) => entity.constructor)).toEqual([SchemaInterfaceBag, SchemaRecordBag]);
+  });
+});
+
 describe('attribute names that cannot be used', () => {
   it('id is reserved', () => {
     const error = schemaErrorOf(() => {
