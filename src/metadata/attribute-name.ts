@@ -1,7 +1,8 @@
 import { SchemaError } from '../errors/errors';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const RESERVED = new Set(['id', '__proto__', 'constructor', 'prototype']);
+// `OR` is the key of a where's alternatives: an attribute of that name could never be queried
+const RESERVED = new Set(['id', '__proto__', 'constructor', 'prototype', 'OR']);
 
 /**
  * Refuses a property that cannot be an attribute (@Attr, @Counter, @Version, @DynamicAttrs, a @BelongsTo

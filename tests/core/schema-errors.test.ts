@@ -1,4 +1,4 @@
-import { Attr, BaseEntity, BeforeSave, BelongsTo, Codec, Counter, DynamicAttrs, Model, SchemaError, Version } from '../../src';
+import { Attr, BaseEntity, BeforeSave, BelongsTo, Codec, Counter, DynamicAttrs, Index, Model, SchemaError, Version } from '../../src';
 import { descriptorOf } from '../../src/metadata/model-registry';
 import { useTestRedis } from '../support/test-redis';
 
@@ -187,6 +187,17 @@ describe('attribute names that cannot be used', () => {
     expect(error.message).toContain('SchemaOwnId.id');
   });
 
+  it('OR is reserved: a where reads it as alternatives', () => {
+    const error = schemaErrorOf(() => {
+      @Model()
+      class SchemaOrAttribute extends BaseEntity {
+        @Attr() @Index() OR?: string;
+      }
+      return SchemaOrAttribute;
+    });
+    expect(error.message).toBe('SchemaOrAttribute.OR: "OR" is reserved and cannot be an attribute');
+  });
+
   it.each(['save', 'reload', 'toJSON', 'isPersisted', 'describe'])('the name of a method of the entity: %s', (method) => {
     const error = schemaErrorOf(() => {
       class SchemaShadow extends BaseEntity {
@@ -230,6 +241,7 @@ describe('names every attribute-declaring decorator refuses, as @Attr does', () 
     ['id', '"id" is reserved and cannot be an attribute'],
     ['__proto__', '"__proto__" is reserved and cannot be an attribute'],
     ['constructor', '"constructor" is reserved and cannot be an attribute'],
+    ['OR', '"OR" is reserved and cannot be an attribute'],
   ];
 
   @Model()
