@@ -52,6 +52,7 @@ export function checkConnectOptions(given: unknown): CheckedConnectOptions {
   const options = optionsObject(given);
   refuseUnknown(options);
   const target = targetOf(options);
+  if ('client' in target) refuseOwnClientOptions(options);
   return {
     target,
     prefix: prefixOf(options.prefix),
@@ -78,6 +79,18 @@ function refuseUnknown(options: Record<string, unknown>): void {
   if (unknown !== undefined) {
     throw fail(`unknown option ${JSON.stringify(unknown)} (connect takes ${OPTION_NAMES.join(', ')}; a password goes in the url)`);
   }
+}
+
+/**
+ * `socket` and `commandTimeoutMs` configure a client redis-record makes. A client passed in was made by the
+ * caller, who sets them on it (createClient({ socket, commandOptions: { timeout } })): given with `client`, they
+ * would otherwise be ignored in silence.
+ */
+function refuseOwnClientOptions(options: Record<string, unknown>): void {
+  const given = (['socket', 'commandTimeoutMs'] as const).find((name) => options[name] !== undefined);
+  if (given === undefined) return;
+  const where = given === 'socket' ? 'createClient({ socket })' : 'createClient({ commandOptions: { timeout } })';
+  throw fail(`${given} applies to a client made from url or cluster, not to one passed as client: set it on that client, ${where}`);
 }
 
 /** The one target given, each checked for its kind first; the default URL only when none of them is given. */
@@ -146,10 +159,16 @@ function socketOf(value: unknown): Record<string, unknown> | undefined {
   return value as Record<string, unknown>;
 }
 
+/**
+ * The longest delay Node's timers take (2^31 - 1 ms, about 24.8 days): node-redis arms one per command with the
+ * limit, and Node fires a longer one after 1 ms (2^31) or throws a RangeError (2^32 and more).
+ */
+const MAX_COMMAND_TIMEOUT_MS = 2 ** 31 - 1;
+
 function commandTimeoutOf(value: unknown): number {
   if (value === undefined) return 0;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw fail(`commandTimeoutMs must be a whole number of ms >= 0 (0: no limit), got ${describeValue(value)}`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > MAX_COMMAND_TIMEOUT_MS) {
+    throw fail(`commandTimeoutMs must be a whole number of ms from 0 (no limit) to ${MAX_COMMAND_TIMEOUT_MS}, got ${describeValue(value)}`);
   }
   return value;
 }

@@ -33,13 +33,14 @@ export interface ConnectOptions {
   cluster?: ClusterOptions;
   /**
    * An existing node-redis client or cluster client (already connected, or not: it is connected if needed).
-   * Left open by disconnect().
+   * Left open by disconnect(). Its socket options and command timeout are its own: `socket` and
+   * `commandTimeoutMs` are refused with it.
    */
   client?: unknown;
   /** Namespace of every key redis-record writes (default `rr`). Must not contain `{` or `}`. */
   prefix?: string;
   /**
-   * node-redis socket options for a client redis-record creates from `url`: e.g. `{ ca }` to trust a private
+   * node-redis socket options for a client redis-record creates from `url` (not with `client`): e.g. `{ ca }` to trust a private
    * certificate authority with `rediss://`, or `connectTimeout`; with `cluster`, for every node. Reconnection is
    * redis-record's own. Its default `writableHighWaterMark` is 1 MiB (Node's is 16 KiB): bulk writes reach the
    * socket whole (socket-defaults.ts); give another value to change it.
@@ -48,7 +49,8 @@ export interface ConnectOptions {
   /**
    * For a client redis-record creates (`url`, `cluster`): how long, in ms, an operation issued while the
    * connection is down waits for it to be re-established before it fails with node-redis's TimeoutError (an
-   * operation already sent waits for its reply). Default 0: as long as reconnecting takes (retried with backoff,
+   * operation already sent waits for its reply). A whole number from 0 to 2^31 - 1 (the longest timer Node
+   * arms, about 24.8 days). Default 0: as long as reconnecting takes (retried with backoff,
    * at most 2 s apart). node-redis's own default of 5000 ms arms a timer for every command, which costs more
    * than the command itself when commands are pipelined (saveMany, concurrent saves): set a limit only if
    * callers must give up while Redis is unreachable.

@@ -24,10 +24,22 @@ afterAll(async () => {
   await redis.stop();
 });
 
-it('refuses a limit that is not a whole number of ms >= 0', async () => {
-  for (const commandTimeoutMs of [-1, 1.5, Number.NaN]) {
+it('refuses a limit that is not a whole number of ms from 0 to 2^31 - 1 (the longest timer Node arms)', async () => {
+  for (const commandTimeoutMs of [-1, 1.5, Number.NaN, 2 ** 31, 2 ** 32, Number.MAX_SAFE_INTEGER]) {
     await expect(connect({ url: redis.url, prefix, commandTimeoutMs })).rejects.toBeInstanceOf(ArgumentError);
   }
+});
+
+it('the longest limit, 2^31 - 1 ms (about 24.8 days), waits out a short outage', async () => {
+  const port = redis.port;
+  await connect({ url: redis.url, prefix, commandTimeoutMs: 2 ** 31 - 1 });
+  const note = await TimedNote.create({ body: 'kept waiting' });
+  await redis.stop();
+  const waiting = TimedNote.exists(note.id);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  redis = await startPrivateRedis([], port); // an empty server (no persistence): exists() answers false
+  await expect(waiting).resolves.toBe(false);
+  await disconnect();
 });
 
 it('while Redis is down: with a limit an operation fails once it has passed; without one it waits for the reconnection', async () => {

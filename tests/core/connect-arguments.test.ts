@@ -178,6 +178,20 @@ describe('client and cluster', () => {
     }
   });
 
+  it('client takes neither socket nor commandTimeoutMs, which apply to a client redis-record makes: they are set on the client', async () => {
+    const options: Array<[Record<string, unknown>, string]> = [
+      [{ socket: { connectTimeout: 500 } }, 'socket'],
+      [{ commandTimeoutMs: 200 }, 'commandTimeoutMs'],
+    ];
+    for (const [option, name] of options) {
+      const error = await rejection(() => connectWith({ client: raw, prefix: freshPrefix(), ...option }));
+      expect(error).toBeInstanceOf(ArgumentError);
+      expect((error as Error).message).toMatch(new RegExp(`^connect: ${name} applies to a client made from url or cluster, not to one passed as client: `));
+    }
+    await connect({ client: raw, prefix: freshPrefix(), socket: undefined, commandTimeoutMs: undefined });
+    expect(await ArgNote.count()).toBe(0);
+  });
+
   it('url, cluster and client exclude each other', async () => {
     const both = await rejection(() => connect({ url, client: raw }));
     expect(both).toBeInstanceOf(ArgumentError);
@@ -193,9 +207,12 @@ describe('the other options', () => {
       [{ prefix: null }, 'invalid prefix null: a non-empty, well-formed string without { or }'],
       [{ prefix: 7 }, 'invalid prefix 7: a non-empty, well-formed string without { or }'],
       [{ socket: 'tls' }, 'socket must be an object of node-redis socket options, got "tls"'],
-      [{ commandTimeoutMs: -5 }, 'commandTimeoutMs must be a whole number of ms >= 0 (0: no limit), got -5'],
-      [{ commandTimeoutMs: '100' }, 'commandTimeoutMs must be a whole number of ms >= 0 (0: no limit), got "100"'],
-      [{ commandTimeoutMs: 1.5 }, 'commandTimeoutMs must be a whole number of ms >= 0 (0: no limit), got 1.5'],
+      [{ commandTimeoutMs: -5 }, 'commandTimeoutMs must be a whole number of ms from 0 (no limit) to 2147483647, got -5'],
+      [{ commandTimeoutMs: '100' }, 'commandTimeoutMs must be a whole number of ms from 0 (no limit) to 2147483647, got "100"'],
+      [{ commandTimeoutMs: 1.5 }, 'commandTimeoutMs must be a whole number of ms from 0 (no limit) to 2147483647, got 1.5'],
+      // Node's timers take at most 2^31 - 1 ms: 2^31 fired after 1 ms, 2^32 and more threw a RangeError
+      [{ commandTimeoutMs: 2 ** 31 }, 'commandTimeoutMs must be a whole number of ms from 0 (no limit) to 2147483647, got 2147483648'],
+      [{ commandTimeoutMs: Number.MAX_SAFE_INTEGER }, 'commandTimeoutMs must be a whole number of ms from 0 (no limit) to 2147483647, got 9007199254740991'],
       [{ onSchemaChange: 'warn' }, 'onSchemaChange must be a function, got "warn"'],
     ];
     for (const [options, message] of cases) {
@@ -225,6 +242,10 @@ describe('a connect() refused for its options', () => {
     ['client: 0', () => connectWith({ client: 0 })],
     ['url: null with a client', () => connectWith({ url: null, client: raw })],
     ['commandTimeoutMs: -5', () => connect({ url, commandTimeoutMs: -5 })],
+    ['commandTimeoutMs: 2^31', () => connect({ url, commandTimeoutMs: 2 ** 31 })],
+    ['commandTimeoutMs: 2^32', () => connect({ url, commandTimeoutMs: 2 ** 32 })],
+    ['commandTimeoutMs with a client', () => connect({ client: raw, commandTimeoutMs: 200 })],
+    ['socket with a client', () => connect({ client: raw, socket: { connectTimeout: 500 } })],
     ['a bad prefix', () => connect({ url, prefix: 'a{b}' })],
     ['an empty cluster', () => connect({ cluster: { rootNodes: [] } })],
     ['an unknown option', () => connectWith({ url, port: 1 })],
