@@ -146,11 +146,23 @@ function prepare(options: CheckedConnectOptions): Opening {
   return urlClient(target.url, options);
 }
 
-/** A client passed in: connected if it is not, and left open by disconnect() (it stays the caller's). */
+/**
+ * A client passed in: connected if it is not, and left open by disconnect() (it stays the caller's). A first
+ * connection that fails is a ConnectionError at once, whatever the client's reconnect strategy, and leaves the
+ * client destroyed, not open, as it was given (firstConnect).
+ */
 function givenClient(client: Extract<ConnectTarget, { client: unknown }>['client']): Opening {
   return {
     async open() {
-      if (client.isOpen === false && client.connect) await client.connect();
+      if (client.isOpen !== false || !client.connect) return { client };
+      const url = (client as { options?: { url?: unknown } }).options?.url;
+      const what = isCluster(client) ? 'cannot reach the Redis Cluster' : 'cannot reach Redis';
+      const failure = (error: unknown) => {
+        const message = `connect: ${what}: ${(error as Error)?.message ?? String(error)}`;
+        return new ConnectionError(typeof url === 'string' ? redactSecrets(message, url) : message);
+      };
+      const connectable = client as typeof client & { connect(): Promise<unknown>; destroy(): void };
+      await firstConnect(connectable, failure, () => undefined, !isCluster(client));
       return { client };
     },
   };

@@ -1,7 +1,9 @@
 import { runInNewContext } from 'vm';
 import { createClient } from 'redis';
 import { Attr, BaseEntity, connect, ConnectionError, disconnect, Model, RedisRecordError } from '../../src';
+import { currentConnection } from '../../src/connection/connection';
 import { reconnectStrategy } from '../../src/connection/reconnect';
+import { PrivateRedis, startPrivateRedis } from '../../tools/private-redis';
 import { socketsOpenedBy } from '../support/opened-sockets';
 import { useOwnPrefixes } from '../support/test-redis';
 
@@ -154,6 +156,72 @@ describe('connect({ client })', () => {
     expect(await ConnectedNote.count()).toBe(0);
     await disconnect();
     await client.close();
+  });
+
+  describe('a client that cannot connect', () => {
+    const PASSWORD = 'conn-Secret-7';
+    let locked: PrivateRedis;
+    beforeAll(async () => {
+      locked = await startPrivateRedis(['--requirepass', PASSWORD]);
+    });
+    afterAll(() => locked.stop());
+
+    /** How `connect` settles within `ms`: 'resolved', the error's class name, or 'pending'. */
+    async function within(connecting: Promise<unknown>, ms: number): Promise<string> {
+      let timer: NodeJS.Timeout | undefined;
+      const settled = connecting.then(
+        () => 'resolved',
+        (error: Error) => error.constructor.name,
+      );
+      const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('pending'), ms)));
+      try {
+        return await Promise.race([settled, late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+
+    /** A client of node-redis's default reconnect strategy, which retries a failed first connection for ever. */
+    function unconnectable(url: string) {
+      const client = createClient({ url, socket: { connectTimeout: 500 } });
+      client.on('error', () => undefined);
+      return client;
+    }
+
+    it('a refused password fails connect() with a ConnectionError at once; the client is left closed, trying no more', async () => {
+      await connect({ url: process.env.REDIS_URL, prefix: freshPrefix() });
+      const client = unconnectable(`redis://:wrong@127.0.0.1:${locked.port}`);
+      const connecting = connect({ client, prefix: freshPrefix() });
+      expect(await within(connecting, 3000)).toBe('ConnectionError');
+      await expect(connecting).rejects.toThrow(/^connect: cannot reach Redis: WRONGPASS/);
+      expect(client.isOpen).toBe(false);
+      expect(currentConnection()).toBeUndefined();
+      const admin = createClient({ url: `redis://:${PASSWORD}@127.0.0.1:${locked.port}` });
+      await admin.connect();
+      const tries = async () => Number(/total_connections_received:(\d+)/.exec(await admin.info('stats'))![1]);
+      const before = await tries();
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect(await tries()).toBe(before);
+      await admin.close();
+      client.destroy(); // still the caller's to dispose of: harmless
+    });
+
+    it('nobody listening fails connect() with a ConnectionError at once', async () => {
+      const client = unconnectable('redis://127.0.0.1:1');
+      const connecting = connect({ client, prefix: freshPrefix() });
+      expect(await within(connecting, 3000)).toBe('ConnectionError');
+      await expect(connecting).rejects.toThrow(/^connect: cannot reach Redis: connect ECONNREFUSED/);
+      expect(client.isOpen).toBe(false);
+    });
+
+    it('the connect() and disconnect() calls after it do not wait for it for ever', async () => {
+      const failing = connect({ client: unconnectable('redis://127.0.0.1:1'), prefix: freshPrefix() });
+      const next = connect({ url: process.env.REDIS_URL, prefix: freshPrefix() });
+      expect(await within(failing, 3000)).toBe('ConnectionError');
+      expect(await within(next, 3000)).toBe('resolved');
+      expect(await ConnectedNote.count()).toBe(0);
+      expect(await within(disconnect(), 3000)).toBe('resolved');
+    });
   });
 
   it('refuses both url and client, and something that is not a node-redis client', async () => {
