@@ -25,11 +25,12 @@ function scopeOf(model: ModelDescriptor): ModelScope {
   return modelScope(client, prefix, describeModel(model), lookup, model.tenant);
 }
 
-export function checkEntityModel(model: ModelDescriptor, options?: IntegrityOptions): Promise<CheckResult> {
+// async, as every operation: without a connection, scopeOf's ConnectionError is a rejection, not a throw at the call
+export async function checkEntityModel(model: ModelDescriptor, options?: IntegrityOptions): Promise<CheckResult> {
   return checkScope(scopeOf(model), options);
 }
 
-export function repairEntityModel(model: ModelDescriptor, options?: IntegrityOptions): Promise<RepairResult> {
+export async function repairEntityModel(model: ModelDescriptor, options?: IntegrityOptions): Promise<RepairResult> {
   return repairScope(scopeOf(model), options);
 }
 

@@ -1,6 +1,6 @@
 import { runInNewContext } from 'vm';
 import { createClient } from 'redis';
-import { Attr, BaseEntity, connect, ConnectionError, disconnect, Model, RedisRecordError } from '../../src';
+import { Attr, BaseEntity, connect, ConnectionError, Counter, disconnect, Index, ManyToMany, Model, RedisRecordError, Unique } from '../../src';
 import { currentConnection } from '../../src/connection/connection';
 import { reconnectStrategy } from '../../src/connection/reconnect';
 import { PrivateRedis, startPrivateRedis } from '../../tools/private-redis';
@@ -21,6 +21,19 @@ class ConnectedNote extends BaseEntity {
 @Model({ idStrategy: 'uuid' })
 class ConnectedTicket extends BaseEntity {
   @Attr() subject!: string;
+}
+
+@Model()
+class ConnectedLabel extends BaseEntity {
+  @Attr() name?: string;
+}
+
+@Model()
+class ConnectedItem extends BaseEntity {
+  @Attr() @Index() color?: string;
+  @Attr() @Unique() code?: string;
+  @Counter() hits = 0;
+  @ManyToMany(() => ConnectedLabel) labels!: unknown;
 }
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -65,6 +78,65 @@ describe('connect({ url, prefix })', () => {
     note.body = 'after disconnect';
     await expect(note.save()).rejects.toThrow(ConnectionError);
     await expect(note.remove()).rejects.toThrow(ConnectionError);
+  });
+
+  it('after disconnect(), every operation rejects with ConnectionError: none throws at the call, none fails otherwise', async () => {
+    await connect({ url: process.env.REDIS_URL, prefix: freshPrefix() });
+    const item = await ConnectedItem.create({ color: 'red', code: 'a' });
+    const label = await ConnectedLabel.create({ name: 'l' });
+    await disconnect();
+    const labels = item.labels as { add(l: unknown): Promise<void>; ids(): Promise<string[]>; count(): Promise<number> };
+    const calls: Record<string, () => unknown> = {
+      create: () => ConnectedItem.create({ color: 'x' }),
+      save: () => {
+        item.color = 'blue';
+        return item.save();
+      },
+      reload: () => item.reload(),
+      remove: () => item.remove(),
+      increment: () => item.increment('hits'),
+      persist: () => item.persist(),
+      ttl: () => item.ttl(),
+      find: () => ConnectedItem.find('1'),
+      findOrFail: () => ConnectedItem.findOrFail('1'),
+      findMany: () => ConnectedItem.findMany(['1']),
+      exists: () => ConnectedItem.exists('1'),
+      count: () => ConnectedItem.count(),
+      countWhere: () => ConnectedItem.count({ color: 'red' }),
+      findBy: () => ConnectedItem.findBy({ color: 'red' }),
+      findOneBy: () => ConnectedItem.findOneBy({ color: 'red' }),
+      findIds: () => ConnectedItem.findIds({ color: 'red' }),
+      iterate: () => ConnectedItem.iterate()[Symbol.asyncIterator]().next(),
+      sweep: () => ConnectedItem.sweep(),
+      withLock: () => ConnectedItem.withLock(item.id, async () => 1),
+      drop: () => ConnectedItem.scope('tenant1').drop(),
+      check: () => ConnectedItem.check(),
+      repair: () => ConnectedItem.repair(),
+      reindex: () => ConnectedItem.reindex(),
+      schemaStatus: () => ConnectedItem.schemaStatus(),
+      saveMany: () => ConnectedItem.saveMany([{ color: 'x' }]),
+      removeMany: () => ConnectedItem.removeMany(['1']),
+      scopeCount: () => ConnectedItem.scope('tenant1').count(),
+      scopeCheck: () => ConnectedItem.scope('tenant1').check(),
+      labelsAdd: () => labels.add(label),
+      labelsIds: () => labels.ids(),
+      labelsCount: () => labels.count(),
+    };
+    const outcomes: Record<string, string> = {};
+    for (const [name, call] of Object.entries(calls)) {
+      let returned: unknown;
+      try {
+        returned = call();
+      } catch (error) {
+        outcomes[name] = `thrown at the call: ${(error as Error).name}`;
+        continue;
+      }
+      outcomes[name] = await Promise.resolve(returned).then(
+        () => 'resolved',
+        (error: unknown) => (error instanceof ConnectionError ? 'ConnectionError' : `rejected: ${(error as Error).name}: ${(error as Error).message}`),
+      );
+    }
+    expect(Object.entries(outcomes).filter(([, outcome]) => outcome !== 'ConnectionError')).toEqual([]);
   });
 
   it('keeps prefixes apart: another prefix sees none of the objects', async () => {
