@@ -20,7 +20,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * Runs `work` while holding the object's lock: a key with a random token (SET NX PX), released by a script
  * only if the token is still ours, expiring by itself if the holder dies. Mutual exclusion holds among
- * callers of withLock, for at most ttlMs: work that runs longer should use a longer ttlMs.
+ * callers of withLock, for at most ttlMs: work that runs longer should use a longer ttlMs. The outcome is
+ * work's: a release that fails (the connection lost) is ignored, and the lock expires after ttlMs.
  */
 export async function withObjectLock<R>(
   model: ModelDescriptor,
@@ -45,6 +46,6 @@ export async function withObjectLock<R>(
   try {
     return await work();
   } finally {
-    await scripts.unlock().run(connection.client, [key], [token]);
+    await scripts.unlock().run(connection.client, [key], [token]).catch(() => undefined);
   }
 }
