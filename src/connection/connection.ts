@@ -4,10 +4,11 @@ import { RedisCommands } from './redis-commands';
 import { redactSecrets, redactUrl } from './redact-url';
 import { allScripts } from '../scripts/scripts';
 import type { SchemaStatus } from '../schema/schema-status';
-import { registerModels } from '../schema/first-use';
+import { registerAgain, registerModels } from '../schema/first-use';
 import { commandsFor } from './cluster-commands';
 import { CheckedConnectOptions, checkConnectOptions, ConnectTarget } from './connect-options';
 import { firstConnect } from './first-connect';
+import { onReconnect } from './on-reconnect';
 import { ClusterOptions, prepareCluster } from './open-cluster';
 import { reconnectStrategy } from './reconnect';
 import { socketOptions } from './socket-defaults';
@@ -73,7 +74,10 @@ export class Connection {
     readonly onSchemaChange?: (status: SchemaStatus) => void,
   ) {}
 
-  /** Closes the client if redis-record opened it; a client passed in by the caller stays theirs. */
+  /**
+   * Closes the client if redis-record opened it; a client passed in by the caller stays theirs (no longer
+   * listened to).
+   */
   async release(): Promise<void> {
     await this.close?.();
   }
@@ -126,7 +130,12 @@ interface Opening {
 async function replaceCurrent(options: CheckedConnectOptions, opening: Opening): Promise<Connection> {
   await closeCurrent();
   const { client, close } = await opening.open();
-  const connection = new Connection(commandsFor(client), options.prefix, close, options.onSchemaChange);
+  let stopWatching = (): void => undefined;
+  const release = async () => {
+    stopWatching();
+    await close?.();
+  };
+  const connection = new Connection(commandsFor(client), options.prefix, release, options.onSchemaChange);
   try {
     await preloadScripts(connection.client);
     await registerModels(connection);
@@ -135,6 +144,9 @@ async function replaceCurrent(options: CheckedConnectOptions, opening: Opening):
     await connection.release().catch(() => undefined);
     throw error;
   }
+  // The server may come back without the model definitions (restarted without persistence, a replica
+  // promoted): they are written again after each reconnection (first-use.ts).
+  stopWatching = onReconnect(client, () => registerAgain(connection));
   current = connection;
   return connection;
 }

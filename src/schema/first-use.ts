@@ -10,8 +10,15 @@ import { compareDefinitions, describeChange, SchemaStatus } from './schema-statu
 /** Per connection, per model name: done (true) or the registration under way. */
 const registered = new WeakMap<Connection, Map<string, true | Promise<void>>>();
 
+/** Per connection, the models whose index change was reported: once, also when registered again. */
+const reported = new WeakMap<Connection, Set<string>>();
+
 function report(connection: Connection, status: SchemaStatus): void {
   if (!status.needsReindex) return;
+  let models = reported.get(connection);
+  if (!models) reported.set(connection, (models = new Set()));
+  if (models.has(status.current.name)) return;
+  models.add(status.current.name);
   if (connection.onSchemaChange) connection.onSchemaChange(status);
   else console.warn(describeChange(status));
 }
@@ -56,8 +63,8 @@ function preloadModelScripts(connection: Connection, model: ModelDescriptor): vo
 
 /**
  * The first use of a model on a connection (or connect(), see registerModels) stores its definition (or compares it with the stored one and
- * reports changed indexes through `connect({ onSchemaChange })`): one round trip, once. Afterwards, and when
- * there is no connection (the operation reports that itself), it returns undefined without touching Redis.
+ * reports changed indexes through `connect({ onSchemaChange })`, once): one round trip, once per connection
+ * and again after each reconnection of its client (registerAgain). Afterwards, and when there is no connection (the operation reports that itself), it returns undefined without touching Redis.
  * A failed registration is tried again by the next operation.
  */
 export function schemaPending(model: ModelDescriptor): Promise<void> | undefined {
@@ -89,6 +96,17 @@ function pendingOn(connection: Connection, model: ModelDescriptor): Promise<void
  */
 export async function registerModels(connection: Connection): Promise<void> {
   await Promise.all(allModels().map((model) => pendingOn(connection, model)));
+}
+
+/**
+ * Forgets the registrations of the connection and registers every model again (not awaited): called when its
+ * client has reconnected, as the server may have come back without the stored definitions (restarted without
+ * persistence, a replica promoted). An operation issued meanwhile waits for its model's registration as at
+ * its first use; a registration that fails is tried again by the next operation.
+ */
+export function registerAgain(connection: Connection): void {
+  registered.delete(connection);
+  registerModels(connection).catch(() => undefined);
 }
 
 /** Runs `work` once the model's definition is registered on the connection (at once after the first time). */
