@@ -13,6 +13,7 @@ import { ClusterOptions, prepareCluster } from './open-cluster';
 import { reconnectStrategy } from './reconnect';
 import { socketOptions } from './socket-defaults';
 import { everyMaster, isCluster } from './topology';
+import { refuseReplica } from './writable-master';
 
 export { DEFAULT_PREFIX } from './connect-options';
 
@@ -137,7 +138,7 @@ async function replaceCurrent(options: CheckedConnectOptions, opening: Opening):
   };
   const connection = new Connection(commandsFor(client), options.prefix, release, options.onSchemaChange);
   try {
-    await preloadScripts(connection.client);
+    await Promise.all([refuseReplica(connection.client), preloadScripts(connection.client)]);
     await registerModels(connection);
   } catch (error) {
     // A client opened for a connection that did not come about is closed, not left behind.
