@@ -33,7 +33,7 @@ class ConnectedItem extends BaseEntity {
   @Attr() @Index() color?: string;
   @Attr() @Unique() code?: string;
   @Counter() hits = 0;
-  @ManyToMany(() => ConnectedLabel) labels!: unknown;
+  @ManyToMany(() => ConnectedLabel) labels!: ManyToMany<ConnectedLabel>;
 }
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -85,7 +85,7 @@ describe('connect({ url, prefix })', () => {
     const item = await ConnectedItem.create({ color: 'red', code: 'a' });
     const label = await ConnectedLabel.create({ name: 'l' });
     await disconnect();
-    const labels = item.labels as { add(l: unknown): Promise<void>; ids(): Promise<string[]>; count(): Promise<number> };
+    const labels = item.labels;
     const calls: Record<string, () => unknown> = {
       create: () => ConnectedItem.create({ color: 'x' }),
       save: () => {
