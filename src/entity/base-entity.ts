@@ -20,9 +20,9 @@ import { countWhere, findBy, findIds, iterate } from './entity-queries';
 import { expireObject, persistObject, sweepModel, ttlOf } from './expiry';
 import { incrementCounter } from './counters';
 import { operationReplicaPolicy, replicaShortfall } from '../connection/wait-replicas';
-import { LOCK_OPTIONS, LockOptions, withObjectLock } from './locking';
+import { LockOptions, withObjectLock } from './locking';
 import { knownOptions } from '../errors/options-argument';
-import { SAVE_OPTIONS } from './option-names';
+import { LOCK_OPTIONS, SAVE_OPTIONS } from './option-names';
 import { refuseFrozen } from './writable-instance';
 import { queryOptions } from '../query/query-options';
 import type { FindIdsOptions, FindOneOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
@@ -336,7 +336,9 @@ export abstract class BaseEntity extends StatefulEntity {
 
   /**
    * Builds the entries of indexes added since the stored definition, deletes the keys of dropped ones, in every
-   * tenant, then stores the current definition.
+   * tenant, then stores the current definition. Memos are rewritten where they can be out of step: every
+   * object's in a model with a ttl or a cap (on every run), and when indexes change, those of objects that keep
+   * one (docs/operations.md).
    */
   static reindex(options?: IntegrityOptions): Promise<ReindexResult> {
     return reindexEntityModel(descriptorOf(this), options);

@@ -12,8 +12,6 @@ export interface LockOptions {
   waitMs?: number;
 }
 
-/** The options withLock takes (LockOptions). */
-export const LOCK_OPTIONS = ['ttlMs', 'waitMs'] as const satisfies ReadonlyArray<keyof LockOptions>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -6,7 +6,7 @@ import { ArgumentError } from './errors';
  * object itself. null, an array or a primitive is an ArgumentError naming the call (TypeScript callers cannot
  * pass them; JavaScript callers would otherwise get a TypeError from deep inside).
  */
-export function optionsArgument<T extends object>(operation: string, value: T | undefined): T {
+function optionsArgument<T extends object>(operation: string, value: T | undefined): T {
   if (value === undefined) return {} as T;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ArgumentError(`${operation}: options must be an object, got ${describeValue(value)}`);
@@ -20,6 +20,7 @@ export function optionsArgument<T extends object>(operation: string, value: T | 
  * the call would do something else than what was asked. An option set to undefined is absent, as everywhere.
  */
 export function knownOptions<T extends object>(operation: string, value: T | undefined, allowed: readonly string[]): T {
+  if (value === undefined) return {} as T;
   const options = optionsArgument(operation, value);
   for (const name of Object.keys(options)) {
     if (allowed.includes(name) || (options as Record<string, unknown>)[name] === undefined) continue;

@@ -39,10 +39,7 @@ export async function checkClaims(scope: ModelScope, findings: Findings, batchSi
   const fieldOf = (index: StoredIndex) => (index.caseInsensitive ? caseFoldField(index.attribute) : index.attribute);
   const keyOf = (index: StoredIndex, stored: string) =>
     claimKey(prefix, definition.name, tenant, index.attribute, claimedValue(stored, isNumeric(definition, index.attribute)));
-  const objectKey = (id: string) => {
-    const shard = shardOfId(id, shards.length, sequence);
-    return Number.isInteger(shard) && shard >= 0 ? shards[shard].keys.object(id) : undefined;
-  };
+  const objectKey = (id: string) => shards[shardOfId(id, shards.length, sequence)].keys.object(id);
 
   // Claims whose holder does not hold the value: stale once older than the grace period, else a writer's that
   // may be between its claim and its write (in flight).
@@ -61,7 +58,7 @@ export async function checkClaims(scope: ModelScope, findings: Findings, batchSi
         if (!parsed || !index || claim === null) return;
         const holder = claim.split(' ')[0];
         const object = objectKey(holder);
-        const value = object === undefined ? null : await unlessWrongType(client.hGet(object, fieldOf(index)), null);
+        const value = await unlessWrongType(client.hGet(object, fieldOf(index)), null);
         if (value !== null && keyOf(index, value) === key) return; // the holder holds the claimed value
         if (now - claimedAt(claim) < CLAIM_GRACE_MS) {
           inFlight.add(key);

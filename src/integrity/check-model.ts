@@ -1,6 +1,7 @@
 import { describeValue } from '../errors/describe-value';
 import { ArgumentError } from '../errors/errors';
 import { knownOptions } from '../errors/options-argument';
+import { INTEGRITY_OPTIONS } from '../entity/option-names';
 import { checkKeys } from './check-keys';
 import { checkObjects } from './check-objects';
 import { Findings } from './findings';
@@ -12,7 +13,7 @@ import { CheckResult, IntegrityOptions } from './violations';
 export const DEFAULT_BATCH_SIZE = 500;
 
 export function batchSizeOf(options: IntegrityOptions | undefined): number {
-  const size = knownOptions('check, repair and reindex', options, ['batchSize']).batchSize ?? DEFAULT_BATCH_SIZE;
+  const size = knownOptions('check, repair and reindex', options, INTEGRITY_OPTIONS).batchSize ?? DEFAULT_BATCH_SIZE;
   if (!Number.isSafeInteger(size) || size < 1) throw new ArgumentError(`batchSize must be a positive integer, got ${describeValue(size)}`);
   return size;
 }

@@ -42,7 +42,7 @@ export function idOfLexMember(member: string): string | undefined {
  * Whether a score index can hold `text` (isScoreText in src/scripts/lua/numbers.lua): a number as the number
  * codec stores it, finite, that ZADD reads other than by underflow ('1e-400' reads as 0, which ZADD refuses).
  */
-export function isScoreText(text: string): boolean {
+function isScoreText(text: string): boolean {
   try {
     numberCodec.decode(text);
   } catch {

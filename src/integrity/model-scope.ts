@@ -37,7 +37,7 @@ export function modelScope(
 export function scopeOfId(scope: ModelScope, id: string): ModelScope {
   const shards = shardScopes(scope);
   if (shards.length === 1) return shards[0];
-  return shards[shardOfId(id, shards.length, scope.definition.idStrategy === 'sequence')] ?? shards[0];
+  return shards[shardOfId(id, shards.length, scope.definition.idStrategy === 'sequence')];
 }
 
 /**

@@ -10,7 +10,7 @@ const SHARD_SUFFIX = /^#\d+\.\d+/;
  * (docs/tenants.md), else undefined. The whole hash tag is checked: SCAN's pattern alone also matches keys
  * of other models whose stored values (in index key names) contain `/<tag>}`.
  */
-export function tenantOfKey(key: string, prefix: string, definition: StoredDefinition): string | undefined {
+function tenantOfKey(key: string, prefix: string, definition: StoredDefinition): string | undefined {
   const head = `${prefix}:{`;
   if (!key.startsWith(head)) return undefined;
   const slash = key.indexOf('/', head.length);

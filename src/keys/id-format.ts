@@ -1,4 +1,4 @@
-import { InvalidIdError } from '../errors/errors';
+import { InvalidIdError, RedisRecordError } from '../errors/errors';
 
 /**
  * Ids become part of key names, so only characters that cannot form another key are allowed: no `:`, no
@@ -23,4 +23,13 @@ export function normalizeId(model: string, id: unknown): string {
   }
   if (typeof id === 'string' && ID_PATTERN.test(id)) return id;
   throw new InvalidIdError(model, id);
+}
+
+/**
+ * The text of sequence id `n` of `model`. Past 2^53 - 1 a number no longer holds every integer, and two objects
+ * could be given one id: an error before anything is written under it, as in sequence-ids.lua.
+ */
+export function exactSequenceId(model: string, n: number): string {
+  if (!Number.isSafeInteger(n)) throw new RedisRecordError(`${model}: the id sequence is past 2^53 - 1: ids would no longer be exact`);
+  return String(n);
 }

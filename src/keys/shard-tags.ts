@@ -25,10 +25,13 @@ export function shardTag(tag: string, shard: number, shards: number): string {
 
 /**
  * The shard an id lives in. Sequence ids are drawn so that id n is in shard (n - 1) mod shards (save.lua);
- * other ids (uuids) by the CRC16 of the id, which spreads them evenly.
+ * other ids (uuids) by the CRC16 of the id, which spreads them evenly. A well-formed id that no sequence draws
+ * (`'abc'`, `'0'`) names no shard: it is looked for in the first, where no object has it, so that it reads as
+ * missing, as on an unsharded model.
  */
 export function shardOfId(id: string, shards: number, sequence: boolean): number {
   if (shards === 1) return 0;
-  if (sequence) return (Number(id) - 1) % shards;
-  return calculateSlot(id) % shards;
+  if (!sequence) return calculateSlot(id) % shards;
+  const shard = (Number(id) - 1) % shards;
+  return Number.isInteger(shard) && shard >= 0 ? shard : 0;
 }

@@ -27,7 +27,8 @@ export function encodeAttributesInto(model: ModelDescriptor, entity: object, fie
     const value = (entity as Record<string, unknown>)[attribute.property];
     if (value === undefined || value === null) continue;
     try {
-      fields.set(attribute.field, encodeChecked(attribute.codec, value));
+      // a custom codec's encode may give anything; the built-in ones give strings Redis stores as they are
+      fields.set(attribute.field, attribute.type === 'custom' ? encodeChecked(attribute.codec, value) : attribute.codec.encode(value));
     } catch (error) {
       (errors ??= []).push(codecFailure(entity, attribute.property, value, error));
     }

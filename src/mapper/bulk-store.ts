@@ -1,5 +1,5 @@
 import { memoFlag } from './memo-flag';
-import { RedisRecordError } from '../errors/errors';
+import { exactSequenceId } from '../keys/id-format';
 import { Connection } from '../connection/connection';
 import { rawTransaction } from '../connection/raw-transaction';
 import { ModelDescriptor } from '../metadata/model-descriptor';
@@ -89,7 +89,9 @@ export class BulkStore {
       cap?.keepLowest ? 'asc' : 'desc',
       idForm,
     ];
-    pushSpecs(args, cap ? model.indexes : []); // a trim's evictions of objects without a memo
+    // a trim's evictions of objects without a memo
+    if (cap) pushSpecs(args, model.indexes);
+    else args.push('0');
     args.push(String(objects.length));
     for (const { id, changes, readVersion } of objects) {
       args.push(id, readVersion ?? '');
@@ -102,8 +104,7 @@ export class BulkStore {
   /** Draws `count` sequence ids with one INCRBY; resolves to the first (the others follow it). */
   async drawIds(target: BulkTarget, count: number): Promise<number> {
     const last = Number(await this.connection.client.incrBy(target.keys.sequence, count));
-    // past 2^53 - 1 a number no longer holds every integer, and two objects could be given one id
-    if (!Number.isSafeInteger(last)) throw new RedisRecordError(`${this.model.name}: the id sequence is past 2^53 - 1: ids would no longer be exact`);
+    exactSequenceId(this.model.name, last);
     return last - count + 1;
   }
 

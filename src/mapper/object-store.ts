@@ -10,6 +10,7 @@ import { ChangeSet } from './change-set';
 import { EncodedFields } from './encoded-fields';
 import { fieldsFromReply } from './attribute-encoder';
 import { ModelKeys } from '../keys/model-keys';
+import { exactSequenceId } from '../keys/id-format';
 import { idForm, nextShard } from './shard-turns';
 import { createsWithoutChecks, entryTemplates } from './new-object-entries';
 import { touchedIndexes } from './touched-indexes';
@@ -107,7 +108,7 @@ export class ObjectStore {
   async allocateId(): Promise<string> {
     const shard = nextShard(this.model);
     const drawn = Number(await this.connection.client.incr(this.shards[shard].sequence));
-    return String((drawn - 1) * this.model.shards + shard + 1);
+    return exactSequenceId(this.model.name, (drawn - 1) * this.model.shards + shard + 1);
   }
 
   /**
@@ -158,7 +159,9 @@ export class ObjectStore {
       idForm(model, keys),
     ];
     pushChangeArgs(args, changes, indexes, parents);
-    pushSpecs(args, cap ? model.indexes : []); // a trim's evictions of objects without a memo
+    // a trim's evictions of objects without a memo
+    if (cap) pushSpecs(args, model.indexes);
+    else args.push('0');
     const reply = await scripts.save().run(this.connection.client, [keys.sequence, keys.all, keys.base], args);
     if (reply === null) return { missing: true };
     if (Array.isArray(reply)) {
@@ -309,7 +312,9 @@ export class ObjectStore {
       this.model.idStrategy === 'sequence' ? '1' : '0',
     ];
     pushSpecs(args, this.model.indexesTouching(field));
-    pushSpecs(args, capped ? this.model.indexes : []); // a trim's evictions of objects without a memo
+    // a trim's evictions of objects without a memo
+    if (capped) pushSpecs(args, this.model.indexes);
+    else args.push('0');
     const reply = await scripts.increment().run(this.connection.client, [keys.all, keys.object(id), keys.base], args);
     if (Array.isArray(reply)) return reply[0] === 'unreadable' ? { unreadable: String(reply[1]) } : { outOfRange: true };
     return reply === null ? { gone: true } : { stored: String(reply) };

@@ -1,6 +1,5 @@
 import { Connection } from '../connection/connection';
 import { claimedValue, claimKey } from '../keys/claim-keys';
-import { ModelKeys } from '../keys/model-keys';
 import { caseFoldField, IndexDescriptor } from '../metadata/index-descriptor';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { scripts } from '../scripts/scripts';
@@ -117,9 +116,7 @@ export class UniqueClaims {
 
   /** Whether object `holder` exists and holds the value (read from its shard). */
   private async holds(holder: string, value: UniqueValue): Promise<boolean> {
-    const keys = this.model.keysOf(this.connection.prefix, holder) as ModelKeys | undefined;
-    if (!keys) return false; // not an id of this model: nothing holds the value
-    const stored = await this.connection.client.hGet(keys.object(holder), value.field);
+    const stored = await this.connection.client.hGet(this.model.keysOf(this.connection.prefix, holder).object(holder), value.field);
     if (stored === null || stored === undefined) return false;
     return claimedValue(String(stored), value.index.attribute.type === 'number') === value.value;
   }

@@ -189,14 +189,9 @@ export class ModelDescriptor {
     return keys;
   }
 
-  /**
-   * The keys of the shard that holds object `id`. A well-formed id no sequence of this model draws (`'abc'`,
-   * `'0'`) names no shard: it is looked for in the first, where no object has it, so that it reads as missing
-   * as on an unsharded model.
-   */
+  /** The keys of the shard that holds object `id` (shardOfId). */
   keysOf(prefix: string, id: string): ModelKeys {
     const keys = this.shardKeys(prefix);
-    if (keys.length === 1) return keys[0];
-    return keys[shardOfId(id, keys.length, this.idStrategy === 'sequence')] ?? keys[0];
+    return keys.length === 1 ? keys[0] : keys[shardOfId(id, keys.length, this.idStrategy === 'sequence')];
   }
 }

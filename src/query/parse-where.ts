@@ -112,7 +112,7 @@ function parseCondition(model: ModelDescriptor, attribute: AttributeDescriptor, 
 
 function encode(name: string, attribute: AttributeDescriptor, value: unknown): string {
   try {
-    return encodeChecked(attribute.codec, value);
+    return attribute.type === 'custom' ? encodeChecked(attribute.codec, value) : attribute.codec.encode(value);
   } catch (error) {
     throw new QueryError(`${name}: cannot compare with ${describeValue(value)}: ${asError(error).message}`);
   }

@@ -94,10 +94,11 @@ local function dropEntry(kind, key, member, id)
 end
 
 -- The memo key of object `id` when it keeps a memo, else nil: when it has one, or has a time to live (an `exp`
--- entry; an object that had no entry when it was given its time to live has no memo key yet).
-local function memoOf(base, id)
+-- entry; an object that had no entry when it was given its time to live has no memo key yet). `mayExpire`
+-- false says the model's objects never get a time to live: no `exp` entry to look for.
+local function memoOf(base, id, mayExpire)
   local memo = base .. ':memo:' .. id
-  if redis.call('EXISTS', memo) == 1 or redis.call('ZSCORE', base .. ':exp', id) then
+  if redis.call('EXISTS', memo) == 1 or (mayExpire ~= false and redis.call('ZSCORE', base .. ':exp', id)) then
     return memo
   end
   return nil

@@ -9,6 +9,7 @@
 --   ttl                     create only: time to live in ms, or nil
 --   keepMemo                create only: true to keep a memo of the object's index entries
 --   expirable               create only: true for a model whose objects can expire (a create sweeps)
+--   mayExpire               update only: false when the model's objects never get a time to live
 --   versionField            the @Version field, '' for none
 --   capKey, capKeep, capKeepLowest   the cap's index key ('' none), how many to keep, whether the lowest stay
 --   capSpecs, capFields     a capped model's every index (readSpecs), set by the caller: a trim finds the entries
@@ -31,6 +32,9 @@ local function saveContext(sequence, all, base, ttl, keepMemo, versionField, cap
     ttl = tonumber(ttl),
     keepMemo = keepMemo == '1' or keepMemo == 'E',
     expirable = keepMemo == 'e' or keepMemo == 'E',
+    -- an update's: false when the model's objects never get a time to live ('0', '1'); '?' (update-many.lua)
+    -- does not say
+    mayExpire = keepMemo ~= '0' and keepMemo ~= '1',
     versionField = versionField,
     capKey = capKey,
     capKeep = tonumber(capKeep),
@@ -123,7 +127,7 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
   local before = {}
   if mode == 'u' then
     before = readValues(key, fields)
-    memo = #specs > 0 and memoOf(base, id) or nil
+    memo = #specs > 0 and memoOf(base, id, model.mayExpire) or nil
     writeChanges(key, setFrom, setCount, delFrom, delCount)
   else
     -- replace any stray hash or memo under the id rather than merge into it: written by another program

@@ -33,7 +33,7 @@
 --!include sequence-ids.lua
 --!include save-object.lua
 
-local model = saveContext(KEYS[1], KEYS[2], KEYS[3], '', '0', ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
+local model = saveContext(KEYS[1], KEYS[2], KEYS[3], '', '?', ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
 local capSpecCount = tonumber(ARGV[6])
 model.capSpecs, model.capFields = readSpecs(7, capSpecCount)
 local count = tonumber(ARGV[7 + 4 * capSpecCount])
