@@ -1,3 +1,4 @@
+import type { DeclaredExactly } from '../types/declared-exactly';
 import 'reflect-metadata';
 import { Codec } from '../codecs/codec';
 import { AttributeType } from '../codecs/attribute-type';
@@ -16,13 +17,7 @@ export interface AttrOptions {
  * undefined) is the codec's value type `V`. Another type makes the key argument fail to compile, with this
  * message in the error.
  */
-type HoldsCodecValue<P, K, V> = K extends keyof P
-  ? [NonNullable<P[K]>] extends [V]
-    ? [V] extends [NonNullable<P[K]>]
-      ? unknown
-      : CodecMismatch
-    : CodecMismatch
-  : CodecMismatch;
+type HoldsCodecValue<P, K, V> = DeclaredExactly<P, K, V, CodecMismatch>;
 type CodecMismatch = { mismatch: "a property declared with the codec's value type" };
 
 /** The decorator `@Attr({ codec })` returns, for a codec of values `V`. */

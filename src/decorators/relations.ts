@@ -1,3 +1,4 @@
+import type { DeclaredExactly } from '../types/declared-exactly';
 import { SchemaError } from '../errors/errors';
 import { checkAttributeName } from '../metadata/attribute-name';
 import { addPendingAttribute, addPendingIndex, addPendingRelation } from '../metadata/pending-metadata';
@@ -19,15 +20,7 @@ export type ManyToMany<T> = ManyToManyHandle<T>;
  * else (another model's handle, another kind of handle, a static property) makes the key argument fail to
  * compile, with this message in the error.
  */
-type DeclaredAs<P, K, H> = P extends Function
-  ? RelationMismatch
-  : K extends keyof P
-    ? [NonNullable<P[K]>] extends [H]
-      ? [H] extends [NonNullable<P[K]>]
-        ? unknown
-        : RelationMismatch
-      : RelationMismatch
-    : RelationMismatch;
+type DeclaredAs<P, K, H> = P extends Function ? RelationMismatch : DeclaredExactly<P, K, H, RelationMismatch>;
 type RelationMismatch = { mismatch: "an instance property declared as the handle of the decorator's target model" };
 
 /** The decorator a relation decorator returns: `H` is the property's handle type. */
