@@ -1,9 +1,9 @@
-import type { DeclaredExactly } from '../types/declared-exactly';
 import 'reflect-metadata';
 import { Codec } from '../codecs/codec';
 import { AttributeType } from '../codecs/attribute-type';
 import { checkAttributeName } from '../metadata/attribute-name';
 import { addPendingAttribute } from '../metadata/pending-metadata';
+import type { DeclaredExactly } from '../types/declared-exactly';
 
 export interface AttrOptions {
   /** The stored type; inferred from the declared TypeScript type, or the default value, for string, number, boolean and Date. */

@@ -1,4 +1,3 @@
-import type { DeclaredExactly } from '../types/declared-exactly';
 import { SchemaError } from '../errors/errors';
 import { checkAttributeName } from '../metadata/attribute-name';
 import { addPendingAttribute, addPendingIndex, addPendingRelation } from '../metadata/pending-metadata';
@@ -6,6 +5,7 @@ import { OnDelete } from '../metadata/relation-descriptor';
 import { BelongsToHandle } from '../relations/belongs-to-handle';
 import { HasManyHandle } from '../relations/has-many-handle';
 import { ManyToManyHandle } from '../relations/many-to-many-handle';
+import type { DeclaredExactly } from '../types/declared-exactly';
 
 /** The type of a `@BelongsTo` property: `post.author.set(user)`, `post.author.id`, `await post.author.load()`. */
 export type BelongsTo<T> = BelongsToHandle<T>;

@@ -72,6 +72,7 @@ describe('refused queries', () => {
     ['startsWith on a plain string', { tag: { startsWith: 't' } }, {}, /@Index\(\{ sortable: true \}\) on tag/],
     ['startsWith on a number', { n: { startsWith: '1' } }, {}, /RefusedItem\.n: startsWith applies to sortable strings/],
     ['a range on a boolean', { flag: { gt: false } }, {}, /RefusedItem\.flag: gt applies to numbers, Dates and sortable strings/],
+    ['startsWith on a boolean', { flag: { startsWith: 't' } }, {}, /RefusedItem\.flag: startsWith applies to sortable strings$/],
     ['an unindexed attribute inside an OR', { OR: [{ n: 1 }, { body: 'b' }] }, {}, /body: equality needs @Index\(\)/],
     ['an unindexed attribute inside a nested OR', { tag: 't0', OR: [{ n: 1 }, { OR: [{ views: 3 }] }] }, {}, /views: equality needs/],
     ['a range on a scoped-only index without its scope', { at: { gte: new Date(0) } }, {}, /RefusedItem\.at: its index is scoped by owner; add an equality on owner/],
