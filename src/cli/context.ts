@@ -3,7 +3,7 @@ import { assertValidPrefix } from '../keys/prefix-format';
 import { modelScope, ModelScope, shardScopes } from '../integrity/model-scope';
 import { tenantsOf } from '../integrity/tenants-of';
 import { isValidTenant } from '../keys/tenant-name';
-import { readDefinitions } from '../schema/schema-registry';
+import { readDefinitions, unreadableDefinition } from '../schema/schema-registry';
 import { StoredDefinition } from '../schema/stored-definition';
 import { CliClient, openClient, openClusterClient } from './connect-cli';
 import { UsageError } from './errors';
@@ -67,7 +67,7 @@ export class CliContext {
   definition(name: string): StoredDefinition {
     const definition = this.definitions.get(name);
     const why = this.unreadable.get(name);
-    if (why !== undefined) throw new Error(unreadableMessage(name, why));
+    if (why !== undefined) throw new Error(unreadableDefinition(name, why));
     if (!definition) {
       const known = [...this.definitions.keys()].sort();
       const list = known.length > 0 ? `models: ${known.join(', ')}` : 'no model is stored under this prefix';
@@ -79,7 +79,7 @@ export class CliContext {
   /** The named model, or every stored model (sorted by name) when `name` is undefined. */
   modelsOrAll(name: string | undefined): StoredDefinition[] {
     if (name !== undefined) return [this.definition(name)];
-    for (const [unread, why] of [...this.unreadable].sort(([a], [b]) => a.localeCompare(b))) this.warn(`warning: ${unreadableMessage(unread, why)}; skipped`);
+    for (const [unread, why] of [...this.unreadable].sort(([a], [b]) => a.localeCompare(b))) this.warn(`warning: ${unreadableDefinition(unread, why)}; skipped`);
     return [...this.definitions.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
 
@@ -97,10 +97,6 @@ export class CliContext {
   async close(): Promise<void> {
     if (this.client.isOpen) await this.client.close();
   }
-}
-
-function unreadableMessage(name: string, why: string): string {
-  return `the stored definition of model ${JSON.stringify(name)} cannot be read (${why})`;
 }
 
 /** Live objects of a scope (count.lua's rule: ZCARD all minus objects whose time has come). */

@@ -7,9 +7,9 @@ import type { SchemaStatus } from '../schema/schema-status';
 import { registerAgain, registerModels } from '../schema/first-use';
 import { commandsFor } from './cluster-commands';
 import { CheckedConnectOptions, checkConnectOptions, ConnectTarget } from './connect-options';
-import { firstConnect } from './first-connect';
+import { connectFailure, firstConnect } from './first-connect';
 import { onReconnect } from './on-reconnect';
-import { ClusterOptions, prepareCluster } from './open-cluster';
+import { ClusterOptions, prepareCluster, redactCluster } from './open-cluster';
 import { reconnectStrategy } from './reconnect';
 import { socketOptions } from './socket-defaults';
 import { everyMaster, isCluster } from './topology';
@@ -168,12 +168,11 @@ function givenClient(client: Extract<ConnectTarget, { client: unknown }>['client
   return {
     async open() {
       if (client.isOpen !== false || !client.connect) return { client };
-      const url = (client as { options?: { url?: unknown } }).options?.url;
-      const what = isCluster(client) ? 'cannot reach the Redis Cluster' : 'cannot reach Redis';
-      const failure = (error: unknown) => {
-        const message = `connect: ${what}: ${(error as Error)?.message ?? String(error)}`;
-        return new ConnectionError(typeof url === 'string' ? redactSecrets(message, url) : message);
-      };
+      const options = (client as { options?: { url?: unknown } & ClusterOptions }).options;
+      const cluster = isCluster(client);
+      const redact = (message: string) =>
+        cluster && options ? redactCluster(message, options) : typeof options?.url === 'string' ? redactSecrets(message, options.url) : message;
+      const failure = (error: unknown) => connectFailure(cluster ? 'cannot reach the Redis Cluster' : 'cannot reach Redis', error, redact);
       const connectable = client as typeof client & { connect(): Promise<unknown>; destroy(): void };
       await firstConnect(connectable, failure, () => undefined, !isCluster(client));
       return { client };
@@ -201,8 +200,7 @@ function clusterClient(cluster: ClusterOptions, options: CheckedConnectOptions):
  */
 function urlClient(url: string, options: CheckedConnectOptions): Opening {
   let established = false;
-  const failure = (what: string, error: unknown) =>
-    new ConnectionError(redactSecrets(`connect: ${what}: ${(error as Error)?.message ?? String(error)}`, url));
+  const failure = (what: string, error: unknown) => connectFailure(what, error, (message) => redactSecrets(message, url));
   let client: ReturnType<typeof createClient>;
   try {
     client = createClient({

@@ -1,9 +1,9 @@
 import { createCluster, RedisClusterOptions } from 'redis';
 import { firstConnect } from './first-connect';
-import { ConnectionError } from '../errors/errors';
 import { redactSecrets } from './redact-url';
 import { reconnectStrategy as strategy } from './reconnect';
 import { socketOptions } from './socket-defaults';
+import { connectFailure } from './first-connect';
 
 /** node-redis cluster options (`createCluster`): `rootNodes` to discover the cluster from, `defaults` for every node. */
 export type ClusterOptions = RedisClusterOptions;
@@ -49,8 +49,7 @@ export function prepareCluster(
   commandTimeout: number,
 ): PreparedCluster {
   let established = false;
-  const failure = (what: string, error: unknown) =>
-    new ConnectionError(redactCluster(`connect: ${what}: ${(error as Error)?.message ?? String(error)}`, options));
+  const failure = (what: string, error: unknown) => connectFailure(what, error, (message) => redactCluster(message, options));
   const defaults = (options.defaults ?? {}) as NodeOptions;
   const reconnectStrategy = strategy(() => established);
   const withSocket = (node: NodeOptions) => ({ ...node, socket: { ...socketOptions(socket), ...defaults.socket, ...node.socket, reconnectStrategy } });

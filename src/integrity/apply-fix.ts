@@ -3,15 +3,34 @@ import { scripts } from '../scripts/scripts';
 import { StoredIndex } from '../schema/stored-definition';
 import { Fix } from './findings';
 import { ModelScope, pushStoredSpecs } from './model-scope';
-import { raw } from './raw-commands';
+import { raw, unlessWrongType } from './raw-commands';
 
 const commands = (scope: ModelScope) => scope.client as RedisCommands;
+
+/** One `folds` entry of repairObject: a case-insensitive unique attribute, its stored value, that value folded. */
+export type Fold = readonly [string, string, string];
+
+/** The attributes of the case-insensitive unique indexes among `indexes`. */
+export function foldedAttributes(indexes: readonly StoredIndex[]): string[] {
+  return indexes.filter((index) => index.kind === 'unique' && index.caseInsensitive).map((index) => index.attribute);
+}
+
+/**
+ * The `folds` of each object of `ids` for `attributes` (foldedAttributes): one HMGET per object, none when there
+ * is no such attribute; a key of another type reads as no value.
+ */
+export async function foldsOf(scope: ModelScope, ids: readonly string[], attributes: readonly string[]): Promise<Fold[][]> {
+  if (attributes.length === 0) return ids.map(() => []);
+  const client = raw(scope.client);
+  const values = await Promise.all(ids.map((id) => unlessWrongType(client.hmGet(scope.keys.object(id), [...attributes]), [] as Array<string | null>)));
+  return values.map((stored) => attributes.map((attr, f) => [attr, stored[f] ?? '', stored[f]?.toLowerCase() ?? ''] as const));
+}
 
 /** Rewrites one object's entries (and memo) from its stored values; see repair-object.lua for the outcomes. */
 export async function repairObject(
   scope: ModelScope,
   id: string,
-  folds: ReadonlyArray<readonly [string, string, string]>,
+  folds: readonly Fold[],
   indexes: readonly StoredIndex[] = scope.definition.indexes,
   mode: 'full' | 'add' = 'full',
 ): Promise<string> {

@@ -1,11 +1,11 @@
 import { compareDefinitions } from '../schema/schema-status';
 import { storeDefinition, storedDefinition } from '../schema/schema-registry';
 import { indexName, keepsMemo, StoredDefinition, StoredIndex } from '../schema/stored-definition';
-import { repairObject } from './apply-fix';
+import { foldedAttributes, foldsOf, repairObject } from './apply-fix';
 import { batchSizeOf } from './check-model';
 import { DefinitionLookup, modelScope, ModelScope, shardScopes } from './model-scope';
 import { idsInOrder } from './ids-in-order';
-import { globEscape, raw, unlessWrongType } from './raw-commands';
+import { globEscape, raw } from './raw-commands';
 import { tenantsOf } from './tenants-of';
 import { IntegrityOptions } from './violations';
 
@@ -51,20 +51,15 @@ async function deleteKeys(scope: ModelScope, indexes: readonly StoredIndex[], ba
  * `added` ('add'), or nothing when `added` is empty. Resolves to how many objects were written.
  */
 async function buildEntries(scope: ModelScope, added: readonly StoredIndex[], batchSize: number): Promise<number> {
-  const client = raw(scope.client);
-  const { definition, keys } = scope;
-  const every = definition.indexes;
-  const keeps = keepsMemo(definition);
-  const folded = every.filter((i) => i.kind === 'unique' && i.caseInsensitive).map((i) => i.attribute);
-  const foldedAdded = new Set(added.filter((i) => i.kind === 'unique' && i.caseInsensitive).map((i) => i.attribute));
+  const every = scope.definition.indexes;
+  const keeps = keepsMemo(scope.definition);
+  const folded = foldedAttributes(every);
+  const foldedAdded = new Set(foldedAttributes(added));
   let objects = 0;
   for await (const ids of idsInOrder(scope, batchSize)) {
-    const [values, memos] = await Promise.all([
-      Promise.all(ids.map((id) => (folded.length ? unlessWrongType(client.hmGet(keys.object(id), folded), []) : []))),
-      keeps ? [] : Promise.all(ids.map((id) => hasMemo(scope, id))),
-    ]);
+    const [allFolds, memos] = await Promise.all([foldsOf(scope, ids, folded), keeps ? [] : Promise.all(ids.map((id) => hasMemo(scope, id)))]);
     const calls = ids.map((id, i) => {
-      const folds = folded.map((attr, f) => [attr, values[i][f] ?? '', values[i][f]?.toLowerCase() ?? ''] as const);
+      const folds = allFolds[i];
       if (keeps || memos[i]) return repairObject(scope, id, folds, every, 'full');
       if (added.length === 0) return undefined;
       return repairObject(scope, id, folds.filter(([attr]) => foldedAdded.has(attr)), added, 'add');

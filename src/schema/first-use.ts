@@ -4,7 +4,7 @@ import { allModels } from '../metadata/model-registry';
 import { boundRemovalScript, isBoundRemoval } from '../mapper/indexed-removal';
 import { removalPlan } from '../relations/removal-program';
 import { describeModel } from './describe-model';
-import { registerDefinition } from './schema-registry';
+import { registerDefinition, unreadableDefinition } from './schema-registry';
 import { compareDefinitions, describeChange, SchemaStatus } from './schema-status';
 
 /** Per connection, per model name: done (true) or the registration under way. */
@@ -37,7 +37,7 @@ async function register(connection: Connection, model: ModelDescriptor): Promise
   } catch (error) {
     // A stored definition that cannot be read must not stop the application: say so, once.
     if (!(error instanceof SyntaxError) && !/stored model definition/.test((error as Error).message)) throw error;
-    console.warn(`redis-record: the stored definition of model ${model.name} cannot be read (${(error as Error).message}); run ${model.name}.reindex()`);
+    console.warn(`redis-record: ${unreadableDefinition(model.name, (error as Error).message)}; run ${model.name}.reindex()`);
     return;
   }
   report(connection, compareDefinitions(stored, current));

@@ -49,7 +49,7 @@ export async function storeDefinition(client: unknown, prefix: string, definitio
 /** Every definition stored under the prefix, by model name: what a command-line tool starts from. */
 export async function storedDefinitions(client: unknown, prefix: string): Promise<Map<string, StoredDefinition>> {
   const { definitions, unreadable } = await readDefinitions(client, prefix);
-  for (const [name, why] of unreadable) throw new Error(`the stored definition of model ${name} cannot be read (${why})`);
+  for (const [name, why] of unreadable) throw new Error(unreadableDefinition(name, why));
   return definitions;
 }
 
@@ -72,4 +72,9 @@ export async function readDefinitions(
     }
   }
   return { definitions, unreadable };
+}
+
+/** What is said of a stored definition that cannot be read (bad JSON, or not a definition), and why. */
+export function unreadableDefinition(name: string, why: string): string {
+  return `the stored definition of model ${JSON.stringify(name)} cannot be read (${why})`;
 }

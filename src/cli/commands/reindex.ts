@@ -1,8 +1,7 @@
-import { repairObject } from '../../integrity/apply-fix';
+import { foldedAttributes, foldsOf, repairObject } from '../../integrity/apply-fix';
 import { idsInOrder } from '../../integrity/ids-in-order';
 import { ModelScope, shardScopes } from '../../integrity/model-scope';
 import { repairScope } from '../../integrity/repair-model';
-import { unlessWrongType } from '../../integrity/raw-commands';
 import { indexName } from '../../schema/stored-definition';
 import { CliContext } from '../context';
 import { EXIT_OK, EXIT_VIOLATIONS } from '../errors';
@@ -26,25 +25,16 @@ export interface ScopeReindex {
 }
 
 /** Rewrites every object's entries of every declared index (memo included), one atomic script call per object. */
-async function rebuild(context: CliContext, model: ModelScope, batchSize: number, progress: Progress): Promise<{ objects: number; outcomes: Record<string, number> }> {
-  const client = context.client;
-  const folded = model.definition.indexes.filter((i) => i.kind === 'unique' && i.caseInsensitive).map((i) => i.attribute);
+async function rebuild(model: ModelScope, batchSize: number, progress: Progress): Promise<{ objects: number; outcomes: Record<string, number> }> {
+  const folded = foldedAttributes(model.definition.indexes);
   const outcomes: Record<string, number> = {};
   let objects = 0;
   // each shard of a sharded model on its own
   for (const scope of shardScopes(model)) {
     // in id order, so that of objects holding one unique value and none owning it, the first takes it
     for await (const ids of idsInOrder(scope, batchSize)) {
-      const values = await Promise.all(ids.map((id) => (folded.length > 0 ? unlessWrongType(client.hmGet(scope.keys.object(id), folded), []) : Promise.resolve([]))));
-      const results = await Promise.all(
-        ids.map((id, i) => {
-          const folds = folded.map((attr, f) => {
-            const value = (values[i] as Array<string | null>)[f];
-            return [attr, value ?? '', value?.toLowerCase() ?? ''] as const;
-          });
-          return repairObject(scope, id, folds, scope.definition.indexes, 'full');
-        }),
-      );
+      const folds = await foldsOf(scope, ids, folded);
+      const results = await Promise.all(ids.map((id, i) => repairObject(scope, id, folds[i], scope.definition.indexes, 'full')));
       for (const outcome of results) outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
       objects += ids.length;
       progress.advance(ids.length);
@@ -67,7 +57,7 @@ export async function reindexCommand(context: CliContext, name: string, options:
     // forEachScope advances the bar per scope; here the bar advances per object, so it gets a silent one.
     const silent: Progress = { grow: (n) => progress.grow(n), advance: () => undefined, stop: () => undefined };
     await forEachScope(context, name, silent, async (scope) => {
-      const built = await rebuild(context, scope, batchSize, progress);
+      const built = await rebuild(scope, batchSize, progress);
       const cleanup = await repairScope(scope, { batchSize });
       results.push({ model: definition.name, tenant: scope.tenant ?? null, ...built, cleaned: cleanup.fixed, left: cleanup.left.length });
     });

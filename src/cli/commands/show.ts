@@ -8,6 +8,7 @@ import { decodeHash, DecodedAttribute } from '../decode-attributes';
 import { UsageError } from '../errors';
 import { print } from '../output/print';
 import { renderTable } from '../output/table';
+import { isValidId } from '../../keys/id-format';
 
 export interface IndexEntryState {
   readonly index: string;
@@ -86,7 +87,7 @@ async function membershipsOf(client: CliClient, scope: ModelScope, id: string, d
 /** `show <Model> <id>`: the stored object, decoded by its stored types, and the index entries it sits in. */
 export async function showCommand(context: CliContext, name: string, id: string): Promise<number> {
   const definition = context.definition(name);
-  if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new UsageError(`invalid id ${JSON.stringify(id)}: 1 to 128 characters of A-Z a-z 0-9 _ -`);
+  if (!isValidId(id)) throw new UsageError(`invalid id ${JSON.stringify(id)}: 1 to 128 characters of A-Z a-z 0-9 _ -`);
   const scope = scopeOfId(context.scope(definition, context.options.tenant), id); // a sharded model: the id's shard
   const client = context.client;
   const key = scope.keys.object(id);

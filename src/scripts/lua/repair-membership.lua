@@ -5,9 +5,11 @@
 -- ARGV[1]  the owner id;  ARGV[2] the other id
 -- Returns: 'completed' when both objects are live (both sets now hold the membership), else 'removed'.
 -- Guarantees: invariant 6 for this pair, in one step. On Redis Cluster the two models must share a group.
+--!include indexes.lua
+
 -- Listed in `all` with a hash (a key of another type is no object).
 local function live(all, base, id)
-  return redis.call('ZSCORE', all, id) and redis.call('TYPE', base .. ':obj:' .. id).ok == 'hash'
+  return redis.call('ZSCORE', all, id) and isHash(base .. ':obj:' .. id)
 end
 
 if live(KEYS[1], KEYS[2], ARGV[1]) and live(KEYS[3], KEYS[4], ARGV[2]) then

@@ -66,7 +66,8 @@ if not listed then
   redis.call('ZADD', all, ARGV[2] == 'sequence' and id or 0, id)
   outcome = 'relisted'
 end
-if redis.call('EXISTS', memo) == 1 and not isHash(memo) then
+local memoType = redis.call('TYPE', memo).ok
+if memoType ~= 'none' and memoType ~= 'hash' then
   redis.call('DEL', memo)
 end
 
