@@ -6,7 +6,7 @@ import { isValidTenant } from '../keys/tenant-name';
 import { readDefinitions, unreadableDefinition } from '../schema/schema-registry';
 import { StoredDefinition } from '../schema/stored-definition';
 import { CliClient, openClient, openClusterClient } from './connect-cli';
-import { UsageError } from './errors';
+import { EXIT_FAILURE, UsageError } from './errors';
 
 export const DEFAULT_URL = 'redis://127.0.0.1:6379';
 export { DEFAULT_PREFIX };
@@ -35,7 +35,10 @@ export class CliContext {
     private readonly warn: (line: string) => void,
   ) {}
 
-  /** `warn` prints a line on stderr (a model skipped because its stored definition cannot be read). */
+  /**
+   * `warn` prints a line on stderr as every message of the tool is printed: `redis-record: ` first, passwords
+   * redacted (a model skipped because its stored definition cannot be read, a failure a command reports).
+   */
   static async open(options: GlobalOptions, warn: (line: string) => void): Promise<CliContext> {
     try {
       assertValidPrefix(options.prefix);
@@ -92,6 +95,12 @@ export class CliContext {
     if (this.options.tenant !== undefined) return [this.scope(definition, this.options.tenant)];
     const tenants = await tenantsOf(this.client, this.prefix, definition, 1000);
     return [undefined, ...tenants].map((tenant) => this.scope(definition, tenant));
+  }
+
+  /** A failure the command reports itself (an object `show` cannot find): its line on stderr, and exit code 2. */
+  fail(line: string): number {
+    this.warn(line);
+    return EXIT_FAILURE;
   }
 
   async close(): Promise<void> {

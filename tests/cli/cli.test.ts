@@ -132,7 +132,10 @@ describe('show', () => {
     expect(data.attributes.find((a: { property: string }) => a.property === 'email').value).toBe('dee@acme.io');
     const missing = await cli.run(['show', 'CliUser', '99', ...p()]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('no such object');
+    // printed as every message of the tool is: its name first, then the line
+    expect(missing.stderr).toBe('redis-record: CliUser 99: no such object\n');
+    const elsewhere = await cli.run(['show', 'CliUser', '99', ...p(), '--tenant', 'acme']);
+    expect([elsewhere.code, elsewhere.stderr]).toEqual([2, 'redis-record: CliUser 99 in tenant acme: no such object\n']);
   });
 });
 

@@ -94,8 +94,7 @@ export async function showCommand(context: CliContext, name: string, id: string)
   const [hash, listed, expiresAt] = await Promise.all([client.hGetAll(key), client.zScore(scope.keys.all, id), client.zScore(scope.keys.expiring, id)]);
   if (Object.keys(hash).length === 0) {
     const where = context.options.tenant === undefined ? '' : ` in tenant ${context.options.tenant}`;
-    process.stderr.write(`${name} ${id}${where}: no such object${listed !== null ? ' (its id is in all: expired, or see check)' : ''}\n`);
-    return 2;
+    return context.fail(`${name} ${id}${where}: no such object${listed !== null ? ' (its id is in all: expired, or see check)' : ''}`);
   }
   const { attributes, internal } = decodeHash(definition, hash);
   const shown: ShownObject = {
