@@ -1,4 +1,4 @@
-import { HookKind } from '../metadata/hook-kind';
+import { hookDecorator, HookKind } from '../metadata/hook-kind';
 import { addPendingHook } from '../metadata/pending-metadata';
 import { SchemaError } from '../errors/errors';
 
@@ -11,7 +11,10 @@ export interface HookDecorator {
 function hook(kind: HookKind): HookDecorator {
   const decorate = (target: object, propertyKey: string | symbol): void => {
     if (typeof target === 'function' || typeof propertyKey !== 'string') {
-      throw new SchemaError(`${String(propertyKey)}: lifecycle hooks go on instance methods`);
+      const isStatic = typeof target === 'function';
+      const owner = isStatic ? target.name : target.constructor.name;
+      const refused = isStatic ? 'goes on instance methods, not static ones' : 'goes on methods named by strings, not symbols';
+      throw new SchemaError(`${owner}.${String(propertyKey)}: ${hookDecorator(kind)} ${refused}`);
     }
     addPendingHook(target, kind, propertyKey);
   };

@@ -1,4 +1,4 @@
-import { Attr, BaseEntity, BeforeSave, BelongsTo, Codec, Counter, DynamicAttrs, Index, Model, SchemaError, Version } from '../../src';
+import { AfterLoad, Attr, BaseEntity, BeforeSave, BelongsTo, Codec, Counter, DynamicAttrs, Index, Model, SchemaError, Version } from '../../src';
 import { descriptorOf } from '../../src/metadata/model-registry';
 import { useTestRedis } from '../support/test-redis';
 
@@ -326,6 +326,31 @@ describe('two declarations of one property', () => {
 
 describe('lifecycle hooks on something other than a method', () => {
   const BeforeSaveAnywhere = BeforeSave as unknown as () => PropertyDecorator;
+
+  it('on a static method, naming the class, the method and the decorator', () => {
+    const error = schemaErrorOf(() => {
+      @Model()
+      class SchemaHookStatic extends BaseEntity {
+        @Attr() tag?: string;
+        @AfterLoad() static loaded(): void {}
+      }
+      return SchemaHookStatic;
+    });
+    expect(error.message).toBe('SchemaHookStatic.loaded: @AfterLoad goes on instance methods, not static ones');
+  });
+
+  it('on a method named by a symbol', () => {
+    const stamp = Symbol('stamp');
+    const error = schemaErrorOf(() => {
+      @Model()
+      class SchemaHookSymbol extends BaseEntity {
+        @Attr() tag?: string;
+        @BeforeSave() [stamp](): void {}
+      }
+      return SchemaHookSymbol;
+    });
+    expect(error.message).toBe('SchemaHookSymbol.Symbol(stamp): @BeforeSave goes on methods named by strings, not symbols');
+  });
 
   it('on an attribute', () => {
     const error = schemaErrorOf(() => {
