@@ -7,6 +7,7 @@ import { jsonCodec } from './json-codec';
 
 /** The attribute types redis-record knows; `custom` is any user codec. */
 export type AttributeType = 'string' | 'number' | 'boolean' | 'date' | 'json';
+/** An attribute's type as a stored definition names it: a built-in type, or `custom` for a codec. */
 export type StoredType = AttributeType | 'custom';
 
 export const ATTRIBUTE_TYPES: readonly AttributeType[] = ['string', 'number', 'boolean', 'date', 'json'];

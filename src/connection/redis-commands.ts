@@ -21,6 +21,7 @@ export interface RedisTransaction {
   exec(): Promise<unknown[]>;
 }
 
+/** The commands redis-record sends: a node-redis client has them; a cluster client, through the view of cluster-commands.ts. */
 export interface RedisCommands {
   multi(): RedisTransaction;
   evalSha(sha: string, options: EvalArguments): Promise<unknown>;

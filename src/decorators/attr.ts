@@ -5,6 +5,7 @@ import { checkAttributeName } from '../metadata/attribute-name';
 import { addPendingAttribute } from '../metadata/pending-metadata';
 import type { DeclaredExactly } from '../types/declared-exactly';
 
+/** The options of `@Attr`: `type` or `codec`, one at most (docs/models.md). */
 export interface AttrOptions {
   /** The stored type; inferred from the declared TypeScript type, or the default value, for string, number, boolean and Date. */
   type?: AttributeType;

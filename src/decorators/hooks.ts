@@ -25,13 +25,23 @@ function hook(kind: HookKind): HookDecorator {
   }) as HookDecorator;
 }
 
+/** Marks a method run before class-validator runs (docs/validation-and-hooks.md#order). */
 export const BeforeValidate = hook('beforeValidate');
+/** Marks a method run after validation, before every write of a save (docs/validation-and-hooks.md#order). */
 export const BeforeSave = hook('beforeSave');
+/** Marks a method run after `@BeforeSave`, before a new object's write (docs/validation-and-hooks.md#order). */
 export const BeforeCreate = hook('beforeCreate');
+/** Marks a method run after `@BeforeSave`, before a persisted object's write (docs/validation-and-hooks.md#order). */
 export const BeforeUpdate = hook('beforeUpdate');
+/** Marks a method run once a new object is written (docs/validation-and-hooks.md#order). */
 export const AfterCreate = hook('afterCreate');
+/** Marks a method run once a persisted object is written (docs/validation-and-hooks.md#order). */
 export const AfterUpdate = hook('afterUpdate');
+/** Marks a method run after `@AfterCreate` or `@AfterUpdate` (docs/validation-and-hooks.md#order). */
 export const AfterSave = hook('afterSave');
+/** Marks a method run before the delete of `remove()` (docs/validation-and-hooks.md#order). */
 export const BeforeRemove = hook('beforeRemove');
+/** Marks a method run once `remove()` has deleted the object (docs/validation-and-hooks.md#order). */
 export const AfterRemove = hook('afterRemove');
+/** Marks a method run once a load (find, findMany, reload, a query) has set the attributes (docs/validation-and-hooks.md#order). */
 export const AfterLoad = hook('afterLoad');

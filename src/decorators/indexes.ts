@@ -1,6 +1,7 @@
 import { SchemaError } from '../errors/errors';
 import { addPendingIndex } from '../metadata/pending-metadata';
 
+/** The options of `@Index`: `sortable` (a lexicographic index of a string) and `scope` (one index per value of another attribute); docs/indexes-and-queries.md. */
 export interface IndexOptions {
   /** Strings only: keep them in lexicographic order too, for ranges, startsWith and orderBy. */
   sortable?: boolean;
@@ -8,6 +9,7 @@ export interface IndexOptions {
   scope?: string;
 }
 
+/** The options of `@Unique`: `caseInsensitive` compares strings in lower case (docs/indexes-and-queries.md#unique-values). */
 export interface UniqueOptions {
   /** Compare values in lower case: 'Ann@x.io' and 'ann@x.io' collide. */
   caseInsensitive?: boolean;

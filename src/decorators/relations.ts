@@ -46,6 +46,7 @@ function checkTarget(decorator: string, owner: string, property: string, target:
   return target as () => Function;
 }
 
+/** The options of `@BelongsTo` (docs/relations.md#belongs-to). */
 export interface BelongsToOptions {
   /** The attribute holding the parent's id; default `<property>Id`. It is indexed (one set per parent). */
   foreignKey?: string;
@@ -68,6 +69,7 @@ export function BelongsTo<T>(target: () => ModelClass<T>, options: BelongsToOpti
   };
 }
 
+/** The options of `@HasMany`: the inverse `@BelongsTo` and the `onDelete` rule (docs/relations.md#has-many). */
 export interface HasManyOptions {
   /** The `@BelongsTo` property of the related model that points back here. */
   inverse: string;
@@ -97,6 +99,7 @@ export function HasMany<T>(target: () => ModelClass<T>, options: HasManyOptions)
   };
 }
 
+/** The options of `@ManyToMany` (docs/relations.md#many-to-many). */
 export interface ManyToManyOptions {
   /** The `@ManyToMany` property of the other model that is the other side of this one, if it declares one. */
   inverse?: string;

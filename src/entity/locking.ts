@@ -5,6 +5,7 @@ import { ArgumentError, LockTimeoutError } from '../errors/errors';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { scripts } from '../scripts/scripts';
 
+/** The options of `Model.withLock(id, work, options)` (docs/concurrency.md#withlock). */
 export interface LockOptions {
   /** How long the lock lives if its holder never releases it (a crashed process). Default 5000 ms. */
   ttlMs?: number;

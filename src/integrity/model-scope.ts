@@ -19,6 +19,7 @@ export interface ModelScope {
   readonly client: unknown;
 }
 
+/** The scope the integrity tools work on: one model (from its stored definition) under `prefix`, outside tenants or in `tenant`; `lookup` finds the definitions of related models (docs/operations.md). */
 export function modelScope(
   client: unknown,
   prefix: string,

@@ -9,6 +9,7 @@ import { globEscape, raw } from './raw-commands';
 import { tenantsOf } from './tenants-of';
 import { IntegrityOptions } from './violations';
 
+/** What `Model.reindex()` resolves to (docs/operations.md#reindexing). */
 export interface ReindexResult {
   /** Indexes built (absent from the stored definition). */
   readonly added: string[];

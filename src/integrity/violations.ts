@@ -19,6 +19,7 @@ export type ViolationKind =
   | 'wrongType' // a key of the layout (an object, memo, index key or membership set) holding another Redis type
   | 'unknownKey'; // a key under the model that no declared index or part of the layout explains
 
+/** One broken invariant that `check()` found: its kind, the model, the object's id or the key, and a line saying what is wrong (docs/operations.md#violations). */
 export interface Violation {
   readonly kind: ViolationKind;
   readonly model: string;
@@ -27,6 +28,7 @@ export interface Violation {
   readonly detail: string;
 }
 
+/** What `Model.check()` resolves to (docs/operations.md#checking). */
 export interface CheckResult {
   readonly ok: boolean;
   readonly violations: Violation[];
@@ -43,6 +45,7 @@ export interface RepairResult {
   readonly left: Violation[];
 }
 
+/** The options of `check()`, `repair()` and `reindex()`. */
 export interface IntegrityOptions {
   /** Objects (or index members) read per round trip; memory stays proportional to it. Default 500. */
   readonly batchSize?: number;

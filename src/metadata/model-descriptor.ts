@@ -9,6 +9,7 @@ import type { ReplicaOptions, ReplicaPolicy } from '../connection/wait-replicas'
 /** Hash fields of dynamic attributes are `~<key>`: no declared attribute (an identifier) can collide. */
 export const DYNAMIC_PREFIX = '~';
 
+/** How new ids are made: 'sequence' ('1', '2', ... from a counter) or 'uuid' (random v4); docs/models.md#ids. */
 export type IdStrategy = 'sequence' | 'uuid';
 
 /** `waitReplicas` / `waitTimeoutMs`: WAIT for replicas after each save, remove and increment (docs/cluster.md). */
@@ -39,6 +40,7 @@ export interface ModelOptions extends ReplicaOptions {
   shards?: number;
 }
 
+/** `@Model({ cap })`: keep the first `keep` objects by the indexed number or Date `by`, highest first unless `order` is 'asc' (docs/expiry-and-capped.md#capped-models). */
 export interface CapOptions {
   by: string;
   keep: number;

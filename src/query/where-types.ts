@@ -10,6 +10,7 @@ export type SortableString = string & { readonly [sortableBrand]?: true };
 
 type IsSortable<V> = typeof sortableBrand extends keyof V ? true : false;
 
+/** The range operators of an ordered attribute (a number, a Date or a `SortableString`) in a where. */
 export interface RangeOperators<V> {
   gt?: V;
   gte?: V;
@@ -58,6 +59,7 @@ export type OrderableName<T> = {
   [K in AttributeName<T>]-?: Orderable<NonNullable<T[K]>> extends true ? K : never;
 }[AttributeName<T>];
 
+/** The direction of an `orderBy`. */
 export type Direction = 'asc' | 'desc';
 
 /** `@BelongsTo` properties, whose parents `include` loads in one more round trip. */
@@ -66,6 +68,7 @@ export type IncludableName<T> = {
 }[keyof T] &
   string;
 
+/** The options of `findBy`: `orderBy` (one ordered attribute), `offset`, `limit` and `include` (docs/indexes-and-queries.md). */
 export interface FindOptions<T> {
   /** One indexed attribute. Ties are ordered by id; 'desc' is the exact reverse of 'asc'. Default: by id. */
   orderBy?: { [K in OrderableName<T>]?: Direction };
@@ -84,6 +87,7 @@ export type FindIdsOptions<T> = Omit<FindOptions<T>, 'include'> & { include?: ne
 /** What findOneBy takes: FindOptions without `limit` (it answers one object), spelled out as `never` likewise. */
 export type FindOneOptions<T> = Omit<FindOptions<T>, 'limit'> & { limit?: never };
 
+/** The options of `iterate`. */
 export interface IterateOptions {
   /** Objects read per round trip (default 500): memory stays bounded whatever the number of matches. */
   batchSize?: number;

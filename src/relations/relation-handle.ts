@@ -4,6 +4,7 @@ import type { ModelDescriptor } from '../metadata/model-descriptor';
 /** Marks relation handles, so that attribute types leave them out. */
 export declare const relationBrand: unique symbol;
 
+/** What every relation handle (`BelongsTo`, `HasMany`, `ManyToMany`) is: a property that is not an attribute. */
 export interface RelationHandle {
   readonly [relationBrand]: true;
 }

@@ -36,6 +36,7 @@ export async function registerDefinition(
   return typeof before === 'string' ? parseDefinition(before) : undefined;
 }
 
+/** The stored definition of model `name` under `prefix` (from `<prefix>#models`), or undefined when none is stored. */
 export async function storedDefinition(client: unknown, prefix: string, name: string): Promise<StoredDefinition | undefined> {
   const json = await commands(client).hGet(registryKey(prefix), name);
   return typeof json === 'string' ? parseDefinition(json) : undefined;

@@ -7,6 +7,7 @@ import { OnDelete } from '../metadata/relation-descriptor';
 /** The format of a stored definition; raised when its shape changes incompatibly. */
 export const DEFINITION_FORMAT = 1;
 
+/** One attribute of a stored model definition: its property, hash field, stored type and role. */
 export interface StoredAttribute {
   readonly property: string;
   readonly field: string;
@@ -22,6 +23,7 @@ export interface StoredIndex {
   readonly caseInsensitive: boolean;
 }
 
+/** One relation of a stored model definition. */
 export type StoredRelation =
   | { readonly kind: 'belongsTo'; readonly property: string; readonly target: string; readonly foreignKey: string }
   | { readonly kind: 'hasMany'; readonly property: string; readonly target: string; readonly inverse: string; readonly onDelete: OnDelete }

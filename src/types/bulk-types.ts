@@ -3,6 +3,7 @@ import type { AttributeInput, Persisted, SaveOptions } from './entity-types';
 /** What `saveMany` accepts per item: an instance of the model (new or loaded), or the attributes of a new one. */
 export type SaveManyItem<T> = T | AttributeInput<T>;
 
+/** The options of `Model.saveMany`: `save()`'s, and `chunkSize` (docs/bulk-operations.md). */
 export interface SaveManyOptions extends SaveOptions {
   /**
    * New objects are sent to Redis this many per script call or transaction (default 250, 1 to 10,000). Larger
@@ -30,6 +31,7 @@ export interface SaveManyFailure<T> {
   readonly written: boolean;
 }
 
+/** What `Model.saveMany` resolves to: the saved instances in the order given, and each failed item with its error. */
 export interface SaveManyResult<T> {
   /** True when every item was saved and every hook succeeded. */
   readonly ok: boolean;
@@ -54,6 +56,7 @@ export interface RemoveManyFailure {
   readonly removed: boolean;
 }
 
+/** What `Model.removeMany` resolves to: the ids removed, those with no object, and each failed id with its error. */
 export interface RemoveManyResult {
   /** True when nothing failed (missing ids are not failures: removing what is gone is not an error). */
   readonly ok: boolean;
@@ -64,6 +67,7 @@ export interface RemoveManyResult {
   readonly failed: RemoveManyFailure[];
 }
 
+/** The options of `Model.findMany`: `chunkSize`, the ids read per transaction (docs/bulk-operations.md#reading-many-findmany). */
 export interface FindManyOptions {
   /**
    * Ids read per transaction (1 to 10,000). Without it, every id is read in one transaction, at one instant;
@@ -72,6 +76,7 @@ export interface FindManyOptions {
   chunkSize?: number;
 }
 
+/** The options of `Model.removeMany`: `chunkSize`, the ids removed per script call or transaction (default 500). */
 export interface RemoveManyOptions {
   /** Ids removed per round trip (default 500, 1 to 10,000). */
   chunkSize?: number;

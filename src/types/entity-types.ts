@@ -30,6 +30,7 @@ export interface EntityClass<T extends BaseEntity> {
   new (): T;
 }
 
+/** The options of `save()` and `create()`: `validate: false` skips class-validator; `waitReplicas` and `waitTimeoutMs` as the model's (docs/cluster.md#waitreplicas-and-failover). */
 export interface SaveOptions {
   /** `false` skips class-validator (codecs still refuse values that cannot be stored). Default true. */
   validate?: boolean;
