@@ -29,7 +29,8 @@ function assertJsonExact(value: unknown, path: string, seen: Set<object>): void 
   }
   if (typeof value === 'number') {
     if (!Number.isFinite(value) || Object.is(value, -0)) {
-      throw new CodecError('isJson', `${path} is ${String(value)}, which JSON cannot hold exactly`);
+      // String(-0) is '0': name the value that is refused
+      throw new CodecError('isJson', `${path} is ${Object.is(value, -0) ? '-0' : String(value)}, which JSON cannot hold exactly`);
     }
     return;
   }

@@ -108,6 +108,14 @@ describe('values a create refuses', () => {
     await created.remove();
   });
 
+  it.each([
+    [{ zero: -0 }, 'data $.zero is -0, which JSON cannot hold exactly'],
+    [[1, Infinity], 'data $[1] is Infinity, which JSON cannot hold exactly'],
+  ])('names the number a json value cannot hold exactly: %p', async (data, message) => {
+    const error = await validationErrorOf(InvalidSample.create({ data } as never));
+    expect(error.errors[0].constraints).toEqual({ isJson: message });
+  });
+
   it('is a plain Error subclass carrying a readable message', async () => {
     const error = await validationErrorOf(InvalidSample.create({ count: Infinity }));
     expect(error).toBeInstanceOf(Error);
