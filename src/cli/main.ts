@@ -133,7 +133,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return code;
   } catch (error) {
     if (error instanceof CommanderError) {
-      // --help and --version end with exit code 0; every other parse error is a usage error.
+      // --help ends with exit code 0 (the tool has no --version); every other parse error is a usage error.
       return error.exitCode === 0 ? 0 : EXIT_FAILURE;
     }
     if (error instanceof UsageError) say(`redis-record: ${error.message}`);
