@@ -1,3 +1,4 @@
+import { SchemaError } from '../errors/errors';
 import { compareDefinitions } from '../schema/schema-status';
 import { storeDefinition, storedDefinition } from '../schema/schema-registry';
 import { indexName, keepsMemo, StoredDefinition, StoredIndex } from '../schema/stored-definition';
@@ -5,6 +6,7 @@ import { foldedAttributes, foldsOf, repairObject } from './apply-fix';
 import { batchSizeOf } from './check-model';
 import { DefinitionLookup, modelScope, ModelScope, shardScopes } from './model-scope';
 import { idsInOrder } from './ids-in-order';
+import { objectsListed } from './objects-listed';
 import { globEscape, raw } from './raw-commands';
 import { tenantsOf } from './tenants-of';
 import { IntegrityOptions } from './violations';
@@ -79,8 +81,9 @@ async function hasMemo(scope: ModelScope, id: string): Promise<boolean> {
 }
 
 /**
- * Brings the data of every scope of the model (outside tenants and each tenant's) in line with `current`:
- * deletes the keys of the indexes the stored definition has and `current` lacks, builds the entries of the
+ * Brings the data of every scope of the model (outside tenants and each tenant's) in line with `current`. A
+ * stored definition with another layout (group, shards) is replaced only when its keys list no object (else a
+ * SchemaError), and the data under the new keys is taken as written with `current`. Otherwise it deletes the keys of the indexes the stored definition has and `current` lacks, builds the entries of the
  * indexes `current` adds and rewrites memos (buildEntries), then stores `current` as the definition.
  * Runs from definitions alone. Safe while the application writes with the current definition: every object is
  * rewritten in one atomic step from what is stored when its turn comes.
@@ -93,8 +96,20 @@ export async function reindexModel(
   options: IntegrityOptions = {},
 ): Promise<ReindexResult> {
   const batchSize = batchSizeOf(options);
-  const stored = await storedDefinition(client, prefix, current.name);
-  const status = compareDefinitions(stored, current);
+  let stored = await storedDefinition(client, prefix, current.name);
+  let status = compareDefinitions(stored, current);
+  if (stored && status.moved.length > 0) {
+    // the stored definition names other keys: replaced only once they list no object (nothing would see them)
+    const left = await objectsListed(client, prefix, stored, lookup, batchSize);
+    if (left > 0) {
+      throw new SchemaError(
+        `${current.name}: its keys are not its stored definition's (${status.moved.join('; ')}): ${left} objects are stored under the old keys, which no operation or tool of the model would see; move or delete them, then run reindex()`,
+      );
+    }
+    // what the new keys hold was written by the model as it is now
+    stored = current;
+    status = compareDefinitions(stored, current);
+  }
   const added = current.indexes.filter((i) => status.added.includes(indexName(i)));
   const dropped = (stored?.indexes ?? []).filter((i) => status.dropped.includes(indexName(i)));
   const tenants = [undefined, ...(await tenantsOf(client, prefix, current, batchSize))];

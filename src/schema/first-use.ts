@@ -14,7 +14,7 @@ const registered = new WeakMap<Connection, Map<string, true | Promise<void>>>();
 const reported = new WeakMap<Connection, Set<string>>();
 
 function report(connection: Connection, status: SchemaStatus): void {
-  if (!status.needsReindex) return;
+  if (!status.needsReindex && status.moved.length === 0) return;
   let models = reported.get(connection);
   if (!models) reported.set(connection, (models = new Set()));
   if (models.has(status.current.name)) return;

@@ -1,6 +1,6 @@
 import { scripts } from '../scripts/scripts';
 import { RedisCommands } from '../connection/redis-commands';
-import { indexSignature, parseDefinition, StoredDefinition } from './stored-definition';
+import { indexSignature, layoutSignature, parseDefinition, StoredDefinition } from './stored-definition';
 
 /**
  * Where model definitions are stored: one hash per prefix, model name -> definition JSON. It is named
@@ -23,7 +23,7 @@ function commands(client: unknown): RegistryCommands {
 }
 
 /**
- * Stores `definition` unless one with other indexes is stored (register-schema.lua); resolves to the one stored
+ * Stores `definition` unless one with other indexes or another layout is stored (register-schema.lua); resolves to the one stored
  * before (undefined if none). One round trip.
  */
 export async function registerDefinition(
@@ -32,7 +32,12 @@ export async function registerDefinition(
   definition: StoredDefinition,
 ): Promise<StoredDefinition | undefined> {
   const json = JSON.stringify(definition);
-  const before = await scripts.registerSchema().run(client, [registryKey(prefix)], [definition.name, json, indexSignature(definition)]);
+  const before = await scripts.registerSchema().run(client, [registryKey(prefix)], [
+    definition.name,
+    json,
+    indexSignature(definition),
+    layoutSignature(definition),
+  ]);
   return typeof before === 'string' ? parseDefinition(before) : undefined;
 }
 

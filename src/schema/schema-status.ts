@@ -1,4 +1,4 @@
-import { indexName, StoredDefinition } from './stored-definition';
+import { indexName, layoutChanges, StoredDefinition } from './stored-definition';
 
 /** How the definition stored in Redis compares with the model as the application defines it now. */
 export interface SchemaStatus {
@@ -11,20 +11,29 @@ export interface SchemaStatus {
   readonly dropped: string[];
   /** Whether reindex() has work to do (added or dropped indexes). */
   readonly needsReindex: boolean;
+  /**
+   * How the model's key layout changed (`group: none -> posts`, `shards: 1 -> 4`; empty when it did not): the
+   * objects stored under the old keys are not seen by the model as it is now, and reindex() cannot move them.
+   */
+  readonly moved: string[];
 }
 
 /** Compares two definitions index by index (by kind, attribute, scope and case folding; see indexName). */
 export function compareDefinitions(stored: StoredDefinition | undefined, current: StoredDefinition): SchemaStatus {
-  if (!stored) return { stored, current, added: [], dropped: [], needsReindex: false };
+  if (!stored) return { stored, current, added: [], dropped: [], needsReindex: false, moved: [] };
   const before = new Set(stored.indexes.map(indexName));
   const now = new Set(current.indexes.map(indexName));
   const added = [...now].filter((name) => !before.has(name));
   const dropped = [...before].filter((name) => !now.has(name));
-  return { stored, current, added, dropped, needsReindex: added.length > 0 || dropped.length > 0 };
+  return { stored, current, added, dropped, needsReindex: added.length > 0 || dropped.length > 0, moved: layoutChanges(stored, current) };
 }
 
 /** The one line the default onSchemaChange handler prints. */
 export function describeChange(status: SchemaStatus): string {
+  const name = status.current.name;
+  if (status.moved.length > 0) {
+    return `redis-record: model ${name} has keys other than its stored definition's (${status.moved.join('; ')}): the objects stored under the old keys are not seen; move or delete them, then run ${name}.reindex()`;
+  }
   const parts: string[] = [];
   if (status.added.length > 0) parts.push(`added ${status.added.join(', ')}`);
   if (status.dropped.length > 0) parts.push(`dropped ${status.dropped.join(', ')}`);

@@ -72,6 +72,23 @@ export function indexSignature(definition: StoredDefinition): string {
   return definition.indexes.map(indexName).sort().join(',');
 }
 
+/**
+ * What decides where a model's keys are (docs/keys.md): its group and its shards, as `<group>|<shards>`
+ * (register-schema.lua computes the same from a stored definition). Two definitions with different layouts
+ * name different keys: the data one wrote is not seen by the other.
+ */
+export function layoutSignature(definition: StoredDefinition): string {
+  return `${definition.group ?? ''}|${definition.shards ?? 1}`;
+}
+
+/** How the layout changed from `stored` to `current`: `group: none -> posts`, `shards: 1 -> 4` (empty: unchanged). */
+export function layoutChanges(stored: StoredDefinition, current: StoredDefinition): string[] {
+  const changes: string[] = [];
+  if (stored.group !== current.group) changes.push(`group: ${stored.group ?? 'none'} -> ${current.group ?? 'none'}`);
+  if ((stored.shards ?? 1) !== (current.shards ?? 1)) changes.push(`shards: ${stored.shards ?? 1} -> ${current.shards ?? 1}`);
+  return changes;
+}
+
 /** Whether objects of the model keep a memo of their index entries (a TTL or a cap). */
 export function keepsMemo(definition: StoredDefinition): boolean {
   return definition.ttlMs !== null || definition.cap !== null;

@@ -16,7 +16,7 @@ type Deployment = { lib: typeof Library; consistency: typeof IndexConsistency; M
 const deployments: Deployment[] = [];
 const { raw, freshPrefix } = useOwnPrefixes('change');
 
-async function deploy(version: Version, prefix: string): Promise<Deployment> {
+async function deploy(version: Version, prefix: string, onSchemaChange: (status: Library.SchemaStatus) => void = () => undefined): Promise<Deployment> {
   let deployment!: Deployment;
   jest.isolateModules(() => {
     const lib = require('../../src') as typeof Library;
@@ -27,7 +27,7 @@ async function deploy(version: Version, prefix: string): Promise<Deployment> {
     deployment = { lib, consistency, Model };
   });
   deployments.push(deployment);
-  await deployment.lib.connect({ url: process.env.REDIS_URL, prefix, onSchemaChange: () => undefined });
+  await deployment.lib.connect({ url: process.env.REDIS_URL, prefix, onSchemaChange });
   return deployment;
 }
 
@@ -177,5 +177,34 @@ describe('reindex() after a unique index is added over data holding duplicates',
       if (held === undefined || Buffer.compare(Buffer.from(id), Buffer.from(held)) < 0) first.set(code, id);
     }
     expect(await raw.hGetAll(`${prefix}:{ChangeUuidUnique}:uniq:code`)).toEqual(Object.fromEntries(first));
+  });
+});
+
+describe('a model moved to other keys (its group changed) while it holds data', () => {
+  it('keeps the stored definition, says so, and reindex() refuses until the old keys list no object', async () => {
+    const prefix = freshPrefix();
+    const before = await deploy('groupBefore', prefix);
+    await before.Model.create({ level: 'info' });
+    await before.Model.scope('acme').create({ level: 'warn' });
+    await before.lib.disconnect();
+
+    const changes: Library.SchemaStatus[] = [];
+    const after = await deploy('groupAfter', prefix, (status) => changes.push(status));
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ added: [], dropped: [], needsReindex: false, moved: ['group: none -> changes'] });
+    // the definition the tools (and the command-line tool) run from still names the keys holding the data
+    expect(JSON.parse((await raw.hGet(`${prefix}#models`, 'ChangeGroup'))!).group).toBeNull();
+    expect(await after.Model.count()).toBe(0);
+    await expect(after.Model.reindex()).rejects.toThrow(after.lib.SchemaError);
+    await expect(after.Model.reindex()).rejects.toThrow(/group: none -> changes\): 2 objects are stored under the old keys/);
+    expect(JSON.parse((await raw.hGet(`${prefix}#models`, 'ChangeGroup'))!).group).toBeNull();
+
+    // the old objects deleted: the new keys' data is the model's as it is now
+    await after.Model.create({ level: 'debug' });
+    await raw.del([`${prefix}:{ChangeGroup}:all`, `${prefix}:{acme/ChangeGroup}:all`]);
+    expect(await after.Model.reindex()).toMatchObject({ added: [], dropped: [], keysDeleted: 0 });
+    expect(JSON.parse((await raw.hGet(`${prefix}#models`, 'ChangeGroup'))!).group).toBe('changes');
+    expect((await after.Model.schemaStatus()).moved).toEqual([]);
+    expect((await after.Model.check()).violations).toEqual([]);
   });
 });

@@ -2,10 +2,12 @@
 -- KEYS[1]  the prefix's registry of model definitions, `<prefix>#models` (hash: model name -> JSON)
 -- ARGV[1]  the model's name;  ARGV[2] its current definition (JSON, src/schema/stored-definition.ts)
 -- ARGV[3]  the current definition's index signature (sorted index names joined by ',', see indexSignature)
+-- ARGV[4]  the current definition's layout signature (`<group>|<shards>`, see layoutSignature)
 -- Returns: the definition stored before this call, or nil when there was none (then ARGV[2] is now stored).
 -- Guarantees: a stored definition whose indexes differ from the current ones is never replaced here: only
--- reindex() replaces it, once the data holds the new indexes. One that differs in anything else (attributes,
--- relations, ttl) is replaced at once: the indexes it describes are still the ones the data holds.
+-- reindex() replaces it, once the data holds the new indexes. Nor is one whose layout (group, shards) differs:
+-- its data is under other keys, which the stored definition still names. One that differs in anything else
+-- (attributes, relations, ttl) is replaced at once: the indexes and keys it describes are still the data's.
 
 local function indexSignature(definition)
   local names = {}
@@ -20,12 +22,19 @@ local function indexSignature(definition)
   return table.concat(names, ',')
 end
 
+local function layoutSignature(definition)
+  local group = type(definition.group) == 'string' and definition.group or ''
+  local shards = type(definition.shards) == 'number' and definition.shards or 1
+  return group .. '|' .. string.format('%d', shards)
+end
+
 local stored = redis.call('HGET', KEYS[1], ARGV[1])
 if not stored then
   redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 elseif stored ~= ARGV[2] then
   local ok, definition = pcall(cjson.decode, stored)
-  if ok and type(definition) == 'table' and type(definition.indexes) == 'table' and indexSignature(definition) == ARGV[3] then
+  if ok and type(definition) == 'table' and type(definition.indexes) == 'table' and indexSignature(definition) == ARGV[3]
+    and layoutSignature(definition) == ARGV[4] then
     redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
   end
 end

@@ -102,4 +102,18 @@ export const versions = {
     }
     return ChangeExpirable;
   },
+  groupBefore() {
+    @Model({ name: 'ChangeGroup' })
+    class ChangeGroup extends BaseEntity {
+      @Attr() @Index() level?: string;
+    }
+    return ChangeGroup;
+  },
+  groupAfter() {
+    @Model({ name: 'ChangeGroup', group: 'changes' })
+    class ChangeGroup extends BaseEntity {
+      @Attr() @Index() level?: string;
+    }
+    return ChangeGroup;
+  },
 };
