@@ -17,6 +17,8 @@ export interface ReindexResult {
   readonly added: string[];
   /** Indexes whose keys were deleted (absent from the current definition). */
   readonly dropped: string[];
+  /** Indexes whose keys were deleted and built again (stale: written without them, see SchemaStatus). */
+  readonly rebuilt: string[];
   /** Model scopes worked on: the model outside tenants, then each tenant found holding data. */
   readonly scopes: number;
   /** Objects whose entries were written. */
@@ -110,8 +112,10 @@ export async function reindexModel(
     stored = current;
     status = compareDefinitions(stored, current);
   }
-  const added = current.indexes.filter((i) => status.added.includes(indexName(i)));
-  const dropped = (stored?.indexes ?? []).filter((i) => status.dropped.includes(indexName(i)));
+  // a stale index's entries can be wrong or dangling, not only missing: its keys go, then it is built as added
+  const rebuilt = current.indexes.filter((i) => status.stale.includes(indexName(i)));
+  const added = [...current.indexes.filter((i) => status.added.includes(indexName(i))), ...rebuilt];
+  const dropped = [...(stored?.indexes ?? []).filter((i) => status.dropped.includes(indexName(i))), ...rebuilt];
   const tenants = [undefined, ...(await tenantsOf(client, prefix, current, batchSize))];
   let objects = 0;
   let keysDeleted = 0;
@@ -122,5 +126,5 @@ export async function reindexModel(
     if (keepsMemo(current) || added.length > 0 || dropped.length > 0) objects += await buildEntries(scope, added, batchSize);
   }
   await storeDefinition(client, prefix, current);
-  return { added: status.added, dropped: status.dropped, scopes: tenants.length, objects, keysDeleted };
+  return { added: status.added, dropped: status.dropped, rebuilt: status.stale, scopes: tenants.length, objects, keysDeleted };
 }

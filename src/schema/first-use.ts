@@ -4,7 +4,7 @@ import { allModels } from '../metadata/model-registry';
 import { boundRemovalScript, isBoundRemoval } from '../mapper/indexed-removal';
 import { removalPlan } from '../relations/removal-program';
 import { describeModel } from './describe-model';
-import { registerDefinition, unreadableDefinition } from './schema-registry';
+import { markStale, registerDefinition, unreadableDefinition } from './schema-registry';
 import { compareDefinitions, describeChange, SchemaStatus } from './schema-status';
 
 /** Per connection, per model name: done (true) or the registration under way. */
@@ -40,7 +40,13 @@ async function register(connection: Connection, model: ModelDescriptor): Promise
     console.warn(`redis-record: ${unreadableDefinition(model.name, (error as Error).message)}; run ${model.name}.reindex()`);
     return;
   }
-  report(connection, compareDefinitions(stored, current));
+  const status = compareDefinitions(stored, current);
+  // this connection's writes will not maintain the stored indexes it does not declare (under the same keys): say
+  // so in the registry, before any of them, so that a version declaring them again is told to rebuild them
+  if (status.moved.length === 0 && status.dropped.some((name) => !stored?.stale?.includes(name))) {
+    await markStale(connection.client, connection.prefix, current);
+  }
+  report(connection, status);
 }
 
 /**

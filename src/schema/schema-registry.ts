@@ -1,6 +1,6 @@
 import { scripts } from '../scripts/scripts';
 import { RedisCommands } from '../connection/redis-commands';
-import { indexSignature, layoutSignature, parseDefinition, StoredDefinition } from './stored-definition';
+import { indexName, indexSignature, layoutSignature, parseDefinition, StoredDefinition, withStale } from './stored-definition';
 
 /**
  * Where model definitions are stored: one hash per prefix, model name -> definition JSON. It is named
@@ -39,6 +39,27 @@ export async function registerDefinition(
     layoutSignature(definition),
   ]);
   return typeof before === 'string' ? parseDefinition(before) : undefined;
+}
+
+/**
+ * Marks as stale the indexes of the stored definition that `current` does not declare: a connection using the
+ * model as `current` defines it does not maintain them, so their entries go out of step with the objects (and
+ * a later version declaring them again finds them so). register-schema.lua keeps a definition naming stale
+ * indexes; reindex() rebuilds them and stores a definition without. Compare and set (replace-definition.lua),
+ * tried again when another connection stored a definition in between. Resolves once nothing is left to mark.
+ */
+export async function markStale(client: RedisCommands, prefix: string, current: StoredDefinition): Promise<void> {
+  const declared = new Set(current.indexes.map(indexName));
+  for (;;) {
+    const json = await commands(client).hGet(registryKey(prefix), current.name);
+    if (typeof json !== 'string') return;
+    const stored = parseDefinition(json);
+    const marked = new Set(stored.stale ?? []);
+    const names = stored.indexes.map(indexName).filter((name) => !declared.has(name) && !marked.has(name));
+    if (names.length === 0) return;
+    const next = JSON.stringify(withStale(stored, names));
+    if (Number(await scripts.replaceDefinition().run(client, [registryKey(prefix)], [current.name, json, next])) === 1) return;
+  }
 }
 
 /** The stored definition of model `name` under `prefix` (from `<prefix>#models`), or undefined when none is stored. */

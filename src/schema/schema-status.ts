@@ -9,7 +9,12 @@ export interface SchemaStatus {
   readonly added: string[];
   /** Indexes of the stored definition the application no longer declares: reindex() deletes their keys. */
   readonly dropped: string[];
-  /** Whether reindex() has work to do (added or dropped indexes). */
+  /**
+   * Indexes both declare that the stored definition names stale: another version of the application, declaring
+   * other indexes, wrote without maintaining them. reindex() deletes their keys and builds them again.
+   */
+  readonly stale: string[];
+  /** Whether reindex() has work to do (added, dropped or stale indexes). */
   readonly needsReindex: boolean;
   /**
    * How the model's key layout changed (`group: none -> posts`, `shards: 1 -> 4`; empty when it did not): the
@@ -20,12 +25,14 @@ export interface SchemaStatus {
 
 /** Compares two definitions index by index (by kind, attribute, scope and case folding; see indexName). */
 export function compareDefinitions(stored: StoredDefinition | undefined, current: StoredDefinition): SchemaStatus {
-  if (!stored) return { stored, current, added: [], dropped: [], needsReindex: false, moved: [] };
+  if (!stored) return { stored, current, added: [], dropped: [], stale: [], needsReindex: false, moved: [] };
   const before = new Set(stored.indexes.map(indexName));
   const now = new Set(current.indexes.map(indexName));
   const added = [...now].filter((name) => !before.has(name));
   const dropped = [...before].filter((name) => !now.has(name));
-  return { stored, current, added, dropped, needsReindex: added.length > 0 || dropped.length > 0, moved: layoutChanges(stored, current) };
+  const stale = (stored.stale ?? []).filter((name) => before.has(name) && now.has(name));
+  const needsReindex = added.length > 0 || dropped.length > 0 || stale.length > 0;
+  return { stored, current, added, dropped, stale, needsReindex, moved: layoutChanges(stored, current) };
 }
 
 /** The one line the default onSchemaChange handler prints. */
@@ -37,5 +44,6 @@ export function describeChange(status: SchemaStatus): string {
   const parts: string[] = [];
   if (status.added.length > 0) parts.push(`added ${status.added.join(', ')}`);
   if (status.dropped.length > 0) parts.push(`dropped ${status.dropped.join(', ')}`);
+  if (status.stale.length > 0) parts.push(`stale ${status.stale.join(', ')}`);
   return `redis-record: model ${status.current.name} has indexes that differ from its stored definition (${parts.join('; ')}): run ${status.current.name}.reindex()`;
 }

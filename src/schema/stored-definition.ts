@@ -49,6 +49,12 @@ export interface StoredDefinition {
   readonly relations: readonly StoredRelation[];
   /** Set for a sharded model only: how many shards (hash tags `<Model>#<shard>.<salt>`, src/keys/shard-tags.ts). */
   readonly shards?: number;
+  /**
+   * Set only when some: names of this definition's indexes (indexName) that a connection declaring other indexes
+   * has used the model without, so that its writes did not maintain them: their entries can be missing, wrong or
+   * dangling until reindex() rebuilds them (markStale in schema-registry.ts writes it).
+   */
+  readonly stale?: string[];
   /** sha1 of the definition without this field: equal hashes, equal definitions. */
   readonly hash: string;
 }
@@ -59,6 +65,12 @@ export type UnhashedDefinition = Omit<StoredDefinition, 'hash'>;
 export function withHash(definition: UnhashedDefinition): StoredDefinition {
   const hash = createHash('sha1').update(JSON.stringify(definition)).digest('hex');
   return { ...definition, hash };
+}
+
+/** `definition` with `names` added to its stale indexes (sorted, no repeats), hashed again. */
+export function withStale(definition: StoredDefinition, names: readonly string[]): StoredDefinition {
+  const { hash: _hash, stale, ...rest } = definition;
+  return withHash({ ...rest, stale: [...new Set([...(stale ?? []), ...names])].sort() });
 }
 
 /** A stable name for an index, as reported by schemaStatus() and reindex(): `lex:title@userId`, `unique:email/ci`. */

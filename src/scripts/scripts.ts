@@ -38,6 +38,7 @@ export const scripts = {
   unlock: script('unlock.lua'),
   membership: script('membership.lua'),
   registerSchema: script('register-schema.lua'),
+  replaceDefinition: script('replace-definition.lua'),
   repairObject: script('repair-object.lua'),
   repairEntries: script('repair-entries.lua'),
   nullifyForeignKey: script('nullify-foreign-key.lua'),

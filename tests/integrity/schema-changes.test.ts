@@ -208,3 +208,38 @@ describe('a model moved to other keys (its group changed) while it holds data', 
     expect((await after.Model.check()).violations).toEqual([]);
   });
 });
+
+describe('indexes dropped by one version and declared again by the next (or by a rollback)', () => {
+  it('are named stale in the stored definition, reported, and rebuilt whole by reindex()', async () => {
+    const prefix = freshPrefix();
+    const before = await deploy('staleBefore', prefix);
+    await before.Model.create({ colour: 'red', code: 'a' });
+    await before.Model.create({ colour: 'red', code: 'b' });
+    await before.lib.disconnect();
+
+    // the version without the indexes writes: its saves and removals leave their entries as they were
+    const without = await deploy('staleAfter', prefix);
+    const first = await without.Model.findOrFail('1');
+    first.colour = 'blue';
+    first.code = 'z';
+    await first.save();
+    await (await without.Model.findOrFail('2')).remove();
+    await without.Model.create({ colour: 'red', code: 'b' });
+    await without.lib.disconnect();
+    expect(JSON.parse((await raw.hGet(`${prefix}#models`, 'ChangeStale'))!).stale).toEqual(['set:colour', 'unique:code']);
+
+    const changes: Library.SchemaStatus[] = [];
+    const again = await deploy('staleBefore', prefix, (status) => changes.push(status));
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ added: [], dropped: [], stale: ['set:colour', 'unique:code'], needsReindex: true });
+    const result = await again.Model.reindex();
+    expect(result).toMatchObject({ added: [], dropped: [], rebuilt: ['set:colour', 'unique:code'], objects: 2 });
+    expect((await again.Model.findBy({ colour: 'red' })).map((o: { id: string }) => o.id)).toEqual(['3']);
+    expect((await again.Model.findBy({ colour: 'blue' })).map((o: { id: string }) => o.id)).toEqual(['1']);
+    expect(await raw.hGetAll(`${prefix}:{ChangeStale}:uniq:code`)).toEqual({ z: '1', b: '3' });
+    expect((await again.Model.create({ code: 'a' })).id).toBe('4'); // no object holds 'a' any more
+    expect((await again.Model.check()).violations).toEqual([]);
+    expect((await again.Model.schemaStatus()).needsReindex).toBe(false);
+    expect(JSON.parse((await raw.hGet(`${prefix}#models`, 'ChangeStale'))!).stale).toBeUndefined();
+  });
+});

@@ -73,7 +73,9 @@ it('stores the definition at first use, reports changed indexes once, and reinde
   expect(changes[0]).toMatchObject({ added: ['lex:title', 'unique:email/ci'], dropped: ['set:colour'], needsReindex: true });
   const status = await two.Note.schemaStatus();
   expect(status).toMatchObject({ added: ['lex:title', 'unique:email/ci'], dropped: ['set:colour'], needsReindex: true });
-  expect(status.stored!.hash).toBe(stored.hash);
+  // kept, its dropped index named stale: this connection's writes do not maintain it
+  expect(status.stored!.indexes).toEqual(stored.indexes);
+  expect(status.stored!.stale).toEqual(['set:colour']);
 
   // Until reindex(), the data lacks the new entries and holds the dropped index's keys: check() says so.
   const before = await two.Note.check();
@@ -106,6 +108,18 @@ it('stores the definition at first use, reports changed indexes once, and reinde
       'redis-record: model SchemaNote has indexes that differ from its stored definition (added set:colour; dropped lex:title, unique:email/ci): run SchemaNote.reindex()',
     );
     await old.lib.disconnect();
+    // it records the indexes it does not maintain; the next deployment declaring them is told to rebuild them
+    expect(JSON.parse((await raw.hGet(`${prefix}#models`, 'SchemaNote'))!).stale).toEqual(['lex:title', 'unique:email/ci']);
+    const newer = deploy(2);
+    await newer.lib.connect({ url: process.env.REDIS_URL, prefix });
+    await newer.Note.count();
+    expect(warn).toHaveBeenCalledTimes(2);
+    expect(warn.mock.calls[1][0]).toBe(
+      'redis-record: model SchemaNote has indexes that differ from its stored definition (stale lex:title, unique:email/ci): run SchemaNote.reindex()',
+    );
+    expect((await newer.Note.reindex()).rebuilt).toEqual(['lex:title', 'unique:email/ci']);
+    expect((await newer.Note.check()).violations).toEqual([]);
+    await newer.lib.disconnect();
   } finally {
     warn.mockRestore();
   }

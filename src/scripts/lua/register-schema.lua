@@ -6,7 +6,8 @@
 -- Returns: the definition stored before this call, or nil when there was none (then ARGV[2] is now stored).
 -- Guarantees: a stored definition whose indexes differ from the current ones is never replaced here: only
 -- reindex() replaces it, once the data holds the new indexes. Nor is one whose layout (group, shards) differs:
--- its data is under other keys, which the stored definition still names. One that differs in anything else
+-- its data is under other keys, which the stored definition still names. Nor is one naming stale indexes (see
+-- markStale in src/schema/schema-registry.ts): only reindex() rebuilds them. One that differs in anything else
 -- (attributes, relations, ttl) is replaced at once: the indexes and keys it describes are still the data's.
 
 local function indexSignature(definition)
@@ -34,7 +35,7 @@ if not stored then
 elseif stored ~= ARGV[2] then
   local ok, definition = pcall(cjson.decode, stored)
   if ok and type(definition) == 'table' and type(definition.indexes) == 'table' and indexSignature(definition) == ARGV[3]
-    and layoutSignature(definition) == ARGV[4] then
+    and layoutSignature(definition) == ARGV[4] and (type(definition.stale) ~= 'table' or #definition.stale == 0) then
     redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
   end
 end

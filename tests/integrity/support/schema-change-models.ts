@@ -116,4 +116,20 @@ export const versions = {
     }
     return ChangeGroup;
   },
+  staleBefore() {
+    @Model({ name: 'ChangeStale' })
+    class ChangeStale extends BaseEntity {
+      @Attr() @Index() colour?: string;
+      @Attr() @Unique() code?: string;
+    }
+    return ChangeStale;
+  },
+  staleAfter() {
+    @Model({ name: 'ChangeStale' })
+    class ChangeStale extends BaseEntity {
+      @Attr() colour?: string;
+      @Attr() code?: string;
+    }
+    return ChangeStale;
+  },
 };
