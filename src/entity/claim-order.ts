@@ -1,8 +1,13 @@
+import { Connection } from '../connection/connection';
 import { encodeAttributes } from '../mapper/attribute-encoder';
 import { EncodedFields } from '../mapper/encoded-fields';
+import { UniqueClaims, UniqueValue } from '../mapper/unique-claims';
+import { IndexDescriptor } from '../metadata/index-descriptor';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { EntityState, snapshotOf } from './entity-state';
-import { uniqueChanges } from './claimed-write';
+import { rewrittenIndexes, uniqueChanges } from './claimed-write';
+import { UPDATES_IN_FLIGHT } from './bulk-options';
+import { eachInFlight } from './bulk-windows';
 
 /**
  * Which writes of a saveMany call on a sharded model with unique values (claimed-write.ts: each object claims
@@ -12,37 +17,69 @@ import { uniqueChanges } from './claimed-write';
  * `entangled`: saveMany writes them one after the other in the given order, which settles them as save()
  * called in that order does (and as the unsharded chunks, which a script applies in order, do).
  *
- * Returns, for each of `positions`, whether that item is entangled. An item whose values cannot be encoded
+ * What an update gives up is what its object holds at the unique indexes it rewrites (claimedWrite releases
+ * those), not what its instance was loaded with: an instance loaded before another one changed the object gives
+ * up the stored value. So an update that rewrites a unique index another item of the call takes a value at has
+ * the values it gives up read from its shard first (one HMGET, as claimedWrite reads them). When such a read
+ * fails, nothing is known for sure and every item is entangled: the call is written in the given order.
+ *
+ * Resolves, for each of `positions`, to whether that item is entangled. An item whose values cannot be encoded
  * fails at its write whatever the others do, and takes no part.
  */
-export function entangledItems(
+export async function entangledItems(
   model: ModelDescriptor,
+  connection: Connection,
   entities: readonly object[],
   states: readonly EntityState[],
   positions: readonly number[],
-): boolean[] {
+): Promise<boolean[]> {
+  const changes = positions.map((at) => changesOf(model, entities[at], states[at]));
+  // how many items take a value at each unique index: an update's stored values matter where another one does
+  const takers = new Map<IndexDescriptor, number>();
+  for (const change of changes) {
+    for (const index of new Set(change.gained.map((value) => value.index))) takers.set(index, (takers.get(index) ?? 0) + 1);
+  }
+  const claims = new UniqueClaims(model, connection);
+  let unknown = false;
+  await eachInFlight(positions.length, UPDATES_IN_FLIGHT, async (i) => {
+    const change = changes[i];
+    const state = states[positions[i]];
+    if (state.stored === undefined) return;
+    const read = rewrittenIndexes(change).filter((index) => {
+      const own = change.gained.some((value) => value.index === index) ? 1 : 0;
+      return (takers.get(index) ?? 0) > own;
+    });
+    if (read.length === 0) return;
+    try {
+      change.lost.push(...(await claims.stored(state.id!, read)));
+    } catch {
+      unknown = true;
+    }
+  });
+  if (unknown) return positions.map(() => true);
+
   const entangled = new Array<boolean>(positions.length).fill(false);
   // a unique value (index field and compared form) -> the first item touching it
   const firstTouching = new Map<string, number>();
   for (let i = 0; i < positions.length; i++) {
-    const at = positions[i];
-    for (const value of touchedValues(model, entities[at], states[at])) {
-      const first = firstTouching.get(value);
-      if (first === undefined) firstTouching.set(value, i);
+    const { gained, lost } = changes[i];
+    for (const value of [...gained, ...lost]) {
+      const key = `${value.field}\u0000${value.value}`;
+      const first = firstTouching.get(key);
+      if (first === undefined) firstTouching.set(key, i);
       else if (first !== i) entangled[first] = entangled[i] = true;
     }
   }
   return entangled;
 }
 
-/** The unique values a write of the entity takes or gives up, each as one string. */
-function touchedValues(model: ModelDescriptor, entity: object, state: EntityState): string[] {
+/** The unique values a write of the entity takes, and those it gives up as its snapshot says. */
+function changesOf(model: ModelDescriptor, entity: object, state: EntityState): { gained: UniqueValue[]; lost: UniqueValue[] } {
   let fields: EncodedFields;
   try {
     fields = encodeAttributes(model, entity);
   } catch {
-    return [];
+    return { gained: [], lost: [] };
   }
-  const { gained, lost } = uniqueChanges(model, fields, snapshotOf(state));
-  return [...gained, ...lost].map((value) => `${value.field}\u0000${value.value}`);
+  return uniqueChanges(model, fields, snapshotOf(state));
 }

@@ -2,6 +2,7 @@ import { Connection } from '../connection/connection';
 import { SaveOutcome } from '../mapper/object-store';
 import { ClaimOutcome, sameValue, UniqueClaims, UniqueValue, uniqueValues } from '../mapper/unique-claims';
 import { EncodedFields } from '../mapper/encoded-fields';
+import { IndexDescriptor } from '../metadata/index-descriptor';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 
 /** Whether saves of this model claim their unique values across shards (sharded models with @Unique). */
@@ -28,8 +29,7 @@ export async function claimedWrite(
 ): Promise<SaveOutcome> {
   const claims = new UniqueClaims(model, connection);
   const { gained, lost } = uniqueChanges(model, after, before);
-  // the unique indexes whose value the write replaces (an update writes what differs from the snapshot)
-  const rewritten = [...new Set([...gained, ...lost].map((value) => value.index))];
+  const rewritten = rewrittenIndexes({ gained, lost });
   const [claimed, held] = await Promise.all([
     gained.length > 0 ? claims.claim(id, gained) : ({ took: [] } as ClaimOutcome),
     before && rewritten.length > 0 ? claims.stored(id, rewritten) : [],
@@ -44,6 +44,11 @@ export async function claimedWrite(
     await claims.release(id, claimed.took);
   }
   return outcome;
+}
+
+/** The unique indexes whose value a write replaces (an update writes what differs from its snapshot). */
+export function rewrittenIndexes({ gained, lost }: { gained: readonly UniqueValue[]; lost: readonly UniqueValue[] }): IndexDescriptor[] {
+  return [...new Set([...gained, ...lost].map((value) => value.index))];
 }
 
 /** The unique values a write of `after` over `before` (undefined: a create) takes, and those it gives up. */

@@ -182,7 +182,7 @@ async function saveItems<T extends BaseEntity>(
   }
 
   async function writeEach(positions: readonly number[]): Promise<void> {
-    const entangled = entangledItems(model, entities, states, positions);
+    const entangled = await entangledItems(model, activeConnection(), entities, states, positions);
     const free = positions.filter((_, i) => !entangled[i]);
     const tied = positions.filter((_, i) => entangled[i]);
     await Promise.all([

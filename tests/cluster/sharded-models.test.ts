@@ -149,6 +149,24 @@ describe('claims of a model sharded 6 ways on 3 masters, with instances loaded b
     expect((await SpreadAccount.check()).violations).toEqual([]);
   });
 
+  it('saveMany writes an item taking the value such an instance gives up after it, as save() in the given order', async () => {
+    const original = await SpreadAccount.create({ email: 'bulk-1@x.io' });
+    const stale = await SpreadAccount.findOrFail(original.id);
+    original.email = 'bulk-2@x.io';
+    await original.save();
+    stale.email = 'bulk-3@x.io'; // gives up bulk-2@x.io, which the object holds now
+    const takers = await Promise.all(['a', 'b'].map((name) => SpreadAccount.create({ email: `taker-${name}@x.io` })));
+    takers[0].email = 'BULK-2@x.io';
+    takers[1].email = 'taker-c@x.io'; // meets no other item's values: goes at once
+    expect((await SpreadAccount.saveMany([stale, ...takers])).failed).toEqual([]);
+    expect(await claimOf('bulk-2@x.io')).toMatch(new RegExp(`^${takers[0].id} `));
+    expect(await claimOf('bulk-3@x.io')).toMatch(new RegExp(`^${stale.id} `));
+    expect(await claimOf('taker-c@x.io')).toMatch(new RegExp(`^${takers[1].id} `));
+    expect(await claimOf('taker-a@x.io')).toBeNull();
+    expect(await SpreadAccount.count({ email: 'bulk-2@x.io' })).toBe(1);
+    expect((await SpreadAccount.check()).violations).toEqual([]);
+  });
+
   it('repair() leaves the fresh claim of a writer between its claim and its write alone', async () => {
     const writer = await SpreadAccount.create({ email: 'inflight-old@x.io' });
     await cluster.raw.set(claimKey(cluster.prefix, 'SpreadAccount', undefined, 'email', 'inflight@x.io'), `${writer.id} ${Date.now()}`);

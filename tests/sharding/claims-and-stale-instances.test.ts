@@ -151,6 +151,35 @@ describe('a write through an instance loaded before another one changed the obje
     expect(await claimOf('MailAccount', 'email', 'bulk-second@x.io')).toBeNull();
     await MailAccount.create({ email: 'bulk-second@x.io' });
   });
+
+  it('saveMany(): an item taking the value such an instance gives up is written after it, as save() in that order', async () => {
+    // `stale` was loaded with give-1, the object holds give-2 now: its update gives up give-2, which `taker` wants
+    const loaded = async () => {
+      const original = await MailAccount.create({ email: `${prefix}-1@x.io` });
+      const stale = await MailAccount.findOrFail(original.id);
+      original.email = `${prefix}-2@x.io`;
+      await original.save();
+      stale.email = `${prefix}-3@x.io`;
+      const taker = await MailAccount.create({ email: `${prefix}-4@x.io` });
+      taker.email = `${prefix}-2@x.io`;
+      return { stale, taker };
+    };
+    let prefix = 'give';
+    const { stale, taker } = await loaded();
+    expect((await MailAccount.saveMany([stale, taker])).failed).toEqual([]);
+    expect((await MailAccount.findOrFail(stale.id)).email).toBe('give-3@x.io');
+    expect((await MailAccount.findOrFail(taker.id)).email).toBe('give-2@x.io');
+    expect(await holderOf('MailAccount', 'email', 'give-2@x.io')).toBe(taker.id);
+    expect(await holderOf('MailAccount', 'email', 'give-3@x.io')).toBe(stale.id);
+    // given the other way round, the value is still held when the taker's turn comes, as with save() in that order
+    prefix = 'late';
+    const late = await loaded();
+    const result = await MailAccount.saveMany([late.taker, late.stale]);
+    expect(result.failed.map((failure) => [failure.index, failure.error.constructor])).toEqual([[0, UniqueConstraintError]]);
+    expect(await holderOf('MailAccount', 'email', 'late-2@x.io')).toBeUndefined();
+    expect((await MailAccount.findOrFail(late.taker.id)).email).toBe('late-4@x.io');
+    expect((await MailAccount.check()).violations).toEqual([]);
+  });
 });
 
 describe('repair() while the application writes', () => {
