@@ -1,7 +1,7 @@
 import { SchemaError } from '../errors/errors';
 import { compareDefinitions } from '../schema/schema-status';
 import { storeDefinition, storedDefinition } from '../schema/schema-registry';
-import { indexName, keepsMemo, StoredDefinition, StoredIndex } from '../schema/stored-definition';
+import { indexName, keepsMemo, StoredDefinition, StoredIndex, withMemosKept } from '../schema/stored-definition';
 import { foldedAttributes, foldsOf, repairObject } from './apply-fix';
 import { batchSizeOf } from './check-model';
 import { DefinitionLookup, modelScope, ModelScope, shardScopes } from './model-scope';
@@ -85,8 +85,13 @@ async function hasMemo(scope: ModelScope, id: string): Promise<boolean> {
 /**
  * Brings the data of every scope of the model (outside tenants and each tenant's) in line with `current`. A
  * stored definition with another layout (group, shards) is replaced only when its keys list no object (else a
- * SchemaError), and the data under the new keys is taken as written with `current`. Otherwise it deletes the keys of the indexes the stored definition has and `current` lacks, builds the entries of the
- * indexes `current` adds and rewrites memos (buildEntries), then stores `current` as the definition.
+ * SchemaError), and the data under the new keys is taken as written with `current`. Otherwise it deletes the
+ * keys of the indexes the stored definition has and `current` lacks (and of stale ones), builds the entries of
+ * the indexes `current` adds (and of stale ones) and rewrites memos (buildEntries), then stores `current` as the
+ * definition, saying that every object keeps a memo when the model has a ttl or a cap (memosKept). The objects
+ * are walked only when indexes were added, dropped or stale, or when the model keeps memos and the stored
+ * definition does not say that every object has one (a ttl or cap added since the last run, or no definition
+ * stored).
  * Runs from definitions alone. Safe while the application writes with the current definition: every object is
  * rewritten in one atomic step from what is stored when its turn comes.
  */
@@ -119,12 +124,14 @@ export async function reindexModel(
   const tenants = [undefined, ...(await tenantsOf(client, prefix, current, batchSize))];
   let objects = 0;
   let keysDeleted = 0;
+  // In a model that keeps memos, objects written before its ttl or cap have none: the stored definition says
+  // whether every object is known to keep one (memosKept); without a stored definition nothing is known.
+  const memosMissing = keepsMemo(current) && stored?.memosKept !== true;
   for (const scope of tenants.flatMap((tenant) => shardScopes(modelScope(client, prefix, current, lookup, tenant)))) {
     keysDeleted += await deleteKeys(scope, dropped, batchSize);
-    // memos are rewritten on every run in a model that keeps them: objects written before its ttl or cap have
-    // none, and the stored definition, replaced at first use when only the ttl or cap changed, cannot say so
-    if (keepsMemo(current) || added.length > 0 || dropped.length > 0) objects += await buildEntries(scope, added, batchSize);
+    if (memosMissing || added.length > 0 || dropped.length > 0) objects += await buildEntries(scope, added, batchSize);
   }
-  await storeDefinition(client, prefix, current);
+  // every object now keeps the memo the model needs (a model with a ttl or a cap: each was walked, or was known to)
+  await storeDefinition(client, prefix, withMemosKept(current, true));
   return { added: status.added, dropped: status.dropped, rebuilt: status.stale, scopes: tenants.length, objects, keysDeleted };
 }

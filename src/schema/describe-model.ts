@@ -45,6 +45,8 @@ export function describeModel(model: ModelDescriptor): StoredDefinition {
     relations: model.relations.map(relationOf),
     // only when sharded, so that the stored form of every other model stays what it was
     ...(model.shards > 1 ? { shards: model.shards } : {}),
+    // the objects this definition writes keep memos (absent otherwise, as `shards`)
+    ...(model.keepsMemo ? { memosKept: true as const } : {}),
   });
   cache.set(model, definition);
   return definition;

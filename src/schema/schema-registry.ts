@@ -1,6 +1,6 @@
 import { scripts } from '../scripts/scripts';
 import { RedisCommands } from '../connection/redis-commands';
-import { indexName, indexSignature, layoutSignature, parseDefinition, StoredDefinition, withStale } from './stored-definition';
+import { indexName, indexSignature, layoutSignature, parseDefinition, StoredDefinition, withMemosKept, withStale } from './stored-definition';
 
 /**
  * Where model definitions are stored: one hash per prefix, model name -> definition JSON. It is named
@@ -23,8 +23,9 @@ function commands(client: unknown): RegistryCommands {
 }
 
 /**
- * Stores `definition` unless one with other indexes or another layout is stored (register-schema.lua); resolves to the one stored
- * before (undefined if none). One round trip.
+ * Stores `definition` unless one with other indexes, another layout or stale indexes is stored
+ * (register-schema.lua), without its `memosKept` unless the stored one has it or none is stored; resolves to the
+ * one stored before (undefined if none). One round trip.
  */
 export async function registerDefinition(
   client: RedisCommands,
@@ -32,11 +33,13 @@ export async function registerDefinition(
   definition: StoredDefinition,
 ): Promise<StoredDefinition | undefined> {
   const json = JSON.stringify(definition);
+  const unkept = definition.memosKept ? JSON.stringify(withMemosKept(definition, false)) : '';
   const before = await scripts.registerSchema().run(client, [registryKey(prefix)], [
     definition.name,
     json,
     indexSignature(definition),
     layoutSignature(definition),
+    unkept,
   ]);
   return typeof before === 'string' ? parseDefinition(before) : undefined;
 }

@@ -1,4 +1,4 @@
-import { indexName, layoutChanges, StoredDefinition } from './stored-definition';
+import { indexName, keepsMemo, layoutChanges, StoredDefinition } from './stored-definition';
 
 /** How the definition stored in Redis compares with the model as the application defines it now. */
 export interface SchemaStatus {
@@ -14,7 +14,12 @@ export interface SchemaStatus {
    * other indexes, wrote without maintaining them. reindex() deletes their keys and builds them again.
    */
   readonly stale: string[];
-  /** Whether reindex() has work to do (added, dropped or stale indexes). */
+  /**
+   * The model has a ttl or a cap, and its objects are not known to keep memos (the ttl or cap was added, or
+   * came back, since the last reindex()): reindex() writes every object's memo.
+   */
+  readonly memosMissing: boolean;
+  /** Whether reindex() has work to do (added, dropped or stale indexes, or memos missing). */
   readonly needsReindex: boolean;
   /**
    * How the model's key layout changed (`group: none -> posts`, `shards: 1 -> 4`; empty when it did not): the
@@ -23,16 +28,20 @@ export interface SchemaStatus {
   readonly moved: string[];
 }
 
-/** Compares two definitions index by index (by kind, attribute, scope and case folding; see indexName). */
+/**
+ * Compares two definitions index by index (by kind, attribute, scope and case folding; see indexName), and
+ * whether the stored one says every object keeps the memo the current one needs.
+ */
 export function compareDefinitions(stored: StoredDefinition | undefined, current: StoredDefinition): SchemaStatus {
-  if (!stored) return { stored, current, added: [], dropped: [], stale: [], needsReindex: false, moved: [] };
+  if (!stored) return { stored, current, added: [], dropped: [], stale: [], memosMissing: false, needsReindex: false, moved: [] };
   const before = new Set(stored.indexes.map(indexName));
   const now = new Set(current.indexes.map(indexName));
   const added = [...now].filter((name) => !before.has(name));
   const dropped = [...before].filter((name) => !now.has(name));
   const stale = (stored.stale ?? []).filter((name) => before.has(name) && now.has(name));
-  const needsReindex = added.length > 0 || dropped.length > 0 || stale.length > 0;
-  return { stored, current, added, dropped, stale, needsReindex, moved: layoutChanges(stored, current) };
+  const memosMissing = keepsMemo(current) && stored.memosKept !== true;
+  const needsReindex = added.length > 0 || dropped.length > 0 || stale.length > 0 || memosMissing;
+  return { stored, current, added, dropped, stale, memosMissing, needsReindex, moved: layoutChanges(stored, current) };
 }
 
 /** The one line the default onSchemaChange handler prints. */
@@ -45,5 +54,8 @@ export function describeChange(status: SchemaStatus): string {
   if (status.added.length > 0) parts.push(`added ${status.added.join(', ')}`);
   if (status.dropped.length > 0) parts.push(`dropped ${status.dropped.join(', ')}`);
   if (status.stale.length > 0) parts.push(`stale ${status.stale.join(', ')}`);
-  return `redis-record: model ${status.current.name} has indexes that differ from its stored definition (${parts.join('; ')}): run ${status.current.name}.reindex()`;
+  const changes: string[] = [];
+  if (parts.length > 0) changes.push(`has indexes that differ from its stored definition (${parts.join('; ')})`);
+  if (status.memosMissing) changes.push('may hold objects without the memo its ttl or cap needs (written before it had one)');
+  return `redis-record: model ${name} ${changes.join(' and ')}: run ${name}.reindex()`;
 }

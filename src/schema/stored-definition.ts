@@ -55,6 +55,15 @@ export interface StoredDefinition {
    * dangling until reindex() rebuilds them (markStale in schema-registry.ts writes it).
    */
   readonly stale?: string[];
+  /**
+   * What the objects were last indexed under, as far as memos go: true (else absent) when every object of the
+   * model keeps a memo, because every one was written or last reindexed while the model had a ttl or a cap. The
+   * application's definition of such a model says true (its writes keep memos); the stored one loses it when a
+   * definition without a ttl or cap replaces it, or one with them replaces one without (register-schema.lua),
+   * and gets it back from reindex(), which then writes every object's memo. reindex() walks the objects of a
+   * model with a ttl or a cap only when it is missing.
+   */
+  readonly memosKept?: true;
   /** sha1 of the definition without this field: equal hashes, equal definitions. */
   readonly hash: string;
 }
@@ -69,8 +78,9 @@ export function withHash(definition: UnhashedDefinition): StoredDefinition {
 
 /** `definition` with `names` added to its stale indexes (sorted, no repeats), hashed again. */
 export function withStale(definition: StoredDefinition, names: readonly string[]): StoredDefinition {
-  const { hash: _hash, stale, ...rest } = definition;
-  return withHash({ ...rest, stale: [...new Set([...(stale ?? []), ...names])].sort() });
+  const { hash: _hash, stale, memosKept, ...rest } = definition;
+  // in the order of StoredDefinition's fields: the hash is of the JSON as written
+  return withHash({ ...rest, stale: [...new Set([...(stale ?? []), ...names])].sort(), ...(memosKept ? { memosKept } : {}) });
 }
 
 /** A stable name for an index, as reported by schemaStatus() and reindex(): `lex:title@userId`, `unique:email/ci`. */
@@ -102,8 +112,19 @@ export function layoutChanges(stored: StoredDefinition, current: StoredDefinitio
 }
 
 /** Whether objects of the model keep a memo of their index entries (a TTL or a cap). */
-export function keepsMemo(definition: StoredDefinition): boolean {
+export function keepsMemo(definition: Pick<StoredDefinition, 'ttlMs' | 'cap'>): boolean {
   return definition.ttlMs !== null || definition.cap !== null;
+}
+
+/**
+ * The definition with `memosKept` as given (true only for a model that keeps memos), hashed again: what is
+ * stored once every object is known to keep a memo (true), or while some may not (false).
+ */
+export function withMemosKept(definition: StoredDefinition, kept: boolean): StoredDefinition {
+  const rest: { -readonly [K in keyof StoredDefinition]?: StoredDefinition[K] } = { ...definition };
+  delete rest.hash;
+  delete rest.memosKept;
+  return withHash({ ...(rest as UnhashedDefinition), ...(kept && keepsMemo(definition) ? { memosKept: true as const } : {}) });
 }
 
 /** Reads a stored definition; throws on anything that is not one of this format. */

@@ -16,7 +16,12 @@ type Deployment = { lib: typeof Library; consistency: typeof IndexConsistency; M
 const deployments: Deployment[] = [];
 const { raw, freshPrefix } = useOwnPrefixes('change');
 
-async function deploy(version: Version, prefix: string, onSchemaChange: (status: Library.SchemaStatus) => void = () => undefined): Promise<Deployment> {
+/** `onSchemaChange: 'warn'` leaves it to its default (console.warn); by default changes are not reported. */
+async function deploy(
+  version: Version,
+  prefix: string,
+  onSchemaChange: ((status: Library.SchemaStatus) => void) | 'warn' = () => undefined,
+): Promise<Deployment> {
   let deployment!: Deployment;
   jest.isolateModules(() => {
     const lib = require('../../src') as typeof Library;
@@ -27,7 +32,7 @@ async function deploy(version: Version, prefix: string, onSchemaChange: (status:
     deployment = { lib, consistency, Model };
   });
   deployments.push(deployment);
-  await deployment.lib.connect({ url: process.env.REDIS_URL, prefix, onSchemaChange });
+  await deployment.lib.connect({ url: process.env.REDIS_URL, prefix, ...(onSchemaChange === 'warn' ? {} : { onSchemaChange }) });
   return deployment;
 }
 
@@ -114,6 +119,109 @@ describe('reindex() after a ttl is added to a model holding data', () => {
     const result = await after.Model.reindex();
     expect(result).toMatchObject({ added: [], dropped: [], objects: 4 });
     expect((await after.Model.check()).violations).toEqual([]);
+  });
+});
+
+/**
+ * The commands `run` sends under the prefix, from MONITOR (command names, lower case). A marker command sent after
+ * `run` bounds the capture: Redis feeds MONITOR in the order it runs commands.
+ */
+async function commandsUnder(prefix: string, run: () => Promise<unknown>): Promise<string[]> {
+  const monitor = raw.duplicate();
+  await monitor.connect();
+  const commands: string[] = [];
+  const marker = `${prefix}:marker:${Math.random()}`;
+  let sawMarker: () => void = () => undefined;
+  const markerSeen = new Promise<void>((resolve) => (sawMarker = resolve));
+  await monitor.monitor((line: string) => {
+    if (line.includes(marker)) sawMarker();
+    else if (line.includes(prefix)) commands.push(/\] "([^"]+)"/.exec(line)?.[1].toLowerCase() ?? line);
+  });
+  try {
+    await run();
+    await raw.exists(marker);
+    await markerSeen;
+  } finally {
+    monitor.destroy();
+  }
+  return commands;
+}
+
+describe('reindex() of a model with a ttl or a cap walks its objects only when some may lack a memo', () => {
+  /** reindex(), with the commands it sent: a walk reads `all` (ZRANGE) and sends one script call per object. */
+  async function reindexed(prefix: string, deployment: Deployment): Promise<{ objects: number; walked: boolean; scripts: number }> {
+    let objects = -1;
+    const commands = await commandsUnder(prefix, async () => {
+      objects = (await deployment.Model.reindex()).objects;
+    });
+    return { objects, walked: commands.includes('zrange'), scripts: commands.filter((command) => command === 'evalsha' || command === 'eval').length };
+  }
+  const notWalked = { objects: 0, walked: false, scripts: 0 };
+
+  it('a model with a ttl from its first use: no walk, every object keeps its memo from the start', async () => {
+    const prefix = freshPrefix();
+    const first = await deploy('ttlAfter', prefix);
+    for (let i = 1; i <= 3; i++) await first.Model.create({ level: 'info', code: `c${i}` });
+    expect(await first.Model.schemaStatus()).toMatchObject({ memosMissing: false, needsReindex: false });
+    expect(await reindexed(prefix, first)).toEqual(notWalked);
+    expect((await first.Model.check()).violations).toEqual([]);
+    await first.lib.disconnect();
+  });
+
+  it('a ttl added: walked once; not again, nor after the ttl changes; again after the ttl was away, or an index was added', async () => {
+    const prefix = freshPrefix();
+    const before = await deploy('ttlBefore', prefix);
+    for (let i = 1; i <= 3; i++) await before.Model.create({ level: 'info', code: `c${i}` });
+    await before.lib.disconnect();
+
+    const after = await deploy('ttlAfter', prefix);
+    expect(await after.Model.schemaStatus()).toMatchObject({ added: [], dropped: [], memosMissing: true, needsReindex: true });
+    expect(await reindexed(prefix, after)).toEqual({ objects: 3, walked: true, scripts: 3 });
+    expect((await after.Model.check()).violations).toEqual([]);
+    expect(await after.Model.schemaStatus()).toMatchObject({ memosMissing: false, needsReindex: false });
+    expect(await reindexed(prefix, after)).toEqual(notWalked);
+    await after.lib.disconnect();
+
+    // another ttl: the objects keep their memos, nothing to walk
+    const longer = await deploy('ttlLonger', prefix);
+    expect(await reindexed(prefix, longer)).toEqual(notWalked);
+    await longer.lib.disconnect();
+
+    // the ttl dropped: objects are written without a memo; once it is back, they are walked again
+    const without = await deploy('ttlBefore', prefix);
+    await without.Model.create({ level: 'warn', code: 'c4' });
+    await without.lib.disconnect();
+    const back = await deploy('ttlAfter', prefix);
+    expect(kinds(await back.Model.check())).toEqual(['memoMismatch']);
+    expect(await back.Model.schemaStatus()).toMatchObject({ memosMissing: true, needsReindex: true });
+    expect(await reindexed(prefix, back)).toEqual({ objects: 4, walked: true, scripts: 4 });
+    expect((await back.Model.check()).violations).toEqual([]);
+    expect(await reindexed(prefix, back)).toEqual(notWalked);
+    await back.lib.disconnect();
+
+    // an index added: walked, every object's entries and memo written
+    const indexed = await deploy('ttlIndexed', prefix);
+    await indexed.Model.create({ level: 'warn', code: 'c5', rank: 5 });
+    expect(await reindexed(prefix, indexed)).toMatchObject({ objects: 5, walked: true, scripts: 5 });
+    expect((await indexed.Model.check()).violations).toEqual([]);
+    expect(await reindexed(prefix, indexed)).toEqual(notWalked);
+  });
+
+  it('the application is told when objects may lack memos (default: one console.warn line)', async () => {
+    const prefix = freshPrefix();
+    const before = await deploy('ttlBefore', prefix);
+    await before.Model.create({ level: 'info', code: 'c1' });
+    await before.lib.disconnect();
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const after = await deploy('ttlAfter', prefix, 'warn');
+      await after.Model.count();
+      expect(warn.mock.calls).toEqual([
+        ['redis-record: model ChangeTtl may hold objects without the memo its ttl or cap needs (written before it had one): run ChangeTtl.reindex()'],
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 

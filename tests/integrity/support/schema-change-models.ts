@@ -56,6 +56,23 @@ export const versions = {
     }
     return ChangeTtl;
   },
+  ttlLonger() {
+    @Model({ name: 'ChangeTtl', ttl: 7200 })
+    class ChangeTtl extends BaseEntity {
+      @Attr() @Index() level?: string;
+      @Attr() @Unique() code?: string;
+    }
+    return ChangeTtl;
+  },
+  ttlIndexed() {
+    @Model({ name: 'ChangeTtl', ttl: 3600 })
+    class ChangeTtl extends BaseEntity {
+      @Attr() @Index() level?: string;
+      @Attr() @Unique() code?: string;
+      @Attr() @Index() rank?: number;
+    }
+    return ChangeTtl;
+  },
   uniqueBefore() {
     @Model({ name: 'ChangeUnique' })
     class ChangeUnique extends BaseEntity {
