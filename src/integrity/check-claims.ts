@@ -13,6 +13,17 @@ export function hasClaims(scope: ModelScope): boolean {
   return (scope.definition.shards ?? 1) > 1 && scope.definition.indexes.some((index) => index.kind === 'unique');
 }
 
+/** The hash field holding the form a unique index compares: the case-folded copy for `caseInsensitive`. */
+export function uniqueFieldOf(index: StoredIndex): string {
+  return index.caseInsensitive ? caseFoldField(index.attribute) : index.attribute;
+}
+
+/** The claim key of a unique value as stored in the field `uniqueFieldOf(index)` (a number's `-0` as `0`). */
+export function claimKeyOf(scope: ModelScope, index: StoredIndex, stored: string): string {
+  const { definition, prefix, tenant } = scope;
+  return claimKey(prefix, definition.name, tenant, index.attribute, claimedValue(stored, isNumeric(definition, index.attribute)));
+}
+
 /** The attribute a claim key names (the rest of the key is checked by building it again). */
 const CLAIM = /\{(?:[^{}]*\/)?[A-Za-z0-9_]+@([A-Za-z0-9_]+):[0-9a-f]{40}\}:claim$/;
 
@@ -36,9 +47,8 @@ export async function checkClaims(scope: ModelScope, findings: Findings, batchSi
   const uniques = definition.indexes.filter((index) => index.kind === 'unique');
   const shards = shardScopes(scope);
   const sequence = definition.idStrategy === 'sequence';
-  const fieldOf = (index: StoredIndex) => (index.caseInsensitive ? caseFoldField(index.attribute) : index.attribute);
-  const keyOf = (index: StoredIndex, stored: string) =>
-    claimKey(prefix, definition.name, tenant, index.attribute, claimedValue(stored, isNumeric(definition, index.attribute)));
+  const fieldOf = uniqueFieldOf;
+  const keyOf = (index: StoredIndex, stored: string) => claimKeyOf(scope, index, stored);
   const objectKey = (id: string) => shards[shardOfId(id, shards.length, sequence)].keys.object(id);
 
   // Claims whose holder does not hold the value: stale once older than the grace period, else a writer's that

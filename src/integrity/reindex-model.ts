@@ -6,6 +6,8 @@ import { foldedAttributes, foldsOf, repairObject } from './apply-fix';
 import { batchSizeOf } from './check-model';
 import { DefinitionLookup, modelScope, ModelScope, shardScopes } from './model-scope';
 import { idsInOrder } from './ids-in-order';
+import { hasClaims } from './check-claims';
+import { claimAddedUniques } from './claim-added-uniques';
 import { objectsListed } from './objects-listed';
 import { globEscape, raw } from './raw-commands';
 import { tenantsOf } from './tenants-of';
@@ -51,9 +53,10 @@ async function deleteKeys(scope: ModelScope, indexes: readonly StoredIndex[], ba
 /**
  * Writes what each object of the scope lacks, one repair-object.lua call per object, the objects taken in
  * `all`'s order (ids-in-order.ts), so that of objects holding one value of an added unique index the first keeps
- * it. An object that keeps a memo (every object of a model with a ttl or a cap; in other models one that has a
- * memo or a time to live) has every entry written and its memo rewritten ('full'); any other gets the entries of
- * `added` ('add'), or nothing when `added` is empty. Resolves to how many objects were written.
+ * it (in a sharded model, the first of each shard; the claim across the shards goes to the first of all:
+ * claim-added-uniques.ts). An object that keeps a memo (every object of a model with a ttl or a cap; in other
+ * models one that has a memo or a time to live) has every entry written and its memo rewritten ('full'); any
+ * other gets the entries of `added` ('add'), or nothing when `added` is empty. Resolves to how many objects were written.
  */
 async function buildEntries(scope: ModelScope, added: readonly StoredIndex[], batchSize: number): Promise<number> {
   const every = scope.definition.indexes;
@@ -127,9 +130,14 @@ export async function reindexModel(
   // In a model that keeps memos, objects written before its ttl or cap have none: the stored definition says
   // whether every object is known to keep one (memosKept); without a stored definition nothing is known.
   const memosMissing = keepsMemo(current) && stored?.memosKept !== true;
-  for (const scope of tenants.flatMap((tenant) => shardScopes(modelScope(client, prefix, current, lookup, tenant)))) {
-    keysDeleted += await deleteKeys(scope, dropped, batchSize);
-    if (memosMissing || added.length > 0 || dropped.length > 0) objects += await buildEntries(scope, added, batchSize);
+  for (const tenant of tenants) {
+    const whole = modelScope(client, prefix, current, lookup, tenant);
+    for (const scope of shardScopes(whole)) {
+      keysDeleted += await deleteKeys(scope, dropped, batchSize);
+      if (memosMissing || added.length > 0 || dropped.length > 0) objects += await buildEntries(scope, added, batchSize);
+    }
+    // a sharded model's added unique values are claimed across its shards, for the first holder in id order
+    if (hasClaims(whole)) await claimAddedUniques(whole, added, batchSize);
   }
   // every object now keeps the memo the model needs (a model with a ttl or a cap: each was walked, or was known to)
   await storeDefinition(client, prefix, withMemosKept(current, true));

@@ -225,6 +225,34 @@ describe('reindex() of a model with a ttl or a cap walks its objects only when s
   });
 });
 
+describe('reindex() after a unique index is added to a sharded model', () => {
+  it('claims each value across the shards for the object first in id order: a new object cannot take it', async () => {
+    const prefix = freshPrefix();
+    const before = await deploy('shardedUniqueBefore', prefix);
+    // 12 objects spread over the 4 shards; in id order, each of v0, v1, v2 is held by every third object
+    const objects: Array<{ id: string; code?: string; save(): Promise<unknown> }> = [];
+    for (let i = 0; i < 12; i++) objects.push(await before.Model.create({}));
+    objects.sort((a, b) => Number(a.id) - Number(b.id));
+    for (const [rank, object] of objects.entries()) {
+      object.code = `v${rank % 3}`;
+      await object.save();
+    }
+    await before.lib.disconnect();
+
+    const after = await deploy('shardedUniqueAfter', prefix);
+    expect(await after.Model.reindex()).toMatchObject({ added: ['unique:code'], objects: 12 });
+    const { claimKey } = require('../../src/keys/claim-keys') as typeof import('../../src/keys/claim-keys');
+    const holders = await Promise.all(['v0', 'v1', 'v2'].map(async (code) => (await raw.get(claimKey(prefix, 'ChangeShardedUnique', undefined, 'code', code)))?.split(' ')[0]));
+    expect(holders).toEqual(objects.slice(0, 3).map((object) => object.id));
+    await expect(after.Model.create({ code: 'v1' })).rejects.toBeInstanceOf(after.lib.UniqueConstraintError);
+    // the later holders are reported, each once, as holding a value the first one holds
+    const report = await after.Model.check();
+    expect(report.violations.map((v: Library.Violation) => [v.kind, v.id]).sort()).toEqual(
+      objects.slice(3).map((object) => ['duplicateUnique', object.id]).sort(),
+    );
+  });
+});
+
 describe('reindex() after indexes change in an expirable model without a ttl', () => {
   it('rewrites the memo of every object with a time to live, so that its sweep removes exactly its entries', async () => {
     const prefix = freshPrefix();

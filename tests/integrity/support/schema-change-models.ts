@@ -101,6 +101,20 @@ export const versions = {
     }
     return ChangeUuidUnique;
   },
+  shardedUniqueBefore() {
+    @Model({ name: 'ChangeShardedUnique', shards: 4 })
+    class ChangeShardedUnique extends BaseEntity {
+      @Attr() code?: string;
+    }
+    return ChangeShardedUnique;
+  },
+  shardedUniqueAfter() {
+    @Model({ name: 'ChangeShardedUnique', shards: 4 })
+    class ChangeShardedUnique extends BaseEntity {
+      @Attr() @Unique() code?: string;
+    }
+    return ChangeShardedUnique;
+  },
   expirableBefore() {
     @Model({ name: 'ChangeExpirable', expirable: true })
     class ChangeExpirable extends BaseEntity {
