@@ -5,6 +5,7 @@ import { indexName, keepsMemo, StoredDefinition, StoredIndex, withMemosKept } fr
 import { foldedAttributes, foldsOf, repairObject } from './apply-fix';
 import { batchSizeOf } from './check-model';
 import { DefinitionLookup, modelScope, ModelScope, shardScopes } from './model-scope';
+import { claimPattern } from '../keys/claim-keys';
 import { idsInOrder } from './ids-in-order';
 import { hasClaims } from './check-claims';
 import { claimAddedUniques } from './claim-added-uniques';
@@ -45,6 +46,24 @@ async function deleteKeys(scope: ModelScope, indexes: readonly StoredIndex[], ba
       for await (const page of client.scanIterator({ MATCH: pattern, COUNT: batchSize })) {
         if (page.length > 0) deleted += Number(await client.unlink(page));
       }
+    }
+  }
+  return deleted;
+}
+
+/**
+ * Deletes the claims (docs/cluster.md) of the unique indexes among `indexes`, across the shards of a sharded
+ * model: they are under the value's own hash tag, not the model's, so deleteKeys does not see them.
+ */
+async function deleteClaims(scope: ModelScope, indexes: readonly StoredIndex[], batchSize: number): Promise<number> {
+  if ((scope.definition.shards ?? 1) === 1) return 0;
+  const client = raw(scope.client);
+  const tenant = scope.tenant === undefined ? undefined : globEscape(scope.tenant);
+  let deleted = 0;
+  for (const index of indexes.filter((dropped) => dropped.kind === 'unique')) {
+    const pattern = claimPattern(globEscape(scope.prefix), scope.definition.name, tenant, index.attribute);
+    for await (const page of client.scanIterator({ MATCH: pattern, COUNT: batchSize })) {
+      if (page.length > 0) deleted += Number(await client.unlink(page));
     }
   }
   return deleted;
@@ -136,7 +155,9 @@ export async function reindexModel(
       keysDeleted += await deleteKeys(scope, dropped, batchSize);
       if (memosMissing || added.length > 0 || dropped.length > 0) objects += await buildEntries(scope, added, batchSize);
     }
-    // a sharded model's added unique values are claimed across its shards, for the first holder in id order
+    // a sharded model's dropped unique values are no longer claimed; its added ones are claimed across its
+    // shards, for the first holder in id order
+    keysDeleted += await deleteClaims(whole, dropped, batchSize);
     if (hasClaims(whole)) await claimAddedUniques(whole, added, batchSize);
   }
   // every object now keeps the memo the model needs (a model with a ttl or a cap: each was walked, or was known to)

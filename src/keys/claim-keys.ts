@@ -15,7 +15,7 @@ export function claimedValue(stored: string, numeric: boolean): string {
   return numeric && stored === '-0' ? '0' : stored;
 }
 
-/** The SCAN pattern matching every claim of a model (for the integrity checker). */
-export function claimPattern(prefix: string, model: string, tenant: string | undefined): string {
-  return `${prefix}:{${tenant === undefined ? '' : `${tenant}/`}${model}@*}:claim`;
+/** The SCAN pattern matching every claim of a model (for the integrity checker), or of one of its attributes. */
+export function claimPattern(prefix: string, model: string, tenant: string | undefined, attribute?: string): string {
+  return `${prefix}:{${tenant === undefined ? '' : `${tenant}/`}${model}@${attribute === undefined ? '*' : `${attribute}:*`}}:claim`;
 }

@@ -1,7 +1,7 @@
 import type * as Library from '../../src';
 import type * as ChangeModels from './support/schema-change-models';
 import type * as IndexConsistency from '../support/index-consistency';
-import { useOwnPrefixes } from '../support/test-redis';
+import { keysUnder, useOwnPrefixes } from '../support/test-redis';
 
 /**
  * A model changed while it holds data: a cap or a ttl added, a unique index added over duplicates, an index
@@ -250,6 +250,37 @@ describe('reindex() after a unique index is added to a sharded model', () => {
     expect(report.violations.map((v: Library.Violation) => [v.kind, v.id]).sort()).toEqual(
       objects.slice(3).map((object) => ['duplicateUnique', object.id]).sort(),
     );
+  });
+});
+
+describe('reindex() after a unique index is dropped from a sharded model', () => {
+  it('deletes its claims: once the index is back, each value is claimed for the object holding it then', async () => {
+    const prefix = freshPrefix();
+    const claimKeys = async () => (await keysUnder(raw, prefix)).filter((key) => key.endsWith(':claim'));
+    const unique = await deploy('shardedUniqueAfter', prefix);
+    const [first, second] = [await unique.Model.create({ code: 'a' }), await unique.Model.create({ code: 'b' })];
+    expect(await claimKeys()).toHaveLength(2);
+    await unique.lib.disconnect();
+
+    const plain = await deploy('shardedUniqueBefore', prefix);
+    // the two shards' uniq:code hashes and the two claims
+    expect(await plain.Model.reindex()).toMatchObject({ dropped: ['unique:code'], keysDeleted: 4 });
+    expect(await claimKeys()).toEqual([]);
+    // the values change hands while nothing claims them
+    const [one, two] = [await plain.Model.findOrFail(first.id), await plain.Model.findOrFail(second.id)];
+    one.code = 'c';
+    two.code = 'a';
+    await one.save();
+    await two.save();
+    await plain.lib.disconnect();
+
+    const back = await deploy('shardedUniqueAfter', prefix);
+    await back.Model.reindex();
+    const { claimKey } = require('../../src/keys/claim-keys') as typeof import('../../src/keys/claim-keys');
+    const holderOf = async (code: string) => (await raw.get(claimKey(prefix, 'ChangeShardedUnique', undefined, 'code', code)))?.split(' ')[0];
+    expect([await holderOf('a'), await holderOf('c'), await holderOf('b')]).toEqual([second.id, first.id, undefined]);
+    expect((await back.Model.check()).violations).toEqual([]);
+    await expect(back.Model.create({ code: 'b' })).resolves.toBeDefined();
   });
 });
 
