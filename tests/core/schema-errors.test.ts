@@ -1,4 +1,4 @@
-import { AfterLoad, Attr, BaseEntity, BeforeSave, BelongsTo, Codec, Counter, DynamicAttrs, Index, Model, SchemaError, Version } from '../../src';
+import { AfterLoad, Attr, BaseEntity, BeforeSave, BelongsTo, Codec, Counter, DynamicAttrs, Index, Model, SchemaError, Unique, Version } from '../../src';
 import { descriptorOf } from '../../src/metadata/model-registry';
 import { useTestRedis } from '../support/test-redis';
 
@@ -321,6 +321,38 @@ describe('two declarations of one property', () => {
       @Counter() declare visits: number;
     }
     expect(descriptorOf(SchemaRedeclared).counters.has('visits')).toBe(true);
+  });
+});
+
+describe('indexes declared twice, and unique counters', () => {
+  it('the same index declared twice on one attribute is one index', () => {
+    @Model()
+    class SchemaIndexTwice extends BaseEntity {
+      @Attr() @Index() @Index() score?: number;
+      @Attr() @Unique() @Unique() code?: string;
+      @Attr() @Index({ scope: 'code' }) @Index() @Index({ scope: 'code' }) at?: Date;
+    }
+    expect(descriptorOf(SchemaIndexTwice).indexes.map((index) => [index.kind, index.attribute.property, index.scope?.property])).toEqual([
+      ['score', 'score', undefined],
+      ['unique', 'code', undefined],
+      ['score', 'at', 'code'],
+      ['score', 'at', undefined],
+    ]);
+  });
+
+  it.each([
+    ['@Counter', (p: object) => (Unique()(p, 'visits'), Counter()(p, 'visits'))],
+    ['@Version', (p: object) => (Unique()(p, 'visits'), Version()(p, 'visits'))],
+  ])('@Unique on a %s attribute', (_label, declare) => {
+    const error = schemaErrorOf(() => {
+      class SchemaUniqueRole extends BaseEntity {
+        visits = 0;
+      }
+      declare(SchemaUniqueRole.prototype);
+      Model({ name: 'SchemaUniqueRole' })(SchemaUniqueRole);
+      return SchemaUniqueRole;
+    });
+    expect(error.message).toBe('SchemaUniqueRole.visits: a counter or version cannot be @Unique');
   });
 });
 
