@@ -30,10 +30,16 @@ export async function claimedWrite(
   const claims = new UniqueClaims(model, connection);
   const { gained, lost } = uniqueChanges(model, after, before);
   const rewritten = rewrittenIndexes({ gained, lost });
-  const [claimed, held] = await Promise.all([
+  const [claimed, stored] = await Promise.all([
     gained.length > 0 ? claims.claim(id, gained) : ({ took: [] } as ClaimOutcome),
-    before && rewritten.length > 0 ? claims.stored(id, rewritten) : [],
+    before && rewritten.length > 0 ? claims.storedIfLive(id, rewritten) : [],
   ]);
+  // an update of an object that is gone is refused as gone (save.lua's answer), whatever its values meet
+  if (stored === undefined) {
+    await claims.release(id, claimed.took);
+    return { missing: true };
+  }
+  const held = stored;
   if (claimed.taken) return { uniqueTaken: claimed.taken.index.attribute.property };
   // A write that throws may still have happened (a lost reply): its claims stay, and are taken over once stale.
   const outcome = await write();

@@ -88,13 +88,22 @@ export class UniqueClaims {
    * object does not exist.
    */
   async stored(id: string, indexes: readonly IndexDescriptor[] = this.model.indexes): Promise<UniqueValue[]> {
+    if (!indexes.some((index) => index.kind === 'unique')) return [];
+    return (await this.storedIfLive(id, indexes)) ?? [];
+  }
+
+  /**
+   * As stored(), with the object's `#id` read in the same HMGET: undefined when the object does not exist (it
+   * was removed, or has expired), so that an update refused for a value another object holds can say so first.
+   */
+  async storedIfLive(id: string, indexes: readonly IndexDescriptor[] = this.model.indexes): Promise<UniqueValue[] | undefined> {
     const fields = indexes.filter((index) => index.kind === 'unique').map((index) => uniqueField(index));
-    if (fields.length === 0) return [];
     const keys = this.model.keysOf(this.connection.prefix, id);
-    const read = await this.connection.client.hmGet(keys.object(id), fields);
+    const read = await this.connection.client.hmGet(keys.object(id), ['#id', ...fields]);
+    if (read[0] === null || read[0] === undefined) return undefined;
     const found: EncodedFields = new Map();
     fields.forEach((field, i) => {
-      const value = read[i];
+      const value = read[i + 1];
       if (value !== null && value !== undefined) found.set(field, String(value));
     });
     return uniqueValues(this.model, found).filter((value) => indexes.includes(value.index));

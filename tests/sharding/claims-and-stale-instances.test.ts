@@ -1,4 +1,4 @@
-import { Attr, BaseEntity, Model, StaleObjectError, Unique, UniqueConstraintError, Version } from '../../src';
+import { Attr, BaseEntity, Model, NotFoundError, StaleObjectError, Unique, UniqueConstraintError, Version } from '../../src';
 import { claimKey } from '../../src/keys/claim-keys';
 import { descriptorOf } from '../../src/metadata/model-registry';
 import { describeModel } from '../../src/schema/describe-model';
@@ -31,6 +31,11 @@ class TwoUniques extends BaseEntity {
 class MailAccount extends BaseEntity {
   @Attr() @Unique({ caseInsensitive: true }) email?: string;
   @Attr() name?: string;
+}
+
+@Model({ shards: 4, expirable: true })
+class ExpiringHandle extends BaseEntity {
+  @Attr() @Unique() handle?: string;
 }
 
 const redis = useTestRedis();
@@ -87,6 +92,35 @@ describe('a failed save keeps the claims its object held', () => {
     expect(await failure(member.save())).toBeInstanceOf(UniqueConstraintError);
     expect(await claimOf('TwoUniques', 'handle', 't-wanted')).toBeNull();
     expect(await holderOf('TwoUniques', 'handle', 't-before')).toBe(member.id);
+  });
+});
+
+describe('an update of an object that is gone', () => {
+  // as on an unsharded model, whose save.lua finds the object gone before it looks at unique values
+  it('is a NotFoundError, also when its new value is held by another object, and claims nothing', async () => {
+    await TwoUniques.create({ handle: 'g-taken' });
+    const gone = await TwoUniques.create({ handle: 'g-mine' });
+    const viaSave = await TwoUniques.findOrFail(gone.id);
+    const viaSaveMany = await TwoUniques.findOrFail(gone.id);
+    await gone.remove();
+    viaSave.handle = 'g-taken';
+    viaSave.code = 'g-code';
+    expect(await failure(viaSave.save())).toBeInstanceOf(NotFoundError);
+    viaSaveMany.handle = 'g-taken';
+    viaSaveMany.code = 'g-code';
+    const result = await TwoUniques.saveMany([viaSaveMany]);
+    expect(result.failed.map((failed) => failed.error)).toEqual([expect.any(NotFoundError)]);
+    expect(await claimOf('TwoUniques', 'code', 'g-code')).toBeNull();
+    expect(await TwoUniques.create({ code: 'g-code' })).toBeTruthy();
+  });
+
+  it('is a NotFoundError when the object has expired', async () => {
+    const holder = await ExpiringHandle.create({ handle: 'e-taken' });
+    const expiring = await ExpiringHandle.create({ handle: 'e-mine' });
+    await expiring.expire(0.01);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expiring.handle = holder.handle;
+    expect(await failure(expiring.save())).toBeInstanceOf(NotFoundError);
   });
 });
 
