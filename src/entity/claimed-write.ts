@@ -15,7 +15,9 @@ export function claimsUniques(model: ModelDescriptor): boolean {
  * value's index when another object holds one), then the object is written; a write that does not go through
  * releases the claims this call took (not those the object held already), one that does releases the values
  * the object held before it at the indexes it rewrote (read from its shard with the claims, so that an
- * instance loaded before another one changed the object gives up what was stored, not what it loaded). A crash
+ * instance loaded before another one changed the object gives up what was stored, not what it loaded). That
+ * read also finds an update of an object that is gone, or whose @Version moved on since `readVersion`: it is
+ * refused as such, as save.lua refuses it before it looks at unique values. A crash
  * between the steps leaves a claim whose holder does not hold the value: it is taken over once stale, and
  * `check` reports it (docs/cluster.md).
  */
@@ -26,20 +28,30 @@ export async function claimedWrite(
   after: EncodedFields,
   before: EncodedFields | undefined,
   write: () => Promise<SaveOutcome>,
+  readVersion?: string,
 ): Promise<SaveOutcome> {
   const claims = new UniqueClaims(model, connection);
   const { gained, lost } = uniqueChanges(model, after, before);
   const rewritten = rewrittenIndexes({ gained, lost });
+  const reading = before !== undefined && rewritten.length > 0;
   const [claimed, stored] = await Promise.all([
     gained.length > 0 ? claims.claim(id, gained) : ({ took: [] } as ClaimOutcome),
-    before && rewritten.length > 0 ? claims.storedIfLive(id, rewritten) : [],
+    reading ? claims.storedIfLive(id, rewritten) : undefined,
   ]);
-  // an update of an object that is gone is refused as gone (save.lua's answer), whatever its values meet
-  if (stored === undefined) {
+  // An update is refused for what save.lua checks before unique values, whatever its values meet: the object
+  // gone, or (with @Version) saved by someone else since this instance read it.
+  const refused: SaveOutcome | undefined = !reading
+    ? undefined
+    : stored === undefined
+      ? { missing: true }
+      : model.version && (stored.version ?? '') !== (readVersion ?? '')
+        ? { stale: true }
+        : undefined;
+  if (refused) {
     await claims.release(id, claimed.took);
-    return { missing: true };
+    return refused;
   }
-  const held = stored;
+  const held = stored?.values ?? [];
   if (claimed.taken) return { uniqueTaken: claimed.taken.index.attribute.property };
   // A write that throws may still have happened (a lost reply): its claims stay, and are taken over once stale.
   const outcome = await write();

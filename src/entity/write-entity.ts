@@ -43,7 +43,7 @@ export async function writeEntity(model: ModelDescriptor, entity: object, state:
     outcome = isEmpty(plan.changes)
       ? { id: state.id! }
       : claiming
-        ? await claimedWrite(model, connection, state.id!, plan.stored, snapshotOf(state)!, update)
+        ? await claimedWrite(model, connection, state.id!, plan.stored, snapshotOf(state)!, update, plan.readVersion)
         : await update();
     if ('id' in outcome) keepUpdate(model, entity, state, plan.stored);
   }

@@ -42,6 +42,12 @@ export function sameValue(a: UniqueValue, b: UniqueValue): boolean {
   return a.index === b.index && a.value === b.value;
 }
 
+/** The unique values an object holds, and its stored @Version (undefined without one). */
+export interface HeldValues {
+  readonly values: UniqueValue[];
+  readonly version: string | undefined;
+}
+
 /** What claim() came to: the values the call took (not this object's before it), and the first one refused. */
 export interface ClaimOutcome {
   /** Claimed by this call; a value the object's claim already named is not among them (it is not this call's to release). */
@@ -89,24 +95,27 @@ export class UniqueClaims {
    */
   async stored(id: string, indexes: readonly IndexDescriptor[] = this.model.indexes): Promise<UniqueValue[]> {
     if (!indexes.some((index) => index.kind === 'unique')) return [];
-    return (await this.storedIfLive(id, indexes)) ?? [];
+    return (await this.storedIfLive(id, indexes))?.values ?? [];
   }
 
   /**
-   * As stored(), with the object's `#id` read in the same HMGET: undefined when the object does not exist (it
-   * was removed, or has expired), so that an update refused for a value another object holds can say so first.
+   * As stored(), with the object's `#id` (and its @Version field, if any) read in the same HMGET: undefined when
+   * the object does not exist (it was removed, or has expired), so that an update refused for a value another
+   * object holds can be refused for what save.lua would find first: the object gone, or its version moved on.
    */
-  async storedIfLive(id: string, indexes: readonly IndexDescriptor[] = this.model.indexes): Promise<UniqueValue[] | undefined> {
+  async storedIfLive(id: string, indexes: readonly IndexDescriptor[] = this.model.indexes): Promise<HeldValues | undefined> {
     const fields = indexes.filter((index) => index.kind === 'unique').map((index) => uniqueField(index));
     const keys = this.model.keysOf(this.connection.prefix, id);
-    const read = await this.connection.client.hmGet(keys.object(id), ['#id', ...fields]);
+    const versionField = this.model.version?.field;
+    const read = await this.connection.client.hmGet(keys.object(id), ['#id', versionField ?? '#id', ...fields]);
     if (read[0] === null || read[0] === undefined) return undefined;
     const found: EncodedFields = new Map();
     fields.forEach((field, i) => {
-      const value = read[i + 1];
+      const value = read[i + 2];
       if (value !== null && value !== undefined) found.set(field, String(value));
     });
-    return uniqueValues(this.model, found).filter((value) => indexes.includes(value.index));
+    const version = versionField === undefined || read[1] === null || read[1] === undefined ? undefined : String(read[1]);
+    return { values: uniqueValues(this.model, found).filter((value) => indexes.includes(value.index)), version };
   }
 
   /** 'took' when the claim is now `id`'s and was not, 'held' when it was `id`'s already, else 'refused'. */

@@ -95,7 +95,7 @@ describe('a failed save keeps the claims its object held', () => {
   });
 });
 
-describe('an update of an object that is gone', () => {
+describe('an update of an object that is gone, or saved since', () => {
   // as on an unsharded model, whose save.lua finds the object gone before it looks at unique values
   it('is a NotFoundError, also when its new value is held by another object, and claims nothing', async () => {
     await TwoUniques.create({ handle: 'g-taken' });
@@ -112,6 +112,21 @@ describe('an update of an object that is gone', () => {
     expect(result.failed.map((failed) => failed.error)).toEqual([expect.any(NotFoundError)]);
     expect(await claimOf('TwoUniques', 'code', 'g-code')).toBeNull();
     expect(await TwoUniques.create({ code: 'g-code' })).toBeTruthy();
+  });
+
+  it('with @Version, an update of an object saved since is a StaleObjectError, also when its new value is held', async () => {
+    await VersionedHandle.create({ handle: 'vs-taken' });
+    const member = await VersionedHandle.create({ handle: 'vs-mine' });
+    const viaSave = await VersionedHandle.findOrFail(member.id);
+    const viaSaveMany = await VersionedHandle.findOrFail(member.id);
+    member.handle = 'vs-moved';
+    await member.save();
+    viaSave.handle = 'vs-taken';
+    expect(await failure(viaSave.save())).toBeInstanceOf(StaleObjectError);
+    viaSaveMany.handle = 'vs-taken';
+    const result = await VersionedHandle.saveMany([viaSaveMany]);
+    expect(result.failed.map((failed) => failed.error)).toEqual([expect.any(StaleObjectError)]);
+    expect(await holderOf('VersionedHandle', 'handle', 'vs-moved')).toBe(member.id);
   });
 
   it('is a NotFoundError when the object has expired', async () => {
