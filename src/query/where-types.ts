@@ -47,9 +47,12 @@ export type Condition<V> = [V] extends [Date]
           ? never
           : V | ({ in?: readonly V[] } & NoRanges & NoStartsWith);
 
-/** Conditions on attributes, ANDed; `OR` adds alternatives (each a Where), ANDed with the rest. */
+/**
+ * Conditions on attributes, ANDed; `OR` adds alternatives (each a Where), ANDed with the rest. `OR` takes at least
+ * one alternative: an empty OR would match nothing (or, read as "no alternative", everything), so it is refused.
+ */
 export type Where<T> = { [K in AttributeName<T>]?: Condition<NonNullable<T[K]>> } & {
-  OR?: ReadonlyArray<Where<T>>;
+  OR?: readonly [Where<T>, ...Array<Where<T>>];
 };
 
 type Orderable<V> = [V] extends [number] ? true : [V] extends [Date] ? true : [V] extends [string] ? IsSortable<V> : false;

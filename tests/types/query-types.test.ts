@@ -107,6 +107,17 @@ describe('refused at compile time (and QueryError at runtime)', () => {
     await expect(TypedQueryPost.findIds({ total: prefixOnCodec })).rejects.toThrow(QueryError);
   });
 
+  it('an empty OR, written or held in an array that may be empty', async () => {
+    // @ts-expect-error OR takes at least one alternative
+    await expect(TypedQueryPost.findIds({ OR: [] })).rejects.toThrow(/OR takes a non-empty array/);
+    const alternatives: Array<Where<TypedQueryPost>> = [];
+    // @ts-expect-error an array typed as possibly empty, likewise
+    await expect(TypedQueryPost.count({ OR: alternatives })).rejects.toThrow(/OR takes a non-empty array/);
+    const one: [Where<TypedQueryPost>, ...Array<Where<TypedQueryPost>>] = [{ score: 1 }];
+    expect(await TypedQueryPost.findIds({ OR: one })).toEqual(['2']);
+    expect(await TypedQueryPost.findIds({ OR: [{ score: 1 }] })).toEqual(['2']);
+  });
+
   it('include on findIds, which returns ids, and limit on findOneBy, which answers one', async () => {
     // @ts-expect-error findIds has nothing to include
     await expect(TypedQueryPost.findIds({}, { include: [] })).rejects.toThrow(/include/);
