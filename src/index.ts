@@ -8,7 +8,7 @@ export type { AttrOptions, CodecAttrDecorator } from './decorators/attr';
 export { Index, Unique } from './decorators/indexes';
 export { Counter, Version, DynamicAttrs } from './decorators/roles';
 export { BelongsTo, HasMany, ManyToMany } from './decorators/relations';
-export type { BelongsToOptions, HasManyOptions, ManyToManyOptions, RelationDecorator } from './decorators/relations';
+export type { BelongsToOptions, HasManyDecorator, HasManyOptions, ManyToManyOptions, RelationDecorator } from './decorators/relations';
 export type { BelongsToHandle } from './relations/belongs-to-handle';
 export type { HasManyHandle } from './relations/has-many-handle';
 export type { ManyToManyHandle } from './relations/many-to-many-handle';

@@ -26,6 +26,27 @@ type RelationMismatch = { mismatch: "an instance property declared as the handle
 /** The decorator a relation decorator returns: `H` is the property's handle type. */
 export type RelationDecorator<H> = <P extends object, K extends string>(prototype: P, key: K & DeclaredAs<P, K, H>) => void;
 
+/**
+ * `unknown` when the has-many's `inverse` `I` names a property of the related model `T` declared as the
+ * `BelongsTo` of the owner `P`, else `InverseMismatch`. An inverse known only as a `string` (options held in a
+ * variable typed HasManyOptions) is left to the run-time check.
+ */
+type InverseOf<T, I extends string, P> = string extends I
+  ? unknown
+  : I extends keyof T
+    ? DeclaredExactly<T, I, BelongsTo<P>, InverseMismatch>
+    : InverseMismatch;
+type InverseMismatch = { mismatch: "an inverse naming the related model's @BelongsTo of this model" };
+
+/**
+ * The decorator `@HasMany` returns: as RelationDecorator, and its `inverse` (`I`) must name the related model's
+ * `@BelongsTo` property that points back to the model the decorator is applied to.
+ */
+export type HasManyDecorator<T, I extends string> = <P extends object, K extends string>(
+  prototype: P,
+  key: K & DeclaredAs<P, K, HasMany<T>> & InverseOf<T, I, P>,
+) => void;
+
 /** The model class a relation decorator's target returns: its instances are `T`. */
 type ModelClass<T> = { prototype: T };
 
@@ -78,7 +99,7 @@ export interface HasManyOptions {
 }
 
 /** The objects of another model that belong to this one (through their `@BelongsTo` named `inverse`). */
-export function HasMany<T>(target: () => ModelClass<T>, options: HasManyOptions): RelationDecorator<HasMany<T>> {
+export function HasMany<T, I extends string>(target: () => ModelClass<T>, options: HasManyOptions & { inverse: I }): HasManyDecorator<T, I> {
   return (prototype: object, key: string | symbol) => {
     const property = instanceProperty('HasMany', prototype, key);
     const owner = prototype.constructor.name;

@@ -127,6 +127,7 @@ describe('relations', () => {
 @Model()
 class RelBadParent extends BaseEntity {
   @Attr() name?: string;
+  // @ts-expect-error an inverse naming no @BelongsTo of RelBadChild (the types refuse it too)
   @HasMany(() => RelBadChild, { inverse: 'nothing' }) children!: HasMany<RelBadChild>;
 }
 

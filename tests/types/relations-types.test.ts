@@ -1,4 +1,4 @@
-import { ArgumentError, Attr, BaseEntity, BelongsTo, FindOptions, HasMany, Index, IncludableName, ManyToMany, Model, Where } from '../../src';
+import { ArgumentError, Attr, BaseEntity, BelongsTo, FindOptions, HasMany, HasManyOptions, Index, IncludableName, ManyToMany, Model, Where } from '../../src';
 import { useTestRedis } from '../support/test-redis';
 
 /**
@@ -113,12 +113,36 @@ describe('handle methods are typed by the related model', () => {
   });
 });
 
+describe("a has-many's inverse", () => {
+  it("names the related model's @BelongsTo of this model (and SchemaError at runtime otherwise)", () => {
+    const inverse: HasManyOptions = { inverse: 'owner' };
+    @Model({ group: 'typed' })
+    class TyShelf extends BaseEntity {
+      @HasMany(() => TyBook, { inverse: 'shelf' }) books!: HasMany<TyBook>;
+      // options built apart: the inverse is a string the types cannot check, run time does
+      @HasMany(() => TyBook, inverse) owned!: HasMany<TyBook>;
+    }
+    @Model({ group: 'typed' })
+    class TyBook extends BaseEntity {
+      @BelongsTo(() => TyShelf) shelf!: BelongsTo<TyShelf>;
+      @Attr() title?: string;
+    }
+    expect(() => TyShelf.build()).toThrow(/TyShelf.owned: inverse "owner" must be a @BelongsTo/);
+    @Model({ group: 'typed' })
+    class TyRack extends BaseEntity {
+      // @ts-expect-error TyBook.shelf points to TyShelf, not to TyRack
+      @HasMany(() => TyBook, { inverse: 'shelf' }) books!: HasMany<TyBook>;
+    }
+    expect(() => TyRack.build()).toThrow(/TyRack.books: inverse "shelf" must be a @BelongsTo\(\(\) => TyRack\)/);
+  });
+});
+
 describe('a relation decorator is tied to the declared handle', () => {
   it("the property is declared as the handle of the decorator's target model", () => {
     class TyMixed extends BaseEntity {
       @BelongsTo(() => TyUser) author?: BelongsTo<TyUser>;
       @BelongsTo(() => TyMixed) parent!: BelongsTo<TyMixed>;
-      @HasMany(() => TyPost, { inverse: 'author' }) posts!: HasMany<TyPost>;
+      @HasMany(() => TyMixed, { inverse: 'parent' }) children!: HasMany<TyMixed>;
       @ManyToMany(() => TyTag) tags!: ManyToMany<TyTag>;
       // @ts-expect-error the target (TyTag) is not the declared handle's model (TyUser)
       @BelongsTo(() => TyTag) editor!: BelongsTo<TyUser>;
@@ -126,6 +150,12 @@ describe('a relation decorator is tied to the declared handle', () => {
       @HasMany(() => TyTag, { inverse: 'author' }) drafts!: HasMany<TyPost>;
       // @ts-expect-error nor for a many-to-many
       @ManyToMany(() => TyUser) labels!: ManyToMany<TyTag>;
+      // @ts-expect-error the inverse names no property of TyPost
+      @HasMany(() => TyPost, { inverse: 'writer' }) unknownInverse!: HasMany<TyPost>;
+      // @ts-expect-error nor one that is not a @BelongsTo
+      @HasMany(() => TyPost, { inverse: 'title' }) attributeInverse!: HasMany<TyPost>;
+      // @ts-expect-error nor a @BelongsTo of another model than this one (TyPost.author points to TyUser)
+      @HasMany(() => TyPost, { inverse: 'author' }) notOurs!: HasMany<TyPost>;
       // @ts-expect-error a @BelongsTo is declared BelongsTo<T>, not HasMany<T>
       @BelongsTo(() => TyPost) reply!: HasMany<TyPost>;
       // @ts-expect-error nor as a plain attribute
