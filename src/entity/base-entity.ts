@@ -36,6 +36,12 @@ import { saveMany } from './save-many';
 import { removeMany } from './remove-many';
 import { findMany } from './find-many';
 
+/**
+ * The `this` of the statics that take no type parameter: a class that can be instantiated, so that they compile
+ * on a model class and not on the abstract BaseEntity itself, which has no model.
+ */
+type ModelClass = new (...args: never[]) => BaseEntity;
+
 function storeOf(model: ModelDescriptor): ObjectStore {
   return new ObjectStore(model, activeConnection());
 }
@@ -265,7 +271,7 @@ export abstract class BaseEntity extends StatefulEntity {
    * The model within a tenant: the same API, with every key (objects, sequence, indexes, uniques) under the
    * tenant's namespace, so tenants never mix. Relations of a tenant's objects stay within the tenant.
    */
-  static scope<C extends abstract new (...args: never[]) => BaseEntity>(this: C, tenant: string): C {
+  static scope<C extends ModelClass>(this: C, tenant: string): C {
     return scopedClass(this, tenant);
   }
 
@@ -325,12 +331,12 @@ export abstract class BaseEntity extends StatefulEntity {
    * Every violation of the invariants in this model (in the tenant scope it is called on), streamed with
    * SCAN/ZSCAN/SSCAN/HSCAN in batches of `batchSize`; reads only. See docs/operations.md.
    */
-  static check(options?: IntegrityOptions): Promise<CheckResult> {
+  static check(this: ModelClass, options?: IntegrityOptions): Promise<CheckResult> {
     return checkEntityModel(descriptorOf(this), options);
   }
 
   /** Finds the violations check() reports and fixes each in one atomic step; says what it did. */
-  static repair(options?: IntegrityOptions): Promise<RepairResult> {
+  static repair(this: ModelClass, options?: IntegrityOptions): Promise<RepairResult> {
     return repairEntityModel(descriptorOf(this), options);
   }
 
@@ -340,12 +346,12 @@ export abstract class BaseEntity extends StatefulEntity {
    * object's in a model with a ttl or a cap (on every run), and when indexes change, those of objects that keep
    * one (docs/operations.md).
    */
-  static reindex(options?: IntegrityOptions): Promise<ReindexResult> {
+  static reindex(this: ModelClass, options?: IntegrityOptions): Promise<ReindexResult> {
     return reindexEntityModel(descriptorOf(this), options);
   }
 
   /** How the definition stored in Redis compares with this model's: indexes added and dropped. */
-  static schemaStatus(): Promise<SchemaStatus> {
+  static schemaStatus(this: ModelClass): Promise<SchemaStatus> {
     return schemaStatusOf(descriptorOf(this));
   }
 

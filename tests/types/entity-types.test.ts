@@ -1,4 +1,4 @@
-import { Attr, AttributeInput, AttributeName, BaseEntity, Codec, Model, Persisted } from '../../src';
+import { Attr, AttributeInput, AttributeName, BaseEntity, Codec, EntityClass, Model, Persisted, SchemaError } from '../../src';
 import { useTestRedis } from '../support/test-redis';
 
 /**
@@ -75,6 +75,33 @@ describe('the attributes a model accepts', () => {
   it('refuses attributes of another model', async () => {
     // @ts-expect-error email belongs to TypedUser
     await expect(TypedPost.create({ email: 'a@b.c' })).rejects.toThrow('email');
+  });
+});
+
+describe('statics are called on a model class, not on BaseEntity', () => {
+  it('BaseEntity itself has no model: its statics do not compile (and SchemaError at runtime)', async () => {
+    // @ts-expect-error BaseEntity is not a model
+    expect(() => BaseEntity.check()).toThrow(SchemaError);
+    // @ts-expect-error BaseEntity is not a model
+    expect(() => BaseEntity.repair()).toThrow(/BaseEntity is not a model/);
+    // @ts-expect-error BaseEntity is not a model
+    expect(() => BaseEntity.reindex()).toThrow(/BaseEntity is not a model/);
+    // @ts-expect-error BaseEntity is not a model
+    expect(() => BaseEntity.schemaStatus()).toThrow(/BaseEntity is not a model/);
+    // @ts-expect-error BaseEntity is not a model, so it has no tenants either
+    expect(() => BaseEntity.scope('acme')).toThrow(/BaseEntity is not a model/);
+    // @ts-expect-error as for find, count and the others
+    await expect(BaseEntity.count()).rejects.toThrow(/BaseEntity is not a model/);
+  });
+
+  it('a model class, a scoped one and a list of models compile', async () => {
+    const inTenant = TypedPost.scope('acme');
+    const status = await inTenant.schemaStatus();
+    const models: Array<EntityClass<BaseEntity> & typeof BaseEntity> = [TypedPost, TypedUser];
+    const checked = await Promise.all(models.map((model) => model.check()));
+    expect(status.needsReindex).toBe(false);
+    expect(checked.map((result) => result.ok)).toEqual([true, true]);
+    expect((await TypedUser.reindex()).dropped).toEqual([]);
   });
 });
 
