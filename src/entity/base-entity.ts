@@ -6,7 +6,7 @@ import { normalizeId } from '../keys/id-format';
 import { ObjectStore } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { descriptorOf } from '../metadata/model-registry';
-import { AttributeInput, CounterName, EntityClass, Persisted, SaveOptions } from '../types/entity-types';
+import { AttributeInput, CounterName, EntityClass, entityInstance, Persisted, SaveOptions } from '../types/entity-types';
 import { idOf, requireId, serialized, StatefulEntity, stateOf } from './entity-state';
 import { hasSaveHooks, runHooks } from './run-hooks';
 import { hasValidationRules, validateEntity } from './validate-entity';
@@ -48,6 +48,9 @@ function storeOf(model: ModelDescriptor): ObjectStore {
 
 /** The ActiveRecord facade: model classes extend it and get persistence as static and instance methods. */
 export abstract class BaseEntity extends StatefulEntity {
+  /** Type-only: what keeps an entity from passing as an AttributeInput (see entityInstance). */
+  declare private readonly [entityInstance]: true;
+
   /** The id: set once saved ('1', '2', ... or a uuid), undefined before. */
   get id(): string | undefined {
     return stateOf(this).id;
@@ -374,6 +377,10 @@ function buildEntity<T extends BaseEntity>(ctor: EntityClass<T>, input: Attribut
   const model = descriptorOf(ctor);
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new ArgumentError(`${model.name}: build and create take an object of attributes, got ${describeValue(input)}`);
+  }
+  if (input instanceof StatefulEntity) {
+    // its own properties are another object's state (of this model or another one), not attributes given
+    throw new ArgumentError(`${model.name}: build and create take an object of attributes, not an entity; got ${describeValue(input)}`);
   }
   const entity = new ctor();
   installRelations(model, entity, idOf);

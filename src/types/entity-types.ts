@@ -19,8 +19,19 @@ export type AttributeName<T> = {
 /** Attributes that can be counters: the number-typed ones (the runtime checks for @Counter). */
 export type CounterName<T> = { [K in AttributeName<T>]-?: NonNullable<T[K]> extends number ? K : never }[AttributeName<T>];
 
-/** What `build` and `create` accept: any subset of the attributes, each of its declared type (or null = absent). */
-export type AttributeInput<T> = { [K in AttributeName<T>]?: T[K] | null };
+/**
+ * Marks entities: BaseEntity declares it as a private member, AttributeInput as a public one (`never`), and an
+ * object with a private member is not assignable to a type whose member of that name is public. So an entity,
+ * of any model, does not pass as attributes, while a `Partial<Post>` (mapped types leave private members out)
+ * still does.
+ */
+export declare const entityInstance: unique symbol;
+
+/**
+ * What `build` and `create` accept: any subset of the attributes, each of its declared type (or null = absent);
+ * not an entity, whose properties are not attributes given by the caller.
+ */
+export type AttributeInput<T> = { [K in AttributeName<T>]?: T[K] | null } & { readonly [entityInstance]?: never };
 
 /** An entity known to be stored: its id is set. */
 export type Persisted<T> = T & { readonly id: string };

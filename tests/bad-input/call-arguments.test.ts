@@ -3,15 +3,21 @@ import { keysUnder, useTestRedis } from '../support/test-redis';
 
 /**
  * Arguments a JavaScript caller can get wrong outside the bulk calls (bulk-arguments.test.ts has those): a
- * static method called without its class, build and create given something other than an object, withLock
- * given a work that is not a function or an option it does not take, expire given a bigint, increment given a
- * symbol. Each is an ArgumentError naming the value, and nothing is written.
+ * static method called without its class, build and create given something other than an object (or an entity,
+ * whose properties are not attributes given), withLock given a work that is not a function or an option it does
+ * not take, expire given a bigint, increment given a symbol. Each is an ArgumentError naming the value, and
+ * nothing is written.
  */
 
 @Model({ name: 'CallArgItem', expirable: true })
 class Item extends BaseEntity {
   @Attr() title!: string;
   @Counter() views = 0;
+}
+
+@Model({ name: 'CallArgOther' })
+class CallArgOther extends BaseEntity {
+  @Attr() title!: string;
 }
 
 const redis = useTestRedis();
@@ -52,6 +58,28 @@ describe('build and create', () => {
     const fromCreate = await rejection(() => Item.create(input as never));
     expect(fromCreate).toBeInstanceOf(ArgumentError);
     expect(await itemKeys()).toEqual(before);
+  });
+
+  it('given an entity, of another model or of its own: ArgumentError, nothing written', async () => {
+    // Another model's entity sharing an attribute would otherwise have its properties copied as attributes.
+    const other = await CallArgOther.create({ title: 'other' });
+    const item = await Item.create({ title: 'item' });
+    const before = await itemKeys();
+    for (const [entity, named] of [
+      [other, 'a CallArgOther'],
+      [item, 'an Item'],
+    ] as const) {
+      const message = `CallArgItem: build and create take an object of attributes, not an entity; got ${named}`;
+      const fromBuild = thrown(() => Item.build(entity as never));
+      expect(fromBuild).toBeInstanceOf(ArgumentError);
+      expect((fromBuild as Error).message).toBe(message);
+      const fromCreate = await rejection(() => Item.create(entity as never));
+      expect(fromCreate).toBeInstanceOf(ArgumentError);
+      expect((fromCreate as Error).message).toBe(message);
+    }
+    expect(await itemKeys()).toEqual(before);
+    expect(await Item.count()).toBe(1);
+    await item.remove();
   });
 
   it('given nothing: an object with no attributes set, as before', async () => {

@@ -1,4 +1,4 @@
-import { Attr, AttributeInput, AttributeName, BaseEntity, Codec, EntityClass, Model, Persisted, SchemaError } from '../../src';
+import { ArgumentError, Attr, AttributeInput, AttributeName, BaseEntity, Codec, EntityClass, Model, Persisted, SchemaError } from '../../src';
 import { useTestRedis } from '../support/test-redis';
 
 /**
@@ -23,6 +23,12 @@ class TypedPost extends BaseEntity {
 class TypedUser extends BaseEntity {
   @Attr() email!: string;
   @Attr() admin = false;
+}
+
+/** Shares the attribute `author` with TypedPost, and nothing else. */
+@Model()
+class TypedByline extends BaseEntity {
+  @Attr() author?: string;
 }
 
 /** Compiles only when X and Y are the same type. */
@@ -75,6 +81,31 @@ describe('the attributes a model accepts', () => {
   it('refuses attributes of another model', async () => {
     // @ts-expect-error email belongs to TypedUser
     await expect(TypedPost.create({ email: 'a@b.c' })).rejects.toThrow('email');
+  });
+});
+
+describe('an entity is not attributes', () => {
+  it('create and build refuse an entity of another model that shares an attribute (and ArgumentError at runtime)', async () => {
+    const byline = await TypedByline.create({ author: 'ann' });
+    const before = await TypedPost.count();
+    // @ts-expect-error an entity is not an attribute object, even where its properties fit
+    await expect(TypedPost.create(byline)).rejects.toThrow(ArgumentError);
+    // @ts-expect-error likewise for build
+    expect(() => TypedPost.build(byline)).toThrow(/not an entity; got a TypedByline/);
+    // @ts-expect-error nor is it an item of saveMany (neither a TypedPost nor attributes)
+    const result = await TypedPost.saveMany([byline]);
+    expect(result.failed[0].error).toBeInstanceOf(ArgumentError);
+    expect(await TypedPost.count()).toBe(before);
+  });
+
+  it("nor an entity of the model's own, while a Partial of the model still passes", async () => {
+    const post = await TypedPost.create({ author: 'bo' });
+    // @ts-expect-error an entity of the model itself: save() it, or copy the attributes wanted
+    await expect(TypedPost.create(post)).rejects.toThrow(/not an entity; got a TypedPost/);
+    const partial: Partial<TypedPost> = { author: 'cy', views: 2 };
+    const copied = await TypedPost.create(partial);
+    const fromAttributes = await TypedPost.saveMany([{ author: post.author }, partial]);
+    expect([copied.author, copied.views, fromAttributes.saved.length]).toEqual(['cy', 2, 2]);
   });
 });
 
