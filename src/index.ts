@@ -7,6 +7,7 @@ export { Attr } from './decorators/attr';
 export type { AttrOptions, CodecAttrDecorator } from './decorators/attr';
 export { Index, Unique } from './decorators/indexes';
 export { Counter, Version, DynamicAttrs } from './decorators/roles';
+export type { NumberAttrDecorator } from './decorators/roles';
 export { BelongsTo, HasMany, ManyToMany } from './decorators/relations';
 export type { BelongsToOptions, HasManyDecorator, HasManyOptions, ManyToManyOptions, RelationDecorator } from './decorators/relations';
 export type { BelongsToHandle } from './relations/belongs-to-handle';

@@ -3,8 +3,20 @@ import { SchemaError } from '../errors/errors';
 import { checkAttributeName } from '../metadata/attribute-name';
 import { addPendingAttribute, setPendingDynamic } from '../metadata/pending-metadata';
 import { nameOf } from '../metadata/resolve-attribute';
+import type { DeclaredExactly } from '../types/declared-exactly';
 
-function roleDecorator(role: 'counter' | 'version'): PropertyDecorator {
+type NumberMismatch = { mismatch: 'a property declared as a number' };
+
+/**
+ * The decorator `@Counter()` and `@Version()` return: it applies to a property declared (less null and
+ * undefined) as a number; another type makes the key argument fail to compile, with this message in the error.
+ */
+export type NumberAttrDecorator = <P extends object, K extends string | symbol>(
+  target: P,
+  property: K & DeclaredExactly<P, K, number, NumberMismatch>,
+) => void;
+
+function roleDecorator(role: 'counter' | 'version'): NumberAttrDecorator {
   return (target: object, property: string | symbol) => {
     const declaredBy = role === 'counter' ? '@Counter' : '@Version';
     checkAttributeName(declaredBy, target, property);
@@ -14,12 +26,12 @@ function roleDecorator(role: 'counter' | 'version'): PropertyDecorator {
 }
 
 /** A number changed atomically by `entity.increment(attr, by)`; save() writes it on create only. */
-export function Counter(): PropertyDecorator {
+export function Counter(): NumberAttrDecorator {
   return roleDecorator('counter');
 }
 
 /** Optimistic locking: each save checks and bumps it in the same script; a stale save throws StaleObjectError. */
-export function Version(): PropertyDecorator {
+export function Version(): NumberAttrDecorator {
   return roleDecorator('version');
 }
 

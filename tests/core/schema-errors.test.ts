@@ -229,8 +229,8 @@ describe('names every attribute-declaring decorator refuses, as @Attr does', () 
   // the name is the hash field: '#id' is the object's own id field, '~foo' a dynamic attribute's field, and
   // 'a:b' the key of the set index of attribute a = 'b'
   const declare: Array<[string, (prototype: object, name: string) => void]> = [
-    ['@Counter', (prototype, name) => Counter()(prototype, name)],
-    ['@Version', (prototype, name) => Version()(prototype, name)],
+    ['@Counter', (prototype, name) => (Counter() as PropertyDecorator)(prototype, name)],
+    ['@Version', (prototype, name) => (Version() as PropertyDecorator)(prototype, name)],
     ['@DynamicAttrs', (prototype, name) => DynamicAttrs()(prototype, name)],
     ['a @BelongsTo foreign key', (prototype, name) => (BelongsTo(() => SchemaNameTarget, { foreignKey: name }) as PropertyDecorator)(prototype, 'parent')],
   ];
@@ -277,9 +277,9 @@ describe('names every attribute-declaring decorator refuses, as @Attr does', () 
 
 describe('two declarations of one property', () => {
   it.each([
-    ['@Attr over @Counter', (p: object) => (Counter()(p, 'visits'), Attr()(p, 'visits')), '@Counter and @Attr'],
-    ['@Counter over @Attr', (p: object) => (Attr()(p, 'visits'), Counter()(p, 'visits')), '@Attr and @Counter'],
-    ['@Version over @Counter', (p: object) => (Counter()(p, 'visits'), Version()(p, 'visits')), '@Counter and @Version'],
+    ['@Attr over @Counter', (p: object) => ((Counter() as PropertyDecorator)(p, 'visits'), Attr()(p, 'visits')), '@Counter and @Attr'],
+    ['@Counter over @Attr', (p: object) => (Attr()(p, 'visits'), (Counter() as PropertyDecorator)(p, 'visits')), '@Attr and @Counter'],
+    ['@Version over @Counter', (p: object) => ((Counter() as PropertyDecorator)(p, 'visits'), (Version() as PropertyDecorator)(p, 'visits')), '@Counter and @Version'],
     ['@Attr twice', (p: object) => (Attr()(p, 'visits'), Attr()(p, 'visits')), '@Attr and @Attr'],
     ['@Attr on a @BelongsTo foreign key', (p: object) => ((BelongsTo(() => SchemaTwiceParent) as PropertyDecorator)(p, 'visit'), Attr()(p, 'visitId')), '@BelongsTo visit and @Attr'],
   ])('%s, whichever is applied first', (_label, declare, both) => {

@@ -1,4 +1,4 @@
-import { ArgumentError, Attr, AttributeInput, AttributeName, BaseEntity, Codec, EntityClass, Model, Persisted, SchemaError } from '../../src';
+import { ArgumentError, Attr, AttributeInput, AttributeName, BaseEntity, Codec, Counter, EntityClass, Model, Persisted, SchemaError, Version } from '../../src';
 import { useTestRedis } from '../support/test-redis';
 
 /**
@@ -238,6 +238,34 @@ describe('withLock', () => {
     // @ts-expect-error work is given the object: a TypedPost has no email
     await TypedPost.withLock(post.id, (locked) => locked.email).catch(() => undefined);
     expect([views, author]).toEqual([3, 'lu']);
+  });
+});
+
+describe('@Counter and @Version', () => {
+  it('go on properties declared as numbers (and SchemaError at runtime otherwise)', () => {
+    @Model()
+    class TypedScore extends BaseEntity {
+      @Counter() hits = 0;
+      @Counter() misses?: number;
+      @Version() version?: number;
+    }
+    expect(TypedScore.build().hits).toBe(0);
+    expect(() => {
+      @Model()
+      class TypedBadCounter extends BaseEntity {
+        // @ts-expect-error a counter holds a number
+        @Counter() hits?: string;
+      }
+      return TypedBadCounter.build();
+    }).toThrow(SchemaError);
+    expect(() => {
+      @Model()
+      class TypedBadVersion extends BaseEntity {
+        // @ts-expect-error a version is a number
+        @Version() version?: Date;
+      }
+      return TypedBadVersion.build();
+    }).toThrow(/declared as date but given type number/);
   });
 });
 
