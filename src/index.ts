@@ -7,7 +7,7 @@ export { Attr } from './decorators/attr';
 export type { AttrOptions, CodecAttrDecorator } from './decorators/attr';
 export { Index, Unique } from './decorators/indexes';
 export { Counter, Version, DynamicAttrs } from './decorators/roles';
-export type { NumberAttrDecorator } from './decorators/roles';
+export type { DynamicAttrsDecorator, NumberAttrDecorator } from './decorators/roles';
 export { BelongsTo, HasMany, ManyToMany } from './decorators/relations';
 export type { BelongsToOptions, HasManyDecorator, HasManyOptions, ManyToManyOptions, RelationDecorator } from './decorators/relations';
 export type { BelongsToHandle } from './relations/belongs-to-handle';
@@ -16,7 +16,7 @@ export type { ManyToManyHandle } from './relations/many-to-many-handle';
 export type { OnDelete } from './metadata/relation-descriptor';
 export type { LockOptions } from './entity/locking';
 export type { CapOptions } from './metadata/model-descriptor';
-export type { IndexOptions, UniqueOptions } from './decorators/indexes';
+export type { IndexOptions, StringAttrDecorator, UniqueOptions } from './decorators/indexes';
 export {
   BeforeValidate,
   BeforeSave,

@@ -29,7 +29,17 @@ export function Index(options: IndexOptions = {}): PropertyDecorator {
   return propertyDecorator('index', options);
 }
 
+type StringMismatch = { mismatch: 'a property declared as a string (caseInsensitive compares strings)' };
+
+/** `unknown` when property `K` of `P` is declared (less null and undefined) as a string, else `StringMismatch`. */
+type DeclaredAsString<P, K> = K extends keyof P ? ([NonNullable<P[K]>] extends [string] ? unknown : StringMismatch) : StringMismatch;
+
+/** The decorator `@Unique({ caseInsensitive: true })` returns: it goes on a property declared as a string. */
+export type StringAttrDecorator = <P extends object, K extends string | symbol>(target: P, property: K & DeclaredAsString<P, K>) => void;
+
 /** No two objects of the model hold the same value; enforced inside the atomic write. */
+export function Unique(options: UniqueOptions & { caseInsensitive: true }): StringAttrDecorator;
+export function Unique(options?: UniqueOptions): PropertyDecorator;
 export function Unique(options: UniqueOptions = {}): PropertyDecorator {
   return propertyDecorator('unique', options);
 }

@@ -35,11 +35,30 @@ export function Version(): NumberAttrDecorator {
   return roleDecorator('version');
 }
 
+/** What TypeScript emits as a design type other than Object: `@DynamicAttrs` is refused on these at run time. */
+type NotABag = string | number | boolean | bigint | symbol | Function | Date | ReadonlyArray<unknown> | ReadonlyMap<unknown, unknown> | ReadonlySet<unknown>;
+type BagMismatch = { mismatch: 'a property declared as an object (Record<string, string | number | boolean>)' };
+
+/**
+ * `unknown` when property `K` of `P` is declared as an object that is not an array, a Date, a Map, a Set or a
+ * function (`any` included), else `BagMismatch`.
+ */
+type DeclaredAsBag<P, K> = K extends keyof P
+  ? 0 extends 1 & P[K]
+    ? unknown
+    : [NonNullable<P[K]>] extends [NotABag]
+      ? BagMismatch
+      : unknown
+  : BagMismatch;
+
+/** The decorator `@DynamicAttrs()` returns: a property declared otherwise makes the key argument fail to compile. */
+export type DynamicAttrsDecorator = <P extends object, K extends string | symbol>(target: P, property: K & DeclaredAsBag<P, K>) => void;
+
 /**
  * Per-object attributes not declared on the class (`Record<string, string | number | boolean>`): each key is its
  * own hash field `~<key>`, so saves write only the keys that changed.
  */
-export function DynamicAttrs(): PropertyDecorator {
+export function DynamicAttrs(): DynamicAttrsDecorator {
   return (target: object, property: string | symbol) => {
     checkAttributeName('@DynamicAttrs', target, property);
     // every load puts an object in the property: declared as a string, a number, an array... it would not hold one

@@ -140,6 +140,7 @@ describe('@DynamicAttrs on a property not declared as an object', () => {
     const error = schemaErrorOf(() => {
       @Model()
       class SchemaStringBag extends BaseEntity {
+        // @ts-expect-error a string holds no bag (the types refuse it too)
         @DynamicAttrs() bag?: string;
       }
       return SchemaStringBag;
@@ -151,6 +152,7 @@ describe('@DynamicAttrs on a property not declared as an object', () => {
     const error = schemaErrorOf(() => {
       @Model()
       class SchemaArrayBag extends BaseEntity {
+        // @ts-expect-error nor does an array
         @DynamicAttrs() bag: string[] = [];
       }
       return SchemaArrayBag;
@@ -231,7 +233,7 @@ describe('names every attribute-declaring decorator refuses, as @Attr does', () 
   const declare: Array<[string, (prototype: object, name: string) => void]> = [
     ['@Counter', (prototype, name) => (Counter() as PropertyDecorator)(prototype, name)],
     ['@Version', (prototype, name) => (Version() as PropertyDecorator)(prototype, name)],
-    ['@DynamicAttrs', (prototype, name) => DynamicAttrs()(prototype, name)],
+    ['@DynamicAttrs', (prototype, name) => (DynamicAttrs() as PropertyDecorator)(prototype, name)],
     ['a @BelongsTo foreign key', (prototype, name) => (BelongsTo(() => SchemaNameTarget, { foreignKey: name }) as PropertyDecorator)(prototype, 'parent')],
   ];
   const names: Array<[string, string]> = [

@@ -1,4 +1,4 @@
-import { ArgumentError, Attr, AttributeInput, AttributeName, BaseEntity, Codec, Counter, EntityClass, Model, Persisted, SchemaError, Version } from '../../src';
+import { ArgumentError, Attr, AttributeInput, AttributeName, BaseEntity, Codec, Counter, DynamicAttrs, EntityClass, Model, Persisted, SchemaError, Unique, Version } from '../../src';
 import { useTestRedis } from '../support/test-redis';
 
 /**
@@ -266,6 +266,53 @@ describe('@Counter and @Version', () => {
       }
       return TypedBadVersion.build();
     }).toThrow(/declared as date but given type number/);
+  });
+});
+
+describe('@DynamicAttrs and @Unique({ caseInsensitive: true })', () => {
+  it('@DynamicAttrs goes on a property declared as an object (and SchemaError at runtime otherwise)', () => {
+    interface Extras {
+      [key: string]: string | number | boolean;
+    }
+    @Model()
+    class TypedBag extends BaseEntity {
+      @DynamicAttrs() extra?: Extras;
+    }
+    expect(TypedBag.build().extra).toBeUndefined();
+    expect(() => {
+      @Model()
+      class TypedListBag extends BaseEntity {
+        // @ts-expect-error an array holds no keys of its own
+        @DynamicAttrs() extra: string[] = [];
+      }
+      return TypedListBag;
+    }).toThrow(/@DynamicAttrs goes on a property declared as an object/);
+    expect(() => {
+      @Model()
+      class TypedDateBag extends BaseEntity {
+        // @ts-expect-error nor a Date
+        @DynamicAttrs() extra?: Date;
+      }
+      return TypedDateBag;
+    }).toThrow(/not Date/);
+  });
+
+  it('caseInsensitive goes on a string attribute (and SchemaError at runtime otherwise)', () => {
+    @Model()
+    class TypedAccount extends BaseEntity {
+      @Attr() @Unique({ caseInsensitive: true }) email?: string;
+      @Attr() @Unique() number?: number;
+      @Attr() @Unique({ caseInsensitive: false }) code?: number;
+    }
+    expect(TypedAccount.build({ email: 'A@b.c' }).email).toBe('A@b.c');
+    expect(() => {
+      @Model()
+      class TypedBadAccount extends BaseEntity {
+        // @ts-expect-error a number has no case
+        @Attr() @Unique({ caseInsensitive: true }) number?: number;
+      }
+      return TypedBadAccount.build();
+    }).toThrow(/caseInsensitive applies to string attributes only/);
   });
 });
 
