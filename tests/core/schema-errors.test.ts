@@ -343,8 +343,8 @@ describe('indexes declared twice, and unique counters', () => {
   });
 
   it.each([
-    ['@Counter', (p: object) => (Unique()(p, 'visits'), Counter()(p, 'visits'))],
-    ['@Version', (p: object) => (Unique()(p, 'visits'), Version()(p, 'visits'))],
+    ['@Counter', (p: object) => (Unique()(p, 'visits'), (Counter() as PropertyDecorator)(p, 'visits'))],
+    ['@Version', (p: object) => (Unique()(p, 'visits'), (Version() as PropertyDecorator)(p, 'visits'))],
   ])('@Unique on a %s attribute', (_label, declare) => {
     const error = schemaErrorOf(() => {
       class SchemaUniqueRole extends BaseEntity {
