@@ -46,6 +46,7 @@ export {
   RelationError,
   ReplicationError,
   CrossSlotError,
+  WrongTypeError,
 } from './errors/errors';
 export type { Codec } from './codecs/codec';
 export { CodecError } from './codecs/codec';

@@ -27,6 +27,7 @@ export interface RedisCommands {
   evalSha(sha: string, options: EvalArguments): Promise<unknown>;
   eval(script: string, options: EvalArguments): Promise<unknown>;
   exists(key: string): Promise<number>;
+  type(key: string): Promise<string>;
   incr(key: string): Promise<number>;
   incrBy(key: string, increment: number): Promise<number>;
   hGet(key: string, field: string): Promise<string | null | undefined>;

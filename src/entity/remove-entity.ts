@@ -66,7 +66,7 @@ async function removeReleasing(model: ModelDescriptor, store: ObjectStore, id: s
 /**
  * The write step of remove(): one script that checks every onDelete 'restrict' of the cascade, then removes
  * the object, its entries, cascaded children, nullified foreign keys and memberships together. A model with
- * nothing but its own hash to remove uses a MULTI instead, and one with only index entries beside it a script
+ * nothing but its own hash to remove uses remove-plain.lua instead, and one with only index entries beside it a script
  * that removes those alone (the plan says which). Resolves to whether the object existed.
  */
 export function removeObject(model: ModelDescriptor, id: string, loaded?: EncodedFields): Promise<RemoveOutcome> {

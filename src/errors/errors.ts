@@ -129,6 +129,22 @@ export class ReplicationError extends RedisRecordError {
  */
 export class CrossSlotError extends RedisRecordError {}
 
+/**
+ * A key of the layout (docs/keys.md) holds another Redis type than redis-record keeps there, such as a string
+ * written by hand at a model's `all` set: `key` names it, `expected` is the Redis type it should hold (as TYPE
+ * names it: string, hash, set, zset) and `found` the one it holds. The operation wrote nothing. `check()` names
+ * such keys (`wrongType`) and `repair()` settles those it safely can (docs/operations.md).
+ */
+export class WrongTypeError extends RedisRecordError {
+  constructor(
+    readonly key: string,
+    readonly expected: string,
+    readonly found: string,
+  ) {
+    super(`${key} holds a ${found}, not the ${expected} redis-record keeps there; nothing was written (check() names such keys, repair() settles them)`);
+  }
+}
+
 /** A query the indexes cannot answer (it names the attribute and the index it needs), or a malformed query. */
 export class QueryError extends RedisRecordError {}
 

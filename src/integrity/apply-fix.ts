@@ -4,6 +4,7 @@ import { StoredIndex } from '../schema/stored-definition';
 import { Fix } from './findings';
 import { ModelScope, pushStoredSpecs } from './model-scope';
 import { raw, unlessWrongType } from './raw-commands';
+import { idsInOrder } from './ids-in-order';
 
 const commands = (scope: ModelScope) => scope.client as RedisCommands;
 
@@ -95,6 +96,13 @@ async function applyOther(scope: ModelScope, fix: Exclude<Fix, { type: 'object' 
     case 'unlink':
       await raw(client).unlink([fix.key]);
       return `${fix.key}: deleted`;
+    case 'expiring': {
+      // deleted, then each object whose hash has a TTL is entered again at the time it expires
+      await raw(client).unlink([keys.expiring]);
+      let written = 0;
+      for await (const batch of idsInOrder(scope, 500)) written += Number(await scripts.repairExpiry().run(client, [keys.base], batch));
+      return `${keys.expiring}: deleted, ${written} entr${written === 1 ? 'y' : 'ies'} written again from the objects' TTLs`;
+    }
     case 'releaseClaim': {
       const released = Number(await scripts.releaseUnique().run(client, [fix.key], [fix.holder, fix.claim]));
       return `${fix.key}: ${released === 1 ? `claim of ${fix.holder} released` : 'left (changed meanwhile)'}`;

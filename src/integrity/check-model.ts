@@ -4,6 +4,7 @@ import { knownOptions } from '../errors/options-argument';
 import { INTEGRITY_OPTIONS } from '../entity/option-names';
 import { checkKeys } from './check-keys';
 import { checkObjects } from './check-objects';
+import { checkModelKeys } from './check-model-keys';
 import { Findings } from './findings';
 import { ModelScope, shardScopes } from './model-scope';
 import { checkClaims, hasClaims } from './check-claims';
@@ -27,6 +28,8 @@ export function batchSizeOf(options: IntegrityOptions | undefined): number {
 export async function findViolations(scope: ModelScope, options: IntegrityOptions = {}): Promise<Findings> {
   const batchSize = batchSizeOf(options);
   const findings = new Findings(scope);
+  // the rest reads `all`, `exp` and the sequence: one of another type is repaired first (check-model-keys.ts)
+  if (!(await checkModelKeys(scope, findings))) return findings;
   const largestId = await checkObjects(scope, findings, batchSize);
   await checkKeys(scope, findings, batchSize);
   if (scope.definition.idStrategy === 'sequence' && largestId > 0) {

@@ -18,6 +18,7 @@ export type Fix =
       readonly otherSet: string;
     }
   | { readonly type: 'unlink'; readonly key: string }
+  | { readonly type: 'expiring' }
   | { readonly type: 'releaseClaim'; readonly key: string; readonly holder: string; readonly claim: string }
   | { readonly type: 'claim'; readonly key: string; readonly id: string; readonly replace: string };
 

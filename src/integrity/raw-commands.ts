@@ -1,4 +1,5 @@
-import { ErrorReply, RESP_TYPES } from 'redis';
+import { RESP_TYPES } from 'redis';
+import { isWrongType } from '../errors/wrong-type';
 import { commandsFor } from '../connection/cluster-commands';
 
 /**
@@ -63,9 +64,6 @@ export async function unlessWrongType<T, U>(read: Promise<T>, otherType: U): Pro
   }
 }
 
-export function isWrongType(error: unknown): boolean {
-  return error instanceof ErrorReply && error.message.startsWith('WRONGTYPE');
-}
 
 /** Bytes as a latin1 string (one char per byte), the form members are compared in. */
 export function latin1(value: string | Buffer): string {
@@ -81,3 +79,5 @@ export function globEscape(text: string): string {
 export function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
   for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
+
+export { isWrongType };

@@ -13,6 +13,8 @@ import { objectsListed } from './objects-listed';
 import { globEscape, raw } from './raw-commands';
 import { tenantsOf } from './tenants-of';
 import { IntegrityOptions } from './violations';
+import { scripts } from '../scripts/scripts';
+import { RedisCommands } from '../connection/redis-commands';
 
 /** What `Model.reindex()` resolves to (docs/operations.md#reindexing). */
 export interface ReindexResult {
@@ -149,8 +151,13 @@ export async function reindexModel(
   // In a model that keeps memos, objects written before its ttl or cap have none: the stored definition says
   // whether every object is known to keep one (memosKept); without a stored definition nothing is known.
   const memosMissing = keepsMemo(current) && stored?.memosKept !== true;
-  for (const tenant of tenants) {
-    const whole = modelScope(client, prefix, current, lookup, tenant);
+  const wholes = tenants.map((tenant) => modelScope(client, prefix, current, lookup, tenant));
+  // an `all`, `exp` or sequence of another type is refused (WrongTypeError) before anything is written:
+  // repair() settles it (check-model-keys.ts)
+  for (const { keys } of wholes.flatMap(shardScopes)) {
+    await scripts.expectTypes().run(client as RedisCommands, [keys.all, keys.expiring, keys.sequence], ['zset', 'zset', 'string']);
+  }
+  for (const whole of wholes) {
     for (const scope of shardScopes(whole)) {
       keysDeleted += await deleteKeys(scope, dropped, batchSize);
       if (memosMissing || added.length > 0 || dropped.length > 0) objects += await buildEntries(scope, added, batchSize);

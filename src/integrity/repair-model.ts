@@ -12,6 +12,7 @@ import { IntegrityOptions, RepairResult, Violation } from './violations';
  */
 const ORDER: Record<Fix['type'], number> = {
   unlink: -1,
+  expiring: -1,
   object: 0,
   entries: 1,
   foreignKey: 3,
@@ -33,6 +34,8 @@ function fixKey(fix: Fix): string {
       return `membership ${fix.ownerSet} ${fix.otherId}`;
     case 'unlink':
       return `unlink ${fix.key}`;
+    case 'expiring':
+      return 'expiring';
     case 'sequence':
       return 'sequence';
     case 'releaseClaim':
@@ -54,9 +57,14 @@ export async function repairScope(scope: ModelScope, options: IntegrityOptions =
   const fixed: string[] = [];
   const left: Violation[] = [];
   // each shard of a sharded model on its own (a fix runs in its shard), then the claims across them
-  for (const part of [...shardScopes(scope), ...(hasClaims(scope) ? ['claims' as const] : [])]) {
+  const parts = [...shardScopes(scope), ...(hasClaims(scope) ? ['claims' as const] : [])];
+  for (let at = 0; at < parts.length; at++) {
+    const part = parts[at];
     const target = part === 'claims' ? scope : part;
     const findings = part === 'claims' ? await findClaimViolations(scope, options) : await findViolations(part, options);
+    // `all`, `exp` or the sequence of another type: the check stopped there (check-model-keys.ts); once they are
+    // deleted, the part is checked and repaired again, which rebuilds them from the objects
+    if (part !== 'claims' && findings.list.some(({ fix }) => isModelKeyFix(target, fix))) parts.splice(at + 1, 0, part);
     const fixes = new Map<string, Fix>();
     for (const finding of findings.list) if (finding.fix) fixes.set(fixKey(finding.fix), finding.fix);
     const unchanged = new Set<string>();
@@ -77,6 +85,10 @@ export async function repairScope(scope: ModelScope, options: IntegrityOptions =
     }
   }
   return { found, fixed, left };
+}
+
+function isModelKeyFix(scope: ModelScope, fix: Fix | undefined): boolean {
+  return fix !== undefined && (fix.type === 'expiring' || (fix.type === 'unlink' && (fix.key === scope.keys.all || fix.key === scope.keys.sequence)));
 }
 
 const violationKey = (v: Violation) => `${v.kind} ${v.id} ${v.key} ${v.detail}`;

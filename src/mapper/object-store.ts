@@ -1,5 +1,6 @@
 import { memoFlag } from './memo-flag';
 import { Connection } from '../connection/connection';
+import { RedisCommands } from '../connection/redis-commands';
 import { rawTransaction } from '../connection/raw-transaction';
 import { IndexDescriptor } from '../metadata/index-descriptor';
 import { boundRemovalScript, isBoundRemoval } from './indexed-removal';
@@ -14,6 +15,9 @@ import { exactSequenceId } from '../keys/id-format';
 import { idForm, nextShard } from './shard-turns';
 import { createsWithoutChecks, entryTemplates } from './new-object-entries';
 import { touchedIndexes } from './touched-indexes';
+import { KeyType, namingWrongType } from './expect-types';
+import { MultiErrorReply } from 'redis';
+import { isWrongType } from '../errors/wrong-type';
 import { pushChangeArgs } from './change-args';
 import { numberCodec } from '../codecs/number-codec';
 
@@ -107,7 +111,9 @@ export class ObjectStore {
    */
   async allocateId(): Promise<string> {
     const shard = nextShard(this.model);
-    const drawn = Number(await this.connection.client.incr(this.shards[shard].sequence));
+    const client = this.connection.client;
+    const sequence = this.shards[shard].sequence;
+    const drawn = Number(await client.incr(sequence).catch((error: unknown) => namingWrongType(client, error, [[sequence, 'string']])));
     return exactSequenceId(this.model.name, (drawn - 1) * this.model.shards + shard + 1);
   }
 
@@ -173,19 +179,18 @@ export class ObjectStore {
   }
 
   /**
-   * Deletes an object as `removal` says: with a MULTI of ZREM + DEL when there is nothing but the object itself
-   * to remove (as atomic as a script and cheaper for Redis), with remove-indexed.lua when only its index entries
-   * are beside it, with remove-memo.lua when it may also have a memo (and an `exp` entry), else with remove.lua
+   * Deletes an object as `removal` says: with remove-plain.lua when there is nothing but the object itself to
+   * remove (a script rather than a MULTI of ZREM + DEL: it refuses a key of another type before deleting
+   * anything, where a MULTI runs the DEL even when the ZREM fails), with remove-indexed.lua when only its index
+   * entries are beside it, with remove-memo.lua when it may also have a memo (and an `exp` entry), else with remove.lua
    * and the model table (its index entries, memo, dependents and memberships).
    */
   remove(id: string, removal: Removal): Promise<RemoveOutcome> {
     const keys = this.keysOf(id);
     const client = this.connection.client;
     if (removal.kind === 'plain') {
-      // an `exp` entry exists only for objects of an expirable model
-      const transaction = client.multi().zRem(keys.all, id).del(keys.object(id));
-      // existed: its hash was there (DEL's reply); an object whose time had come had an `all` entry alone
-      return (this.model.expirable ? transaction.zRem(keys.expiring, id) : transaction).exec().then(([, deleted]) => ({ existed: Number(deleted) === 1 }));
+      // existed: its hash was there; an object whose time had come had an `all` entry alone
+      return removePlain(client, keys, this.model.expirable, [id]).then(([existed]) => existed);
     }
     if (isBoundRemoval(removal)) {
       return boundRemovalScript(this.model.indexes, removal).run(client, [keys.all, keys.object(id), keys.base], [id], existedOf);
@@ -205,7 +210,7 @@ export class ObjectStore {
    * reply; measured with 10,000 objects of about 1 KB read one at a time, about 1.2x the loads per second.
    */
   loadOne(id: string): Promise<EncodedFields | null> {
-    return this.connection.client.hGetAll(this.keysOf(id).object(id)).then((reply) => objectFields(id, reply));
+    return this.connection.client.hGetAll(this.keysOf(id).object(id)).then((reply) => objectFields(id, reply), noObject);
   }
 
   /**
@@ -221,7 +226,7 @@ export class ObjectStore {
       const shardIds = positions ? positions.map((at) => ids[at]) : ids;
       const transaction = rawTransaction(this.connection.client, keys.all);
       for (const id of shardIds) transaction.add(['HGETALL', keys.object(id)]);
-      const replies = await transaction.exec();
+      const replies = await transaction.exec().catch(repliesOf);
       for (let i = 0; i < shardIds.length; i++) loaded[positions ? positions[i] : i] = objectFields(shardIds[i], replies[i]);
     };
     const shards = this.shards;
@@ -241,9 +246,12 @@ export class ObjectStore {
     return loaded;
   }
 
-  /** A live object always has its hash (it holds `#id`), and an expired one has none. */
+  /**
+   * A live object always has its hash (it holds `#id`), and an expired one has none; a key of another type is no
+   * object (as check() and the scripts read it).
+   */
   async exists(id: string): Promise<boolean> {
-    return (await this.connection.client.exists(this.keysOf(id).object(id))) === 1;
+    return (await this.connection.client.type(this.keysOf(id).object(id))) === 'hash';
   }
 
   /**
@@ -260,8 +268,11 @@ export class ObjectStore {
 
   /** Not async on the common path: a bare ZCARD is the reply's promise itself, with no tick added. */
   private countShard(keys: ModelKeys): Promise<number> {
-    if (!this.model.expirable) return this.connection.client.zCard(keys.all);
-    return this.countExpirable(keys);
+    const client = this.connection.client;
+    const expected: KeyType[] = [[keys.all, 'zset']];
+    if (!this.model.expirable) return client.zCard(keys.all).catch((error: unknown) => namingWrongType(client, error, expected));
+    expected.push([keys.expiring, 'zset']);
+    return this.countExpirable(keys).catch((error: unknown) => namingWrongType(client, error, expected));
   }
 
   private async countExpirable(keys: ModelKeys): Promise<number> {
@@ -337,7 +348,32 @@ export const removeOutcomeOf = (reply: unknown): RemoveOutcome =>
   Array.isArray(reply) ? { restrictedBy: { model: Number(reply[1]), foreignKey: String(reply[2]) } } : existedOf(reply);
 
 /** The fields of the object `id` from its hash's HGETALL reply; null when the hash is not that object's. */
+/** A read of an object's key that holds another type than a hash: no object (as check() reads it). */
+function noObject(error: unknown): null {
+  if (isWrongType(error)) return null;
+  throw error;
+}
+
+/**
+ * The replies of a transaction of object reads some of which met keys of another type: those read as no object
+ * (an empty reply); any other failure is passed on.
+ */
+function repliesOf(error: unknown): unknown[] {
+  if (!(error instanceof MultiErrorReply) || !isWrongType(error) || [...error.errors()].some((inner) => !isWrongType(inner))) throw error;
+  const failed = new Set(error.errorIndexes);
+  return error.replies.map((reply, at) => (failed.has(at) ? [] : reply));
+}
+
 function objectFields(id: string, reply: unknown): EncodedFields | null {
   const fields = fieldsFromReply(reply);
   return fields.get('#id') === id ? fields : null;
+}
+
+/**
+ * Removes objects that keep nothing beside their hash and `all` entry (a `plain` removal) with one
+ * remove-plain.lua call; `expirable`: the model's objects may have an `exp` entry.
+ */
+export async function removePlain(client: RedisCommands, keys: ModelKeys, expirable: boolean, ids: readonly string[]): Promise<RemoveOutcome[]> {
+  const replies = await scripts.removePlain().run(client, [keys.all, keys.base], [expirable ? '1' : '0', ...ids]);
+  return (replies as unknown[]).map((deleted) => ({ existed: Number(deleted) === 1 }));
 }

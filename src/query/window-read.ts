@@ -1,4 +1,5 @@
 import { ErrorReply } from 'redis';
+import { isWrongType } from '../errors/wrong-type';
 import { RedisCommands } from '../connection/redis-commands';
 import { timeMs } from '../connection/server-time';
 import { isCluster } from '../connection/topology';
@@ -208,7 +209,8 @@ export async function loadWindow(
     } catch (error) {
       // Redis refused a command (not a lost connection, which query.lua would meet too): keep to query.lua
       if (!(error instanceof ErrorReply)) throw error;
-      sortRefused.add(client);
+      // a key of another type is no refusal of SORT_RO: query.lua names it (key-types.lua)
+      if (!isWrongType(error)) sortRefused.add(client);
       return undefined;
     }
     const [first, time, end, count, encoding, rows] = replies;

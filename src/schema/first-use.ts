@@ -63,7 +63,7 @@ function preloadModelScripts(connection: Connection, model: ModelDescriptor): vo
   } catch {
     return; // a relation that cannot be resolved yet: remove() reports it when it is called
   }
-  // the script remove() runs, as the removal plan says (none for a MULTI or remove.lua)
+  // the script remove() runs, as the removal plan says (none for remove-plain.lua or remove.lua)
   if (isBoundRemoval(removal)) client.scriptLoad(boundRemovalScript(model.indexes, removal).source).catch(() => undefined);
 }
 

@@ -46,6 +46,10 @@ export const scripts = {
   raiseSequence: script('raise-sequence.lua'),
   claimUnique: script('claim-unique.lua'),
   releaseUnique: script('release-unique.lua'),
+  expectTypes: script('expect-types.lua'),
+  removePlain: script('remove-plain.lua'),
+  drawIds: script('draw-ids.lua'),
+  repairExpiry: script('repair-expiry.lua'),
 };
 
 /**

@@ -202,7 +202,7 @@ describe('the order of hooks', () => {
     const task = await HookedTask.create({ title: 'to remove' });
     counting.reset();
     await task.remove();
-    expect(log).toEqual(['beforeRemove', 'multi', 'afterRemove']);
+    expect(log).toEqual(['beforeRemove', 'evalSha', 'afterRemove']);
   });
 
   it('with validation skipped: no validation, every hook still runs', async () => {

@@ -14,23 +14,35 @@
 -- Returns: the id, the next value of the sequence.
 -- Guarantees: one script, so the hash, its `all` entry and its index entries appear together to every client
 -- (invariants 1 to 3); the id is fresh (invariant 5), and a stray hash under it (written by another program) is
--- deleted first, so nothing is merged into.
+-- deleted first, so nothing is merged into. A key of another type (key-types.lua) refuses the call before it
+-- writes anything.
+--!include key-types.lua
 --!include indexes.lua
 --!include sequence-ids.lua
 
 local base = KEYS[3]
+local fieldCount = tonumber(ARGV[1])
+local entriesAt = 2 + 2 * fieldCount
+
+-- every key written is checked first (key-types.lua): refused, the call writes nothing
+expectType(KEYS[1], 'string')
+expectType(KEYS[2], 'zset')
+local at = entriesAt + 1
+for _ = 1, tonumber(ARGV[entriesAt]) do
+  local kind = ARGV[at]
+  expectType(base .. ARGV[at + 1], kind == 'S' and 'set' or 'zset')
+  at = at + (kind == 'S' and 2 or 3)
+end
+
 local id = sequenceText(redis.call('INCR', KEYS[1]))
 local key = base .. ':obj:' .. id
-local fieldCount = tonumber(ARGV[1])
 -- a stray hash under the id (another program's, or the sequence set back) is replaced, not merged into
 redis.call('DEL', key)
 callWithArgs('HSET', key, 2, 1 + 2 * fieldCount, { '#id', id })
 redis.call('ZADD', KEYS[2], id, id)
 
-local at = 2 + 2 * fieldCount
-local entryCount = tonumber(ARGV[at])
-at = at + 1
-for _ = 1, entryCount do
+at = entriesAt + 1
+for _ = 1, tonumber(ARGV[entriesAt]) do
   local kind, indexKey = ARGV[at], base .. ARGV[at + 1]
   if kind == 'S' then
     redis.call('SADD', indexKey, id)

@@ -7,10 +7,16 @@
 -- Returns: 1, or 0 when the object does not exist or has expired.
 -- Guarantees: the hash's TTL, the `exp` entry and the memo of its index entries are set together, so that
 -- once the hash expires the object is invisible and every entry it had can still be removed.
+--!include key-types.lua
 --!include indexes.lua
 --!include objects.lua
 
 local all, key, base, id = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
+-- every key read or written is checked first (key-types.lua): refused, the call writes nothing
+expectType(all, 'zset')
+expectType(key, 'hash')
+expectType(base .. ':exp', 'zset')
+expectType(base .. ':memo:' .. id, 'hash')
 if not redis.call('ZSCORE', all, id) or redis.call('EXISTS', key) == 0 then
   return 0
 end

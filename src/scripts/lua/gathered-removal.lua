@@ -1,7 +1,9 @@
 -- gathered-removal.lua: removing many objects of one key base in one script, with their deletes gathered into
 -- one command per key (batches.lua); a library inlined into remove-indexed-many.lua and remove-many.lua. Needs
--- batches.lua before it. KEYS: none of its own; ARGV: the ids, at the positions the script gives.
--- Guarantees: every object's entries are found (read) before anything is deleted; then each object's hash
+-- key-types.lua, indexes.lua and batches.lua before it. KEYS: none of its own; ARGV: the ids, at the positions
+-- the script gives.
+-- Guarantees: every object's entries are found (read), and every key to write checked (key-types.lua: a key of
+-- another type refuses the whole call), before anything is deleted; then each object's hash
 -- (and memo), its `all` (and `exp`) entry and every entry that was named go together, in the calling script,
 -- so no client sees part of it. An id given twice is removed once.
 
@@ -13,8 +15,11 @@ local function commandDrop(drop)
       drop('SREM', key, member)
     elseif kind == 'Z' then
       drop('ZREM', key, member)
-    elseif redis.call('HGET', key, member) == id then
-      drop('HDEL', key, member)
+    else
+      expectType(key, 'hash')
+      if redis.call('HGET', key, member) == id then
+        drop('HDEL', key, member)
+      end
     end
   end
 end
@@ -25,25 +30,36 @@ end
 -- 0 (an object whose time had come, an id given again).
 local function removeGathered(all, base, from, to, memos, entriesOf)
   local batch = newBatch()
+  -- every key written is checked while the entries are gathered, before the first write (key-types.lua)
+  local seen = {}
+  expectType(all, 'zset')
+  if memos then
+    expectType(base .. ':exp', 'zset')
+  end
   local drop = function(command, key, member)
+    expectCommandKey(command, key, member, seen)
     batchAdd(batch, command, key, member)
   end
-  local replies, seen, ids, keys = {}, {}, {}, {}
+  local replies, done, ids, keys = {}, {}, {}, {}
   for start = from, to, 1000 do
     local stop = math.min(start + 999, to)
     local listed = redis.call('ZMSCORE', all, unpack(ARGV, start, stop))
     for at = start, stop do
       local id, n = ARGV[at], at - from + 1
       replies[n] = 0
-      if not seen[id] then
-        seen[id] = true
+      if not done[id] then
+        done[id] = true
+        expectType(base .. ':obj:' .. id, 'hash')
+        if memos then
+          expectType(base .. ':memo:' .. id, 'hash')
+        end
         entriesOf(id, drop)
         ids[#ids + 1] = id
         keys[#keys + 1] = base .. ':obj:' .. id
         if memos then
           keys[#keys + 1] = base .. ':memo:' .. id
         end
-        if listed[at - start + 1] and (not memos or redis.call('EXISTS', base .. ':obj:' .. id) == 1) then
+        if listed[at - start + 1] and (not memos or isHash(base .. ':obj:' .. id)) then
           replies[n] = 1
         end
       end

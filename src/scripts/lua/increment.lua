@@ -18,6 +18,7 @@
 -- '-0' for -0 (so that a scope or unique value is the string a create of that number stores, and a query
 -- names). Index entries and the cap follow in the same script (invariant 3); every check happens before the
 -- first write.
+--!include key-types.lua
 --!include indexes.lua
 --!include objects.lua
 --!include pages.lua
@@ -25,6 +26,14 @@
 --!include numbers.lua
 
 local all, key, base, id, field, amount = KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3]
+-- every key read or written is checked before the first write (key-types.lua): refused, the call writes nothing
+expectType(all, 'zset')
+expectType(key, 'hash')
+expectType(base .. ':exp', 'zset')
+expectType(base .. ':memo:' .. id, 'hash')
+if ARGV[4] ~= '' then
+  expectType(ARGV[4], 'zset')
+end
 if not redis.call('ZSCORE', all, id) then
   return false
 end
@@ -51,8 +60,22 @@ if sum ~= sum or sum == math.huge or sum == -math.huge then
   return { 'range' }
 end
 local value = numberForm(sum)
+local after = {}
+for name, stored in pairs(before) do
+  after[name] = stored
+end
+after[field] = value
+for _, spec in ipairs(specs) do
+  if not sameEntry(spec, before, after) then
+    for _, values in ipairs({ before, after }) do
+      local kind, entryKey = entryOf(base, spec, values, id)
+      if kind then
+        expectType(entryKey, entryKeyType(kind))
+      end
+    end
+  end
+end
 redis.call('HSET', key, field, value)
-local after = readValues(key, fields)
 for _, spec in ipairs(specs) do
   if not sameEntry(spec, before, after) then
     removeEntry(base, spec, before, id, memo)

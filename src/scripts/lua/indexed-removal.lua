@@ -1,6 +1,7 @@
 -- indexed-removal.lua: finding the entries of one object of a model whose objects have index entries and nothing
 -- else beside them; a library inlined into remove-indexed.lua and remove-indexed-many.lua, after the SPEC the
--- client binds into their source (src/mapper/indexed-removal.ts says what it holds). Needs indexes.lua before it.
+-- client binds into their source (src/mapper/indexed-removal.ts says what it holds). Needs key-types.lua and
+-- indexes.lua before it.
 -- KEYS/ARGV: none of its own.
 -- Guarantees: every index and unique entry of the object is named, found from the stored values (read here, not
 -- the client's copy) as indexes.lua's entryOf finds them; a unique value is named only when the object owns it.
@@ -28,6 +29,7 @@ local function indexedEntries(key, base, id, drop)
           value = '0'
         end
         local uniques = base .. stem
+        expectType(uniques, 'hash')
         if redis.call('HGET', uniques, value) == id then
           drop('HDEL', uniques, value)
         end

@@ -7,6 +7,7 @@
 -- Returns: 1 when cleared; 0 when the field changed meanwhile or the parent exists now (a listed hash: a key
 --          of another type is no parent).
 -- Guarantees: invariant 6, with the index entries (and memo) that depend on the field moved in the same step.
+--!include key-types.lua
 --!include indexes.lua
 
 local base, id, fk = KEYS[2], ARGV[1], ARGV[2]

@@ -1,5 +1,5 @@
 -- objects.lua: deleting whole objects and sweeping expired ones; a library inlined into the scripts that
--- write (save, remove, expire, sweep, query). Needs indexes.lua before it.
+-- write (save, remove, expire, sweep, query). Needs key-types.lua and indexes.lua before it.
 -- KEYS/ARGV: none of its own.
 -- Keys: <base>:obj:<id> the hash, <base>:memo:<id> the memo of index entries (objects with a TTL only),
 -- <base>:exp a zset id -> the time it expires (ms), for every object with a TTL.
@@ -50,7 +50,15 @@ end
 
 -- Deletes object `id`: its entries, hash, memo and `all` and `exp` entries. `specs`/`fields` (every index of
 -- the model) are used when there is no memo; without them an object with no memo only loses hash and `all`.
+-- Every key it writes is checked first (key-types.lua): the object goes whole or not at all.
 local function purgeObject(base, all, id, specs, fields)
+  expectType(all, 'zset')
+  expectType(base .. ':exp', 'zset')
+  expectType(base .. ':memo:' .. id, 'hash')
+  if specs and #specs > 0 then
+    expectType(base .. ':obj:' .. id, 'hash')
+  end
+  objectEntries(base, id, specs, fields, expectEntry)
   objectEntries(base, id, specs, fields, dropEntry)
   redis.call('DEL', base .. ':obj:' .. id, base .. ':memo:' .. id)
   redis.call('ZREM', base .. ':exp', id)
@@ -59,6 +67,7 @@ end
 
 -- Deletes up to `max` objects whose time has come (max < 0: all of them); returns how many.
 local function sweepDue(base, all, max)
+  expectType(base .. ':exp', 'zset')
   local due = redis.call('ZRANGE', base .. ':exp', '-inf', nowMs(), 'BYSCORE', 'LIMIT', 0, max)
   local swept = 0
   for _, id in ipairs(due) do

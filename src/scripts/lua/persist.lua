@@ -7,6 +7,11 @@
 -- Guarantees: TTL and `exp` entry go together; the object then lives until it is removed (or evicted by a cap,
 -- which then still finds every entry in its memo).
 local all, key, base, id = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
+-- every key read or written is checked first (key-types.lua): refused, the call writes nothing
+--!include key-types.lua
+expectType(all, 'zset')
+expectType(key, 'hash')
+expectType(base .. ':exp', 'zset')
 if not redis.call('ZSCORE', all, id) or redis.call('EXISTS', key) == 0 then
   return 0
 end

@@ -26,7 +26,10 @@
 -- Guarantees: reads one consistent state (the script is atomic); objects whose time has come are swept first
 -- and the matches are intersected with `all` (or, for a program of one range in id order with sequence ids,
 -- read from that one window, whose entries are live objects' own), so only live objects are returned;
--- temporary keys expire after 10 s even if the script fails, and are unlinked at the end.
+-- temporary keys expire after 10 s even if the script fails, and are unlinked at the end. An index key of
+-- another type is refused (key-types.lua) before anything is written; a listed id whose key is not a hash is
+-- no object and is left out of a load.
+--!include key-types.lua
 --!include indexes.lua
 --!include objects.lua
 --!include pages.lua
@@ -39,6 +42,29 @@ local loadCount = tonumber(ARGV[13])
 local loadFields = { unpack(ARGV, 14, 13 + loadCount) }
 local program = 14 + loadCount -- index of the program's first instruction
 local programLength = #ARGV - program + 1
+
+-- every key the query reads is checked before the sweep writes anything (key-types.lua): one of another type
+-- is refused by name
+expectType(all, 'zset')
+if orderKey ~= '' then
+  expectType(orderKey, 'zset')
+end
+local at = program
+while at <= #ARGV do
+  local op = ARGV[at]
+  if op == 'S' or op == 'K' then
+    expectType(ARGV[at + 1], op == 'S' and 'set' or 'zset')
+    at = at + 2
+  elseif op == 'Z' or op == 'L' then
+    expectType(ARGV[at + 1], 'zset')
+    at = at + 4
+  elseif op == 'U' then
+    expectType(ARGV[at + 1], 'hash')
+    at = at + 3
+  else
+    at = at + (op == '0' and 1 or 2)
+  end
+end
 
 sweepDue(base, all, -1)
 
@@ -203,14 +229,15 @@ if mode == 'ids' then
 end
 local out, n = {}, 0
 local objects = base .. ':obj:'
-local call = redis.call
+-- pcall: a listed id whose key holds another type than a hash is no object (as check() reads it), left out
+local call = redis.pcall
 if loadCount > 0 then
   -- one flat list, n values per object (the id in place of `#id`): a nested reply costs about twice as much
   -- to build here and to parse in the client. A running count instead of #out (a search on every append).
   for i = 1, #ids do
     local id = ids[i]
     local values = call('HMGET', objects .. id, unpack(loadFields))
-    if values[1] then
+    if not values.err and values[1] then
       out[n + 1] = id
       for f = 2, loadCount do
         out[n + f] = values[f]

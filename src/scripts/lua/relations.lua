@@ -1,11 +1,11 @@
 -- relations.lua: removing an object together with what depends on it; a library inlined into remove.lua.
--- Needs indexes.lua and objects.lua before it. KEYS/ARGV: none of its own; reads the model table that
+-- Needs key-types.lua, indexes.lua and objects.lua before it. KEYS/ARGV: none of its own; reads the model table that
 -- src/relations/removal-program.ts writes into ARGV:
 --   count, then per model: base, k index specs (indexes.lua), d dependents (model number, foreign key,
 --   rule 'restrict' | 'cascade' | 'nullify'), m membership sides (my set prefix, other set prefix).
 -- A dependent's objects are found in its foreign key's set index: <childBase>:idx:<fk>:<parentId>.
--- Guarantees: every restrict rule in the whole cascade is checked before the first write, so a refused
--- remove writes nothing; otherwise children are removed (cascade, to any depth) or have their foreign key and
+-- Guarantees: every restrict rule in the whole cascade, and the type of every key the removal writes
+-- (key-types.lua), is checked before the first write, so a refused remove writes nothing; otherwise children are removed (cascade, to any depth) or have their foreign key and
 -- its index entries cleared (nullify), and every many-to-many membership is removed from both sides, in the
 -- same script as the object itself (invariant 6).
 
@@ -34,7 +34,36 @@ local function readModels(from)
 end
 
 local function childrenOf(models, dep, id)
-  return redis.call('SMEMBERS', models[dep.child].base .. ':idx:' .. dep.fk .. ':' .. id)
+  local key = models[dep.child].base .. ':idx:' .. dep.fk .. ':' .. id
+  expectType(key, 'set')
+  return redis.call('SMEMBERS', key)
+end
+
+-- Refuses (key-types.lua) a key that removing object `id` of `model` writes and that holds another type: its
+-- hash, memo, `all` and `exp` entries, index and unique entries, and its membership sets on both sides.
+local function expectRemovalTypes(model, id)
+  local base = model.base
+  expectType(base .. ':all', 'zset')
+  expectType(base .. ':exp', 'zset')
+  expectType(base .. ':memo:' .. id, 'hash')
+  expectType(base .. ':obj:' .. id, 'hash')
+  objectEntries(base, id, model.specs, model.fields, expectEntry)
+  for _, sides in ipairs(model.sides) do
+    local mine = sides.mine .. id
+    expectType(mine, 'set')
+    for _, other in ipairs(redis.call('SMEMBERS', mine)) do
+      expectType(sides.other .. other, 'set')
+    end
+  end
+end
+
+-- Refuses (key-types.lua) a key that clearing a foreign key of object `id` of `model` (nullify) writes and that
+-- holds another type: its hash, memo and the index and unique entries it has (those of the foreign key among
+-- them; once cleared, it has no entry in a key it had none in).
+local function expectNullifyTypes(model, id)
+  expectType(model.base .. ':obj:' .. id, 'hash')
+  expectType(model.base .. ':memo:' .. id, 'hash')
+  objectEntries(model.base, id, model.specs, model.fields, expectEntry)
 end
 
 -- Both walks below are depth first and iterative: a frame per object on an explicit stack (its model number,
@@ -74,7 +103,8 @@ local function restricts(models, m, id, dep, children)
   local childBase = models[dep.child].base
   for _, child in ipairs(children) do
     local itself = dep.child == m and child == id
-    if not itself and redis.call('EXISTS', childBase .. ':obj:' .. child) == 1 then
+    -- a key of another type than a hash is no object (as check() reads it)
+    if not itself and isHash(childBase .. ':obj:' .. child) then
       return true
     end
   end
@@ -82,20 +112,26 @@ local function restricts(models, m, id, dep, children)
 end
 
 -- nil, or {'restrict', model number, foreign key} for the first restrict rule the removal would break (in the
--- order the removal would meet them).
+-- order the removal would meet them). A key the removal would write that holds another type is an error
+-- (key-types.lua), raised before anything is written.
 local function checkRemoval(models, m, id, seen)
   local stack = {}
   enterFrame(stack, seen, m, id)
-  local function wanted(dep)
-    return dep.rule ~= 'nullify'
+  local function wanted()
+    return true
   end
   while #stack > 0 do
     local frame = stack[#stack]
     local dep, child = stepFrame(models, frame, wanted)
     if not dep then
       stack[#stack] = nil
+      expectRemovalTypes(models[frame.m], frame.id)
     elseif child then
-      enterFrame(stack, seen, dep.child, child)
+      if dep.rule == 'nullify' then
+        expectNullifyTypes(models[dep.child], child)
+      else
+        enterFrame(stack, seen, dep.child, child)
+      end
     elseif dep.rule == 'restrict' then
       if restricts(models, frame.m, frame.id, dep, frame.children) then
         return { 'restrict', dep.child, dep.fk }

@@ -14,6 +14,7 @@
 -- depends on the model's objects, each object's entries are read (from its memo, or its stored values) before
 -- anything is deleted, and the deletes go as one command per key (gathered-removal.lua); an id given twice is
 -- then removed once.
+--!include key-types.lua
 --!include indexes.lua
 --!include objects.lua
 --!include relations.lua
@@ -33,11 +34,17 @@ if #model.deps == 0 and #model.sides == 0 then
     objectEntries(model.base, id, model.specs, model.fields, asKinds)
   end)
 end
+-- every key each removal writes is checked before the first write (checkRemoval, key-types.lua): a call refused
+-- for a key of another type writes nothing, not even the objects ahead of the one whose key it is
+expectType(all, 'zset')
+for i = 1, count do
+  checkRemoval(models, 1, ARGV[1 + i], {})
+end
 local replies = {}
 for i = 1, count do
   local id = ARGV[1 + i]
   -- live: in `all` with its hash (an object whose time had come is removed too, and reported missing)
-  local existed = (redis.call('ZSCORE', all, id) and redis.call('EXISTS', model.base .. ':obj:' .. id) == 1) and 1 or 0
+  local existed = (redis.call('ZSCORE', all, id) and isHash(model.base .. ':obj:' .. id)) and 1 or 0
   local problem = checkRemoval(models, 1, id, {})
   if problem then
     replies[i] = problem

@@ -11,11 +11,20 @@
 -- together (invariants 1 to 4); the entries are read from the memo, or, for an object without one, found from
 -- its stored values; a unique value is released only by its owner. This is what remove.lua does for such an
 -- object, without reading a model table.
+--!include key-types.lua
 --!include indexes.lua
 --!include objects.lua
 --!include indexed-removal.lua
 
 local all, key, base, id = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
+-- every key written is checked first (key-types.lua): refused, the call writes nothing
+expectType(all, 'zset')
+expectType(key, 'hash')
+expectType(base .. ':exp', 'zset')
+expectType(base .. ':memo:' .. id, 'hash')
+if not memoEntries(base, id, expectEntry) then
+  indexedEntries(key, base, id, expectCommandKey)
+end
 local existed = redis.call('ZSCORE', all, id) and 1 or 0
 if not memoEntries(base, id, dropEntry) then
   indexedEntries(key, base, id, redis.call)

@@ -10,12 +10,14 @@
 -- (invariants 1 to 4); the entries are found from the memo, or else from the stored values; a unique value is
 -- released only by its owner; onDelete rules and many-to-many memberships are applied in the same script
 -- (invariant 6; on Redis Cluster only within one group: models of other groups live in other slots).
+--!include key-types.lua
 --!include indexes.lua
 --!include objects.lua
 --!include relations.lua
 
 local all, id = KEYS[1], ARGV[1]
 local models = readModels(2)
+expectType(all, 'zset')
 local existed = redis.call('ZSCORE', all, id) and 1 or 0
 local problem = checkRemoval(models, 1, id, {})
 if problem then

@@ -5,6 +5,7 @@
 -- object's repair re-scores it); an entry of an expired object awaiting its sweep is left to the sweep. An
 -- entry naming a key that is not a hash (written by something else) names no object, and is removed.
 -- Guarantees: each entry is judged against what is stored at that instant (invariants 3 and 4).
+--!include key-types.lua
 --!include indexes.lua
 
 local all, base, indexKey = KEYS[1], KEYS[2], KEYS[3]

@@ -18,6 +18,7 @@
 -- every decision is taken on what is stored at that instant. Every check that can refuse the whole object
 -- comes before the first write; a memo key of another type is no memo (the library owns `memo:` keys) and is
 -- deleted.
+--!include key-types.lua
 --!include indexes.lua
 --!include numbers.lua
 

@@ -26,6 +26,7 @@
 -- then one INCRBY for the sequence ids (given in item order), one HSET per object, and the `all` and index
 -- entries added with one command per key. Their entries are computed from the written values: a new object's
 -- hash holds exactly those (a stray hash or memo under any of the ids is deleted first).
+--!include key-types.lua
 --!include indexes.lua
 --!include objects.lua
 --!include pages.lua
@@ -51,6 +52,13 @@ for i = 1, count do
 end
 
 -- The entry of object `id` for `spec`, added to the batch (indexes.lua's addEntry, one command per key).
+-- every key the call reads or writes is checked before its first write (key-types.lua): a call refused for a
+-- key of another type writes nothing, not even the objects ahead of the one whose key it is
+local seen = {}
+for _, item in ipairs(items) do
+  expectSaveTypes(model, 'c', item.id, item.setFrom, item.setCount, item.setFrom, 0, specs, fields, seen)
+end
+
 local function batchEntry(batch, base, spec, values, id)
   local kind, key, member = entryOf(base, spec, values, id)
   if kind == 'S' then
@@ -125,7 +133,7 @@ if model.keepMemo or model.expirable or model.capKey ~= '' then
   local outcomes = {}
   for i, item in ipairs(items) do
     -- delFrom/delCount: a new object removes no field
-    outcomes[i] = saveObject(model, 'c', item.id, '', item.setFrom, item.setCount, item.setFrom, 0, specs, fields, parentsFrom)
+    outcomes[i] = saveObject(model, 'c', item.id, '', item.setFrom, item.setCount, item.setFrom, 0, specs, fields, parentsFrom, seen)
   end
   return outcomes
 end

@@ -1,6 +1,6 @@
 -- save-object.lua: creating or updating one object with its index and unique entries; a library inlined into
--- save.lua (one object) and save-many.lua (a chunk of new objects). Needs indexes.lua, objects.lua, pages.lua,
--- caps.lua and sequence-ids.lua before it.
+-- save.lua (one object) and save-many.lua (a chunk of new objects). Needs key-types.lua, indexes.lua,
+-- objects.lua, pages.lua, caps.lua and sequence-ids.lua before it.
 -- KEYS/ARGV: none of its own. The object's fields, removed fields and parent checks are read from ARGV at the
 -- positions the caller gives, in the layout save.lua's header describes (n, then n field/value pairs; m, then
 -- m fields; p, then p pairs of foreign key field and parent object key prefix).
@@ -17,7 +17,7 @@
 --   numeric                 true when ids are sequence numbers (cap ties ordered numerically)
 --   stride, shard           for the sequence of shard `shard` of a model sharded `stride` ways, else nil
 -- Returns what save.lua returns: the id; false (the object to update is gone, or the id to create exists);
--- {'unique', attribute}; {'stale'}; {'relation', field}.
+-- {'unique', attribute}; {'stale'}; {'relation', field}. A key of another type (key-types.lua) is an error.
 -- Guarantees: every check runs before the first write, so a refused save writes nothing; the hash, its `all`
 -- entry and every index and unique entry change together (invariants 1 to 5), computed from the values stored
 -- before and after the write. A capped model is trimmed back to its top objects before it returns.
@@ -76,7 +76,8 @@ local function claimRefusal(base, id, written, specs, parentsFrom, claimed)
           return { 'unique', spec.attr }
         end
         local owner = redis.call('HGET', base .. ':uniq:' .. spec.attr, value)
-        if owner and owner ~= id and redis.call('EXISTS', base .. ':obj:' .. owner) == 1 then
+        -- a key of another type than a hash is no object (as check() reads it): it holds no value
+        if owner and owner ~= id and isHash(base .. ':obj:' .. owner) then
           return { 'unique', spec.attr }
         end
       end
@@ -85,17 +86,73 @@ local function claimRefusal(base, id, written, specs, parentsFrom, claimed)
   for p = 0, tonumber(ARGV[parentsFrom]) - 1 do
     local field = ARGV[parentsFrom + 1 + 2 * p]
     local parent = written[field]
-    if parent and redis.call('EXISTS', ARGV[parentsFrom + 2 + 2 * p] .. parent) == 0 then
+    if parent and not isHash(ARGV[parentsFrom + 2 + 2 * p] .. parent) then
       return { 'relation', field }
     end
   end
   return nil
 end
 
+-- field -> value of the object after the change, for the fields in `before` (its values before: readValues):
+-- the n pairs at ARGV[setFrom ..] set, then the m fields at ARGV[delFrom ..] removed, as writeChanges does.
+local function valuesAfter(before, setFrom, setCount, delFrom, delCount)
+  local after = {}
+  for field, value in pairs(before) do
+    after[field] = value
+  end
+  for field, value in pairs(writtenValues(setFrom, setCount)) do
+    after[field] = value
+  end
+  for i = 0, delCount - 1 do
+    after[ARGV[delFrom + i]] = false
+  end
+  return after
+end
+
+-- Refuses (key-types.lua) every key the save of object `id` reads or writes that holds another type: the
+-- model's `all`, `exp`, sequence and cap index, the object's hash and memo, and the index and unique keys of
+-- its entries before and after the change. Reads only, so it runs before the first write: save-many.lua and
+-- update-many.lua run it for every object of the call before writing any. `seen` skips keys checked already.
+local function expectSaveTypes(model, mode, id, setFrom, setCount, delFrom, delCount, specs, fields, seen)
+  local base = model.base
+  expectType(model.all, 'zset', seen)
+  if model.capKey ~= '' then
+    expectType(model.capKey, 'zset', seen)
+  end
+  -- `exp` is read by a create's sweep and TTL, by an update's memo lookup and by a trim's sweep
+  if model.ttl or model.expirable or model.capKey ~= '' or (mode == 'u' and model.mayExpire) then
+    expectType(base .. ':exp', 'zset', seen)
+  end
+  local before = {}
+  if mode == 'c' then
+    if id == '' then
+      expectType(model.sequence, 'string', seen)
+    end
+  else
+    local key = base .. ':obj:' .. id
+    expectType(key, 'hash', seen)
+    expectType(base .. ':memo:' .. id, 'hash', seen)
+    if #specs > 0 then
+      before = readValues(key, fields)
+    end
+  end
+  local after = valuesAfter(before, setFrom, setCount, delFrom, delCount)
+  for _, spec in ipairs(specs) do
+    for _, values in ipairs({ before, after }) do
+      local kind, key = entryOf(base, spec, values, id)
+      if kind then
+        expectType(key, entryKeyType(kind), seen)
+      end
+    end
+  end
+end
+
 -- mode 'c' | 'u'; id ('' on create takes the next sequence value); readVersion (update only); the ARGV
 -- positions of the fields to set, the fields to remove and the parent checks; `specs`/`fields` from readSpecs.
-local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFrom, delCount, specs, fields, parentsFrom)
+-- `seen` (optional): the keys whose types the call has checked already (expectSaveTypes).
+local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFrom, delCount, specs, fields, parentsFrom, seen)
   local all, base = model.all, model.base
+  expectSaveTypes(model, mode, id, setFrom, setCount, delFrom, delCount, specs, fields, seen)
   if mode == 'u' then
     -- A live object's hash exists (it always holds #id); one still in `all` without it has expired.
     if redis.call('EXISTS', base .. ':obj:' .. id) == 0 then

@@ -30,6 +30,7 @@
 -- entry and every index and unique entry change together (invariants 1 to 5); index entries are computed from
 -- the values stored before and after the write, not from the client's copy. Saving keeps the object's TTL.
 -- A capped model is trimmed back to its top objects in the same script.
+--!include key-types.lua
 --!include indexes.lua
 --!include objects.lua
 --!include pages.lua

@@ -11,9 +11,12 @@
 -- Guarantees: a live object's hash always exists (it holds #id), so the existence check and the write are one
 -- atomic step: an update never brings back a removed or expired object. The hash's TTL is kept; no index
 -- entry depends on these fields, so invariants 1 to 5 hold without touching other keys.
+--!include key-types.lua
 --!include indexes.lua
 
 local key = KEYS[1]
+-- a key of another type than a hash is no object: refused (key-types.lua) before anything is written
+expectType(key, 'hash')
 
 if redis.call('EXISTS', key) == 0 then
   if redis.call('ZSCORE', KEYS[2], ARGV[1]) then

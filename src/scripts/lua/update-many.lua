@@ -26,6 +26,7 @@
 -- index, version or foreign key depends on is written as update-fields.lua writes it (the existence check,
 -- then HSET/HDEL; a capped model is not trimmed, since no score moved); every other goes through
 -- save-object.lua's saveObject, as save.lua runs it. Saving keeps each object's TTL.
+--!include key-types.lua
 --!include indexes.lua
 --!include objects.lua
 --!include pages.lua
@@ -53,22 +54,32 @@ local function updateFields(id, setFrom, setCount, delFrom, delCount)
   return id
 end
 
+local items = {}
 for i = 1, count do
-  local id, readVersion = ARGV[at], ARGV[at + 1]
-  local setCount = tonumber(ARGV[at + 2])
-  local setFrom = at + 3
-  local delCount = tonumber(ARGV[setFrom + 2 * setCount])
-  local delFrom = setFrom + 2 * setCount + 1
-  local specsAt = delFrom + delCount
+  local item = { id = ARGV[at], readVersion = ARGV[at + 1], setCount = tonumber(ARGV[at + 2]), setFrom = at + 3 }
+  item.delCount = tonumber(ARGV[item.setFrom + 2 * item.setCount])
+  item.delFrom = item.setFrom + 2 * item.setCount + 1
+  local specsAt = item.delFrom + item.delCount
   local specCount = tonumber(ARGV[specsAt])
-  local parentsFrom = specsAt + 1 + 4 * specCount
-  local parentCount = tonumber(ARGV[parentsFrom])
-  if specCount == 0 and parentCount == 0 and model.versionField == '' then
-    outcomes[i] = updateFields(id, setFrom, setCount, delFrom, delCount)
+  item.specs, item.fields = readSpecs(specsAt + 1, specCount)
+  item.parentsFrom = specsAt + 1 + 4 * specCount
+  item.parentCount = tonumber(ARGV[item.parentsFrom])
+  items[i] = item
+  at = item.parentsFrom + 1 + 2 * item.parentCount
+end
+
+-- every key the call reads or writes is checked before its first write (key-types.lua): a call refused for a
+-- key of another type writes nothing, not even the objects ahead of the one whose key it is
+local seen = {}
+for _, item in ipairs(items) do
+  expectSaveTypes(model, 'u', item.id, item.setFrom, item.setCount, item.delFrom, item.delCount, item.specs, item.fields, seen)
+end
+
+for i, item in ipairs(items) do
+  if #item.specs == 0 and item.parentCount == 0 and model.versionField == '' then
+    outcomes[i] = updateFields(item.id, item.setFrom, item.setCount, item.delFrom, item.delCount)
   else
-    local specs, fields = readSpecs(specsAt + 1, specCount)
-    outcomes[i] = saveObject(model, 'u', id, readVersion, setFrom, setCount, delFrom, delCount, specs, fields, parentsFrom)
+    outcomes[i] = saveObject(model, 'u', item.id, item.readVersion, item.setFrom, item.setCount, item.delFrom, item.delCount, item.specs, item.fields, item.parentsFrom, seen)
   end
-  at = parentsFrom + 1 + 2 * parentCount
 end
 return outcomes

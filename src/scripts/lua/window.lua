@@ -13,11 +13,15 @@
 --          hold a comma, see src/keys/id-format.ts).
 -- Guarantees: reads one consistent state (the script is atomic). Index entries are written and removed with
 -- their object, in one script, so while no object of the model is due the window holds the ids of live
--- objects only, which is what query.lua would return for the same where.
+-- objects only, which is what query.lua would return for the same where. A key of another type is refused by
+-- name (key-types.lua).
+--!include key-types.lua
 
 local index, exp = KEYS[1], KEYS[2]
 local mode, byScore, min, max = ARGV[1], ARGV[2] == 'Z', ARGV[3], ARGV[4]
 
+expectType(index, 'zset')
+expectType(exp, 'zset')
 local first = redis.call('ZRANGE', exp, 0, 0, 'WITHSCORES')
 if first[2] then
   local time = redis.call('TIME')

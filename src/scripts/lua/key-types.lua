@@ -1,0 +1,45 @@
+-- key-types.lua: refusing a key of the layout that holds another Redis type than the one redis-record keeps
+-- there (written by hand or by another program); a library inlined into the scripts that read and write the
+-- model's keys.
+-- KEYS/ARGV: none of its own.
+-- Guarantees: the refusal is the error reply 'RRTYPE <expected> <found> <key>', which the client turns into a
+-- WrongTypeError (src/errors/wrong-type.ts); the scripts check every key they write before their first write,
+-- so a refused call has written nothing. A missing key is of every type: it is created when written.
+
+-- Refuses `key` unless it is missing or holds `expected` (as TYPE names it). `seen` (optional, key -> true)
+-- skips keys already checked in the same call.
+local function expectType(key, expected, seen)
+  if seen then
+    if seen[key] then
+      return
+    end
+    seen[key] = true
+  end
+  local found = redis.call('TYPE', key).ok
+  if found ~= 'none' and found ~= expected then
+    error({ err = 'RRTYPE ' .. expected .. ' ' .. found .. ' ' .. key })
+  end
+end
+
+-- The Redis type of an index or unique entry's key, by its kind ('S', 'Z' or 'U', as indexes.lua's entryOf
+-- and the memo name them).
+local function entryKeyType(kind)
+  if kind == 'S' then
+    return 'set'
+  elseif kind == 'Z' then
+    return 'zset'
+  end
+  return 'hash'
+end
+
+-- A drop(kind, key, member, id) for objects.lua's objectEntries that refuses an entry key of another type
+-- instead of removing the entry: run before the real drop, it makes a removal all or nothing.
+local function expectEntry(kind, key)
+  expectType(key, entryKeyType(kind))
+end
+
+-- A drop(command, key, member) for indexed-removal.lua's indexedEntries and gathered-removal.lua that refuses an
+-- entry key of another type (SREM: a set, ZREM: a sorted set, HDEL: a hash) instead of removing the entry.
+local function expectCommandKey(command, key, _, seen)
+  expectType(key, command == 'SREM' and 'set' or command == 'ZREM' and 'zset' or 'hash', seen)
+end

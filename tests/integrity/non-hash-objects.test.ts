@@ -1,0 +1,71 @@
+import { Attr, BaseEntity, BelongsTo, HasMany, Model, RelationError, Unique } from '../../src';
+import { useTestRedis } from '../support/test-redis';
+
+/**
+ * A key of another type than a hash at an object's key is no object, as check() reads it (`wrongType`): the
+ * scripts agree. It holds no unique value, is no parent a foreign key may name, and is no child that restricts
+ * a removal.
+ */
+
+@Model({ group: 'nh' })
+class NhAuthor extends BaseEntity {
+  @Attr() @Unique() handle?: string;
+  @HasMany(() => NhBook, { inverse: 'author', onDelete: 'restrict' }) books!: HasMany<NhBook>;
+}
+
+@Model({ group: 'nh' })
+class NhBook extends BaseEntity {
+  @Attr() title?: string;
+  @BelongsTo(() => NhAuthor) author!: BelongsTo<NhAuthor>;
+  authorId?: string;
+}
+
+const redis = useTestRedis();
+const objectKey = (model: string, id: string) => `${redis.prefix}:{nh}:${model}:obj:${id}`;
+
+/** Replaces the object's hash with a string, as a program writing by hand would. */
+async function overwrite(model: string, id: string): Promise<string> {
+  const key = objectKey(model, id);
+  await redis.raw.del(key);
+  await redis.raw.set(key, 'written by hand');
+  return key;
+}
+
+describe('a key that is not a hash is no object', () => {
+  it('a unique value whose owner is a string key is free to take', async () => {
+    const ann = await NhAuthor.create({ handle: 'ann' });
+    const key = await overwrite('NhAuthor', ann.id!);
+    expect((await NhAuthor.check()).violations).toContainEqual(expect.objectContaining({ kind: 'wrongType', id: ann.id, key }));
+    const other = await NhAuthor.create({ handle: 'ann' });
+    expect(await redis.raw.hGet(`${redis.prefix}:{nh}:NhAuthor:uniq:handle`, 'ann')).toBe(other.id);
+    expect(await redis.raw.get(key)).toBe('written by hand');
+  });
+
+  it('a foreign key naming a string key is refused: no parent', async () => {
+    const bob = await NhAuthor.create({ handle: 'bob' });
+    await overwrite('NhAuthor', bob.id!);
+    const books = await NhBook.count();
+    await expect(NhBook.create({ title: 'T', authorId: bob.id } as never)).rejects.toThrow(RelationError);
+    const [saved] = (await NhBook.saveMany([{ title: 'T', authorId: bob.id } as never])).failed;
+    expect(saved.error).toBeInstanceOf(RelationError);
+    expect(await NhBook.count()).toBe(books);
+  });
+
+  it('is not found: find, findMany and exists read it as no object', async () => {
+    const dan = await NhAuthor.create({ handle: 'dan' });
+    const eve = await NhAuthor.create({ handle: 'eve' });
+    await overwrite('NhAuthor', dan.id!);
+    expect(await NhAuthor.find(dan.id!)).toBeNull();
+    expect(await NhAuthor.exists(dan.id!)).toBe(false);
+    expect((await NhAuthor.findMany([dan.id!, eve.id!])).map((found) => found?.handle ?? null)).toEqual([null, 'eve']);
+  });
+
+  it('a child whose key holds a string does not restrict its parent’s removal', async () => {
+    const cyd = await NhAuthor.create({ handle: 'cyd' });
+    const book = await NhBook.create({ title: 'T', authorId: cyd.id } as never);
+    await overwrite('NhBook', book.id!);
+    const id = cyd.id!;
+    await cyd.remove();
+    expect(await NhAuthor.exists(id)).toBe(false);
+  });
+});

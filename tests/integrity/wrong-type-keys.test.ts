@@ -1,0 +1,235 @@
+import { Attr, BaseEntity, BelongsTo, Counter, HasMany, Index, Model, Persisted, SaveManyResult, Unique, WrongTypeError } from '../../src';
+import { RESP_TYPES } from 'redis';
+import { keysUnder, RawClient, useTestRedis } from '../support/test-redis';
+
+/**
+ * A key of the layout holding another Redis type (a string written by hand at `all`, `exp`, `seq`, an index or
+ * a unique hash): every operation that reads or writes it is refused with a WrongTypeError naming the key and
+ * the type it should hold, and leaves every key exactly as it was.
+ */
+
+@Model()
+class WtNote extends BaseEntity {
+  @Attr() text?: string;
+}
+
+@Model()
+class WtPost extends BaseEntity {
+  @Attr() @Index() topic?: string;
+  @Attr() @Index() score?: number;
+  @Attr() @Unique() slug?: string;
+  @Counter() views = 0;
+}
+
+@Model({ ttl: 3600 })
+class WtLog extends BaseEntity {
+  @Attr() @Index() level?: string;
+}
+
+@Model({ group: 'wt' })
+class WtAuthor extends BaseEntity {
+  @Attr() name?: string;
+  @HasMany(() => WtBook, { inverse: 'author', onDelete: 'cascade' }) books!: HasMany<WtBook>;
+}
+
+@Model({ group: 'wt' })
+class WtBook extends BaseEntity {
+  @Attr() title?: string;
+  @BelongsTo(() => WtAuthor) author!: BelongsTo<WtAuthor>;
+  authorId?: string;
+}
+
+const redis = useTestRedis();
+const grouped = new Set(['WtAuthor', 'WtBook']);
+const key = (model: string, name: string) => (grouped.has(model) ? `${redis.prefix}:{wt}:${model}:${name}` : `${redis.prefix}:{${model}}:${name}`);
+
+/** Every key under the prefix with its type and contents, to compare before and after. */
+async function snapshot(raw: RawClient): Promise<Record<string, unknown>> {
+  const state: Record<string, unknown> = {};
+  for (const name of (await keysUnder(raw, redis.prefix)).sort()) {
+    const type = await raw.type(name);
+    if (type === 'string') state[name] = await raw.get(name);
+    else if (type === 'hash') state[name] = await raw.hGetAll(name);
+    else if (type === 'set') state[name] = (await raw.sMembers(name)).sort();
+    else if (type === 'zset') state[name] = await raw.zRangeWithScores(name, 0, -1);
+    else state[name] = type;
+  }
+  return state;
+}
+
+/**
+ * Puts a string at `damaged` (keeping what it held), runs `operation`, and expects it refused by name with every
+ * key unchanged; then puts the key back.
+ */
+async function expectRefused(damaged: string, expected: string, operation: () => Promise<unknown>): Promise<void> {
+  const kept = await redis.raw.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer }).dump(damaged);
+  await redis.raw.del(damaged);
+  // a string written by hand; at a sequence (itself a string), a hash
+  const found = expected === 'string' ? 'hash' : 'string';
+  if (found === 'hash') await redis.raw.hSet(damaged, 'written', 'by hand');
+  else await redis.raw.set(damaged, 'written by hand');
+  try {
+    const before = await snapshot(redis.raw);
+    const error = await operation().then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(WrongTypeError);
+    expect(error).toMatchObject({ key: damaged, expected, found });
+    expect((error as Error).message).toContain(`${damaged} holds a ${found}, not the ${expected}`);
+    expect(await snapshot(redis.raw)).toEqual(before);
+  } finally {
+    await redis.raw.del(damaged);
+    if (kept) await redis.raw.restore(damaged, 0, kept);
+  }
+}
+
+/** A bulk call's outcome as one promise: it rejects with the first item's error, which every item shares. */
+async function bulk(result: Promise<SaveManyResult<object>>): Promise<void> {
+  const { failed } = await result;
+  if (failed.length > 0) {
+    expect(failed.every(({ error, written }) => error === failed[0].error && !written)).toBe(true);
+    throw failed[0].error;
+  }
+}
+
+describe('a model key of another type refuses the operation by name and writes nothing', () => {
+  let post: Persisted<WtPost>;
+  let log: Persisted<WtLog>;
+  let author: Persisted<WtAuthor>;
+
+  beforeAll(async () => {
+    await WtNote.create({ text: 'a' });
+    post = await WtPost.create({ topic: 'redis', score: 1, slug: 'one' });
+    await WtPost.create({ topic: 'valkey', score: 2, slug: 'two' });
+    log = await WtLog.create({ level: 'info' });
+    author = await WtAuthor.create({ name: 'Ann' });
+    await WtBook.create({ title: 'B', authorId: author.id } as never);
+  });
+
+  it.each([
+    ['all', 'zset'],
+    ['seq', 'string'],
+  ])('create of a model without checks (%s)', async (name, expected) => {
+    await expectRefused(key('WtNote', name), expected, () => WtNote.create({ text: 'b' }));
+  });
+
+  it.each([
+    ['all', 'zset'],
+    ['seq', 'string'],
+    ['idx:topic:redis', 'set'],
+    ['idx:score', 'zset'],
+    ['uniq:slug', 'hash'],
+  ])('create with indexes (%s)', async (name, expected) => {
+    await expectRefused(key('WtPost', name), expected, () => WtPost.create({ topic: 'redis', score: 3, slug: 'three' }));
+  });
+
+  it.each([
+    ['all', 'zset'],
+    ['exp', 'zset'],
+    ['seq', 'string'],
+  ])('create with a time to live (%s)', async (name, expected) => {
+    await expectRefused(key('WtLog', name), expected, () => WtLog.create({ level: 'warn' }));
+  });
+
+  it('save of a change that moves index entries (the new value`s index key)', async () => {
+    await WtPost.create({ topic: 'valkey', score: 9, slug: 'other' });
+    const loaded = (await WtPost.find(post.id))!;
+    loaded.topic = 'valkey';
+    await expectRefused(key('WtPost', 'idx:topic:valkey'), 'set', () => loaded.save());
+  });
+
+  it("save of an object whose own key holds a string", async () => {
+    const loaded = (await WtNote.findBy())[0];
+    loaded.text = 'changed';
+    await expectRefused(key('WtNote', `obj:${loaded.id}`), 'hash', () => loaded.save());
+  });
+
+  it.each([
+    ['WtNote', 'all', 'zset'],
+    ['WtPost', 'all', 'zset'],
+    ['WtPost', 'idx:score', 'zset'],
+    ['WtLog', 'all', 'zset'],
+    ['WtLog', 'exp', 'zset'],
+    ['WtAuthor', 'all', 'zset'],
+  ])('remove of a %s (%s)', async (model, name, expected) => {
+    const target = { WtNote, WtPost, WtLog, WtAuthor }[model as 'WtNote']!;
+    const [first] = await target.findBy();
+    await expectRefused(key(model, name), expected, () => first.remove());
+  });
+
+  it("remove of a parent whose child's index of the foreign key holds a string", async () => {
+    await expectRefused(key('WtBook', `idx:authorId:${author.id}`), 'set', () => author.remove());
+  });
+
+  it.each([
+    ['WtNote', 'all'],
+    ['WtPost', 'all'],
+    ['WtLog', 'exp'],
+  ])('count of %s (%s)', async (model, name) => {
+    const target = { WtNote, WtPost, WtLog }[model as 'WtNote']!;
+    await expectRefused(key(model, name), 'zset', () => target.count());
+  });
+
+  it('queries (all, an index, exp)', async () => {
+    await expectRefused(key('WtPost', 'all'), 'zset', () => WtPost.findBy({ topic: 'redis' }));
+    await expectRefused(key('WtPost', 'idx:topic:redis'), 'set', () => WtPost.findBy({ topic: 'redis', score: { gte: 0 } }));
+    await expectRefused(key('WtPost', 'idx:score'), 'zset', () => WtPost.findIds({ score: { gte: 0 } }));
+    await expectRefused(key('WtLog', 'exp'), 'zset', () => WtLog.findBy({ level: 'info' }));
+  });
+
+  it('saveMany and removeMany', async () => {
+    await expectRefused(key('WtNote', 'all'), 'zset', () => bulk(WtNote.saveMany([{ text: 'x' }, { text: 'y' }])));
+    await expectRefused(key('WtNote', 'seq'), 'string', () => bulk(WtNote.saveMany([{ text: 'x' }, { text: 'y' }])));
+    await expectRefused(key('WtPost', 'all'), 'zset', () => bulk(WtPost.saveMany([{ topic: 'a', slug: 'x1' }, { topic: 'b', slug: 'x2' }])));
+    await expectRefused(key('WtPost', 'idx:topic:b'), 'set', () => bulk(WtPost.saveMany([{ topic: 'a', slug: 'x1' }, { topic: 'b', slug: 'x2' }])));
+    await expectRefused(key('WtLog', 'exp'), 'zset', () => bulk(WtLog.saveMany([{ level: 'a' }, { level: 'b' }])));
+    const posts = await WtPost.findBy();
+    posts[0].topic = 'moved';
+    posts[1].topic = 'moved';
+    await expectRefused(key('WtPost', 'idx:topic:moved'), 'set', () => bulk(WtPost.saveMany(posts)));
+    const notes = await WtNote.findIds();
+    await expectRefused(key('WtNote', 'all'), 'zset', () => WtNote.removeMany(notes));
+    await expectRefused(key('WtPost', 'idx:score'), 'zset', () => WtPost.removeMany(posts.map((p) => p.id)));
+    await expectRefused(key('WtLog', 'exp'), 'zset', () => WtLog.removeMany([log.id]));
+    await expectRefused(key('WtAuthor', 'all'), 'zset', () => WtAuthor.removeMany([author.id]));
+  });
+
+  it('increment, expire, sweep', async () => {
+    const loaded = (await WtPost.find(post.id))!;
+    await expectRefused(key('WtPost', `obj:${post.id}`), 'hash', () => loaded.increment('views'));
+    await expectRefused(key('WtLog', 'exp'), 'zset', () => WtLog.sweep());
+    const [first] = await WtLog.findBy();
+    await expectRefused(key('WtLog', 'exp'), 'zset', () => first.expire(60));
+    await expectRefused(key('WtLog', 'exp'), 'zset', () => first.persist());
+    await expectRefused(key('WtLog', 'all'), 'zset', () => WtLog.reindex());
+  });
+});
+
+describe('check() names them, repair() deletes and rebuilds them', () => {
+  it.each([
+    ['all', 'zset'],
+    ['exp', 'zset'],
+    ['seq', 'string'],
+  ])('%s', async (name, expected) => {
+    for (let i = 0; i < 3; i++) await WtLog.create({ level: `l${i}` });
+    const damaged = key('WtLog', name);
+    const ids = await redis.raw.zRange(key('WtLog', 'all'), 0, -1);
+    const expiring = await redis.raw.zRange(key('WtLog', 'exp'), 0, -1);
+    await redis.raw.del(damaged);
+    const found = expected === 'string' ? 'hash' : 'string';
+    if (found === 'hash') await redis.raw.hSet(damaged, 'written', 'by hand');
+    else await redis.raw.set(damaged, 'written by hand');
+
+    const checked = await WtLog.check();
+    expect(checked.violations).toEqual([expect.objectContaining({ kind: 'wrongType', key: damaged, detail: expect.stringContaining(`holds a ${found}, not the ${expected}`) })]);
+    const repaired = await WtLog.repair();
+    expect(repaired.left).toEqual([]);
+    expect(repaired.fixed[0]).toContain(`${damaged}: deleted`);
+    expect(await WtLog.check()).toMatchObject({ ok: true });
+    expect((await redis.raw.zRange(key('WtLog', 'all'), 0, -1)).sort()).toEqual([...ids].sort());
+    expect((await redis.raw.zRange(key('WtLog', 'exp'), 0, -1)).sort()).toEqual([...expiring].sort());
+    expect(Number(await redis.raw.get(key('WtLog', 'seq')))).toBeGreaterThanOrEqual(Math.max(...ids.map(Number)));
+    expect(await WtLog.count()).toBe(ids.length);
+  });
+});
