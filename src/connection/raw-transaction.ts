@@ -1,5 +1,6 @@
 import { RedisCommands } from './redis-commands';
 import { isCluster } from './topology';
+import { demotedError } from './writable-master';
 
 type Args = Array<string | Buffer>;
 
@@ -11,7 +12,10 @@ type Args = Array<string | Buffer>;
  */
 export interface RawTransaction {
   add(args: Args): void;
-  /** Sends MULTI, the commands and EXEC in one write; rejects (MultiErrorReply) when a command failed. */
+  /**
+   * Sends MULTI, the commands and EXEC in one write; rejects (MultiErrorReply) when a command failed, with a
+   * ConnectionError when the server refused writes as a replica (writable-master.ts).
+   */
   exec(): Promise<unknown[]>;
 }
 
@@ -30,12 +34,14 @@ export function rawTransaction(client: RedisCommands, routingKey: string): RawTr
     const multi = (client as unknown as { multi(routing: string): ClusterMulti }).multi(routingKey);
     return {
       add: (args) => void multi.addCommand(routingKey, false, args),
-      exec: () => multi.exec(),
+      exec: () => multi.exec().catch(rejectTyped),
     };
   }
   const multi = client.multi() as unknown as ClientMulti;
   return {
     add: (args) => void multi.addCommand(args),
-    exec: () => multi.exec(),
+    exec: () => multi.exec().catch(rejectTyped),
   };
 }
+
+const rejectTyped = (error: unknown): Promise<never> => Promise.reject(demotedError(error));

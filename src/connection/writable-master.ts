@@ -1,3 +1,4 @@
+import { ErrorReply, MultiErrorReply } from 'redis';
 import { ConnectionError } from '../errors/errors';
 import type { RedisCommands } from './redis-commands';
 import { isCluster, NodeCommands } from './topology';
@@ -24,6 +25,23 @@ export async function refuseReplica(client: RedisCommands): Promise<void> {
       `connect: the server is a ${role}, not a master (HELLO role: ${role}): redis-record writes at connect (model definitions), in every write and in queries (findBy's temporary keys); connect to the master`,
     );
   }
+}
+
+/**
+ * A write refused with Redis's READONLY, as the ConnectionError it stands for: the server was made a replica
+ * (REPLICAOF) after connect() found a master. A transaction holding such a refusal (MultiErrorReply, or
+ * EXECABORT when a write was refused as it was queued) too; any other error as it is.
+ */
+export function demotedError(error: unknown): unknown {
+  if (!(error instanceof ErrorReply) || !refusedAsReplica(error)) return error;
+  return new ConnectionError(
+    `the server is now a replica (READONLY): it was made one (REPLICAOF, a failover) after connect(), and refuses every write, queries included (findBy's temporary keys); nothing was written. connect to the master: ${error.message}`,
+  );
+}
+
+function refusedAsReplica(error: ErrorReply): boolean {
+  if (error instanceof MultiErrorReply) return [...error.errors()].some((inner) => inner instanceof ErrorReply && refusedAsReplica(inner));
+  return error.message.startsWith('READONLY') || (error.message.startsWith('EXECABORT') && error.message.includes('READONLY'));
 }
 
 /** The `role` field of a HELLO reply: a flat array in RESP2, a map in RESP3. */

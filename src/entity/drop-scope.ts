@@ -2,6 +2,7 @@ import { activeConnection } from '../connection/connection';
 import { RedisRecordError } from '../errors/errors';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { claimPattern } from '../keys/claim-keys';
+import { demotedError } from '../connection/writable-master';
 
 /** Escapes the characters SCAN's MATCH treats as a pattern (a prefix may contain them). */
 export function globEscape(text: string): string {
@@ -23,7 +24,8 @@ export async function dropScope(model: ModelDescriptor): Promise<number> {
   let removed = 0;
   for (const pattern of patterns) {
     for await (const batch of client.scanIterator({ MATCH: pattern, COUNT: 1000 })) {
-      if (batch.length > 0) removed += await client.unlink(batch);
+      // a server made a replica since connect() refuses the UNLINK: a ConnectionError (writable-master.ts)
+      if (batch.length > 0) removed += await client.unlink(batch).catch((error: unknown) => Promise.reject(demotedError(error)));
     }
   }
   return removed;

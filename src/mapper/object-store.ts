@@ -16,6 +16,7 @@ import { idForm, nextShard } from './shard-turns';
 import { createsWithoutChecks, entryTemplates } from './new-object-entries';
 import { touchedIndexes } from './touched-indexes';
 import { KeyType, namingWrongType } from './expect-types';
+import { demotedError } from '../connection/writable-master';
 import { MultiErrorReply } from 'redis';
 import { isWrongType } from '../errors/wrong-type';
 import { pushChangeArgs } from './change-args';
@@ -113,7 +114,7 @@ export class ObjectStore {
     const shard = nextShard(this.model);
     const client = this.connection.client;
     const sequence = this.shards[shard].sequence;
-    const drawn = Number(await client.incr(sequence).catch((error: unknown) => namingWrongType(client, error, [[sequence, 'string']])));
+    const drawn = Number(await client.incr(sequence).catch((error: unknown) => namingWrongType(client, demotedError(error), [[sequence, 'string']])));
     return exactSequenceId(this.model.name, (drawn - 1) * this.model.shards + shard + 1);
   }
 

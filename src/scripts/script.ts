@@ -5,6 +5,9 @@ import { RedisCommands } from '../connection/redis-commands';
 import { isCluster, NodeCommands } from '../connection/topology';
 import { pruneUnusedFunctions } from './prune-functions';
 import { typedScriptError } from '../errors/wrong-type';
+import { demotedError } from '../connection/writable-master';
+
+const typedReply = (error: unknown) => typedScriptError(demotedError(error));
 
 /**
  * One Lua script, run with EVALSHA; when the server does not know it yet (NOSCRIPT: first use, restart,
@@ -32,10 +35,11 @@ export class Script {
     const sent = isCluster(client)
       ? client.evalSha(this.sha, { keys, arguments: args as Array<string | Buffer> })
       : (client as unknown as NodeCommands).sendCommand(['EVALSHA', this.sha, String(keys.length), ...keys, ...args]);
-    // a refusal of key-types.lua becomes its WrongTypeError, from EVALSHA as from EVAL
+    // a refusal of key-types.lua becomes its WrongTypeError, and a replica's READONLY a ConnectionError, from
+    // EVALSHA as from EVAL
     const loadAndRun = (error: unknown): Promise<unknown> => {
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) return Promise.reject(typedScriptError(error));
-      return client.eval(this.source, { keys, arguments: args as Array<string | Buffer> }).catch((failure: unknown) => Promise.reject(typedScriptError(failure)));
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) return Promise.reject(typedReply(error));
+      return client.eval(this.source, { keys, arguments: args as Array<string | Buffer> }).catch((failure: unknown) => Promise.reject(typedReply(failure)));
     };
     return map ? sent.then(map, (error: unknown) => loadAndRun(error).then(map)) : sent.catch(loadAndRun);
   }
