@@ -6,9 +6,10 @@
 -- Returns: 1, or 0 when the object does not exist or has expired.
 -- Guarantees: TTL and `exp` entry go together; the object then lives until it is removed (or evicted by a cap,
 -- which then still finds every entry in its memo).
+--!include key-types.lua
+
 local all, key, base, id = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
 -- every key read or written is checked first (key-types.lua): refused, the call writes nothing
---!include key-types.lua
 expectType(all, 'zset')
 expectType(key, 'hash')
 expectType(base .. ':exp', 'zset')
