@@ -15,6 +15,7 @@ import { inWindows } from './bulk-windows';
 import { stateOf } from './entity-state';
 import { prepareWrite, refusal } from './write-entity';
 import { asError } from '../errors/as-error';
+import { WrongTypeError } from '../errors/errors';
 
 /** A new object on its way: its position among the entities, and what is sent for it. */
 interface PendingCreate extends NewObject {
@@ -69,7 +70,15 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
     await Promise.all(
       groups.map(async ({ target, items }) => {
         if (items.length === 0) return;
-        const outcomes = await store.create(target, items, parents);
+        let outcomes: SaveOutcome[];
+        try {
+          outcomes = await store.create(target, items, parents);
+        } catch (error) {
+          // a key of another type refused the chunk before it wrote anything: its items fail, the others go on
+          if (!(error instanceof WrongTypeError)) throw error;
+          for (const item of items) errors[item.at] = error;
+          return;
+        }
         for (let i = 0; i < items.length; i++) errors[items[i].at] = applyOutcome(model, entities[items[i].at], items[i].fields, outcomes[i]);
       }),
     );
@@ -113,7 +122,14 @@ async function insertChunk({ model, store, target, first, entities, errors }: Pl
       errors[at] = asError(error);
     }
   }
-  await store.insertPlain(target, ids, hsets);
+  try {
+    await store.insertPlain(target, ids, hsets);
+  } catch (error) {
+    // a key of another type refused the chunk before it wrote anything: its items fail, the others go on
+    if (!(error instanceof WrongTypeError)) throw error;
+    for (const at of ats) errors[at] = error;
+    return;
+  }
   for (let i = 0; i < ats.length; i++) {
     const state = stateOf(entities[ats[i]]);
     state.id = ids[i];

@@ -21,6 +21,7 @@ import { inWindows } from './bulk-windows';
 import { buildStored } from './materialize';
 import { stateOf } from './entity-state';
 import { knownOptions } from '../errors/options-argument';
+import { WrongTypeError } from '../errors/errors';
 import { REMOVE_MANY_OPTIONS } from './option-names';
 import { runHooks } from './run-hooks';
 import { bulkReplicaShortfalls } from './bulk-replicas';
@@ -115,14 +116,26 @@ async function removeAll<T extends BaseEntity>(
     await Promise.all(
       groups.map(async ({ target, items }) => {
         const removal = removalPlan(model, connection.prefix, items[0].id).removal;
-        const results = await bulk.remove(target, items.map((item) => item.id), removal);
+        let results: RemoveOutcome[];
+        try {
+          results = await bulk.remove(target, items.map((item) => item.id), removal);
+        } catch (error) {
+          // a key of another type refused the chunk before it removed anything: its ids fail, the others go on
+          if (!(error instanceof WrongTypeError)) throw error;
+          for (const item of items) fail(item, error);
+          return;
+        }
         items.forEach((item, i) => outcomes.set(item, results[i]));
       }),
     );
     const claims = new UniqueClaims(model, connection);
-    await Promise.all(ready.map((item, i) => (held[i] && 'existed' in outcomes.get(item)! ? claims.release(item.id, held[i]!) : undefined)));
+    await Promise.all(ready.map((item, i) => {
+      const outcome = outcomes.get(item);
+      return held[i] && outcome && 'existed' in outcome ? claims.release(item.id, held[i]!) : undefined;
+    }));
     for (const item of ready) {
-      const outcome = outcomes.get(item)!;
+      const outcome = outcomes.get(item);
+      if (!outcome) continue; // refused with its chunk (failed above)
       if ('restrictedBy' in outcome) {
         fail(item, restrictedRemoval(plan, item.id, outcome.restrictedBy));
       } else {

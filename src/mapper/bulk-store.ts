@@ -14,7 +14,7 @@ import { existedOf, ParentChecks, Removal, RemoveOutcome, removeOutcomeOf, remov
 import { indexedRemovalManyScript } from './indexed-removal';
 import { touchedIndexes } from './touched-indexes';
 import { pushChangeArgs } from './change-args';
-import { expectTypes, KeyType } from './expect-types';
+import { KeyType, KeyTypesChecked } from './expect-types';
 
 /** A new object of a bulk create: its given id ('' to take a sequence number) and its encoded fields. */
 export interface NewObject {
@@ -34,10 +34,15 @@ export interface ObjectChange {
  * keys, index specs and scripts, not entities.
  */
 export class BulkStore {
+  /** The key types this call's plain creates have checked (each key once per call). */
+  private readonly checkedTypes: KeyTypesChecked;
+
   constructor(
     private readonly model: ModelDescriptor,
     private readonly connection: Connection,
-  ) {}
+  ) {
+    this.checkedTypes = new KeyTypesChecked(connection.client);
+  }
 
   /**
    * Creates the objects with one save-many.lua call, in order; resolves to one outcome per object, as
@@ -133,9 +138,9 @@ export class BulkStore {
    * same writes made from Lua, which copies every argument twice more. A crash after the ids were drawn only
    * skips them (the sequence never goes back). `hsets[i]` holds the fields of the object `ids[i]`, as HSET
    * arguments (hset-args.ts) whose key and id this fills in. Resolves once every object is written. The types
-   * of `all` and the index keys are checked first (expect-types.ts, one more call per chunk): a MULTI runs each
-   * of its commands even when one fails, so a key of another type would leave hashes without their entries.
-   * Refused, nothing is written.
+   * of `all` and the index keys are checked first, each key once per call (KeyTypesChecked: one more call for
+   * a chunk that writes a key no chunk before it wrote): a MULTI runs each of its commands even when one
+   * fails, so a key of another type would leave hashes without their entries. Refused, nothing is written.
    */
   async insertPlain(target: BulkTarget, ids: readonly string[], hsets: readonly string[][]): Promise<void> {
     if (ids.length === 0) return;
@@ -168,7 +173,7 @@ export class BulkStore {
       transaction.add([kind === 'S' ? 'SADD' : 'ZADD', key, ...args]);
       expected.push([key, kind === 'S' ? 'set' : 'zset']);
     }
-    await expectTypes(this.connection.client, expected);
+    await this.checkedTypes.expect(expected);
     await transaction.exec();
   }
 

@@ -20,7 +20,8 @@ export interface SaveManyFailure<T> {
   readonly entity: T | undefined;
   /**
    * ValidationError, UniqueConstraintError, StaleObjectError, RelationError, NotFoundError, CrossSlotError,
-   * ArgumentError, ReplicationError, or what a hook threw.
+   * ArgumentError, WrongTypeError (its chunk refused: a key it would write holds another Redis type),
+   * ReplicationError, or what a hook threw.
    */
   readonly error: Error;
   /**
@@ -47,7 +48,10 @@ export interface RemoveManyFailure {
   readonly id: string;
   /** The position of its first occurrence in the array given to removeMany. */
   readonly index: number;
-  /** InvalidIdError, RelationError (onDelete 'restrict'), ReplicationError, or what a hook threw. */
+  /**
+   * InvalidIdError, RelationError (onDelete 'restrict'), WrongTypeError (its chunk refused: a key it would write
+   * holds another Redis type), ReplicationError, or what a hook threw.
+   */
   readonly error: Error;
   /**
    * True when the object was removed and only what follows failed: an AfterRemove hook, or, with the model's

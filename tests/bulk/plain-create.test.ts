@@ -31,6 +31,12 @@ class PlainNote extends BaseEntity {
   @DynamicAttrs() extra: Record<string, string | number | boolean> = {};
 }
 
+@Model()
+class PlainTitle extends BaseEntity {
+  @Attr() @Index() title!: string;
+  @Attr() @Index() views?: number;
+}
+
 const redis = useTestRedis();
 const counting = useCountingConnection(redis);
 
@@ -60,8 +66,9 @@ describe('saveMany of objects that need no check', () => {
     const ramp = RAMP_CHUNKS * RAMP_CHUNK_SIZE;
     const chunks = RAMP_CHUNKS + Math.ceil((5000 - ramp) / 700);
     expect(counting.calls.filter((call) => call === 'multi')).toHaveLength(chunks);
-    // the draw, then per chunk the check of its keys' types (expect-types.lua) before its MULTI
-    expect(counting.calls.filter((call) => call === 'evalSha' || call === 'eval')).toHaveLength(1 + chunks);
+    // the draw, then the check of the first chunk's keys' types (expect-types.lua) before its MULTI: items 0
+    // to 39 write every key the call writes (each kind, bucket and tag), so no later chunk sends a check
+    expect(counting.calls.filter((call) => call === 'evalSha' || call === 'eval')).toHaveLength(2);
     expect(await PlainEvent.count()).toBe(5000);
     const stored = await PlainEvent.find(result.saved[4321].id);
     expect(stored?.label).toBe(items[4321].label);
@@ -79,6 +86,18 @@ describe('saveMany of objects that need no check', () => {
     await expectIndexesConsistent(PlainEvent, redis.raw, redis.prefix);
   });
 
+  it('checks the type of each key once per call, by the first chunk that writes it', async () => {
+    // a new title every 20 items: every other chunk of 10 writes an index key no chunk before it wrote
+    const notes = Array.from({ length: 100 }, (_, i) => ({ title: `once ${Math.floor(i / 20)}`, views: i }));
+    const result = await PlainTitle.saveMany(notes, { chunkSize: 10 });
+    expect(result.ok).toBe(true);
+    expect(counting.calls.filter((call) => call === 'multi')).toHaveLength(10);
+    // the draw, then a check for chunks 1, 3, 5, 7 and 9 only
+    expect(counting.calls.filter((call) => call === 'evalSha' || call === 'eval')).toHaveLength(1 + 5);
+    for (let t = 0; t < 5; t++) expect(await PlainTitle.count({ title: `once ${t}` })).toBe(20);
+    await expectIndexesConsistent(PlainTitle, redis.raw, redis.prefix);
+  });
+
   it('sends chunks of 250 objects when no chunkSize is given', async () => {
     const result = await PlainEvent.saveMany(Array.from({ length: 1001 }, (_, i) => item(i)));
     expect(result.ok).toBe(true);
@@ -94,9 +113,9 @@ describe('saveMany of objects that need no check', () => {
     );
     const result = await PlainNote.saveMany(notes, { chunkSize: 7 });
     expect(result.ok).toBe(true);
-    // the draw, then per chunk the check of its keys' types before its MULTI: no save script
-    const chunks = counting.calls.filter((call) => call === 'multi').length;
-    expect(counting.calls.filter((call) => call === 'evalSha' || call === 'eval')).toHaveLength(1 + chunks);
+    // the draw, then the check of the first chunk's keys' types before its MULTI (t0 to t2 and views are all
+    // in it): no save script
+    expect(counting.calls.filter((call) => call === 'evalSha' || call === 'eval')).toHaveLength(2);
     expect(notes.every((note) => note.isPersisted())).toBe(true);
     // nothing changed: save() writes nothing
     counting.reset();

@@ -1,4 +1,4 @@
-import { Attr, BaseEntity, BelongsTo, Counter, HasMany, Index, Model, Persisted, SaveManyResult, Unique, WrongTypeError } from '../../src';
+import { Attr, BaseEntity, BelongsTo, Counter, HasMany, Index, Model, Persisted, RemoveManyResult, SaveManyResult, Unique, WrongTypeError } from '../../src';
 import { RESP_TYPES } from 'redis';
 import { keysUnder, RawClient, useTestRedis } from '../support/test-redis';
 
@@ -37,6 +37,12 @@ class WtBook extends BaseEntity {
   @Attr() title?: string;
   @BelongsTo(() => WtAuthor) author!: BelongsTo<WtAuthor>;
   authorId?: string;
+}
+
+/** A model whose bulk creates take the plain path: a MULTI of native commands per chunk. */
+@Model()
+class WtTag extends BaseEntity {
+  @Attr() @Index() topic?: string;
 }
 
 const redis = useTestRedis();
@@ -89,6 +95,15 @@ async function bulk(result: Promise<SaveManyResult<object>>): Promise<void> {
   const { failed } = await result;
   if (failed.length > 0) {
     expect(failed.every(({ error, written }) => error === failed[0].error && !written)).toBe(true);
+    throw failed[0].error;
+  }
+}
+
+/** A removeMany's outcome as one promise: it rejects with the first id's error, which every id shares. */
+async function bulkRemoval(result: Promise<RemoveManyResult>): Promise<void> {
+  const { failed } = await result;
+  if (failed.length > 0) {
+    expect(failed.every(({ error, removed }) => error === failed[0].error && !removed)).toBe(true);
     throw failed[0].error;
   }
 }
@@ -189,10 +204,10 @@ describe('a model key of another type refuses the operation by name and writes n
     posts[1].topic = 'moved';
     await expectRefused(key('WtPost', 'idx:topic:moved'), 'set', () => bulk(WtPost.saveMany(posts)));
     const notes = await WtNote.findIds();
-    await expectRefused(key('WtNote', 'all'), 'zset', () => WtNote.removeMany(notes));
-    await expectRefused(key('WtPost', 'idx:score'), 'zset', () => WtPost.removeMany(posts.map((p) => p.id)));
-    await expectRefused(key('WtLog', 'exp'), 'zset', () => WtLog.removeMany([log.id]));
-    await expectRefused(key('WtAuthor', 'all'), 'zset', () => WtAuthor.removeMany([author.id]));
+    await expectRefused(key('WtNote', 'all'), 'zset', () => bulkRemoval(WtNote.removeMany(notes)));
+    await expectRefused(key('WtPost', 'idx:score'), 'zset', () => bulkRemoval(WtPost.removeMany(posts.map((p) => p.id))));
+    await expectRefused(key('WtLog', 'exp'), 'zset', () => bulkRemoval(WtLog.removeMany([log.id])));
+    await expectRefused(key('WtAuthor', 'all'), 'zset', () => bulkRemoval(WtAuthor.removeMany([author.id])));
   });
 
   it('increment, expire, sweep', async () => {
@@ -203,6 +218,84 @@ describe('a model key of another type refuses the operation by name and writes n
     await expectRefused(key('WtLog', 'exp'), 'zset', () => first.expire(60));
     await expectRefused(key('WtLog', 'exp'), 'zset', () => first.persist());
     await expectRefused(key('WtLog', 'all'), 'zset', () => WtLog.reindex());
+  });
+});
+
+describe('in a bulk call of many chunks, a refused chunk fails its own items and the others are written', () => {
+  /** Every item at `at` or after failed with one WrongTypeError naming `damaged`, nothing written for it. */
+  function refusedFrom(failed: ReadonlyArray<{ index?: number; error: Error }>, damaged: string): void {
+    expect(failed.length).toBeGreaterThan(0);
+    for (const { error } of failed) expect(error).toMatchObject({ key: damaged, expected: 'set', found: 'string' });
+  }
+
+  it.each([
+    ['a plain create (one MULTI per chunk)', WtTag, (i: number) => ({ topic: i < 700 ? 'a' : 'b' })],
+    ['a create through save-many.lua', WtPost, (i: number) => ({ topic: i < 700 ? 'a' : 'b', slug: `many-${i}` })],
+  ] as const)('%s', async (_, model, attributes) => {
+    const damaged = key(model.name, 'idx:topic:b');
+    await redis.raw.set(damaged, 'written by hand');
+    try {
+      const before = await model.count();
+      const result = await (model as typeof WtTag).saveMany(Array.from({ length: 1200 }, (_, i) => attributes(i)) as never, { chunkSize: 100 });
+      expect(result.ok).toBe(false);
+      refusedFrom(result.failed, damaged);
+      for (const { written } of result.failed) expect(written).toBe(false);
+      // the items in a chunk with a 'b' fail with it; every item before the first such chunk is stored
+      const firstFailed = result.failed[0].index;
+      expect(firstFailed).toBeGreaterThan(500);
+      expect(firstFailed).toBeLessThanOrEqual(700);
+      expect(result.failed.map(({ index }) => index)).toEqual(Array.from({ length: 1200 - firstFailed }, (_, i) => firstFailed + i));
+      expect(result.saved).toHaveLength(firstFailed);
+      for (const saved of result.saved) expect(saved.isPersisted()).toBe(true);
+      for (const { entity } of result.failed) expect(entity!.isPersisted()).toBe(false);
+      expect(await model.count()).toBe(before + firstFailed);
+      expect(await redis.raw.get(damaged)).toBe('written by hand');
+      expect(await redis.raw.sCard(key(model.name, 'idx:topic:a'))).toBeGreaterThanOrEqual(firstFailed);
+    } finally {
+      await redis.raw.del(damaged);
+    }
+    expect(await (model as typeof WtTag).check()).toMatchObject({ ok: true });
+  });
+
+  it('an update (update-many.lua per chunk)', async () => {
+    const created = await WtTag.saveMany(Array.from({ length: 600 }, () => ({ topic: 'before' })));
+    const tags = created.saved;
+    const damaged = key('WtTag', 'idx:topic:refused');
+    await redis.raw.set(damaged, 'written by hand');
+    try {
+      tags.forEach((tag, i) => (tag.topic = i < 300 ? 'moved' : 'refused'));
+      const result = await WtTag.saveMany(tags, { chunkSize: 100 });
+      refusedFrom(result.failed, damaged);
+      expect(result.failed.map(({ index }) => index)).toEqual(Array.from({ length: 300 }, (_, i) => 300 + i));
+      for (const { written } of result.failed) expect(written).toBe(false);
+      expect(await WtTag.count({ topic: 'moved' })).toBe(300);
+      expect(await WtTag.count({ topic: 'before' })).toBe(300);
+    } finally {
+      await redis.raw.del(damaged);
+    }
+    expect(await WtTag.check()).toMatchObject({ ok: true });
+    await WtTag.removeMany(tags.map(({ id }) => id));
+  });
+
+  it('removeMany', async () => {
+    const created = await WtTag.saveMany(Array.from({ length: 600 }, (_, i) => ({ topic: i < 300 ? 'gone' : 'kept' })));
+    const ids = created.saved.map(({ id }) => id);
+    const damaged = key('WtTag', 'idx:topic:kept');
+    const kept = await redis.raw.sMembers(damaged);
+    await redis.raw.del(damaged);
+    await redis.raw.set(damaged, 'written by hand');
+    try {
+      const result = await WtTag.removeMany(ids, { chunkSize: 100 });
+      expect(result.removed).toEqual(ids.slice(0, 300));
+      refusedFrom(result.failed, damaged);
+      expect(result.failed.map(({ id }) => id)).toEqual(ids.slice(300));
+      for (const { removed } of result.failed) expect(removed).toBe(false);
+      for (const id of ids.slice(300)) expect(await WtTag.exists(id)).toBe(true);
+    } finally {
+      await redis.raw.del(damaged);
+      await redis.raw.sAdd(damaged, kept);
+    }
+    expect(await WtTag.check()).toMatchObject({ ok: true });
   });
 });
 
