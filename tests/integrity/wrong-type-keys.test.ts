@@ -45,6 +45,34 @@ class WtTag extends BaseEntity {
   @Attr() @Index() topic?: string;
 }
 
+/** A model with two set, two sorted and one lexicographic index and nothing to check: create-plain.lua. */
+@Model()
+class WtMulti extends BaseEntity {
+  @Attr() @Index() a?: string;
+  @Attr() @Index() b?: string;
+  @Attr() @Index() c?: number;
+  @Attr() @Index() d?: number;
+  @Attr() @Index({ sortable: true }) e?: string;
+}
+
+/** A unique value ahead of a set index: a refused set entry puts the removed unique value back. */
+@Model()
+class WtCoded extends BaseEntity {
+  @Attr() @Unique() code?: string;
+  @Attr() @Index() tag?: string;
+  @Attr() @Index() rank?: number;
+}
+
+const MULTI_KEYS = [
+  ['all', 'zset'],
+  ['seq', 'string'],
+  ['idx:a:x', 'set'],
+  ['idx:b:y', 'set'],
+  ['idx:c', 'zset'],
+  ['idx:d', 'zset'],
+  ['lex:e', 'zset'],
+] as const;
+
 const redis = useTestRedis();
 const grouped = new Set(['WtAuthor', 'WtBook']);
 const key = (model: string, name: string) => (grouped.has(model) ? `${redis.prefix}:{wt}:${model}:${name}` : `${redis.prefix}:{${model}}:${name}`);
@@ -139,6 +167,24 @@ describe('a model key of another type refuses the operation by name and writes n
     await expectRefused(key('WtPost', name), expected, () => WtPost.create({ topic: 'redis', score: 3, slug: 'three' }));
   });
 
+  it.each(MULTI_KEYS)('create of a model with indexes and nothing to check (%s)', async (name, expected) => {
+    await expectRefused(key('WtMulti', name), expected, () => WtMulti.create({ a: 'x', b: 'y', c: 1, d: 2, e: 'e' }));
+  });
+
+  it('create under a sequence set back, over the entries of a removed id: the scores they had are put back', async () => {
+    // a second object: a draw of 1 taken back deletes the sequence (0 and no sequence are the same to it)
+    const first = await WtMulti.create({ a: 'x', b: 'y', c: 3, d: 4, e: 'first' });
+    const made = await WtMulti.create({ a: 'x', b: 'y', c: 5, d: 6, e: 'before' });
+    // the sequence set back by hand: the next create draws the id of `made`, whose entries are all there
+    await redis.raw.set(key('WtMulti', 'seq'), String(Number(made.id) - 1));
+    await expectRefused(key('WtMulti', 'lex:e'), 'zset', () => WtMulti.create({ a: 'x', b: 'y', c: 7, d: 8, e: 'after' }));
+    expect(await redis.raw.zScore(key('WtMulti', 'idx:c'), made.id)).toBe(5);
+    expect(await redis.raw.zScore(key('WtMulti', 'idx:d'), made.id)).toBe(6);
+    await redis.raw.set(key('WtMulti', 'seq'), made.id);
+    await made.remove();
+    await first.remove();
+  });
+
   it.each([
     ['all', 'zset'],
     ['exp', 'zset'],
@@ -164,6 +210,7 @@ describe('a model key of another type refuses the operation by name and writes n
     ['WtNote', 'all', 'zset'],
     ['WtPost', 'all', 'zset'],
     ['WtPost', 'idx:score', 'zset'],
+    ['WtPost', 'uniq:slug', 'hash'],
     ['WtLog', 'all', 'zset'],
     ['WtLog', 'exp', 'zset'],
     ['WtAuthor', 'all', 'zset'],
@@ -171,6 +218,39 @@ describe('a model key of another type refuses the operation by name and writes n
     const target = { WtNote, WtPost, WtLog, WtAuthor }[model as 'WtNote']!;
     const [first] = await target.findBy();
     await expectRefused(key(model, name), expected, () => first.remove());
+  });
+
+  it.each([
+    ['WtPost', () => WtPost.create({ topic: 'own', slug: 'own' }), (id: string) => WtPost.removeMany([id])],
+    ['WtLog', () => WtLog.create({ level: 'own' }), (id: string) => WtLog.removeMany([id])],
+  ] as const)('remove and removeMany of a %s whose own key holds a string', async (model, make, removeMany) => {
+    // an object of its own: the key is put back without its time to live
+    const made = await make();
+    await expectRefused(key(model, `obj:${made.id}`), 'hash', () => made.remove());
+    await expectRefused(key(model, `obj:${made.id}`), 'hash', () => bulkRemoval(removeMany(made.id)));
+    await made.remove();
+  });
+
+  it.each(MULTI_KEYS.filter(([name]) => name !== 'seq'))('remove and removeMany of a model with two set and three sorted indexes (%s)', async (name, expected) => {
+    const made = await WtMulti.create({ a: 'x', b: 'y', c: 1, d: 2, e: 'e' });
+    await expectRefused(key('WtMulti', name), expected, () => made.remove());
+    await expectRefused(key('WtMulti', name), expected, () => bulkRemoval(WtMulti.removeMany([made.id])));
+    const { id } = made;
+    await made.remove();
+    expect(await WtMulti.exists(id)).toBe(false);
+  });
+
+  it.each([
+    ['idx:tag:t', 'set'],
+    ['idx:rank', 'zset'],
+    ['all', 'zset'],
+  ])('remove and removeMany of an object with a unique value ahead of its index entries (%s)', async (name, expected) => {
+    const made = await WtCoded.create({ code: 'c1', tag: 't', rank: 1 });
+    await expectRefused(key('WtCoded', name), expected, () => made.remove());
+    await expectRefused(key('WtCoded', name), expected, () => bulkRemoval(WtCoded.removeMany([made.id])));
+    expect(await redis.raw.hGet(key('WtCoded', 'uniq:code'), 'c1')).toBe(made.id);
+    await made.remove();
+    expect(await WtCoded.check()).toMatchObject({ ok: true });
   });
 
   it("remove of a parent whose child's index of the foreign key holds a string", async () => {

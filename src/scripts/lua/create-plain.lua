@@ -14,45 +14,120 @@
 -- Returns: the id, the next value of the sequence.
 -- Guarantees: one script, so the hash, its `all` entry and its index entries appear together to every client
 -- (invariants 1 to 3); the id is fresh (invariant 5), and a stray hash under it (written by another program) is
--- deleted first, so nothing is merged into. A key of another type (key-types.lua) refuses the call before it
--- writes anything.
+-- deleted first, so nothing is merged into. A key of another type (key-types.lua) refuses the call with nothing
+-- written: the sequence is drawn, then `all` and the index entries are added, each with a command Redis refuses
+-- whole on a key of another type, and a refusal takes back what came before it (the draw, and each member the
+-- call added) before the call is refused; the hash, whose key takes any type away, is written last. So no TYPE
+-- is asked while nothing is refused. A draw of 1 is taken back by deleting the sequence (a sequence of 0 and
+-- none draw the same ids).
 --!include key-types.lua
 --!include indexes.lua
 --!include sequence-ids.lua
+
+-- The functions take what they need as arguments: a function that captures the script's locals costs Redis
+-- about a microsecond on every call, even when it is never called.
+
+-- Entry n's command, key, score (nil for a set) and member, from its arguments at ARGV position `at` (under key
+-- base `base`, for the object `id`), and the position of the next entry's.
+local function entryAt(at, base, id)
+  local kind, indexKey = ARGV[at], base .. ARGV[at + 1]
+  if kind == 'S' then
+    return 'SADD', indexKey, nil, id, at + 2
+  elseif kind == 'Z' then
+    return 'ZADD', indexKey, ARGV[at + 2], id, at + 3
+  end
+  return 'ZADD', indexKey, 0, ARGV[at + 2] .. string.char(#id) .. id, at + 3
+end
+
+-- Takes back the writes before entry `upTo` (0: `all`, the first write after the draw), as `added` and
+-- `previous` say (below), and the draw of `id` (`drawn`), then refuses the call for `key` as callOfType does.
+local function takeBack(upTo, reply, key, expected, base, id, drawn, added, previous)
+  local at, bit = 3 + 2 * tonumber(ARGV[1]), 2
+  for _ = 1, upTo - 1 do
+    local command, indexKey, _, member, nextAt = entryAt(at, base, id)
+    if added % (2 * bit) >= bit then
+      redis.call(command == 'SADD' and 'SREM' or 'ZREM', indexKey, member)
+    elseif previous and previous[indexKey] then
+      redis.call('ZADD', indexKey, previous[indexKey], member)
+    end
+    at, bit = nextAt, 2 * bit
+  end
+  if upTo > 0 then
+    if added % 2 == 1 then
+      redis.call('ZREM', KEYS[2], id)
+    elseif previous and previous[KEYS[2]] then
+      redis.call('ZADD', KEYS[2], previous[KEYS[2]], id)
+    end
+  end
+  redis.call(drawn == 1 and 'DEL' or 'DECR', KEYS[1])
+  if string.sub(reply.err, 1, 9) == 'WRONGTYPE' then
+    expectType(key, expected)
+  end
+  error(reply)
+end
+
+-- A member already there (a stale entry under a sequence set back) takes the new score, and `previous` (key ->
+-- score, made here if nil) keeps the one it had for a take-back; returns `previous`. `key` is a zset: its
+-- ZADD ... NX was not refused.
+local function rescore(previous, key, score, member)
+  previous = previous or {}
+  previous[key] = redis.call('ZSCORE', key, member)
+  redis.call('ZADD', key, score, member)
+  return previous
+end
 
 local base = KEYS[3]
 local fieldCount = tonumber(ARGV[1])
 local entriesAt = 2 + 2 * fieldCount
 
--- every key written is checked first (key-types.lua): refused, the call writes nothing
-expectType(KEYS[1], 'string')
-expectType(KEYS[2], 'zset')
-local at = entriesAt + 1
-for _ = 1, tonumber(ARGV[entriesAt]) do
-  local kind = ARGV[at]
-  expectType(base .. ARGV[at + 1], kind == 'S' and 'set' or 'zset')
-  at = at + (kind == 'S' and 2 or 3)
+local drawn = callOfType('string', 'INCR', KEYS[1])
+local id = sequenceText(drawn)
+
+-- What the writes made, kept without a table (a table per call costs Redis time on every create): bit 1 set,
+-- `all` got the id as a new member; bit 2^n, entry n got its member. `previous` (key -> score) is made only for
+-- a member that was there already (a stale entry under a sequence set back), whose score the write changed.
+local added, previous = 0, nil
+
+-- Each write is refused whole by Redis on a key of another type, and then taken back with the writes before it.
+-- Their replies are 1 (added), 0 (there already) or a refusal.
+local reply = redis.pcall('ZADD', KEYS[2], 'NX', id, id)
+if reply == 1 then
+  added = 1
+elseif reply == 0 then
+  previous = rescore(previous, KEYS[2], id, id)
+else
+  takeBack(0, reply, KEYS[2], 'zset', base, id, drawn, added, previous)
+end
+local at, bit = entriesAt + 1, 2
+-- (entryAt's work, written out: a call per entry costs Redis time on every create)
+for n = 1, tonumber(ARGV[entriesAt]) do
+  local kind, indexKey = ARGV[at], base .. ARGV[at + 1]
+  if kind == 'S' then
+    reply = redis.pcall('SADD', indexKey, id)
+    at = at + 2
+  else
+    local score, member = 0, id
+    if kind == 'Z' then
+      score = ARGV[at + 2]
+    else
+      member = ARGV[at + 2] .. string.char(#id) .. id
+    end
+    reply = redis.pcall('ZADD', indexKey, 'NX', score, member)
+    if reply == 0 then
+      previous = rescore(previous, indexKey, score, member)
+    end
+    at = at + 3
+  end
+  if reply == 1 then
+    added = added + bit
+  elseif reply ~= 0 then
+    takeBack(n, reply, indexKey, kind == 'S' and 'set' or 'zset', base, id, drawn, added, previous)
+  end
+  bit = 2 * bit
 end
 
-local id = sequenceText(redis.call('INCR', KEYS[1]))
 local key = base .. ':obj:' .. id
 -- a stray hash under the id (another program's, or the sequence set back) is replaced, not merged into
 redis.call('DEL', key)
 callWithArgs('HSET', key, 2, 1 + 2 * fieldCount, { '#id', id })
-redis.call('ZADD', KEYS[2], id, id)
-
-at = entriesAt + 1
-for _ = 1, tonumber(ARGV[entriesAt]) do
-  local kind, indexKey = ARGV[at], base .. ARGV[at + 1]
-  if kind == 'S' then
-    redis.call('SADD', indexKey, id)
-    at = at + 2
-  elseif kind == 'Z' then
-    redis.call('ZADD', indexKey, ARGV[at + 2], id)
-    at = at + 3
-  else
-    redis.call('ZADD', indexKey, 0, ARGV[at + 2] .. string.char(#id) .. id)
-    at = at + 3
-  end
-end
 return id

@@ -25,7 +25,8 @@ local function commandDrop(drop)
 end
 
 -- Removes the objects whose ids are ARGV[from .. to]. entriesOf(id, drop) names the entries of each object
--- through drop(command, key, member); with `memos`, each object's memo and `exp` entry go too. Returns one
+-- through drop(command, key, member); with `memos`, each object's memo and `exp` entry go too. Without `memos`,
+-- entriesOf reads each object's hash (indexed-removal.lua), which refuses one of another type. Returns one
 -- value per id: 1 when it was live (in `all`, and with `memos`, whose objects may expire, with its hash), else
 -- 0 (an object whose time had come, an id given again).
 local function removeGathered(all, base, from, to, memos, entriesOf)
@@ -49,8 +50,8 @@ local function removeGathered(all, base, from, to, memos, entriesOf)
       replies[n] = 0
       if not done[id] then
         done[id] = true
-        expectType(base .. ':obj:' .. id, 'hash')
         if memos then
+          expectType(base .. ':obj:' .. id, 'hash')
           expectType(base .. ':memo:' .. id, 'hash')
         end
         entriesOf(id, drop)

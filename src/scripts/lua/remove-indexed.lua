@@ -13,16 +13,11 @@
 -- Returns: 1 when the object was in `all`, else 0.
 -- Guarantees: the hash, its `all` entry and every index and unique entry disappear together (invariants 1 to
 -- 4); the entries are found from the stored values (read here, not the client's copy), as indexes.lua's
--- entryOf finds them, and a unique value is released only by its owner.
+-- entryOf finds them, and a unique value is released only by its owner. A key of another type (key-types.lua)
+-- refuses the call with nothing written (removeIndexedObject says how, asking no TYPE for a model with one
+-- sorted index).
 --!include key-types.lua
 --!include indexes.lua
 --!include indexed-removal.lua
 
-local all, key, base, id = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
--- every key written is checked first (key-types.lua): refused, the call writes nothing
-expectType(all, 'zset')
-expectType(key, 'hash')
-indexedEntries(key, base, id, expectCommandKey)
-indexedEntries(key, base, id, redis.call)
-redis.call('DEL', key)
-return redis.call('ZREM', all, id)
+return removeIndexedObject(KEYS[1], KEYS[2], KEYS[3], ARGV[1])

@@ -22,12 +22,16 @@ expectType(all, 'zset')
 expectType(key, 'hash')
 expectType(base .. ':exp', 'zset')
 expectType(base .. ':memo:' .. id, 'hash')
+-- without a memo, the entries are found from the stored values, read once (checkedIndexedEntries)
+local drops
 if not memoEntries(base, id, expectEntry) then
-  indexedEntries(key, base, id, expectCommandKey)
+  drops = checkedIndexedEntries(key, base, id)
 end
 local existed = redis.call('ZSCORE', all, id) and 1 or 0
-if not memoEntries(base, id, dropEntry) then
-  indexedEntries(key, base, id, redis.call)
+if drops then
+  applyDrops(drops)
+else
+  memoEntries(base, id, dropEntry)
 end
 redis.call('DEL', key, base .. ':memo:' .. id)
 redis.call('ZREM', base .. ':exp', id)

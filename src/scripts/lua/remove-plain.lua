@@ -6,12 +6,12 @@
 -- ARGV[2..] the ids
 -- Returns: one value per id, in order: 1 when its hash was there, else 0 (an object whose time had come had an
 --          `all` entry alone).
--- Guarantees: every key written is checked first (key-types.lua): a key of another type refuses the whole call
--- before anything is deleted; otherwise each hash goes with its `all` (and `exp`) entry (invariants 1 and 2).
+-- Guarantees: a key of another type (key-types.lua) refuses the whole call before anything is deleted: the
+-- objects' keys and `exp` are checked first, and `all` by the call's first write, its first ZREM, which Redis
+-- refuses whole; otherwise each hash goes with its `all` (and `exp`) entry (invariants 1 and 2).
 --!include key-types.lua
 
 local all, base, expirable = KEYS[1], KEYS[2], ARGV[1] == '1'
-expectType(all, 'zset')
 if expirable then
   expectType(base .. ':exp', 'zset')
 end
@@ -21,10 +21,14 @@ end
 local replies = {}
 for i = 2, #ARGV do
   local id = ARGV[i]
-  replies[i - 1] = redis.call('DEL', base .. ':obj:' .. id)
-  redis.call('ZREM', all, id)
+  if i == 2 then
+    callOfType('zset', 'ZREM', all, id)
+  else
+    redis.call('ZREM', all, id)
+  end
   if expirable then
     redis.call('ZREM', base .. ':exp', id)
   end
+  replies[i - 1] = redis.call('DEL', base .. ':obj:' .. id)
 end
 return replies

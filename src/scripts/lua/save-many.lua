@@ -51,7 +51,6 @@ for i = 1, count do
   at = at + 2 + 2 * setCount
 end
 
--- The entry of object `id` for `spec`, added to the batch (indexes.lua's addEntry, one command per key).
 -- every key the call reads or writes is checked before its first write (key-types.lua): a call refused for a
 -- key of another type writes nothing, not even the objects ahead of the one whose key it is
 local seen = {}
@@ -59,6 +58,7 @@ for _, item in ipairs(items) do
   expectSaveTypes(model, 'c', item.id, item.setFrom, item.setCount, item.setFrom, 0, specs, fields, seen)
 end
 
+-- The entry of object `id` for `spec`, added to the batch (indexes.lua's addEntry, one command per key).
 local function batchEntry(batch, base, spec, values, id)
   local kind, key, member = entryOf(base, spec, values, id)
   if kind == 'S' then
@@ -133,7 +133,7 @@ if model.keepMemo or model.expirable or model.capKey ~= '' then
   local outcomes = {}
   for i, item in ipairs(items) do
     -- delFrom/delCount: a new object removes no field
-    outcomes[i] = saveObject(model, 'c', item.id, '', item.setFrom, item.setCount, item.setFrom, 0, specs, fields, parentsFrom, seen)
+    outcomes[i] = saveObject(model, 'c', item.id, '', item.setFrom, item.setCount, item.setFrom, 0, specs, fields, parentsFrom, true)
   end
   return outcomes
 end

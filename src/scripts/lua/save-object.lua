@@ -109,13 +109,19 @@ local function valuesAfter(before, setFrom, setCount, delFrom, delCount)
   return after
 end
 
--- Refuses (key-types.lua) every key the save of object `id` reads or writes that holds another type: the
--- model's `all`, `exp`, sequence and cap index, the object's hash and memo, and the index and unique keys of
--- its entries before and after the change. Reads only, so it runs before the first write: save-many.lua and
--- update-many.lua run it for every object of the call before writing any. `seen` skips keys checked already.
+-- Refuses (key-types.lua) every key the save of object `id` writes that holds another type: the model's `all`,
+-- `exp`, sequence and cap index, the object's hash and memo, and the index and unique keys of the entries it
+-- adds and removes. Reads only, so it runs before the first write: save-many.lua and update-many.lua run it for
+-- every object of the call before writing any. `seen` skips keys checked already. An update reads the
+-- object's indexed values here (refused when its hash holds another type: no TYPE asked for it) and returns
+-- them; it checks only the keys it writes: `all` only with a cap to trim (it is read alone otherwise, and a
+-- purge of an expired object checks its own keys), the memo only when entries move, and the keys of the
+-- entries that move.
 local function expectSaveTypes(model, mode, id, setFrom, setCount, delFrom, delCount, specs, fields, seen)
   local base = model.base
-  expectType(model.all, 'zset', seen)
+  if mode == 'c' or model.capKey ~= '' then
+    expectType(model.all, 'zset', seen)
+  end
   if model.capKey ~= '' then
     expectType(model.capKey, 'zset', seen)
   end
@@ -130,29 +136,44 @@ local function expectSaveTypes(model, mode, id, setFrom, setCount, delFrom, delC
     end
   else
     local key = base .. ':obj:' .. id
-    expectType(key, 'hash', seen)
-    expectType(base .. ':memo:' .. id, 'hash', seen)
     if #specs > 0 then
-      before = readValues(key, fields)
+      local stored = callOfType('hash', 'HMGET', key, unpack(fields))
+      for i, field in ipairs(fields) do
+        before[field] = stored[i]
+      end
+    else
+      expectType(key, 'hash', seen)
     end
   end
   local after = valuesAfter(before, setFrom, setCount, delFrom, delCount)
+  local moved = false
   for _, spec in ipairs(specs) do
-    for _, values in ipairs({ before, after }) do
-      local kind, key = entryOf(base, spec, values, id)
-      if kind then
-        expectType(key, entryKeyType(kind), seen)
+    if mode == 'c' or not sameEntry(spec, before, after) then
+      moved = true
+      for _, values in ipairs({ before, after }) do
+        local kind, key = entryOf(base, spec, values, id)
+        if kind then
+          expectType(key, entryKeyType(kind), seen)
+        end
       end
     end
   end
+  if mode == 'u' and moved then
+    expectType(base .. ':memo:' .. id, 'hash', seen)
+  end
+  return before
 end
 
 -- mode 'c' | 'u'; id ('' on create takes the next sequence value); readVersion (update only); the ARGV
 -- positions of the fields to set, the fields to remove and the parent checks; `specs`/`fields` from readSpecs.
--- `seen` (optional): the keys whose types the call has checked already (expectSaveTypes).
-local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFrom, delCount, specs, fields, parentsFrom, seen)
+-- `checked`: the caller ran expectSaveTypes for this object (and every object of its call) already.
+local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFrom, delCount, specs, fields, parentsFrom, checked)
   local all, base = model.all, model.base
-  expectSaveTypes(model, mode, id, setFrom, setCount, delFrom, delCount, specs, fields, seen)
+  -- an update's values before it, as the check read them (nil: read them below)
+  local read = nil
+  if not checked then
+    read = expectSaveTypes(model, mode, id, setFrom, setCount, delFrom, delCount, specs, fields, nil)
+  end
   if mode == 'u' then
     -- A live object's hash exists (it always holds #id); one still in `all` without it has expired.
     if redis.call('EXISTS', base .. ':obj:' .. id) == 0 then
@@ -183,7 +204,8 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
   local memo = base .. ':memo:' .. id
   local before = {}
   if mode == 'u' then
-    before = readValues(key, fields)
+    -- nothing was written since the check read them
+    before = read or readValues(key, fields)
     memo = #specs > 0 and memoOf(base, id, model.mayExpire) or nil
     writeChanges(key, setFrom, setCount, delFrom, delCount)
   else

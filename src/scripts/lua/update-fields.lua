@@ -15,15 +15,16 @@
 --!include indexes.lua
 
 local key = KEYS[1]
--- a key of another type than a hash is no object: refused (key-types.lua) before anything is written
-expectType(key, 'hash')
-
-if redis.call('EXISTS', key) == 0 then
-  if redis.call('ZSCORE', KEYS[2], ARGV[1]) then
+-- one TYPE tells both whether the object exists and that its key holds a hash: a key of another type is no
+-- object, and is refused (key-types.lua) before anything is written
+local found = redis.call('TYPE', key).ok
+if found == 'none' then
+  if callOfType('zset', 'ZSCORE', KEYS[2], ARGV[1]) then
     return -1
   end
   return 0
 end
+refuseOtherType(key, 'hash', found)
 local setCount = tonumber(ARGV[2])
 local delCount = tonumber(ARGV[3 + 2 * setCount])
 writeChanges(key, 3, setCount, 4 + 2 * setCount, delCount)

@@ -79,7 +79,7 @@ for i, item in ipairs(items) do
   if #item.specs == 0 and item.parentCount == 0 and model.versionField == '' then
     outcomes[i] = updateFields(item.id, item.setFrom, item.setCount, item.delFrom, item.delCount)
   else
-    outcomes[i] = saveObject(model, 'u', item.id, item.readVersion, item.setFrom, item.setCount, item.delFrom, item.delCount, item.specs, item.fields, item.parentsFrom, seen)
+    outcomes[i] = saveObject(model, 'u', item.id, item.readVersion, item.setFrom, item.setCount, item.delFrom, item.delCount, item.specs, item.fields, item.parentsFrom, true)
   end
 end
 return outcomes
