@@ -20,9 +20,8 @@
 local index, exp = KEYS[1], KEYS[2]
 local mode, byScore, min, max = ARGV[1], ARGV[2] == 'Z', ARGV[3], ARGV[4]
 
-expectType(index, 'zset')
-expectType(exp, 'zset')
-local first = redis.call('ZRANGE', exp, 0, 0, 'WITHSCORES')
+-- it writes nothing: each key's type is checked by its read (key-types.lua), with no TYPE asked
+local first = callOfType('zset', 'ZRANGE', exp, 0, 0, 'WITHSCORES')
 if first[2] then
   local time = redis.call('TIME')
   if tonumber(first[2]) <= tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) then
@@ -31,10 +30,10 @@ if first[2] then
 end
 
 if mode == 'count' then
-  return redis.call(byScore and 'ZCOUNT' or 'ZLEXCOUNT', index, min, max)
+  return callOfType('zset', byScore and 'ZCOUNT' or 'ZLEXCOUNT', index, min, max)
 end
 
-local members = redis.call('ZRANGE', index, min, max, byScore and 'BYSCORE' or 'BYLEX')
+local members = callOfType('zset', 'ZRANGE', index, min, max, byScore and 'BYSCORE' or 'BYLEX')
 if not byScore then
   -- lex members are esc(value) \0\0 len(id) id (indexes.lua): the id is what follows the length byte
   for m = 1, #members do
