@@ -60,10 +60,7 @@ local function takeBack(upTo, reply, key, expected, base, id, drawn, added, prev
     end
   end
   redis.call(drawn == 1 and 'DEL' or 'DECR', KEYS[1])
-  if string.sub(reply.err, 1, 9) == 'WRONGTYPE' then
-    expectType(key, expected)
-  end
-  error(reply)
+  refuseReply(reply, key, expected)
 end
 
 -- A member already there (a stale entry under a sequence set back) takes the new score, and `previous` (key ->

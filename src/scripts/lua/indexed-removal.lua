@@ -95,10 +95,7 @@ local function restoreIndexed(all, base, id, values, listed, removed, upTo, repl
     end
     at, bit = at + 5, 2 * bit
   end
-  if string.sub(reply.err, 1, 9) == 'WRONGTYPE' then
-    expectType(key, expected)
-  end
-  error(reply)
+  refuseReply(reply, key, expected)
 end
 
 -- Removes object `id` (its hash `key`) with its `all` entry and its index and unique entries, all or none, with

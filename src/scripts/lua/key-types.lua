@@ -25,51 +25,24 @@ local function expectType(key, expected, seen)
   refuseOtherType(key, expected, redis.call('TYPE', key).ok)
 end
 
+-- Raises `reply`, a command's refusal (an error reply from redis.pcall): when Redis refused it as WRONGTYPE, as
+-- the refusal of `key` expectType makes (naming the type the key holds); any other error as it is.
+local function refuseReply(reply, key, expected)
+  if string.sub(reply.err, 1, 9) == 'WRONGTYPE' then
+    expectType(key, expected)
+  end
+  error(reply)
+end
+
 -- Runs `command` on `key` and returns its reply: a command Redis refuses whole when the key holds another type
--- (a read, or a write that changes nothing when refused). Refused as WRONGTYPE, the key is refused as
--- expectType does, naming the type it holds; any other error is raised as it is. Before a script's first
--- write, this checks the key's type at no extra cost: no TYPE is asked unless Redis refused the command.
+-- (a read, or a write that changes nothing when refused), refused as refuseReply says. Before a script's first
+-- write, this checks the key's type at no extra cost: no TYPE is asked unless Redis refused the command. A
+-- script that must write all or nothing and has not checked its keys' types can make its writes this way in an
+-- order where what came before a refusal can be put back exactly (create-plain.lua, indexed-removal.lua).
 local function callOfType(expected, command, key, ...)
   local reply = redis.pcall(command, key, ...)
   if type(reply) == 'table' and reply.err then
-    if string.sub(reply.err, 1, 9) == 'WRONGTYPE' then
-      expectType(key, expected)
-    end
-    error(reply)
-  end
-  return reply
-end
-
--- Adds to `undo` the command that takes back a write: `command key a b`, `a` and `b` false when it takes fewer
--- arguments. The list is flat (four values a command): a table per command would cost the scripts that keep
--- one on every call, where undo is needed only when a write is refused.
-local function pushUndo(undo, command, key, a, b)
-  local n = #undo
-  undo[n + 1], undo[n + 2], undo[n + 3], undo[n + 4] = command, key, a or false, b or false
-end
-
--- callOfType for a write made after others that must not stay if it is refused: `undo` (pushUndo) holds the
--- commands that take back the writes made so far, each exactly, as the caller built it from their replies; on
--- a refusal they run, last first, before the call is refused. A script that writes all or nothing makes its
--- writes to keys whose types it has not checked in an order where each one's undo is known, and so asks no
--- TYPE while nothing is refused.
-local function callOrTakeBack(undo, expected, command, key, ...)
-  local reply = redis.pcall(command, key, ...)
-  if type(reply) == 'table' and reply.err then
-    for i = #undo - 3, 1, -4 do
-      local a, b = undo[i + 2], undo[i + 3]
-      if b then
-        redis.call(undo[i], undo[i + 1], a, b)
-      elseif a then
-        redis.call(undo[i], undo[i + 1], a)
-      else
-        redis.call(undo[i], undo[i + 1])
-      end
-    end
-    if string.sub(reply.err, 1, 9) == 'WRONGTYPE' then
-      expectType(key, expected)
-    end
-    error(reply)
+    refuseReply(reply, key, expected)
   end
   return reply
 end
