@@ -171,6 +171,13 @@ describe('a model key of another type refuses the operation by name and writes n
     await expectRefused(key('WtMulti', name), expected, () => WtMulti.create({ a: 'x', b: 'y', c: 1, d: 2, e: 'e' }));
   });
 
+  it.each([
+    ['create of a model with nothing to check', () => WtMulti.create({ a: 'x\0y\r\nz' }), 'WtMulti', 'idx:a:x\0y\r\nz'],
+    ['create through save.lua', () => WtPost.create({ topic: 'x\0y\r\nz', slug: 'bytes' }), 'WtPost', 'idx:topic:x\0y\r\nz'],
+  ] as const)('%s names a key whose index value holds NUL, CR and LF bytes exactly', async (_, create, model, name) => {
+    await expectRefused(key(model, name), 'set', create);
+  });
+
   it('create under a sequence set back, over the entries of a removed id: the scores they had are put back', async () => {
     // a second object: a draw of 1 taken back deletes the sequence (0 and no sequence are the same to it)
     const first = await WtMulti.create({ a: 'x', b: 'y', c: 3, d: 4, e: 'first' });

@@ -2,7 +2,7 @@
 -- commands, whose commands each run even when one fails), or to name the key a refused command read.
 -- KEYS     the keys to check (of one hash tag)
 -- ARGV     the type each must hold, as TYPE names it (string, hash, set, zset), in the order of KEYS
--- Returns: 1 when every key is missing or of its type; otherwise the RRTYPE error of key-types.lua.
+-- Returns: 1 when every key is missing or of its type; otherwise the RRTYPE error of key-types.lua (refuseOtherType).
 -- Guarantees: writes nothing.
 --!include key-types.lua
 

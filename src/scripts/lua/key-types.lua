@@ -2,14 +2,18 @@
 -- there (written by hand or by another program); a library inlined into the scripts that read and write the
 -- model's keys.
 -- KEYS/ARGV: none of its own.
--- Guarantees: the refusal is the error reply 'RRTYPE <expected> <found> <key>', which the client turns into a
--- WrongTypeError (src/errors/wrong-type.ts); the scripts check every key they write before their first write,
+-- Guarantees: the refusal is the error reply 'RRTYPE <expected> <found> <key in hex>', which the client turns into
+-- a WrongTypeError (src/errors/wrong-type.ts); the key goes in hex because Redis cuts an error reply at a NUL
+-- byte and turns CR and LF into spaces, and an index key holds the indexed value; the scripts check every key they write before their first write,
 -- so a refused call has written nothing. A missing key is of every type: it is created when written.
 
 -- Refuses `key` unless `found`, its type as TYPE names it, is 'none' (missing) or `expected`.
 local function refuseOtherType(key, expected, found)
   if found ~= 'none' and found ~= expected then
-    error({ err = 'RRTYPE ' .. expected .. ' ' .. found .. ' ' .. key })
+    local hex = string.gsub(key, '.', function(byte)
+      return string.format('%02x', string.byte(byte))
+    end)
+    error({ err = 'RRTYPE ' .. expected .. ' ' .. found .. ' ' .. hex })
   end
 end
 
