@@ -3,7 +3,10 @@ import { addPendingIndex } from '../metadata/pending-metadata';
 
 /** The options of `@Index`: `sortable` (a lexicographic index of a string) and `scope` (one index per value of another attribute); docs/indexes-and-queries.md. */
 export interface IndexOptions {
-  /** Strings only: keep them in lexicographic order too, for ranges, startsWith and orderBy. */
+  /**
+   * Strings only: keep them in lexicographic order too, for ranges, startsWith and orderBy. Numbers and Dates are
+   * always ordered: `sortable` on one is a SchemaError (and `sortable: true` compiles only on a string property).
+   */
   sortable?: boolean;
   /** A sorted index per value of this attribute (e.g. createdAt per userId): O(log N + k) scoped pages. */
   scope?: string;
@@ -24,18 +27,26 @@ function propertyDecorator(kind: 'index' | 'unique', options: object): PropertyD
   };
 }
 
+/** `unknown` when property `K` of `P` is declared (less null and undefined) as a string, else `{ mismatch: Why }`. */
+type DeclaredAsString<P, K, Why> = K extends keyof P ? ([NonNullable<P[K]>] extends [string] ? unknown : { mismatch: Why }) : { mismatch: Why };
+
+/**
+ * The decorator `@Unique({ caseInsensitive: true })` and `@Index({ sortable: true })` return: it goes on a property
+ * declared as a string. `Why` is the text the compiler's error shows for a property declared otherwise.
+ */
+export type StringAttrDecorator<Why extends string = 'a property declared as a string (caseInsensitive compares strings)'> = <P extends object, K extends string | symbol>(
+  target: P,
+  property: K & DeclaredAsString<P, K, Why>,
+) => void;
+
+type SortableMismatch = 'a property declared as a string (sortable orders strings; numbers and Dates are always ordered)';
+
 /** A secondary index on the attribute, maintained in the same atomic script as every write. */
+export function Index(options: IndexOptions & { sortable: true }): StringAttrDecorator<SortableMismatch>;
+export function Index(options?: IndexOptions): PropertyDecorator;
 export function Index(options: IndexOptions = {}): PropertyDecorator {
   return propertyDecorator('index', options);
 }
-
-type StringMismatch = { mismatch: 'a property declared as a string (caseInsensitive compares strings)' };
-
-/** `unknown` when property `K` of `P` is declared (less null and undefined) as a string, else `StringMismatch`. */
-type DeclaredAsString<P, K> = K extends keyof P ? ([NonNullable<P[K]>] extends [string] ? unknown : StringMismatch) : StringMismatch;
-
-/** The decorator `@Unique({ caseInsensitive: true })` returns: it goes on a property declared as a string. */
-export type StringAttrDecorator = <P extends object, K extends string | symbol>(target: P, property: K & DeclaredAsString<P, K>) => void;
 
 /** No two objects of the model hold the same value; enforced inside the atomic write. */
 export function Unique(options: UniqueOptions & { caseInsensitive: true }): StringAttrDecorator;

@@ -21,12 +21,15 @@ export function resolveIndex(
     return { kind: 'unique', attribute, caseInsensitive: Boolean(caseInsensitive) };
   }
 
-  let kind: IndexDescriptor['kind'];
-  if (attribute.type === 'number' || attribute.type === 'date') kind = 'score';
-  else if (sortable) {
-    if (attribute.type !== 'string') throw new SchemaError(`${where}: sortable applies to string attributes (numbers and Dates are always ordered)`);
-    kind = 'lex';
-  } else kind = 'set';
+  const ordered = attribute.type === 'number' || attribute.type === 'date';
+  if (sortable && ordered) {
+    const what = attribute.type === 'number' ? 'a number' : 'a Date';
+    throw new SchemaError(`${where}: sortable applies to string attributes; ${what} is always ordered, so @Index() alone gives ranges and orderBy`);
+  }
+  if (sortable && attribute.type !== 'string') {
+    throw new SchemaError(`${where}: sortable applies to string attributes (numbers and Dates are always ordered)`);
+  }
+  const kind: IndexDescriptor['kind'] = ordered ? 'score' : sortable ? 'lex' : 'set';
 
   if (scope === undefined) return { kind, attribute, caseInsensitive: false };
   if (typeof scope !== 'string') throw new SchemaError(`${where}: scope must name an attribute`);
