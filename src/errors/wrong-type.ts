@@ -1,5 +1,5 @@
 import { ErrorReply, MultiErrorReply } from 'redis';
-import { WrongTypeError } from './errors';
+import { RedisRecordError, WrongTypeError } from './errors';
 
 /** Redis's own refusal of a command on a key of another type, or a transaction with such a refusal. */
 export function isWrongType(error: unknown): boolean {
@@ -7,15 +7,24 @@ export function isWrongType(error: unknown): boolean {
   return error instanceof ErrorReply && error.message.startsWith('WRONGTYPE');
 }
 
-// key-types.lua's refusal, the key in hex (an error reply cannot carry a NUL, CR or LF byte of an index value);
-// Redis 7 appends where a script raised it (" script: <sha>, on @user_script:<line>.")
-const REFUSAL = /^RRTYPE (\S+) (\S+) ([0-9a-f]*)(?: script: [0-9a-f]+, on @user_script:\d+\.)?$/;
+// Redis 7 appends where a script raised an error (" script: <sha>, on @user_script:<line>.")
+const WHERE = '(?: script: [0-9a-f]+, on @user_script:\\d+\\.)?$';
+// key-types.lua's refusal, the key in hex (an error reply cannot carry a NUL, CR or LF byte of an index value)
+const TYPE_REFUSAL = new RegExp(`^RRTYPE (\\S+) (\\S+) ([0-9a-f]*)${WHERE}`);
+// sequence-ids.lua's refusal of a draw past 2^53 - 1, the sequence's key in hex
+const SEQUENCE_REFUSAL = new RegExp(`^RRSEQ ([0-9a-f]*)${WHERE}`);
+
+const fromHex = (hex: string) => Buffer.from(hex, 'hex').toString('utf8');
 
 /**
- * The WrongTypeError a script's refusal (src/scripts/lua/key-types.lua) stands for; any other error as it is.
+ * The error a script's refusal stands for: a WrongTypeError (src/scripts/lua/key-types.lua), or the
+ * RedisRecordError of an id sequence past 2^53 - 1 (src/scripts/lua/sequence-ids.lua); any other error as it is.
  */
 export function typedScriptError(error: unknown): unknown {
-  if (!(error instanceof ErrorReply) || !error.message.startsWith('RRTYPE ')) return error;
-  const match = REFUSAL.exec(error.message);
-  return match ? new WrongTypeError(Buffer.from(match[3], 'hex').toString('utf8'), match[1], match[2]) : error;
+  if (!(error instanceof ErrorReply)) return error;
+  const type = TYPE_REFUSAL.exec(error.message);
+  if (type) return new WrongTypeError(fromHex(type[3]), type[1], type[2]);
+  const sequence = SEQUENCE_REFUSAL.exec(error.message);
+  if (sequence) return new RedisRecordError(`the id sequence ${fromHex(sequence[1])} is past 2^53 - 1: ids would no longer be exact; nothing was written`);
+  return error;
 }

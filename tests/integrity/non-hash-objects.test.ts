@@ -1,5 +1,5 @@
-import { Attr, BaseEntity, BelongsTo, HasMany, Model, RelationError, Unique } from '../../src';
-import { useTestRedis } from '../support/test-redis';
+import { Attr, BaseEntity, BelongsTo, HasMany, Index, Model, RelationError, Unique } from '../../src';
+import { keysUnder, useTestRedis } from '../support/test-redis';
 
 /**
  * A key of another type than a hash at an object's key is no object, as check() reads it (`wrongType`): the
@@ -18,6 +18,12 @@ class NhBook extends BaseEntity {
   @Attr() title?: string;
   @BelongsTo(() => NhAuthor) author!: BelongsTo<NhAuthor>;
   authorId?: string;
+}
+
+@Model({ group: 'nh' })
+class NhNote extends BaseEntity {
+  @Attr() @Index() topic?: string;
+  @Attr() @Index({ sortable: true }) title?: string;
 }
 
 const redis = useTestRedis();
@@ -58,6 +64,18 @@ describe('a key that is not a hash is no object', () => {
     expect(await NhAuthor.find(dan.id!)).toBeNull();
     expect(await NhAuthor.exists(dan.id!)).toBe(false);
     expect((await NhAuthor.findMany([dan.id!, eve.id!])).map((found) => found?.handle ?? null)).toEqual([null, 'eve']);
+  });
+
+  it('a query loading objects, or ordering ids by a sortable string, leaves it out; one reading indexes alone lists it', async () => {
+    const [a, b, c] = (await NhNote.saveMany([{ topic: 't', title: 'a' }, { topic: 't', title: 'b' }, { topic: 't', title: 'c' }])).saved;
+    await overwrite('NhNote', b.id!);
+    expect((await NhNote.findBy({ topic: 't' })).map(({ id }) => id)).toEqual([a.id, c.id]);
+    expect(await NhNote.findIds({ topic: 't' }, { orderBy: { title: 'desc' } })).toEqual([c.id, a.id]);
+    // findIds and count(where) read index keys and `all` only: the id is still listed there, and check() names it
+    expect(await NhNote.findIds({ topic: 't' })).toEqual([a.id, b.id, c.id]);
+    expect((await NhNote.check()).violations).toContainEqual(expect.objectContaining({ kind: 'wrongType', id: b.id }));
+    // no temporary key is left
+    expect((await keysUnder(redis.raw, redis.prefix)).filter((name) => name.includes(':tmp:'))).toEqual([]);
   });
 
   it('a child whose key holds a string does not restrict its parent’s removal', async () => {

@@ -1,6 +1,6 @@
-import { Attr, BaseEntity, BelongsTo, Counter, HasMany, Index, Model, Persisted, RemoveManyResult, SaveManyResult, Unique, WrongTypeError } from '../../src';
-import { RESP_TYPES } from 'redis';
-import { keysUnder, RawClient, useTestRedis } from '../support/test-redis';
+import { Attr, BaseEntity, BelongsTo, Counter, HasMany, Index, Model, Persisted, RemoveManyResult, SaveManyResult, Unique } from '../../src';
+import { useTestRedis } from '../support/test-redis';
+import * as keySnapshots from './support/key-snapshots';
 
 /**
  * A key of the layout holding another Redis type (a string written by hand at `all`, `exp`, `seq`, an index or
@@ -77,46 +77,8 @@ const redis = useTestRedis();
 const grouped = new Set(['WtAuthor', 'WtBook']);
 const key = (model: string, name: string) => (grouped.has(model) ? `${redis.prefix}:{wt}:${model}:${name}` : `${redis.prefix}:{${model}}:${name}`);
 
-/** Every key under the prefix with its type and contents, to compare before and after. */
-async function snapshot(raw: RawClient): Promise<Record<string, unknown>> {
-  const state: Record<string, unknown> = {};
-  for (const name of (await keysUnder(raw, redis.prefix)).sort()) {
-    const type = await raw.type(name);
-    if (type === 'string') state[name] = await raw.get(name);
-    else if (type === 'hash') state[name] = await raw.hGetAll(name);
-    else if (type === 'set') state[name] = (await raw.sMembers(name)).sort();
-    else if (type === 'zset') state[name] = await raw.zRangeWithScores(name, 0, -1);
-    else state[name] = type;
-  }
-  return state;
-}
-
-/**
- * Puts a string at `damaged` (keeping what it held), runs `operation`, and expects it refused by name with every
- * key unchanged; then puts the key back.
- */
-async function expectRefused(damaged: string, expected: string, operation: () => Promise<unknown>): Promise<void> {
-  const kept = await redis.raw.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer }).dump(damaged);
-  await redis.raw.del(damaged);
-  // a string written by hand; at a sequence (itself a string), a hash
-  const found = expected === 'string' ? 'hash' : 'string';
-  if (found === 'hash') await redis.raw.hSet(damaged, 'written', 'by hand');
-  else await redis.raw.set(damaged, 'written by hand');
-  try {
-    const before = await snapshot(redis.raw);
-    const error = await operation().then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    );
-    expect(error).toBeInstanceOf(WrongTypeError);
-    expect(error).toMatchObject({ key: damaged, expected, found });
-    expect((error as Error).message).toContain(`${damaged} holds a ${found}, not the ${expected}`);
-    expect(await snapshot(redis.raw)).toEqual(before);
-  } finally {
-    await redis.raw.del(damaged);
-    if (kept) await redis.raw.restore(damaged, 0, kept);
-  }
-}
+const expectRefused = (damaged: string, expected: string, operation: () => Promise<unknown>) =>
+  keySnapshots.expectRefused(redis.raw, redis.prefix, damaged, expected, operation);
 
 /** A bulk call's outcome as one promise: it rejects with the first item's error, which every item shares. */
 async function bulk(result: Promise<SaveManyResult<object>>): Promise<void> {

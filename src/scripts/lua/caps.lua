@@ -21,10 +21,15 @@ local function trimCap(base, all, capKey, keep, keepLowest, numeric, specs, fiel
     end
   end
   -- The victims are the first `excess` objects in the opposite order.
+  -- A victim with a key of another type is left as it is (purgeObject's `orLeave`): it stays, over the cap,
+  -- until repair() settles the key that check() names; the write that trims has been made already.
   local victims = pageByScore(capKey, '-inf', '+inf', keepLowest, 0, excess, numeric)
+  local evicted = 0
   for _, id in ipairs(victims) do
-    purgeObject(base, all, id, specs, fields)
-    redis.call('ZREM', capKey, id)
+    if purgeObject(base, all, id, specs, fields, true) then
+      redis.call('ZREM', capKey, id)
+      evicted = evicted + 1
+    end
   end
-  return #victims
+  return evicted
 end

@@ -13,19 +13,24 @@
 --            'L' lexicographic        score 0, member: that argument (esc(value) \0\0), then len(id) and the id
 -- Returns: the id, the next value of the sequence.
 -- Guarantees: one script, so the hash, its `all` entry and its index entries appear together to every client
--- (invariants 1 to 3); the id is fresh (invariant 5), and a stray hash under it (written by another program) is
--- deleted first, so nothing is merged into. A key of another type (key-types.lua) refuses the call with nothing
--- written: the sequence is drawn, then `all` and the index entries are added, each with a command Redis refuses
--- whole on a key of another type, and a refusal takes back what came before it (the draw, and each member the
--- call added) before the call is refused; the hash, whose key takes any type away, is written last. So no TYPE
--- is asked while nothing is refused. A draw of 1 is taken back by deleting the sequence (a sequence of 0 and
--- none draw the same ids).
+-- (invariants 1 to 3); the id is fresh (invariant 5). A hash already under the id (another program's, or under
+-- a sequence set back) is replaced, not merged into; a key of another type there is refused and left as it is
+-- (the id stays drawn, so the next create takes the next one). A key of another type at `all` or at an index
+-- key (key-types.lua) refuses the call with nothing written: `all` and the index entries are added each with a
+-- command Redis refuses whole on a key of another type, and a refusal takes back what came before it (the draw,
+-- each member the call added, the score a member already there had) before the call is refused; the hash is
+-- written last. So the only TYPE asked is the new key's, in place of a DEL. A draw of 1 is taken back by
+-- deleting the sequence (a sequence of 0 and none draw the same ids); a draw past 2^53 - 1 is taken back and
+-- refused (sequence-ids.lua).
 --!include key-types.lua
 --!include indexes.lua
 --!include sequence-ids.lua
 
 -- The functions take what they need as arguments: a function that captures the script's locals costs Redis
 -- about a microsecond on every call, even when it is never called.
+
+-- Entries whose writes are kept as bits of one number (below): a Lua number holds 53 bits exactly.
+local BITS = 50
 
 -- Entry n's command, key, score (nil for a set) and member, from its arguments at ARGV position `at` (under key
 -- base `base`, for the object `id`), and the position of the next entry's.
@@ -39,13 +44,13 @@ local function entryAt(at, base, id)
   return 'ZADD', indexKey, 0, ARGV[at + 2] .. string.char(#id) .. id, at + 3
 end
 
--- Takes back the writes before entry `upTo` (0: `all`, the first write after the draw), as `added` and
+-- Takes back the writes before entry `upTo` (0: `all`, the first write after the draw), as `added`, `more` and
 -- `previous` say (below), and the draw of `id` (`drawn`), then refuses the call for `key` as callOfType does.
-local function takeBack(upTo, reply, key, expected, base, id, drawn, added, previous)
+local function takeBack(upTo, reply, key, expected, base, id, drawn, added, more, previous)
   local at, bit = 3 + 2 * tonumber(ARGV[1]), 2
-  for _ = 1, upTo - 1 do
+  for n = 1, upTo - 1 do
     local command, indexKey, _, member, nextAt = entryAt(at, base, id)
-    if added % (2 * bit) >= bit then
+    if (n <= BITS and added % (2 * bit) >= bit) or (more and more[n]) then
       redis.call(command == 'SADD' and 'SREM' or 'ZREM', indexKey, member)
     elseif previous and previous[indexKey] then
       redis.call('ZADD', indexKey, previous[indexKey], member)
@@ -77,13 +82,20 @@ local base = KEYS[3]
 local fieldCount = tonumber(ARGV[1])
 local entriesAt = 2 + 2 * fieldCount
 
-local drawn = callOfType('string', 'INCR', KEYS[1])
-local id = sequenceText(drawn)
+local drawn = drawSequence(KEYS[1])
+local id = sequenceText(drawn, KEYS[1])
+local key = base .. ':obj:' .. id
+-- A key of another type under the new id (another program's) is refused and left as it is; the id stays drawn,
+-- so the next create takes the next one. A hash there (another program's, or under a sequence set back) is
+-- replaced below, not merged into.
+local found = redis.call('TYPE', key).ok
+refuseOtherType(key, 'hash', found)
 
 -- What the writes made, kept without a table (a table per call costs Redis time on every create): bit 1 set,
--- `all` got the id as a new member; bit 2^n, entry n got its member. `previous` (key -> score) is made only for
--- a member that was there already (a stale entry under a sequence set back), whose score the write changed.
-local added, previous = 0, nil
+-- `all` got the id as a new member; bit 2^n, entry n got its member, up to entry BITS (a Lua number holds 53
+-- bits exactly); past it, `more` (n -> true). `previous` (key -> score) is made only for a member that was there
+-- already (a stale entry under a sequence set back), whose score the write changed.
+local added, more, previous = 0, nil, nil
 
 -- Each write is refused whole by Redis on a key of another type, and then taken back with the writes before it.
 -- Their replies are 1 (added), 0 (there already) or a refusal.
@@ -93,7 +105,7 @@ if reply == 1 then
 elseif reply == 0 then
   previous = rescore(previous, KEYS[2], id, id)
 else
-  takeBack(0, reply, KEYS[2], 'zset', base, id, drawn, added, previous)
+  takeBack(0, reply, KEYS[2], 'zset', base, id, drawn, added, more, previous)
 end
 local at, bit = entriesAt + 1, 2
 -- (entryAt's work, written out: a call per entry costs Redis time on every create)
@@ -116,15 +128,20 @@ for n = 1, tonumber(ARGV[entriesAt]) do
     at = at + 3
   end
   if reply == 1 then
-    added = added + bit
+    if n <= BITS then
+      added = added + bit
+    else
+      more = more or {}
+      more[n] = true
+    end
   elseif reply ~= 0 then
-    takeBack(n, reply, indexKey, kind == 'S' and 'set' or 'zset', base, id, drawn, added, previous)
+    takeBack(n, reply, indexKey, kind == 'S' and 'set' or 'zset', base, id, drawn, added, more, previous)
   end
   bit = 2 * bit
 end
 
-local key = base .. ':obj:' .. id
--- a stray hash under the id (another program's, or the sequence set back) is replaced, not merged into
-redis.call('DEL', key)
+if found == 'hash' then
+  redis.call('DEL', key)
+end
 callWithArgs('HSET', key, 2, 1 + 2 * fieldCount, { '#id', id })
 return id

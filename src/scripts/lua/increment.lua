@@ -38,7 +38,8 @@ if not redis.call('ZSCORE', all, id) then
   return false
 end
 if redis.call('EXISTS', key) == 0 then
-  purgeObject(base, all, id, nil, nil)
+  -- expired: swept, unless a key of another type keeps it (left to check() and repair())
+  purgeObject(base, all, id, nil, nil, true)
   return false
 end
 local specs, fields = readSpecs(9, tonumber(ARGV[8]))

@@ -70,17 +70,20 @@ local function indexedEntries(key, base, id, drop)
   end
 end
 
+-- The indexes whose removals removeIndexedObject keeps as bits of one number (a Lua number holds 53 bits).
+local REMOVED_BITS = 50
+
 -- Puts back what removeIndexedObject removed before a refusal, then refuses the call as callOfType does: the
 -- `all` entry (when `listed`; an `all` entry scores a sequence id by itself, any other 0), and each set entry and
 -- unique value of the indexes before SPEC position `upTo` whose bit is set in `removed` (the bit of the n-th
 -- index is 2^(n-1)), which SADD and HSET put back exactly.
-local function restoreIndexed(all, base, id, values, listed, removed, upTo, reply, key, expected)
+local function restoreIndexed(all, base, id, values, listed, removed, more, upTo, reply, key, expected)
   if listed == 1 then
     redis.call('ZADD', all, string.find(id, '^%d+$') and id or 0, id)
   end
-  local at, bit = 2 + tonumber(SPEC[1]), 1
+  local at, bit, n = 2 + tonumber(SPEC[1]), 1, 1
   while at < upTo do
-    if removed % (2 * bit) >= bit then
+    if (n <= REMOVED_BITS and removed % (2 * bit) >= bit) or (more and more[n]) then
       if SPEC[at] == 'S' then
         local _, entryKey, member = indexedEntryAt(at, values, base, id)
         redis.call('SADD', entryKey, member)
@@ -93,7 +96,7 @@ local function restoreIndexed(all, base, id, values, listed, removed, upTo, repl
         redis.call('HSET', base .. SPEC[at + 1], value, id)
       end
     end
-    at, bit = at + 5, 2 * bit
+    at, bit, n = at + 5, 2 * bit, n + 1
   end
   refuseReply(reply, key, expected)
 end
@@ -118,8 +121,9 @@ local function removeIndexedObject(all, key, base, id)
   if listed ~= 1 and listed ~= 0 then
     callOfType('zset', 'ZREM', all, id)
   end
-  -- bit n-1 set: the n-th index's set entry or unique value was removed
-  local removed, bit = 0, 1
+  -- bit n-1 set: the n-th index's set entry or unique value was removed, up to the REMOVED_BITS-th index (a
+  -- Lua number holds 53 bits exactly); past it, `more` (n -> true)
+  local removed, bit, n, more = 0, 1, 1, nil
   local sortedKey, sortedMember, later = nil, nil, nil
   local at = 2 + fieldCount
   while SPEC[at] do
@@ -132,9 +136,14 @@ local function removeIndexedObject(all, key, base, id)
         -- 1 (removed), 0 (it was not there) or a refusal
         local reply = redis.pcall('SREM', entryKey, id)
         if reply == 1 then
-          removed = removed + bit
+          if n <= REMOVED_BITS then
+            removed = removed + bit
+          else
+            more = more or {}
+            more[n] = true
+          end
         elseif reply ~= 0 then
-          restoreIndexed(all, base, id, values, listed, removed, at, reply, entryKey, 'set')
+          restoreIndexed(all, base, id, values, listed, removed, more, at, reply, entryKey, 'set')
         end
       end
     elseif kind == 'U' then
@@ -146,11 +155,16 @@ local function removeIndexedObject(all, key, base, id)
         local uniques = base .. SPEC[at + 1]
         local owner = redis.pcall('HGET', uniques, value)
         if type(owner) == 'table' and owner.err then
-          restoreIndexed(all, base, id, values, listed, removed, at, owner, uniques, 'hash')
+          restoreIndexed(all, base, id, values, listed, removed, more, at, owner, uniques, 'hash')
         end
         if owner == id then
           redis.call('HDEL', uniques, value)
-          removed = removed + bit
+          if n <= REMOVED_BITS then
+            removed = removed + bit
+          else
+            more = more or {}
+            more[n] = true
+          end
         end
       end
     else
@@ -161,7 +175,7 @@ local function removeIndexedObject(all, key, base, id)
         else
           local found = redis.call('TYPE', entryKey).ok
           if found ~= 'none' and found ~= 'zset' then
-            restoreIndexed(all, base, id, values, listed, removed, at, { err = 'WRONGTYPE' }, entryKey, 'zset')
+            restoreIndexed(all, base, id, values, listed, removed, more, at, { err = 'WRONGTYPE' }, entryKey, 'zset')
           end
           later = later or {}
           later[#later + 1] = entryKey
@@ -169,12 +183,12 @@ local function removeIndexedObject(all, key, base, id)
         end
       end
     end
-    at, bit = at + 5, 2 * bit
+    at, bit, n = at + 5, 2 * bit, n + 1
   end
   if sortedKey then
     local reply = redis.pcall('ZREM', sortedKey, sortedMember)
     if reply ~= 1 and reply ~= 0 then
-      restoreIndexed(all, base, id, values, listed, removed, at, reply, sortedKey, 'zset')
+      restoreIndexed(all, base, id, values, listed, removed, more, at, reply, sortedKey, 'zset')
     end
     if later then
       for i = 1, #later, 2 do

@@ -17,6 +17,12 @@ local function refuseOtherType(key, expected, found)
   end
 end
 
+-- Whether `key` is missing or holds `expected` (as TYPE names it).
+local function hasType(key, expected)
+  local found = redis.call('TYPE', key).ok
+  return found == 'none' or found == expected
+end
+
 -- Refuses `key` unless it is missing or holds `expected` (as TYPE names it). `seen` (optional, key -> true)
 -- skips keys already checked in the same call.
 local function expectType(key, expected, seen)

@@ -48,17 +48,41 @@ local function objectEntries(base, id, specs, fields, drop)
   end
 end
 
+-- Whether every key purgeObject(base, all, id, specs, fields) writes is missing or of its type (key-types.lua).
+-- Reads only.
+local function purgeable(base, all, id, specs, fields)
+  local whole = hasType(all, 'zset') and hasType(base .. ':exp', 'zset') and hasType(base .. ':memo:' .. id, 'hash')
+  if whole and specs and #specs > 0 then
+    whole = hasType(base .. ':obj:' .. id, 'hash')
+  end
+  if whole then
+    objectEntries(base, id, specs, fields, function(kind, key)
+      whole = whole and hasType(key, entryKeyType(kind))
+    end)
+  end
+  return whole
+end
+
 -- Deletes object `id`: its entries, hash, memo and `all` and `exp` entries. `specs`/`fields` (every index of
 -- the model) are used when there is no memo; without them an object with no memo only loses hash and `all`.
--- Every key it writes is checked first (key-types.lua): the object goes whole or not at all.
-local function purgeObject(base, all, id, specs, fields)
-  expectType(all, 'zset')
-  expectType(base .. ':exp', 'zset')
-  expectType(base .. ':memo:' .. id, 'hash')
-  if specs and #specs > 0 then
-    expectType(base .. ':obj:' .. id, 'hash')
+-- Every key it writes is checked first (key-types.lua): the object goes whole or not at all. A key of another
+-- type refuses the call, or with `orLeave`, leaves the object as it is and returns nil: a sweep, a cap's trim
+-- or a write that finds its object expired deletes an object the caller did not name, after writes of its
+-- own, and leaves one it cannot delete whole to check() (which names the key) and repair().
+local function purgeObject(base, all, id, specs, fields, orLeave)
+  if orLeave then
+    if not purgeable(base, all, id, specs, fields) then
+      return nil
+    end
+  else
+    expectType(all, 'zset')
+    expectType(base .. ':exp', 'zset')
+    expectType(base .. ':memo:' .. id, 'hash')
+    if specs and #specs > 0 then
+      expectType(base .. ':obj:' .. id, 'hash')
+    end
+    objectEntries(base, id, specs, fields, expectEntry)
   end
-  objectEntries(base, id, specs, fields, expectEntry)
   objectEntries(base, id, specs, fields, dropEntry)
   redis.call('DEL', base .. ':obj:' .. id, base .. ':memo:' .. id)
   redis.call('ZREM', base .. ':exp', id)
@@ -73,8 +97,10 @@ local function sweepDue(base, all, max)
   local swept = 0
   for _, id in ipairs(due) do
     if redis.call('EXISTS', base .. ':obj:' .. id) == 0 then
-      purgeObject(base, all, id, nil, nil)
-      swept = swept + 1
+      -- one with a key of another type stays due, named by check() (purgeObject's `orLeave`)
+      if purgeObject(base, all, id, nil, nil, true) then
+        swept = swept + 1
+      end
     else
       -- still alive (its TTL was changed by hand): trust the hash's own TTL; the memo stays, kept in step by
       -- every save, so entries can still be found if the object is evicted by a cap or expires later

@@ -13,6 +13,8 @@ local all, key, base, id = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
 expectType(all, 'zset')
 expectType(key, 'hash')
 expectType(base .. ':exp', 'zset')
+-- the memo it deletes: one of another type is another program's, left as it is
+expectType(base .. ':memo:' .. id, 'hash')
 if not redis.call('ZSCORE', all, id) or redis.call('EXISTS', key) == 0 then
   return 0
 end

@@ -76,6 +76,8 @@ local function temp()
   redis.call('UNLINK', key)
   return key
 end
+-- Gives a temporary key its 10 s time to live: called once the key exists (a PEXPIRE of a missing key does
+-- nothing), so that a query failing after it leaves nothing behind for long.
 local function stored(key)
   redis.call('PEXPIRE', key, 10000)
   return key
@@ -198,11 +200,13 @@ else
     if type(found) == 'table' then
       return cleanup(found)
     end
-    matches = stored(temp())
+    matches = temp()
     -- MAX, not the default SUM: a match's score must stay its id. A scoped index used as a set ('K') holds
     -- +inf for objects without a value, and inf * 0 is NaN, which SUM stores as 0 when Redis walks `all`
     -- first (the sets being of one size); MAX keeps the id (a NaN never wins), and 0 never beats an id.
     redis.call('ZINTERSTORE', matches, 2, all, found, 'WEIGHTS', 1, 0, 'AGGREGATE', 'MAX')
+    -- its time to live once it exists (a PEXPIRE of a missing key does nothing)
+    stored(matches)
   end
   if mode == 'count' then
     return cleanup(redis.call('ZCARD', matches))
@@ -210,14 +214,19 @@ else
   if order == 'id' then
     ids = pageById(matches, offset, limit, afterId, numeric)
   elseif order == 'score' then
-    local ordered = stored(temp())
+    local ordered = temp()
     redis.call('ZINTERSTORE', ordered, 2, matches, orderKey, 'WEIGHTS', 0, 1)
+    stored(ordered)
     ids = pageByScore(ordered, '-inf', '+inf', desc, offset, limit, numeric)
   else
     local ordered = temp()
     local members = redis.call('ZRANGE', matches, 0, -1)
     for _, id in ipairs(members) do
-      redis.call('ZADD', ordered, 0, lexMember(redis.call('HGET', base .. ':obj:' .. id, orderField), id))
+      -- pcall: a listed id whose key holds another type than a hash is no object (as check() reads it), left out
+      local value = redis.pcall('HGET', base .. ':obj:' .. id, orderField)
+      if type(value) ~= 'table' then
+        redis.call('ZADD', ordered, 0, lexMember(value, id))
+      end
     end
     stored(ordered)
     ids = pageByLex(ordered, '-', '+', desc, offset, limit)

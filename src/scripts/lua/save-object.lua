@@ -49,9 +49,19 @@ end
 -- (drawn - 1) * n + s + 1, so that shards draw distinct ids and an id names its shard ((id - 1) mod n).
 local function sequenceId(model, drawn)
   if model.stride then
-    return sequenceText((drawn - 1) * tonumber(model.stride) + tonumber(model.shard) + 1)
+    return sequenceText((drawn - 1) * tonumber(model.stride) + tonumber(model.shard) + 1, model.sequence)
   end
-  return sequenceText(drawn)
+  return sequenceText(drawn, model.sequence)
+end
+
+-- Draws the id of a new object from the model's sequence (sequence-ids.lua's drawSequence); an id past 2^53 - 1
+-- (a sharded model's ids run ahead of its draws) takes the draw back before it is refused.
+local function drawSequenceId(model)
+  local drawn = drawSequence(model.sequence)
+  if model.stride and (drawn - 1) * tonumber(model.stride) + tonumber(model.shard) + 1 > 9007199254740991 then
+    redis.call('DECR', model.sequence)
+  end
+  return sequenceId(model, drawn)
 end
 
 -- field -> value of the n pairs at ARGV[setFrom ..]: what the save writes.
@@ -75,7 +85,7 @@ local function claimRefusal(base, id, written, specs, parentsFrom, claimed)
         if claimed and claimed[spec.attr] and claimed[spec.attr][value] then
           return { 'unique', spec.attr }
         end
-        local owner = redis.call('HGET', base .. ':uniq:' .. spec.attr, value)
+        local owner = callOfType('hash', 'HGET', base .. ':uniq:' .. spec.attr, value)
         -- a key of another type than a hash is no object (as check() reads it): it holds no value
         if owner and owner ~= id and isHash(base .. ':obj:' .. owner) then
           return { 'unique', spec.attr }
@@ -146,6 +156,7 @@ local function expectSaveTypes(model, mode, id, setFrom, setCount, delFrom, delC
     end
   end
   local after = valuesAfter(before, setFrom, setCount, delFrom, delCount)
+  local written = nil
   local moved = false
   for _, spec in ipairs(specs) do
     if mode == 'c' or not sameEntry(spec, before, after) then
@@ -155,6 +166,12 @@ local function expectSaveTypes(model, mode, id, setFrom, setCount, delFrom, delC
         if kind then
           expectType(key, entryKeyType(kind), seen)
         end
+      end
+    elseif isUnique(spec) then
+      -- an unchanged unique value that the save writes again is still read (claimRefusal)
+      written = written or writtenValues(setFrom, setCount)
+      if uniqueValue(spec, written) then
+        expectType(base .. ':uniq:' .. spec.attr, 'hash', seen)
       end
     end
   end
@@ -177,8 +194,9 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
   if mode == 'u' then
     -- A live object's hash exists (it always holds #id); one still in `all` without it has expired.
     if redis.call('EXISTS', base .. ':obj:' .. id) == 0 then
-      if redis.call('ZSCORE', all, id) then
-        purgeObject(base, all, id, nil, nil)
+      if callOfType('zset', 'ZSCORE', all, id) then
+        -- expired: swept, unless a key of another type keeps it (left to check() and repair())
+        purgeObject(base, all, id, nil, nil, true)
       end
       return false
     end
@@ -186,7 +204,7 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
     if model.versionField ~= '' and (redis.call('HGET', base .. ':obj:' .. id, model.versionField) or '') ~= readVersion then
       return { 'stale' }
     end
-  elseif id ~= '' and redis.call('ZSCORE', all, id) then
+  elseif id ~= '' and callOfType('zset', 'ZSCORE', all, id) then
     return false
   end
 
@@ -198,7 +216,7 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
 
   local sequenced = id == ''
   if sequenced then
-    id = sequenceId(model, redis.call('INCR', model.sequence))
+    id = drawSequenceId(model)
   end
   local key = base .. ':obj:' .. id
   local memo = base .. ':memo:' .. id
@@ -209,9 +227,18 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
     memo = #specs > 0 and memoOf(base, id, model.mayExpire) or nil
     writeChanges(key, setFrom, setCount, delFrom, delCount)
   else
-    -- replace any stray hash or memo under the id rather than merge into it: written by another program
-    -- (docs/consistency.md), or under a sequence id when the sequence was set back
-    redis.call('DEL', key, memo)
+    -- A hash or memo already under the id (another program's, or under a sequence set back) is replaced, not
+    -- merged into; a key of another type there is refused and left as it is (a drawn id stays drawn, so the
+    -- next create takes the next one). The memo is looked at when the object will keep one, or beside a hash.
+    local found = redis.call('TYPE', key).ok
+    refuseOtherType(key, 'hash', found)
+    if model.keepMemo or found == 'hash' then
+      local memoFound = redis.call('TYPE', memo).ok
+      refuseOtherType(memo, 'hash', memoFound)
+      if found == 'hash' or memoFound == 'hash' then
+        redis.call('DEL', key, memo)
+      end
+    end
     if not model.keepMemo then
       memo = nil
     end

@@ -1,12 +1,33 @@
--- sequence-ids.lua: the text of a sequence id; a library inlined into the scripts that draw ids.
+-- sequence-ids.lua: drawing sequence ids and writing them out; a library inlined into the scripts that draw ids.
 -- KEYS/ARGV: none of its own.
 -- Guarantees: an id is the decimal integer the sequence drew (tostring would write 1e+14 from 10^14 on, so two
--- draws would name one object); a draw past 2^53 - 1, where a Lua number no longer holds every integer, is an
--- error before anything is written under it.
+-- draws would name one object); a draw past 2^53 - 1, where a Lua number no longer holds every integer, is
+-- refused with 'RRSEQ <sequence key in hex>' (a RedisRecordError in the client) before anything is written
+-- under it, and drawSequence takes it back, so the sequence stays where it was.
 
-local function sequenceText(n)
+-- The refusal of a draw past 2^53 - 1 from `sequence` (the key in hex, as key-types.lua names keys).
+local function refuseSequence(sequence)
+  local hex = string.gsub(sequence, '.', function(byte)
+    return string.format('%02x', string.byte(byte))
+  end)
+  error({ err = 'RRSEQ ' .. hex })
+end
+
+-- The text of `n`, a value drawn from `sequence`; a value past 2^53 - 1 is refused (refuseSequence).
+local function sequenceText(n, sequence)
   if n > 9007199254740991 then
-    error('the id sequence is past 2^53 - 1: ids would no longer be exact')
+    refuseSequence(sequence)
   end
   return string.format('%d', n)
+end
+
+-- Draws the next value of `sequence` (INCR, refused whole by Redis when the key holds another type or no
+-- integer: key-types.lua's callOfType); a value past 2^53 - 1 is taken back and refused.
+local function drawSequence(sequence)
+  local drawn = callOfType('string', 'INCR', sequence)
+  if drawn > 9007199254740991 then
+    redis.call('DECR', sequence)
+    refuseSequence(sequence)
+  end
+  return drawn
 end

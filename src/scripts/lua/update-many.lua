@@ -45,8 +45,9 @@ local outcomes = {}
 local function updateFields(id, setFrom, setCount, delFrom, delCount)
   local key = model.base .. ':obj:' .. id
   if redis.call('EXISTS', key) == 0 then
-    if redis.call('ZSCORE', model.all, id) then
-      purgeObject(model.base, model.all, id, nil, nil)
+    if callOfType('zset', 'ZSCORE', model.all, id) then
+      -- expired: swept, unless a key of another type keeps it (left to check() and repair())
+      purgeObject(model.base, model.all, id, nil, nil, true)
     end
     return false
   end
