@@ -15,7 +15,7 @@ import { inWindows } from './bulk-windows';
 import { stateOf } from './entity-state';
 import { prepareWrite, refusal } from './write-entity';
 import { asError } from '../errors/as-error';
-import { WrongTypeError } from '../errors/errors';
+import { chunkRefusal } from './chunk-refusal';
 
 /** A new object on its way: its position among the entities, and what is sent for it. */
 interface PendingCreate extends NewObject {
@@ -24,10 +24,17 @@ interface PendingCreate extends NewObject {
 
 /**
  * The write step of saveMany for new objects: what writeEntity does for one create, for many, with one
- * save-many.lua call per chunk (per key base), or one MULTI per chunk for a model with nothing to check
- * (insertChunk). Each entity's id and snapshot follow what was stored, as after save(). Resolves to the
- * error of each entity that was not created (undefined for those that were). Entities are encoded chunk by
- * chunk, so that encoding the next chunk overlaps Redis applying the last.
+ * save-many.lua call per chunk (per key base), or one MULTI per chunk for a model with nothing to check and no
+ * foreign key (insertChunk). Each entity's id and snapshot follow what was stored, as after save(). Resolves to
+ * the error of each entity that was not created (undefined for those that were); a chunk Redis refused before
+ * writing fails its own entities (chunkRefusal). Entities are encoded chunk by chunk, so that encoding the next
+ * chunk overlaps Redis applying the last.
+ *
+ * The outcome is that of save() called for each entity in order: each chunk of a model with a foreign key is one
+ * script call, sent as soon as its lane takes it, so the calls reach Redis, and run, in the order of the
+ * chunks; an entity may then name one of an earlier chunk (or, save-many.lua sees to it, of its own) as its
+ * parent. (A chunk of such a model that sets no foreign key goes through save-many.lua too: a draw, a check
+ * and a MULTI, three round trips, would let the next chunk's script run before it.)
  */
 export async function createMany(model: ModelDescriptor, entities: readonly object[], chunkSize: number): Promise<Array<Error | undefined>> {
   const errors = new Array<Error | undefined>(entities.length);
@@ -41,7 +48,13 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
   // leaves its id unused.
   if (entities.length > 0 && parents.length === 0 && createsWithoutChecks(model)) {
     const target = onlyTarget(model, connection.prefix);
-    const first = await store.drawIds(target, entities.length);
+    let first: number;
+    try {
+      first = await store.drawIds(target, entities.length);
+    } catch (error) {
+      refuseAll(model, entities, errors, error);
+      return errors;
+    }
     const create: PlainCreate = { model, store, target, first, entities, errors };
     const insert = (chunk: readonly number[]) => insertChunk(create, chunk);
     // a few small chunks one at a time, then the window (RAMP_CHUNKS in bulk-options.ts says why)
@@ -70,13 +83,14 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
     await Promise.all(
       groups.map(async ({ target, items }) => {
         if (items.length === 0) return;
-        let outcomes: SaveOutcome[];
+        let outcomes: Array<SaveOutcome | Error>;
         try {
           outcomes = await store.create(target, items, parents);
         } catch (error) {
-          // a key of another type refused the chunk before it wrote anything: its items fail, the others go on
-          if (!(error instanceof WrongTypeError)) throw error;
-          for (const item of items) errors[item.at] = error;
+          // the chunk refused before it wrote anything: its items fail, the others go on
+          const refusal = chunkRefusal(error);
+          if (!refusal) throw error;
+          for (const item of items) errors[item.at] = refusal;
           return;
         }
         for (let i = 0; i < items.length; i++) errors[items[i].at] = applyOutcome(model, entities[items[i].at], items[i].fields, outcomes[i]);
@@ -125,9 +139,10 @@ async function insertChunk({ model, store, target, first, entities, errors }: Pl
   try {
     await store.insertPlain(target, ids, hsets);
   } catch (error) {
-    // a key of another type refused the chunk before it wrote anything: its items fail, the others go on
-    if (!(error instanceof WrongTypeError)) throw error;
-    for (const at of ats) errors[at] = error;
+    // the chunk refused before it wrote anything (a key of another type): its items fail, the others go on
+    const refusal = chunkRefusal(error);
+    if (!refusal) throw error;
+    for (const at of ats) errors[at] = refusal;
     return;
   }
   for (let i = 0; i < ats.length; i++) {
@@ -137,8 +152,32 @@ async function insertChunk({ model, store, target, first, entities, errors }: Pl
   }
 }
 
-/** Sets the entity's id and snapshot from a stored create, or says why it was refused (as writeEntity does). */
-function applyOutcome(model: ModelDescriptor, entity: object, fields: EncodedFields, outcome: SaveOutcome): Error | undefined {
+/**
+ * A plain create whose draw was refused (the sequence or `all` of another type, a sequence holding no integer):
+ * nothing was written and no id drawn, so every entity fails, with the error save() would give it: its own
+ * when it cannot be written at all (a codec refusing a value, a capped model's missing attribute), else the
+ * draw's. An error that is no refusal (a connection lost) rejects the call.
+ */
+function refuseAll(model: ModelDescriptor, entities: readonly object[], errors: Array<Error | undefined>, error: unknown): void {
+  const refusal = chunkRefusal(error);
+  if (!refusal) throw error;
+  for (let at = 0; at < entities.length; at++) {
+    try {
+      prepareWrite(model, entities[at], true);
+      encodeAttributes(model, entities[at]);
+      errors[at] = refusal;
+    } catch (own) {
+      errors[at] = asError(own);
+    }
+  }
+}
+
+/**
+ * Sets the entity's id and snapshot from a stored create, or says why it was refused (as writeEntity does; an
+ * error that refused the object alone is its own).
+ */
+function applyOutcome(model: ModelDescriptor, entity: object, fields: EncodedFields, outcome: SaveOutcome | Error): Error | undefined {
+  if (outcome instanceof Error) return outcome;
   if ('id' in outcome) {
     const state = stateOf(entity);
     state.id = outcome.id;

@@ -1,4 +1,4 @@
-import { activeConnection } from '../connection/connection';
+import { activeConnection, Connection } from '../connection/connection';
 import { asError } from '../errors/as-error';
 import { describeValue } from '../errors/describe-value';
 import { ArgumentError } from '../errors/errors';
@@ -8,7 +8,8 @@ import { BulkStore } from '../mapper/bulk-store';
 import { ObjectStore, RemoveOutcome } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { descriptorOf } from '../metadata/model-registry';
-import { removalPlan, restrictedRemoval } from '../relations/removal-program';
+import { RemovalPlan, removalPlan, restrictedRemoval } from '../relations/removal-program';
+import { dependentsOf } from '../relations/relation-graph';
 import { crossSlotRemoval } from '../relations/cross-slot';
 import { UniqueClaims, uniqueValues } from '../mapper/unique-claims';
 import { claimsUniques } from './claimed-write';
@@ -46,7 +47,10 @@ interface Pending {
  *
  * A model with BeforeRemove or AfterRemove hooks has its objects loaded first (one round trip per chunk), so
  * the hooks run on instances holding the stored attributes, as they would on a loaded instance: BeforeRemove
- * of each, in order, before the writes; AfterRemove of each removed object after them.
+ * of each, in order, before the writes; AfterRemove of each removed object after them. When one removal can
+ * remove or change another object of the model (a cascade or nullify reaching the model itself), its ids go one
+ * at a time, each loaded after the removals before it, so that the hooks run as remove() of each in turn would
+ * run them.
  */
 export async function removeMany<T extends BaseEntity>(
   ctor: EntityClass<T>,
@@ -104,9 +108,15 @@ async function removeAll<T extends BaseEntity>(
   // a call that cannot work on this cluster, whatever the ids: refused before any hook runs or anything is sent
   const crossing = crossSlotRemoval(plan, connection);
   if (crossing) throw crossing;
-  await inWindows(pending, chunkSize, IN_FLIGHT, async (chunk) => {
+  // Hooks run on loaded instances, so a chunk's objects are loaded before the removal of any of them. When one
+  // removal can remove or change another object of the model (a cascade or nullify reaching the model itself),
+  // that would run BeforeRemove on an object the call's earlier removal then takes, or on attributes it then
+  // changes: such a model's ids go one at a time, each loaded after the removals before it, as remove() of each
+  // in turn (two round trips per id).
+  const oneByOne = hooked && reachesOwnObjects(plan);
+  await inWindows(pending, oneByOne ? 1 : chunkSize, oneByOne ? 1 : IN_FLIGHT, async (chunk) => {
     let ready = chunk;
-    if (hooked) ready = await beforeRemove(ctor, model, store, chunk, existed, fail);
+    if (hooked) ready = await beforeRemove(ctor, model, store, connection, chunk, existed, fail);
     if (ready.length === 0) return;
     // a sharded model's unique values are read first, so that their claims are released with the objects
     const held = claimsUniques(model) ? (await store.loadMany(ready.map((item) => item.id))).map((fields) => fields && uniqueValues(model, fields)) : [];
@@ -188,17 +198,21 @@ async function beforeRemove<T extends BaseEntity>(
   ctor: EntityClass<T>,
   model: ModelDescriptor,
   store: ObjectStore,
+  connection: Connection,
   chunk: readonly Pending[],
   existed: Map<Pending, boolean>,
   fail: (item: Pending, error: unknown) => void,
 ): Promise<Pending[]> {
   const loaded = await store.loadMany(chunk.map((item) => item.id));
+  const refused = await otherTypes(model, connection, chunk.filter((_, i) => !loaded[i]));
   const found: Pending[] = [];
   for (let i = 0; i < chunk.length; i++) {
     const item = chunk[i];
     const fields = loaded[i];
     if (!fields) {
-      existed.set(item, false);
+      const refusal = refused.get(item);
+      if (refusal) fail(item, refusal);
+      else existed.set(item, false);
       continue;
     }
     try {
@@ -220,4 +234,31 @@ async function beforeRemove<T extends BaseEntity>(
     }
   }
   return ready;
+}
+
+/**
+ * The items not loaded whose object key holds another Redis type than a hash, each with its WrongTypeError: a load
+ * reads such a key as no object, but remove() of it is refused, and so is this item (the script removing it would
+ * refuse its whole chunk). One round trip (a TYPE per key, pipelined), only for a chunk with ids not found.
+ */
+async function otherTypes(model: ModelDescriptor, connection: Connection, absent: readonly Pending[]): Promise<Map<Pending, WrongTypeError>> {
+  const refused = new Map<Pending, WrongTypeError>();
+  if (absent.length === 0) return refused;
+  const keys = absent.map((item) => model.keysOf(connection.prefix, item.id).object(item.id));
+  const types = await Promise.all(keys.map((key) => connection.client.type(key)));
+  for (let i = 0; i < absent.length; i++) {
+    const found = String(types[i]);
+    // a hash that is no object (no `#id` of its own) is missing, as for find()
+    if (found !== 'none' && found !== 'hash') refused.set(absent[i], new WrongTypeError(keys[i], 'hash', found));
+  }
+  return refused;
+}
+
+/**
+ * Whether removing an object of the plan's model can remove or change another object of that model: a cascade
+ * or nullify rule, anywhere in the plan, whose dependent is the model itself.
+ */
+function reachesOwnObjects(plan: RemovalPlan): boolean {
+  const own = plan.models[0];
+  return plan.models.some((model) => dependentsOf(model).some(({ child, rule }) => child === own && rule !== 'restrict'));
 }

@@ -69,11 +69,15 @@ export async function saveMany<T extends BaseEntity>(
   const batch: Batch<T> = { indexes: new Array(given.length), entities: new Array(given.length), states: new Array(given.length) };
   let count = 0;
   for (let index = 0; index < given.length; index++) {
+    let entity: T | undefined;
     try {
-      batch.entities[count] = instanceFor(ctor, model, given[index]);
+      entity = instanceFor(ctor, model, given[index]);
+      // a frozen instance is the item's own, and reported with it
+      if (model.version) refuseFrozen(model, entity, 'saveMany');
+      batch.entities[count] = entity;
       batch.indexes[count++] = index;
     } catch (error) {
-      fail(index, undefined, error);
+      fail(index, entity, error);
     }
   }
   // Each instance once, found by claiming its state (entity-state.ts); from here to holdAllUntil nothing waits
@@ -258,24 +262,34 @@ function firstIndexes<T>({ indexes, entities }: Batch<T>, kept: number): Map<obj
   return first;
 }
 
-/** The instance an item stands for: itself when it is an instance of the model, else one built from it. */
+/**
+ * The instance an item stands for: itself when it is an instance of the model, else one built from it as create()
+ * builds one from its argument (an attribute object: a literal, or an instance of a class of the caller's own).
+ * Refused (ArgumentError): an entity of another model or scope; an object with the model's prototype that its
+ * constructor did not make; and an object whose contents are not properties (a Date, a Map: its internal slots
+ * are its data, so create() would make an empty object of it, which in a bulk load is a mistake, not an intent).
+ */
 function instanceFor<T extends BaseEntity>(ctor: EntityClass<T>, model: ModelDescriptor, item: unknown): T {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
     throw new ArgumentError(`${model.name}.saveMany: expected an entity or an attribute object, got ${describeValue(item)}`);
   }
   const prototype = Object.getPrototypeOf(item);
-  if (prototype === Object.prototype || prototype === null) {
-    // build() reports unknown attributes as a ValidationError, as create() does
-    return (ctor as unknown as { build(input: AttributeInput<T>): T }).build(item as AttributeInput<T>);
+  // a literal first: a bulk load's items mostly are
+  if (prototype === Object.prototype || prototype === null) return built(ctor, item);
+  if (prototype === ctor.prototype) {
+    stateOf(item); // ArgumentError for an object no constructor made (Object.create, a Proxy)
+    return item as T;
   }
-  if (prototype !== ctor.prototype) {
-    // an entity of another model or tenant scope, or an object of another kind altogether (a Date, a Map)
-    if (!(item instanceof StatefulEntity)) {
-      throw new ArgumentError(`${model.name}.saveMany: expected a ${model.name} instance or an attribute object, got ${describeValue(item)}`);
-    }
+  if (item instanceof StatefulEntity) {
     throw new ArgumentError(`${model.name}.saveMany: ${describeValue(item)} instance is not a ${model.name} of this scope`);
   }
-  stateOf(item); // ArgumentError for an object no constructor made (Object.create, a Proxy)
-  if (model.version) refuseFrozen(model, item, 'saveMany');
-  return item as T;
+  if (Object.prototype.toString.call(item) !== '[object Object]') {
+    throw new ArgumentError(`${model.name}.saveMany: expected a ${model.name} instance or an attribute object, got ${describeValue(item)}`);
+  }
+  return built(ctor, item);
+}
+
+/** A new instance built from `input`, as build() builds one: unknown attributes are a ValidationError, as for create(). */
+function built<T extends BaseEntity>(ctor: EntityClass<T>, input: object): T {
+  return (ctor as unknown as { build(attributes: AttributeInput<T>): T }).build(input as AttributeInput<T>);
 }

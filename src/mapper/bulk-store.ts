@@ -1,3 +1,7 @@
+import { ErrorReply, MultiErrorReply } from 'redis';
+import { asError } from '../errors/as-error';
+import { RedisRecordError } from '../errors/errors';
+import { typedScriptError } from '../errors/wrong-type';
 import { memoFlag } from './memo-flag';
 import { exactSequenceId } from '../keys/id-format';
 import { Connection } from '../connection/connection';
@@ -7,9 +11,9 @@ import { ChangeSet } from './change-set';
 import { scripts } from '../scripts/scripts';
 import { BulkTarget } from './bulk-routing';
 import { EncodedFields } from './encoded-fields';
-import { HsetArgsSink, hsetArgsOf, ID_SLOT, KEY_SLOT } from './hset-args';
+import { HsetArgsSink, ID_SLOT, KEY_SLOT } from './hset-args';
 import { pushSpecs } from './index-specs';
-import { createsWithoutChecks, NewObjectEntries } from './new-object-entries';
+import { NewObjectEntries } from './new-object-entries';
 import { existedOf, ParentChecks, Removal, RemoveOutcome, removeOutcomeOf, removePlain, SaveOutcome } from './object-store';
 import { indexedRemovalManyScript } from './indexed-removal';
 import { touchedIndexes } from './touched-indexes';
@@ -46,14 +50,12 @@ export class BulkStore {
 
   /**
    * Creates the objects with one save-many.lua call, in order; resolves to one outcome per object, as
-   * ObjectStore.insert's (`missing` meaning the given id exists already).
+   * ObjectStore.insert's (`missing` meaning the given id exists already), or the error that refused that object
+   * alone (a chunk applied object by object: save-many.lua). Always one call, also for a chunk that
+   * sets no foreign key: a chunk is then applied whole before the next one (they are sent in order on one
+   * connection), so an object may name one of an earlier chunk as its parent, as with save() called in order.
    */
-  async create(target: BulkTarget, objects: readonly NewObject[], parents: ParentChecks): Promise<SaveOutcome[]> {
-    // as ObjectStore.insert: no check is needed when no object sets a foreign key
-    const noParents = parents.every(([field]) => objects.every((object) => !object.fields.has(field)));
-    if (noParents && createsWithoutChecks(this.model) && objects.every((object) => object.id === '')) {
-      return this.createPlain(target, objects);
-    }
+  async create(target: BulkTarget, objects: readonly NewObject[], parents: ParentChecks): Promise<Array<SaveOutcome | Error>> {
     const { keys, idForm } = target;
     const model = this.model;
     const cap = model.cap;
@@ -75,8 +77,12 @@ export class BulkStore {
       args.push(object.id, String(object.fields.size));
       for (const [field, value] of object.fields) args.push(field, value);
     }
-    const reply = await scripts.saveMany().run(this.connection.client, [keys.sequence, keys.all, keys.base], args);
-    return (reply as unknown[]).map(outcomeOf);
+    const reply = await scripts.saveMany().run(this.connection.client, [keys.sequence, keys.all, keys.base], args).catch((error: unknown) => {
+      throw this.typedRefusal(error, keys.sequence);
+    });
+    return (reply as unknown[]).map((outcome) =>
+      Array.isArray(outcome) && outcome[0] === 'error' ? this.typedRefusal(new ErrorReply(String(outcome[1])), keys.sequence) : outcomeOf(outcome),
+    );
   }
 
   /**
@@ -113,21 +119,29 @@ export class BulkStore {
    */
   async drawIds(target: BulkTarget, count: number): Promise<number> {
     const { keys } = target;
-    const last = Number(await scripts.drawIds().run(this.connection.client, [keys.sequence, keys.all], [String(count)]));
+    const drawn = await scripts.drawIds().run(this.connection.client, [keys.sequence, keys.all], [String(count)]).catch((error: unknown) => {
+      throw this.typedRefusal(error, keys.sequence);
+    });
+    const last = Number(drawn);
     exactSequenceId(this.model.name, last);
     return last - count + 1;
   }
 
-  /** insertPlain with ids drawn for this chunk alone, one round trip before its write. */
-  private async createPlain(target: BulkTarget, objects: readonly NewObject[]): Promise<SaveOutcome[]> {
-    const first = await this.drawIds(target, objects.length);
-    const ids = objects.map((_, i) => String(first + i));
-    await this.insertPlain(
-      target,
-      ids,
-      objects.map((object) => hsetArgsOf(object.fields)),
-    );
-    return ids.map((id) => ({ id }));
+  /**
+   * A refusal of draw-ids.lua or save-many.lua as the error it stands for: a key of another type or an id past
+   * 2^53 - 1 as typedScriptError reads them, and Redis's refusal of a sequence holding no integer (INCR or INCRBY:
+   * the only commands of these scripts that read a stored value as an integer) as an error naming the model and
+   * the key. The scripts draw an object's id before writing anything of it, so nothing of what such an error
+   * refused was written. Any other error as it is.
+   */
+  private typedRefusal(error: unknown, sequence: string): Error {
+    const typed = asError(typedScriptError(error));
+    if (typed instanceof ErrorReply && !(typed instanceof MultiErrorReply) && typed.message.startsWith('ERR value is not an integer')) {
+      return new RedisRecordError(
+        `${this.model.name}: the id sequence ${sequence} holds no integer, so no id can be drawn from it; nothing was written`,
+      );
+    }
+    return typed;
   }
 
   /**

@@ -21,7 +21,9 @@ export interface SaveManyFailure<T> {
   /**
    * ValidationError, UniqueConstraintError, StaleObjectError, RelationError, NotFoundError, CrossSlotError,
    * ArgumentError, WrongTypeError (its chunk refused: a key it would write holds another Redis type),
-   * ReplicationError, or what a hook threw.
+   * RedisRecordError (a new item's id cannot be drawn: the sequence holds no integer, or would pass 2^53 - 1),
+   * Redis's own error reply when Redis refused its chunk of new objects before writing it, ReplicationError, or
+   * what a hook threw.
    */
   readonly error: Error;
   /**
@@ -50,7 +52,8 @@ export interface RemoveManyFailure {
   readonly index: number;
   /**
    * InvalidIdError, RelationError (onDelete 'restrict'), WrongTypeError (its chunk refused: a key it would write
-   * holds another Redis type), ReplicationError, or what a hook threw.
+   * holds another Redis type; with remove hooks, its own object key holding another type), ReplicationError, or
+   * what a hook threw.
    */
   readonly error: Error;
   /**

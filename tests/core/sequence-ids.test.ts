@@ -1,4 +1,4 @@
-import { Attr, BaseEntity, Index, Model, Unique } from '../../src';
+import { Attr, BaseEntity, Index, Model, RedisRecordError, Unique } from '../../src';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { keysUnder, useTestRedis } from '../support/test-redis';
 
@@ -67,13 +67,25 @@ describe('sequence ids from 10^14 on', () => {
     expect(new Set(created.map((entity) => entity.id)).size).toBe(4);
   });
 
-  it('past 2^53 - 1 a create fails, writing nothing', async () => {
+  it('past 2^53 - 1 a create fails with a RedisRecordError, writing nothing (the draw is taken back)', async () => {
+    const sequence = (model: string) => redis.raw.get(`${redis.prefix}:{${model}}:seq`);
     await startAt('SqPlain', Number.MAX_SAFE_INTEGER);
     const before = await SqPlain.count();
-    await expect(SqPlain.create({ name: 'over' })).rejects.toThrow(/past 2\^53 - 1/);
-    await expect(SqPlain.saveMany([{ name: 'over' }])).rejects.toThrow(/past 2\^53 - 1/);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const error = await SqPlain.create({ name: 'over' }).catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(RedisRecordError);
+      expect((error as Error).message).toMatch(/past 2\^53 - 1/);
+      expect(await sequence('SqPlain')).toBe(String(Number.MAX_SAFE_INTEGER));
+    }
+    // a bulk create reports it per item, as any refusal of an item
+    const bulk = await SqPlain.saveMany([{ name: 'over' }]);
+    expect(bulk.failed).toEqual([expect.objectContaining({ index: 0, written: false, error: expect.any(RedisRecordError) })]);
+    expect(bulk.failed[0].error.message).toMatch(/past 2\^53 - 1/);
     await startAt('SqUnique', Number.MAX_SAFE_INTEGER);
-    await expect(SqUnique.create({ name: 'over' })).rejects.toThrow(/past 2\^53 - 1/);
+    const unique = await SqUnique.create({ name: 'over' }).catch((thrown: unknown) => thrown);
+    expect(unique).toBeInstanceOf(RedisRecordError);
+    expect((unique as Error).message).toMatch(/past 2\^53 - 1/);
+    expect(await sequence('SqUnique')).toBe(String(Number.MAX_SAFE_INTEGER));
     expect(await SqPlain.count()).toBe(before);
     await expectIndexesConsistent(SqPlain, redis.raw, redis.prefix);
     await expectIndexesConsistent(SqUnique, redis.raw, redis.prefix);

@@ -15,17 +15,25 @@
 -- then     c, the number of objects; then per object: its id ('' takes the next sequence value), n, and n
 --          field, value pairs
 -- Returns: an array of c outcomes, in order, each what save.lua returns for a create: the id; false when the
---          given id exists; {'unique', attribute}; {'relation', field}.
--- Guarantees: each object is checked as save.lua checks it (save-object.lua), in order, so a unique value taken
--- by an earlier object of the chunk refuses a later one; a refused object writes nothing and does not stop the
--- others. Each accepted object's hash, `all` entry and index and unique entries are written in this one script
--- (invariants 1 to 5), so no client ever sees part of one. Models with a TTL or a cap, or whose objects can
--- expire, are applied object by object exactly as save.lua does (TTL, memo, sweep, the cap kept after each
--- object). Other models take a
--- batched path with the same outcome: all checks first (values claimed earlier in the chunk count as taken),
--- then one INCRBY for the sequence ids (given in item order), one HSET per object, and the `all` and index
--- entries added with one command per key. Their entries are computed from the written values: a new object's
--- hash holds exactly those (a stray hash or memo under any of the ids is deleted first).
+--          given id exists; {'unique', attribute}; {'relation', field}; or, applied object by object (below),
+--          {'error', reply}: the error reply that refused that object alone (as save.lua would raise it).
+-- Guarantees: the outcome is that of save.lua called for each object in order: each object is checked as
+-- save.lua checks it (save-object.lua), so a unique value taken by an earlier object of the chunk refuses a later
+-- one, and an object may name an earlier object of the chunk as its parent; a refused object writes nothing and
+-- does not stop the others. Each accepted object's hash, `all` entry and index and unique entries are written in
+-- this one script (invariants 1 to 5), so no client ever sees part of one. Models with a TTL or a cap, or whose
+-- objects can expire, are applied object by object exactly as save.lua does (TTL, memo, sweep, the cap kept
+-- after each object). Other models take a batched path with the same outcome: all checks first (values claimed
+-- earlier in the chunk count as taken), then one INCRBY for the sequence ids (given in item order), one HSET per
+-- object, and the `all` and index entries added with one command per key. Their entries are computed from the
+-- written values: a new object's hash holds exactly those (a stray hash or memo under any of the ids is deleted
+-- first). A chunk in which an object names, through a foreign key to the model itself, a parent that is not
+-- stored (which an earlier object of the chunk may be about to become) is applied object by object instead,
+-- after checks that wrote nothing. An error raised by the call comes before its first write: the types of
+-- `all`, `exp`, the sequence and the index and unique keys of every object (expectSaveTypes), draws that would
+-- pass 2^53 - 1 (refused as sequence-ids.lua refuses one, before the sequence moves), and, batched, a sequence
+-- holding no integer (refused by the one draw, which precedes every write). Object by object, an error reply
+-- refusing one object is that object's outcome (a sequence holding no integer refuses each object's draw).
 --!include key-types.lua
 --!include indexes.lua
 --!include objects.lua
@@ -58,6 +66,22 @@ for _, item in ipairs(items) do
   expectSaveTypes(model, 'c', item.id, item.setFrom, item.setCount, item.setFrom, 0, specs, fields, seen)
 end
 
+-- The chunk's sequence ids, checked before its first write: a chunk whose draws would pass 2^53 - 1 is refused
+-- whole (sequenceId's refusal) rather than after writing the objects ahead of that draw (object by object) or
+-- with the sequence moved (batched). A value that is no number is left to the first draw to refuse.
+local draws = 0
+for _, item in ipairs(items) do
+  if item.id == '' then
+    draws = draws + 1
+  end
+end
+if draws > 0 then
+  local current = tonumber(redis.call('GET', model.sequence) or '0')
+  if current then
+    sequenceId(model, current + draws)
+  end
+end
+
 -- The entry of object `id` for `spec`, added to the batch (indexes.lua's addEntry, one command per key).
 local function batchEntry(batch, base, spec, values, id)
   local kind, key, member = entryOf(base, spec, values, id)
@@ -70,7 +94,21 @@ local function batchEntry(batch, base, spec, values, id)
   end
 end
 
+-- The foreign key fields whose parent is an object of this model itself: field -> true.
+local function ownParentFields()
+  local own, found = model.base .. ':obj:', {}
+  for p = 0, tonumber(ARGV[parentsFrom]) - 1 do
+    if ARGV[parentsFrom + 2 + 2 * p] == own then
+      found[ARGV[parentsFrom + 1 + 2 * p]] = true
+    end
+  end
+  return found
+end
+
+-- Applies the chunk in one batch; nil, with nothing written, when an object names a parent of this model that is
+-- not stored: an earlier object of the chunk may be that parent, which only an object by object run can tell.
 local function createBatched()
+  local ownParents = ownParentFields()
   -- claimed: attribute -> unique value -> true, and '#id' -> given id -> true, for the objects accepted so far
   local outcomes, accepted, claimed = {}, {}, { ['#id'] = {} }
   local drawn = 0
@@ -80,7 +118,9 @@ local function createBatched()
     else
       local written = writtenValues(item.setFrom, item.setCount)
       local refusal = claimRefusal(model.base, item.id, written, specs, parentsFrom, claimed)
-      if refusal then
+      if refusal and refusal[1] == 'relation' and ownParents[refusal[2]] then
+        return nil
+      elseif refusal then
         outcomes[i] = refusal
       else
         for _, spec in ipairs(specs) do
@@ -129,12 +169,31 @@ local function createBatched()
   return outcomes
 end
 
-if model.keepMemo or model.expirable or model.capKey ~= '' then
+-- Applies the chunk object by object, each exactly as save.lua creates one (its keys were checked above). An
+-- object whose save is refused with an error reply (a key of another type under its new id, which saveObject
+-- refuses before writing anything of it, and which no check could name before its id was drawn) gets
+-- {'error', reply} as its outcome, and the objects after it go on: as save() called for each in turn, rather
+-- than an error for the whole call after the objects ahead of it were written. An error reply carries a code
+-- (an upper-case word and a space: RRTYPE, ERR, ...); anything else is a fault of the script, raised.
+local function createEach()
   local outcomes = {}
   for i, item in ipairs(items) do
     -- delFrom/delCount: a new object removes no field
-    outcomes[i] = saveObject(model, 'c', item.id, '', item.setFrom, item.setCount, item.setFrom, 0, specs, fields, parentsFrom, true)
+    local ok, outcome = pcall(saveObject, model, 'c', item.id, '', item.setFrom, item.setCount, item.setFrom, 0, specs, fields, parentsFrom, true)
+    if not ok then
+      -- the error reply's table, or its text (as Redis 7 hands a caught error to pcall)
+      local reply = type(outcome) == 'table' and outcome.err or outcome
+      if type(reply) ~= 'string' or not string.match(reply, '^%u+ ') then
+        error(outcome)
+      end
+      outcome = { 'error', reply }
+    end
+    outcomes[i] = outcome
   end
   return outcomes
 end
-return createBatched()
+
+if model.keepMemo or model.expirable or model.capKey ~= '' then
+  return createEach()
+end
+return createBatched() or createEach()
