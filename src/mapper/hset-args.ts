@@ -20,17 +20,6 @@ export function newHsetArgs(fields: number): string[] {
   return args;
 }
 
-/** HSET arguments holding the given fields. */
-export function hsetArgsOf(fields: EncodedFields): string[] {
-  const args = newHsetArgs(fields.size);
-  let at = FIRST_FIELD;
-  for (const [field, value] of fields) {
-    args[at++] = field;
-    args[at++] = value;
-  }
-  return args;
-}
-
 /**
  * The arguments of a written object kept as its snapshot: the key is dropped (the snapshot reads the fields
  * only, and the key string would stay alive with every instance).
