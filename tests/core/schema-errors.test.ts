@@ -1,6 +1,7 @@
 import { AfterLoad, Attr, BaseEntity, BeforeSave, BelongsTo, Codec, Counter, DynamicAttrs, Index, Model, SchemaError, Unique, Version } from '../../src';
 import { descriptorOf } from '../../src/metadata/model-registry';
 import { useTestRedis } from '../support/test-redis';
+import { schemaErrorOf } from '../support/schema-error-of';
 
 /**
  * A model that cannot work fails when its class is defined, not at its first save: a SchemaError whose
@@ -13,18 +14,6 @@ interface Address {
 }
 
 const passthrough: Codec<string> = { encode: (value) => value, decode: (raw) => raw };
-
-/** The SchemaError that `define` throws (it defines a class). */
-function schemaErrorOf(define: () => unknown): SchemaError {
-  let caught: unknown;
-  try {
-    define();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(SchemaError);
-  return caught as SchemaError;
-}
 
 describe('attribute types that cannot be inferred', () => {
   it('a union type', () => {

@@ -1,5 +1,6 @@
-import { Attr, BaseEntity, Index, IndexOptions, Model, SchemaError } from '../../src';
+import { Attr, BaseEntity, Index, IndexOptions, Model } from '../../src';
 import { descriptorOf } from '../../src/metadata/model-registry';
+import { schemaErrorOf } from '../support/schema-error-of';
 
 /**
  * `sortable` asks for a lexicographic index of a string. Numbers and Dates are always ordered, so on them it
@@ -9,18 +10,6 @@ import { descriptorOf } from '../../src/metadata/model-registry';
  */
 
 const sortable: IndexOptions = { sortable: true };
-
-/** The SchemaError that `define` throws (it defines a class). */
-function schemaErrorOf(define: () => unknown): SchemaError {
-  let caught: unknown;
-  try {
-    define();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(SchemaError);
-  return caught as SchemaError;
-}
 
 describe('@Index({ sortable: true }) on an attribute that is not a string', () => {
   it('a number', () => {

@@ -128,6 +128,8 @@ local function removeIndexedObject(all, key, base, id)
   local at = 2 + fieldCount
   while SPEC[at] do
     local kind = SPEC[at]
+    -- whether this index's set entry or unique value was removed here
+    local took = false
     if kind == 'S' then
       -- indexedEntryAt's work for a set entry, written out: a call per entry costs Redis time on every remove
       local value = values[tonumber(SPEC[at + 2])]
@@ -136,12 +138,7 @@ local function removeIndexedObject(all, key, base, id)
         -- 1 (removed), 0 (it was not there) or a refusal
         local reply = redis.pcall('SREM', entryKey, id)
         if reply == 1 then
-          if n <= REMOVED_BITS then
-            removed = removed + bit
-          else
-            more = more or {}
-            more[n] = true
-          end
+          took = true
         elseif reply ~= 0 then
           restoreIndexed(all, base, id, values, listed, removed, more, at, reply, entryKey, 'set')
         end
@@ -159,12 +156,7 @@ local function removeIndexedObject(all, key, base, id)
         end
         if owner == id then
           redis.call('HDEL', uniques, value)
-          if n <= REMOVED_BITS then
-            removed = removed + bit
-          else
-            more = more or {}
-            more[n] = true
-          end
+          took = true
         end
       end
     else
@@ -181,6 +173,14 @@ local function removeIndexedObject(all, key, base, id)
           later[#later + 1] = entryKey
           later[#later + 1] = member
         end
+      end
+    end
+    if took then
+      if n <= REMOVED_BITS then
+        removed = removed + bit
+      else
+        more = more or {}
+        more[n] = true
       end
     end
     at, bit, n = at + 5, 2 * bit, n + 1
