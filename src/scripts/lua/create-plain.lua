@@ -15,102 +15,70 @@
 -- Guarantees: one script, so the hash, its `all` entry and its index entries appear together to every client
 -- (invariants 1 to 3); the id is fresh (invariant 5). A hash already under the id (another program's, or under
 -- a sequence set back) is replaced, not merged into; a key of another type there is refused and left as it is
--- (the id stays drawn, so the next create takes the next one). A key of another type at `all` or at an index
--- key (key-types.lua) refuses the call with nothing written: `all` and the index entries are added each with a
--- command Redis refuses whole on a key of another type, and a refusal takes back what came before it (the draw,
--- each member the call added, the score a member already there had) before the call is refused; the hash is
--- written last. So the only TYPE asked is the new key's, in place of a DEL. A draw of 1 is taken back by
--- deleting the sequence (a sequence of 0 and none draw the same ids); a draw past 2^53 - 1 is taken back and
--- refused (sequence-ids.lua).
---!include key-types.lua
+-- (the id stays drawn, so the next create takes the next one). A key of another type at the sequence, `all` or
+-- an index key refuses the call with nothing written (the refusal of key-types.lua, 'RRTYPE ...'): `all` and
+-- the index entries are added each with a command Redis refuses whole on a key of another type, and a refusal
+-- takes back what came before it (the draw, each member the call added, the score a member already there had)
+-- before the call is refused; the hash is written last. So the only TYPE asked is the new key's, in place of a
+-- DEL. A draw of 1 is taken back by deleting the sequence (a sequence of 0 and none draw the same ids); a draw
+-- past 2^53 - 1 is taken back and refused (sequence-ids.lua's refusal, 'RRSEQ ...').
+-- This is the create every application makes most, so it calls no function of its own or of the libraries
+-- (one a script defines is made anew on every call, about 0.2 us each) and has its refusal written out at
+-- its one place.
 --!include indexes.lua
---!include sequence-ids.lua
-
--- The functions take what they need as arguments: a function that captures the script's locals costs Redis
--- about a microsecond on every call, even when it is never called.
-
--- Entries whose writes are kept as bits of one number (below): a Lua number holds 53 bits exactly.
-local BITS = 50
-
--- Entry n's command, key, score (nil for a set) and member, from its arguments at ARGV position `at` (under key
--- base `base`, for the object `id`), and the position of the next entry's.
-local function entryAt(at, base, id)
-  local kind, indexKey = ARGV[at], base .. ARGV[at + 1]
-  if kind == 'S' then
-    return 'SADD', indexKey, nil, id, at + 2
-  elseif kind == 'Z' then
-    return 'ZADD', indexKey, ARGV[at + 2], id, at + 3
-  end
-  return 'ZADD', indexKey, 0, ARGV[at + 2] .. string.char(#id) .. id, at + 3
-end
-
--- Takes back the writes before entry `upTo` (0: `all`, the first write after the draw), as `added`, `more` and
--- `previous` say (below), and the draw of `id` (`drawn`), then refuses the call for `key` as callOfType does.
-local function takeBack(upTo, reply, key, expected, base, id, drawn, added, more, previous)
-  local at, bit = 3 + 2 * tonumber(ARGV[1]), 2
-  for n = 1, upTo - 1 do
-    local command, indexKey, _, member, nextAt = entryAt(at, base, id)
-    if (n <= BITS and added % (2 * bit) >= bit) or (more and more[n]) then
-      redis.call(command == 'SADD' and 'SREM' or 'ZREM', indexKey, member)
-    elseif previous and previous[indexKey] then
-      redis.call('ZADD', indexKey, previous[indexKey], member)
-    end
-    at, bit = nextAt, 2 * bit
-  end
-  if upTo > 0 then
-    if added % 2 == 1 then
-      redis.call('ZREM', KEYS[2], id)
-    elseif previous and previous[KEYS[2]] then
-      redis.call('ZADD', KEYS[2], previous[KEYS[2]], id)
-    end
-  end
-  redis.call(drawn == 1 and 'DEL' or 'DECR', KEYS[1])
-  refuseReply(reply, key, expected)
-end
-
--- A member already there (a stale entry under a sequence set back) takes the new score, and `previous` (key ->
--- score, made here if nil) keeps the one it had for a take-back; returns `previous`. `key` is a zset: its
--- ZADD ... NX was not refused.
-local function rescore(previous, key, score, member)
-  previous = previous or {}
-  previous[key] = redis.call('ZSCORE', key, member)
-  redis.call('ZADD', key, score, member)
-  return previous
-end
 
 local base = KEYS[3]
 local fieldCount = tonumber(ARGV[1])
 local entriesAt = 2 + 2 * fieldCount
+-- the key of a refused command in hex (for the refusals, as key-types.lua writes them)
+local function hexOf(key)
+  return (string.gsub(key, '.', function(byte)
+    return string.format('%02x', string.byte(byte))
+  end))
+end
 
-local drawn = drawSequence(KEYS[1])
-local id = sequenceText(drawn, KEYS[1])
-local key = base .. ':obj:' .. id
--- A key of another type under the new id (another program's) is refused and left as it is; the id stays drawn,
--- so the next create takes the next one. A hash there (another program's, or under a sequence set back) is
--- replaced below, not merged into.
-local found = redis.call('TYPE', key).ok
-refuseOtherType(key, 'hash', found)
-
--- What the writes made, kept without a table (a table per call costs Redis time on every create): bit 1 set,
--- `all` got the id as a new member; bit 2^n, entry n got its member, up to entry BITS (a Lua number holds 53
--- bits exactly); past it, `more` (n -> true). `previous` (key -> score) is made only for a member that was there
--- already (a stale entry under a sequence set back), whose score the write changed.
-local added, more, previous = 0, nil, nil
-
--- Each write is refused whole by Redis on a key of another type, and then taken back with the writes before it.
--- Their replies are 1 (added), 0 (there already) or a refusal.
-local reply = redis.pcall('ZADD', KEYS[2], 'NX', id, id)
-if reply == 1 then
-  added = 1
-elseif reply == 0 then
-  previous = rescore(previous, KEYS[2], id, id)
+-- a refusal: { the error reply, the key, the type it should hold } (nil: none so far)
+local refused = nil
+local drawn = redis.pcall('INCR', KEYS[1])
+local id, key, found
+if type(drawn) == 'table' then
+  refused = { drawn, KEYS[1], 'string' }
+elseif drawn > 9007199254740991 then
+  redis.call('DECR', KEYS[1])
+  error({ err = 'RRSEQ ' .. hexOf(KEYS[1]) })
 else
-  takeBack(0, reply, KEYS[2], 'zset', base, id, drawn, added, more, previous)
+  id = string.format('%d', drawn)
+  key = base .. ':obj:' .. id
+  -- a key of another type under the new id (another program's) is refused and left as it is, the id staying
+  -- drawn; a hash there is replaced below, not merged into
+  found = redis.call('TYPE', key).ok
+  if found ~= 'none' and found ~= 'hash' then
+    refused = { { err = 'WRONGTYPE' }, key, 'hash' }
+  end
+end
+
+-- What the writes made, kept without a table (a table per call costs Redis time too): bit 1 set, `all` got
+-- the id as a new member; bit 2^n, entry n got its member, up to entry 50 (a Lua number holds 53 bits
+-- exactly); past it, `more` (n -> true). `previous` (key -> score) is made only for a member that was there
+-- already (a stale entry under a sequence set back), whose score the write changed. `upTo`: the write that
+-- was refused (0: `all`).
+local added, more, previous, upTo = 0, nil, nil, -1
+-- Each write's reply is 1 (added), 0 (there already) or a refusal.
+if not refused then
+  local reply = redis.pcall('ZADD', KEYS[2], 'NX', id, id)
+  if reply == 1 then
+    added = 1
+  elseif reply == 0 then
+    previous = { [KEYS[2]] = redis.call('ZSCORE', KEYS[2], id) }
+    redis.call('ZADD', KEYS[2], id, id)
+  else
+    refused, upTo = { reply, KEYS[2], 'zset' }, 0
+  end
 end
 local at, bit = entriesAt + 1, 2
--- (entryAt's work, written out: a call per entry costs Redis time on every create)
-for n = 1, tonumber(ARGV[entriesAt]) do
+for n = 1, refused and 0 or tonumber(ARGV[entriesAt]) do
   local kind, indexKey = ARGV[at], base .. ARGV[at + 1]
+  local reply
   if kind == 'S' then
     reply = redis.pcall('SADD', indexKey, id)
     at = at + 2
@@ -123,21 +91,57 @@ for n = 1, tonumber(ARGV[entriesAt]) do
     end
     reply = redis.pcall('ZADD', indexKey, 'NX', score, member)
     if reply == 0 then
-      previous = rescore(previous, indexKey, score, member)
+      previous = previous or {}
+      previous[indexKey] = redis.call('ZSCORE', indexKey, member)
+      redis.call('ZADD', indexKey, score, member)
     end
     at = at + 3
   end
   if reply == 1 then
-    if n <= BITS then
+    if n <= 50 then
       added = added + bit
     else
       more = more or {}
       more[n] = true
     end
   elseif reply ~= 0 then
-    takeBack(n, reply, indexKey, kind == 'S' and 'set' or 'zset', base, id, drawn, added, more, previous)
+    refused, upTo = { reply, indexKey, kind == 'S' and 'set' or 'zset' }, n
+    break
   end
   bit = 2 * bit
+end
+
+if refused then
+  if upTo >= 0 then
+    -- take back the writes before the refused one, and the draw
+    at, bit = entriesAt + 1, 2
+    for n = 1, upTo - 1 do
+      local kind, indexKey = ARGV[at], base .. ARGV[at + 1]
+      local member = id
+      if kind == 'L' then
+        member = ARGV[at + 2] .. string.char(#id) .. id
+      end
+      if (n <= 50 and added % (2 * bit) >= bit) or (more and more[n]) then
+        redis.call(kind == 'S' and 'SREM' or 'ZREM', indexKey, member)
+      elseif previous and previous[indexKey] then
+        redis.call('ZADD', indexKey, previous[indexKey], member)
+      end
+      at, bit = at + (kind == 'S' and 2 or 3), 2 * bit
+    end
+    if upTo > 0 then
+      if added % 2 == 1 then
+        redis.call('ZREM', KEYS[2], id)
+      elseif previous and previous[KEYS[2]] then
+        redis.call('ZADD', KEYS[2], previous[KEYS[2]], id)
+      end
+    end
+    redis.call(drawn == 1 and 'DEL' or 'DECR', KEYS[1])
+  end
+  local reply, refusedKey, expected = refused[1], refused[2], refused[3]
+  if string.sub(reply.err, 1, 9) == 'WRONGTYPE' then
+    error({ err = 'RRTYPE ' .. expected .. ' ' .. redis.call('TYPE', refusedKey).ok .. ' ' .. hexOf(refusedKey) })
+  end
+  error(reply)
 end
 
 if found == 'hash' then

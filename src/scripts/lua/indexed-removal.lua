@@ -73,107 +73,104 @@ end
 -- The indexes whose removals removeIndexedObject keeps as bits of one number (a Lua number holds 53 bits).
 local REMOVED_BITS = 50
 
--- Puts back what removeIndexedObject removed before a refusal, then refuses the call as callOfType does: the
--- `all` entry (when `listed`; an `all` entry scores a sequence id by itself, any other 0), and each set entry and
--- unique value of the indexes before SPEC position `upTo` whose bit is set in `removed` (the bit of the n-th
--- index is 2^(n-1)), which SADD and HSET put back exactly.
-local function restoreIndexed(all, base, id, values, listed, removed, more, upTo, reply, key, expected)
-  if listed == 1 then
-    redis.call('ZADD', all, string.find(id, '^%d+$') and id or 0, id)
-  end
-  local at, bit, n = 2 + tonumber(SPEC[1]), 1, 1
-  while at < upTo do
-    if (n <= REMOVED_BITS and removed % (2 * bit) >= bit) or (more and more[n]) then
-      if SPEC[at] == 'S' then
-        local _, entryKey, member = indexedEntryAt(at, values, base, id)
-        redis.call('SADD', entryKey, member)
-      else
-        -- a unique value: its field in the unique hash named the object (the HDEL removed it)
-        local value = values[tonumber(SPEC[at + 2])]
-        if SPEC[at + 4] == '1' and value == '-0' then
-          value = '0'
-        end
-        redis.call('HSET', base .. SPEC[at + 1], value, id)
-      end
-    end
-    at, bit, n = at + 5, 2 * bit, n + 1
-  end
-  refuseReply(reply, key, expected)
-end
-
 -- Removes object `id` (its hash `key`) with its `all` entry and its index and unique entries, all or none, with
--- as few calls and tables as it can: each costs Redis time on every remove. The stored values are read first
--- (a hash of another type is refused by the read), then the `all` entry goes (refused whole, it writes nothing),
--- then the set entries and unique values in index order, with a command Redis refuses whole on a key of another
--- type, a refusal putting back those before it (restoreIndexed); the sorted entries wait until every set entry
--- is gone, the first with the same guard and the others with their keys' types checked while a refusal could
--- still put everything back (a removed sorted entry could be put back only with its score). The hash goes last.
--- Returns 1 when the object was in `all`, else 0.
+-- as few calls, tables and functions as it can: each costs Redis time on every remove (a function a script
+-- defines is made anew on every call, about 0.2 us each, so this one calls none of key-types.lua's and has its
+-- refusal written out at its one place). The stored values are read first (a hash of another type is refused
+-- by the read), then the `all` entry goes (refused whole, it writes nothing), then the set entries and unique
+-- values in index order, each with a command Redis refuses whole on a key of another type; the sorted entries
+-- wait until every set entry is gone, the first with the same guard and the others with their keys' types
+-- checked while a refusal could still put everything back (a removed sorted entry could be put back only with
+-- its score). A refusal puts back what came before it (SADD, HSET and ZADD put back a set entry, a unique
+-- value and the `all` entry exactly: an `all` entry scores a sequence id by itself, any other 0) and refuses
+-- the call as key-types.lua does. The hash goes last. Returns 1 when the object was in `all`, else 0.
 local function removeIndexedObject(all, key, base, id)
   local fieldCount = tonumber(SPEC[1])
-  -- the stored values, or a refusal of a hash of another type (which writes nothing)
-  local values = fieldCount > 0 and redis.pcall('HMGET', key, unpack(SPEC, 2, 1 + fieldCount)) or {}
-  if values.err or fieldCount == 0 then
-    values = indexedValues(key)
+  -- a refusal: { the error reply, the key, the type it should hold } (nil: none so far)
+  local refused = nil
+  local values = {}
+  if fieldCount > 0 then
+    values = redis.pcall('HMGET', key, unpack(SPEC, 2, 1 + fieldCount))
+    if values.err then
+      refused = { values, key, 'hash' }
+    end
+  else
+    local found = redis.call('TYPE', key).ok
+    if found ~= 'none' and found ~= 'hash' then
+      refused = { { err = 'WRONGTYPE' }, key, 'hash' }
+    end
   end
   -- 1 (it was in `all`), 0 or a refusal (which writes nothing)
-  local listed = redis.pcall('ZREM', all, id)
-  if listed ~= 1 and listed ~= 0 then
-    callOfType('zset', 'ZREM', all, id)
+  local listed = 0
+  if not refused then
+    listed = redis.pcall('ZREM', all, id)
+    if listed ~= 1 and listed ~= 0 then
+      refused, listed = { listed, all, 'zset' }, 0
+    end
   end
   -- bit n-1 set: the n-th index's set entry or unique value was removed, up to the REMOVED_BITS-th index (a
   -- Lua number holds 53 bits exactly); past it, `more` (n -> true)
   local removed, bit, n, more = 0, 1, 1, nil
-  local sortedKey, sortedMember, later = nil, nil, nil
+  local firstKey, firstMember, later = nil, nil, nil
   local at = 2 + fieldCount
-  while SPEC[at] do
-    local kind = SPEC[at]
+  while not refused and SPEC[at] do
+    local kind, stem, value = SPEC[at], SPEC[at + 1], values[tonumber(SPEC[at + 2])]
     -- whether this index's set entry or unique value was removed here
     local took = false
+    -- (indexedEntryAt's work, written out: a call per entry costs Redis time on every remove)
     if kind == 'S' then
-      -- indexedEntryAt's work for a set entry, written out: a call per entry costs Redis time on every remove
-      local value = values[tonumber(SPEC[at + 2])]
       if value then
-        local entryKey = base .. SPEC[at + 1] .. value
+        local entryKey = base .. stem .. value
         -- 1 (removed), 0 (it was not there) or a refusal
         local reply = redis.pcall('SREM', entryKey, id)
         if reply == 1 then
           took = true
         elseif reply ~= 0 then
-          restoreIndexed(all, base, id, values, listed, removed, more, at, reply, entryKey, 'set')
+          refused = { reply, entryKey, 'set' }
         end
       end
     elseif kind == 'U' then
-      local value = values[tonumber(SPEC[at + 2])]
       if value then
         if SPEC[at + 4] == '1' and value == '-0' then
           value = '0'
         end
-        local uniques = base .. SPEC[at + 1]
+        local uniques = base .. stem
         local owner = redis.pcall('HGET', uniques, value)
         if type(owner) == 'table' and owner.err then
-          restoreIndexed(all, base, id, values, listed, removed, more, at, owner, uniques, 'hash')
-        end
-        if owner == id then
+          refused = { owner, uniques, 'hash' }
+        elseif owner == id then
           redis.call('HDEL', uniques, value)
           took = true
         end
       end
     else
-      local command, entryKey, member = indexedEntryAt(at, values, base, id)
-      if command then
-        if not sortedKey then
-          sortedKey, sortedMember = entryKey, member
+      local entryKey = base .. stem
+      local scopeAt = tonumber(SPEC[at + 3])
+      if scopeAt > 0 then
+        local scopeValue = values[scopeAt]
+        if scopeValue and SPEC[at + 4] == '1' and scopeValue == '-0' then
+          scopeValue = '0'
+        end
+        -- an object without a scope value is in no scoped index
+        entryKey = scopeValue and entryKey .. scopeValue or nil
+      end
+      if entryKey then
+        local member = kind == 'Z' and id or lexMember(value, id)
+        if not firstKey then
+          firstKey, firstMember = entryKey, member
         else
           local found = redis.call('TYPE', entryKey).ok
           if found ~= 'none' and found ~= 'zset' then
-            restoreIndexed(all, base, id, values, listed, removed, more, at, { err = 'WRONGTYPE' }, entryKey, 'zset')
+            refused = { { err = 'WRONGTYPE' }, entryKey, 'zset' }
           end
           later = later or {}
           later[#later + 1] = entryKey
           later[#later + 1] = member
         end
       end
+    end
+    if refused then
+      break
     end
     if took then
       if n <= REMOVED_BITS then
@@ -185,16 +182,48 @@ local function removeIndexedObject(all, key, base, id)
     end
     at, bit, n = at + 5, 2 * bit, n + 1
   end
-  if sortedKey then
-    local reply = redis.pcall('ZREM', sortedKey, sortedMember)
+  if not refused and firstKey then
+    local reply = redis.pcall('ZREM', firstKey, firstMember)
     if reply ~= 1 and reply ~= 0 then
-      restoreIndexed(all, base, id, values, listed, removed, more, at, reply, sortedKey, 'zset')
-    end
-    if later then
+      refused = { reply, firstKey, 'zset' }
+    elseif later then
       for i = 1, #later, 2 do
         redis.call('ZREM', later[i], later[i + 1])
       end
     end
+  end
+  if refused then
+    -- put back what went before the refusal: the `all` entry, and the set entries and unique values of the
+    -- indexes before SPEC position `at` whose bit is set
+    if listed == 1 then
+      redis.call('ZADD', all, string.find(id, '^%d+$') and id or 0, id)
+    end
+    local upTo = at
+    at, bit, n = 2 + fieldCount, 1, 1
+    while at < upTo do
+      if (n <= REMOVED_BITS and removed % (2 * bit) >= bit) or (more and more[n]) then
+        local value = values[tonumber(SPEC[at + 2])]
+        if SPEC[at] == 'S' then
+          redis.call('SADD', base .. SPEC[at + 1] .. value, id)
+        else
+          -- a unique value: its field in the unique hash named the object (the HDEL removed it)
+          if SPEC[at + 4] == '1' and value == '-0' then
+            value = '0'
+          end
+          redis.call('HSET', base .. SPEC[at + 1], value, id)
+        end
+      end
+      at, bit, n = at + 5, 2 * bit, n + 1
+    end
+    -- the refusal as key-types.lua's refuseReply makes it: 'RRTYPE <expected> <found> <key in hex>'
+    local reply, refusedKey, expected = refused[1], refused[2], refused[3]
+    if string.sub(reply.err, 1, 9) == 'WRONGTYPE' then
+      local hex = string.gsub(refusedKey, '.', function(byte)
+        return string.format('%02x', string.byte(byte))
+      end)
+      error({ err = 'RRTYPE ' .. expected .. ' ' .. redis.call('TYPE', refusedKey).ok .. ' ' .. hex })
+    end
+    error(reply)
   end
   redis.call('DEL', key)
   return listed

@@ -11,20 +11,31 @@
 -- Guarantees: a live object's hash always exists (it holds #id), so the existence check and the write are one
 -- atomic step: an update never brings back a removed or expired object. The hash's TTL is kept; no index
 -- entry depends on these fields, so invariants 1 to 5 hold without touching other keys.
---!include key-types.lua
+-- The update every application makes most: it calls no function of key-types.lua (one a script defines is
+-- made anew on every call), and writes its one refusal out as key-types.lua's refuseOtherType makes it.
 --!include indexes.lua
 
 local key = KEYS[1]
 -- one TYPE tells both whether the object exists and that its key holds a hash: a key of another type is no
--- object, and is refused (key-types.lua) before anything is written
+-- object, and is refused (key-types.lua's refusal) before anything is written
 local found = redis.call('TYPE', key).ok
-if found == 'none' then
-  if callOfType('zset', 'ZSCORE', KEYS[2], ARGV[1]) then
-    return -1
+if found ~= 'hash' then
+  local refusedKey, expected = key, 'hash'
+  if found == 'none' then
+    local listed = redis.pcall('ZSCORE', KEYS[2], ARGV[1])
+    if type(listed) ~= 'table' then
+      return listed and -1 or 0
+    end
+    refusedKey, expected, found = KEYS[2], 'zset', redis.call('TYPE', KEYS[2]).ok
+    if string.sub(listed.err, 1, 9) ~= 'WRONGTYPE' then
+      error(listed)
+    end
   end
-  return 0
+  local hex = string.gsub(refusedKey, '.', function(byte)
+    return string.format('%02x', string.byte(byte))
+  end)
+  error({ err = 'RRTYPE ' .. expected .. ' ' .. found .. ' ' .. hex })
 end
-refuseOtherType(key, 'hash', found)
 local setCount = tonumber(ARGV[2])
 local delCount = tonumber(ARGV[3 + 2 * setCount])
 writeChanges(key, 3, setCount, 4 + 2 * setCount, delCount)
