@@ -2,8 +2,8 @@ import { ErrorReply, MultiErrorReply } from 'redis';
 import { ConnectionError, RedisRecordError } from '../errors/errors';
 
 /**
- * The error every item of a chunk of new objects fails with when Redis refused the chunk's write before writing
- * anything of it, or undefined when `error` must reject the whole saveMany call instead.
+ * The error every item of a bulk chunk (new objects, changes or removals) fails with when Redis refused the
+ * chunk's write before writing anything of it, or undefined when `error` must reject the whole call instead.
  *
  * A refusal is an error reply to the chunk's one script call, or to the draw or the type check sent before a
  * plain chunk's transaction (a key of another type, a sequence holding no integer or past 2^53 - 1, a server

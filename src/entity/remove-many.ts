@@ -26,6 +26,7 @@ import { WrongTypeError } from '../errors/errors';
 import { REMOVE_MANY_OPTIONS } from './option-names';
 import { runHooks } from './run-hooks';
 import { bulkReplicaShortfalls } from './bulk-replicas';
+import { chunkRefusal } from './chunk-refusal';
 
 /** Transactions or script calls awaiting Redis at once. */
 const IN_FLIGHT = 2;
@@ -130,9 +131,10 @@ async function removeAll<T extends BaseEntity>(
         try {
           results = await bulk.remove(target, items.map((item) => item.id), removal);
         } catch (error) {
-          // a key of another type refused the chunk before it removed anything: its ids fail, the others go on
-          if (!(error instanceof WrongTypeError)) throw error;
-          for (const item of items) fail(item, error);
+          // the chunk refused before it removed anything: its ids fail, the others go on
+          const refusal = chunkRefusal(error);
+          if (!refusal) throw error;
+          for (const item of items) fail(item, refusal);
           return;
         }
         items.forEach((item, i) => outcomes.set(item, results[i]));

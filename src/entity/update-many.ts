@@ -1,5 +1,5 @@
 import { asError } from '../errors/as-error';
-import { WrongTypeError } from '../errors/errors';
+import { chunkRefusal } from './chunk-refusal';
 import { activeConnection } from '../connection/connection';
 import { bulkTarget, groupByTarget } from '../mapper/bulk-routing';
 import { BulkStore, ObjectChange } from '../mapper/bulk-store';
@@ -64,10 +64,11 @@ export async function updateMany(
             else errors[at] = refusal(model, entities[at], outcome, id);
           }
         } catch (error) {
-          // a key of another type refused the chunk before it wrote anything: its items fail, the others go on;
-          // any other error (a connection lost part way) rejects the call, as saveMany documents
-          if (!(error instanceof WrongTypeError)) throw error;
-          for (const { at } of items) errors[at] = error;
+          // the chunk refused before it wrote anything: its items fail, the others go on; any other error (a
+          // connection lost part way) rejects the call, as saveMany documents
+          const refusal = chunkRefusal(error);
+          if (!refusal) throw error;
+          for (const { at } of items) errors[at] = refusal;
         }
       }),
     );

@@ -22,20 +22,15 @@
 -- before the call is refused; the hash is written last. So the only TYPE asked is the new key's, in place of a
 -- DEL. A draw of 1 is taken back by deleting the sequence (a sequence of 0 and none draw the same ids); a draw
 -- past 2^53 - 1 is taken back and refused (sequence-ids.lua's refusal, 'RRSEQ ...').
--- This is the create every application makes most, so it calls no function of its own or of the libraries
--- (one a script defines is made anew on every call, about 0.2 us each) and has its refusal written out at
--- its one place.
+-- This is the create every application makes most, so it uses no library function but indexes.lua's
+-- callWithArgs and key-types.lua's hexOf and refuseOtherType (one a script defines is made anew on every call,
+-- about 0.2 us each), and refuses at its one place.
+--!include key-types.lua
 --!include indexes.lua
 
 local base = KEYS[3]
 local fieldCount = tonumber(ARGV[1])
 local entriesAt = 2 + 2 * fieldCount
--- the key of a refused command in hex (for the refusals, as key-types.lua writes them)
-local function hexOf(key)
-  return (string.gsub(key, '.', function(byte)
-    return string.format('%02x', string.byte(byte))
-  end))
-end
 
 -- a refusal: { the error reply, the key, the type it should hold } (nil: none so far)
 local refused = nil
@@ -139,7 +134,7 @@ if refused then
   end
   local reply, refusedKey, expected = refused[1], refused[2], refused[3]
   if string.sub(reply.err, 1, 9) == 'WRONGTYPE' then
-    error({ err = 'RRTYPE ' .. expected .. ' ' .. redis.call('TYPE', refusedKey).ok .. ' ' .. hexOf(refusedKey) })
+    refuseOtherType(refusedKey, expected, redis.call('TYPE', refusedKey).ok)
   end
   error(reply)
 end

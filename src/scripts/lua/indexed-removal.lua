@@ -75,8 +75,8 @@ local REMOVED_BITS = 50
 
 -- Removes object `id` (its hash `key`) with its `all` entry and its index and unique entries, all or none, with
 -- as few calls, tables and functions as it can: each costs Redis time on every remove (a function a script
--- defines is made anew on every call, about 0.2 us each, so this one calls none of key-types.lua's and has its
--- refusal written out at its one place). The stored values are read first (a hash of another type is refused
+-- defines is made anew on every call, about 0.2 us each, so of key-types.lua this one uses refuseOtherType alone,
+-- at its one place of refusal). The stored values are read first (a hash of another type is refused
 -- by the read), then the `all` entry goes (refused whole, it writes nothing), then the set entries and unique
 -- values in index order, each with a command Redis refuses whole on a key of another type; the sorted entries
 -- wait until every set entry is gone, the first with the same guard and the others with their keys' types
@@ -215,13 +215,10 @@ local function removeIndexedObject(all, key, base, id)
       end
       at, bit, n = at + 5, 2 * bit, n + 1
     end
-    -- the refusal as key-types.lua's refuseReply makes it: 'RRTYPE <expected> <found> <key in hex>'
+    -- the refusal as key-types.lua's refuseReply makes it
     local reply, refusedKey, expected = refused[1], refused[2], refused[3]
     if string.sub(reply.err, 1, 9) == 'WRONGTYPE' then
-      local hex = string.gsub(refusedKey, '.', function(byte)
-        return string.format('%02x', string.byte(byte))
-      end)
-      error({ err = 'RRTYPE ' .. expected .. ' ' .. redis.call('TYPE', refusedKey).ok .. ' ' .. hex })
+      refuseOtherType(refusedKey, expected, redis.call('TYPE', refusedKey).ok)
     end
     error(reply)
   end

@@ -7,20 +7,18 @@
 -- byte and turns CR and LF into spaces, and an index key holds the indexed value; the scripts check every key they write before their first write,
 -- so a refused call has written nothing. A missing key is of every type: it is created when written.
 
+-- `key` in hex, as the refusals name keys (an error reply cannot carry a NUL, CR or LF byte of an index value).
+local function hexOf(key)
+  return (string.gsub(key, '.', function(byte)
+    return string.format('%02x', string.byte(byte))
+  end))
+end
+
 -- Refuses `key` unless `found`, its type as TYPE names it, is 'none' (missing) or `expected`.
 local function refuseOtherType(key, expected, found)
   if found ~= 'none' and found ~= expected then
-    local hex = string.gsub(key, '.', function(byte)
-      return string.format('%02x', string.byte(byte))
-    end)
-    error({ err = 'RRTYPE ' .. expected .. ' ' .. found .. ' ' .. hex })
+    error({ err = 'RRTYPE ' .. expected .. ' ' .. found .. ' ' .. hexOf(key) })
   end
-end
-
--- Whether `key` is missing or holds `expected` (as TYPE names it).
-local function hasType(key, expected)
-  local found = redis.call('TYPE', key).ok
-  return found == 'none' or found == expected
 end
 
 -- Refuses `key` unless it is missing or holds `expected` (as TYPE names it). `seen` (optional, key -> true)

@@ -48,19 +48,30 @@ local function objectEntries(base, id, specs, fields, drop)
   end
 end
 
--- Whether every key purgeObject(base, all, id, specs, fields) writes is missing or of its type (key-types.lua).
--- Reads only.
-local function purgeable(base, all, id, specs, fields)
-  local whole = hasType(all, 'zset') and hasType(base .. ':exp', 'zset') and hasType(base .. ':memo:' .. id, 'hash')
-  if whole and specs and #specs > 0 then
-    whole = hasType(base .. ':obj:' .. id, 'hash')
+-- The first key purgeObject(base, all, id, specs, fields) writes that holds another type than its own, with the
+-- type it should hold and the one it holds (key-types.lua); nil when none does. Reads only.
+local function otherTypeToPurge(base, all, id, specs, fields)
+  local keys = { all, 'zset', base .. ':exp', 'zset', base .. ':memo:' .. id, 'hash' }
+  if specs and #specs > 0 then
+    keys[7], keys[8] = base .. ':obj:' .. id, 'hash'
   end
-  if whole then
-    objectEntries(base, id, specs, fields, function(kind, key)
-      whole = whole and hasType(key, entryKeyType(kind))
-    end)
+  -- two passes: the memo and the hash first, since the entries' keys are read from them
+  local from = 1
+  for pass = 1, 2 do
+    for i = from, #keys, 2 do
+      local found = redis.call('TYPE', keys[i]).ok
+      if found ~= 'none' and found ~= keys[i + 1] then
+        return keys[i], keys[i + 1], found
+      end
+    end
+    if pass == 1 then
+      from = #keys + 1
+      objectEntries(base, id, specs, fields, function(kind, key)
+        keys[#keys + 1], keys[#keys + 2] = key, entryKeyType(kind)
+      end)
+    end
   end
-  return whole
+  return nil
 end
 
 -- Deletes object `id`: its entries, hash, memo and `all` and `exp` entries. `specs`/`fields` (every index of
@@ -70,18 +81,12 @@ end
 -- or a write that finds its object expired deletes an object the caller did not name, after writes of its
 -- own, and leaves one it cannot delete whole to check() (which names the key) and repair().
 local function purgeObject(base, all, id, specs, fields, orLeave)
-  if orLeave then
-    if not purgeable(base, all, id, specs, fields) then
+  local key, expected, found = otherTypeToPurge(base, all, id, specs, fields)
+  if key then
+    if orLeave then
       return nil
     end
-  else
-    expectType(all, 'zset')
-    expectType(base .. ':exp', 'zset')
-    expectType(base .. ':memo:' .. id, 'hash')
-    if specs and #specs > 0 then
-      expectType(base .. ':obj:' .. id, 'hash')
-    end
-    objectEntries(base, id, specs, fields, expectEntry)
+    refuseOtherType(key, expected, found)
   end
   objectEntries(base, id, specs, fields, dropEntry)
   redis.call('DEL', base .. ':obj:' .. id, base .. ':memo:' .. id)

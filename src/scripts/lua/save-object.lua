@@ -57,7 +57,7 @@ end
 -- Draws the id of a new object from the model's sequence (sequence-ids.lua's drawSequence); an id past 2^53 - 1
 -- (a sharded model's ids run ahead of its draws) takes the draw back before it is refused.
 local function drawSequenceId(model)
-  local drawn = drawSequence(model.sequence)
+  local drawn = drawSequence(model.sequence, 1)
   if model.stride and (drawn - 1) * tonumber(model.stride) + tonumber(model.shard) + 1 > 9007199254740991 then
     redis.call('DECR', model.sequence)
   end
@@ -104,13 +104,13 @@ local function claimRefusal(base, id, written, specs, parentsFrom, claimed)
 end
 
 -- field -> value of the object after the change, for the fields in `before` (its values before: readValues):
--- the n pairs at ARGV[setFrom ..] set, then the m fields at ARGV[delFrom ..] removed, as writeChanges does.
-local function valuesAfter(before, setFrom, setCount, delFrom, delCount)
+-- `written` (writtenValues) set, then the m fields at ARGV[delFrom ..] removed, as writeChanges does.
+local function valuesAfter(before, written, delFrom, delCount)
   local after = {}
   for field, value in pairs(before) do
     after[field] = value
   end
-  for field, value in pairs(writtenValues(setFrom, setCount)) do
+  for field, value in pairs(written) do
     after[field] = value
   end
   for i = 0, delCount - 1 do
@@ -155,8 +155,8 @@ local function expectSaveTypes(model, mode, id, setFrom, setCount, delFrom, delC
       expectType(key, 'hash', seen)
     end
   end
-  local after = valuesAfter(before, setFrom, setCount, delFrom, delCount)
-  local written = nil
+  local written = writtenValues(setFrom, setCount)
+  local after = valuesAfter(before, written, delFrom, delCount)
   local moved = false
   for _, spec in ipairs(specs) do
     if mode == 'c' or not sameEntry(spec, before, after) then
@@ -169,7 +169,6 @@ local function expectSaveTypes(model, mode, id, setFrom, setCount, delFrom, delC
       end
     elseif isUnique(spec) then
       -- an unchanged unique value that the save writes again is still read (claimRefusal)
-      written = written or writtenValues(setFrom, setCount)
       if uniqueValue(spec, written) then
         expectType(base .. ':uniq:' .. spec.attr, 'hash', seen)
       end

@@ -1,4 +1,5 @@
 -- sequence-ids.lua: drawing sequence ids and writing them out; a library inlined into the scripts that draw ids.
+-- Needs key-types.lua before it.
 -- KEYS/ARGV: none of its own.
 -- Guarantees: an id is the decimal integer the sequence drew (tostring would write 1e+14 from 10^14 on, so two
 -- draws would name one object); a draw past 2^53 - 1, where a Lua number no longer holds every integer, is
@@ -7,10 +8,7 @@
 
 -- The refusal of a draw past 2^53 - 1 from `sequence` (the key in hex, as key-types.lua names keys).
 local function refuseSequence(sequence)
-  local hex = string.gsub(sequence, '.', function(byte)
-    return string.format('%02x', string.byte(byte))
-  end)
-  error({ err = 'RRSEQ ' .. hex })
+  error({ err = 'RRSEQ ' .. hexOf(sequence) })
 end
 
 -- The text of `n`, a value drawn from `sequence`; a value past 2^53 - 1 is refused (refuseSequence).
@@ -21,12 +19,12 @@ local function sequenceText(n, sequence)
   return string.format('%d', n)
 end
 
--- Draws the next value of `sequence` (INCR, refused whole by Redis when the key holds another type or no
--- integer: key-types.lua's callOfType); a value past 2^53 - 1 is taken back and refused.
-local function drawSequence(sequence)
-  local drawn = callOfType('string', 'INCR', sequence)
+-- Draws the next `count` values of `sequence` and returns the last (INCRBY, refused whole by Redis when the key
+-- holds another type or no integer: key-types.lua's callOfType); a draw past 2^53 - 1 is taken back and refused.
+local function drawSequence(sequence, count)
+  local drawn = callOfType('string', 'INCRBY', sequence, count)
   if drawn > 9007199254740991 then
-    redis.call('DECR', sequence)
+    redis.call('DECRBY', sequence, count)
     refuseSequence(sequence)
   end
   return drawn
