@@ -100,6 +100,7 @@ export class BulkStore {
       cap ? String(cap.keep) : '',
       cap?.keepLowest ? 'asc' : 'desc',
       idForm,
+      memoFlag(model),
     ];
     // a trim's evictions of objects without a memo
     if (cap) pushSpecs(args, model.indexes);

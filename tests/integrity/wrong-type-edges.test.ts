@@ -176,6 +176,25 @@ describe('keys a write reads without changing them', () => {
     await expectRefused(key('EdUnique', 'all'), 'zset', () => stale.save());
   });
 
+  it('an update of a model whose objects never expire does not read `exp`: a string there is not in its way', async () => {
+    const made = await EdPlain.create({ tag: 'a' });
+    const other = await EdPlain.create({ tag: 'a' });
+    await redis.raw.set(key('EdPlain', 'exp'), 'not a zset');
+    made.tag = 'b';
+    await made.save();
+    // saveMany's update-many.lua as save.lua
+    other.tag = 'c';
+    const result = await EdPlain.saveMany([other]);
+    expect(result.failed).toEqual([]);
+    expect(await redis.raw.get(key('EdPlain', 'exp'))).toBe('not a zset');
+    // (a query still checks `exp`: the string is taken away first)
+    await redis.raw.del(key('EdPlain', 'exp'));
+    expect(await EdPlain.findIds({ tag: 'b' })).toEqual([made.id]);
+    expect(await EdPlain.findIds({ tag: 'c' })).toEqual([other.id]);
+    expect(await EdPlain.findIds({ tag: 'a' })).toEqual([]);
+    await EdPlain.removeMany([made.id, other.id]);
+  });
+
   it('persist() of an object whose memo holds another type', async () => {
     const made = await EdExpirable.create({ kind: 'kept' });
     await made.expire(3600);

@@ -32,8 +32,7 @@ local function saveContext(sequence, all, base, ttl, keepMemo, versionField, cap
     ttl = tonumber(ttl),
     keepMemo = keepMemo == '1' or keepMemo == 'E',
     expirable = keepMemo == 'e' or keepMemo == 'E',
-    -- an update's: false when the model's objects never get a time to live ('0', '1'); '?' (update-many.lua)
-    -- does not say
+    -- an update's: false when the model's objects never get a time to live ('0', '1')
     mayExpire = keepMemo ~= '0' and keepMemo ~= '1',
     versionField = versionField,
     capKey = capKey,

@@ -7,8 +7,9 @@
 -- ARGV[2]  the id; '' on create takes the next value of the sequence (and scores it in `all` by value;
 --          given ids, such as uuids, are scored 0 and so ordered by id)
 -- ARGV[3]  create only: the time to live in ms ('' for none); the object then keeps a memo and an `exp` entry
--- ARGV[4]  create only: '1' to keep a memo of the object's index entries (models with a TTL or a cap), 'e' to
---          sweep up to 10 objects whose time has come (expirable models), 'E' both, '0' neither
+-- ARGV[4]  '1' to keep a memo of the object's index entries (models with a TTL or a cap), 'e' to sweep up to
+--          10 objects whose time has come (expirable models), 'E' both, '0' neither; on update, '0' or '1'
+--          also says the model's objects never get a time to live (`exp` is then neither read nor checked)
 -- ARGV[5]  the @Version field ('' none); ARGV[6] update only: the version the client read
 -- ARGV[7]  the cap's index key ('' none); ARGV[8] how many to keep; ARGV[9] 'asc' keeps the lowest
 -- ARGV[10] '0' for given ids; '1' when ids are sequence numbers (cap ties ordered numerically); 'n:s' for the

@@ -6,7 +6,10 @@
 -- ARGV[1]  the @Version field ('' none)
 -- ARGV[2]  the cap's index key ('' none); ARGV[3] how many to keep; ARGV[4] 'asc' keeps the lowest
 -- ARGV[5]  the id form, as save.lua's ARGV[10] ('0' given ids, '1' sequence, 'n:s' shard s of n)
--- ARGV[6]  q; then q index specs: a capped model's every index (an object the trim evicts without a memo has
+-- ARGV[6]  the memo flag, as save.lua's ARGV[4]: whether the model's objects can get a time to live ('e', 'E'),
+--          so that an object without a memo key may still keep one (its `exp` entry is looked up), or never
+--          ('0', '1': `exp` is neither read nor checked)
+-- ARGV[7]  q; then q index specs: a capped model's every index (an object the trim evicts without a memo has
 --          its entries found from its stored values), 0 for other models
 -- then     c, the number of objects; then per object:
 --            its id; the version the client read ('' without @Version);
@@ -34,11 +37,11 @@
 --!include sequence-ids.lua
 --!include save-object.lua
 
-local model = saveContext(KEYS[1], KEYS[2], KEYS[3], '', '?', ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
-local capSpecCount = tonumber(ARGV[6])
-model.capSpecs, model.capFields = readSpecs(7, capSpecCount)
-local count = tonumber(ARGV[7 + 4 * capSpecCount])
-local at = 8 + 4 * capSpecCount
+local model = saveContext(KEYS[1], KEYS[2], KEYS[3], '', ARGV[6], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
+local capSpecCount = tonumber(ARGV[7])
+model.capSpecs, model.capFields = readSpecs(8, capSpecCount)
+local count = tonumber(ARGV[8 + 4 * capSpecCount])
+local at = 9 + 4 * capSpecCount
 local outcomes = {}
 
 -- A change nothing else depends on: update-fields.lua's write, and save.lua's sweep of an expired object.
