@@ -1,6 +1,5 @@
-import { ErrorReply, MultiErrorReply } from 'redis';
+import { ErrorReply } from 'redis';
 import { asError } from '../errors/as-error';
-import { RedisRecordError } from '../errors/errors';
 import { typedScriptError } from '../errors/wrong-type';
 import { memoFlag } from './memo-flag';
 import { exactSequenceId } from '../keys/id-format';
@@ -78,10 +77,10 @@ export class BulkStore {
       for (const [field, value] of object.fields) args.push(field, value);
     }
     const reply = await scripts.saveMany().run(this.connection.client, [keys.sequence, keys.all, keys.base], args).catch((error: unknown) => {
-      throw this.typedRefusal(error, keys.sequence);
+      throw this.typedRefusal(error);
     });
     return (reply as unknown[]).map((outcome) =>
-      Array.isArray(outcome) && outcome[0] === 'error' ? this.typedRefusal(new ErrorReply(String(outcome[1])), keys.sequence) : outcomeOf(outcome),
+      Array.isArray(outcome) && outcome[0] === 'error' ? this.typedRefusal(new ErrorReply(String(outcome[1]))) : outcomeOf(outcome),
     );
   }
 
@@ -121,7 +120,7 @@ export class BulkStore {
   async drawIds(target: BulkTarget, count: number): Promise<number> {
     const { keys } = target;
     const drawn = await scripts.drawIds().run(this.connection.client, [keys.sequence, keys.all], [String(count)]).catch((error: unknown) => {
-      throw this.typedRefusal(error, keys.sequence);
+      throw this.typedRefusal(error);
     });
     const last = Number(drawn);
     exactSequenceId(this.model.name, last);
@@ -129,20 +128,12 @@ export class BulkStore {
   }
 
   /**
-   * A refusal of draw-ids.lua or save-many.lua as the error it stands for: a key of another type or an id past
-   * 2^53 - 1 as typedScriptError reads them, and Redis's refusal of a sequence holding no integer (INCR or INCRBY:
-   * the only commands of these scripts that read a stored value as an integer) as an error naming the model and
-   * the key. The scripts draw an object's id before writing anything of it, so nothing of what such an error
-   * refused was written. Any other error as it is.
+   * A refusal of draw-ids.lua or save-many.lua as the error it stands for: a key of another type, an id past
+   * 2^53 - 1 or a sequence holding no integer as typedScriptError reads them. The scripts draw an object's id
+   * before writing anything of it, so nothing of what such an error refused was written. Any other error as it is.
    */
-  private typedRefusal(error: unknown, sequence: string): Error {
-    const typed = asError(typedScriptError(error));
-    if (typed instanceof ErrorReply && !(typed instanceof MultiErrorReply) && typed.message.startsWith('ERR value is not an integer')) {
-      return new RedisRecordError(
-        `${this.model.name}: the id sequence ${sequence} holds no integer, so no id can be drawn from it; nothing was written`,
-      );
-    }
-    return typed;
+  private typedRefusal(error: unknown): Error {
+    return asError(typedScriptError(error));
   }
 
   /**

@@ -16,6 +16,7 @@ import { idForm, nextShard } from './shard-turns';
 import { createsWithoutChecks, entryTemplates } from './new-object-entries';
 import { touchedIndexes } from './touched-indexes';
 import { KeyType, namingWrongType } from './expect-types';
+import { typedDrawError } from '../errors/wrong-type';
 import { demotedError } from '../connection/writable-master';
 import { MultiErrorReply } from 'redis';
 import { isWrongType } from '../errors/wrong-type';
@@ -114,7 +115,9 @@ export class ObjectStore {
     const shard = nextShard(this.model);
     const client = this.connection.client;
     const sequence = this.shards[shard].sequence;
-    const drawn = Number(await client.incr(sequence).catch((error: unknown) => namingWrongType(client, demotedError(error), [[sequence, 'string']])));
+    const drawn = Number(
+      await client.incr(sequence).catch((error: unknown) => namingWrongType(client, typedDrawError(demotedError(error), sequence), [[sequence, 'string']])),
+    );
     return exactSequenceId(this.model.name, (drawn - 1) * this.model.shards + shard + 1);
   }
 

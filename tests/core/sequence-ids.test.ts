@@ -23,6 +23,12 @@ class SqSharded extends BaseEntity {
   @Attr() @Index() name!: string;
 }
 
+/** Sharded with a unique value: its creates draw the id from the client (INCR) before the write. */
+@Model({ shards: 2 })
+class SqShardedUnique extends BaseEntity {
+  @Attr() @Unique() name!: string;
+}
+
 const redis = useTestRedis();
 const START = 10 ** 14;
 
@@ -89,5 +95,36 @@ describe('sequence ids from 10^14 on', () => {
     expect(await SqPlain.count()).toBe(before);
     await expectIndexesConsistent(SqPlain, redis.raw, redis.prefix);
     await expectIndexesConsistent(SqUnique, redis.raw, redis.prefix);
+  });
+
+  it('a sequence holding no integer fails every create with a RedisRecordError naming it, writing nothing', async () => {
+    const refused = (error: unknown, sequence: string) => {
+      expect(error).toBeInstanceOf(RedisRecordError);
+      expect((error as Error).message).toBe(`the id sequence ${sequence} holds no integer, so no id can be drawn from it; nothing was written`);
+    };
+    for (const model of [SqPlain, SqUnique]) {
+      const sequence = `${redis.prefix}:{${model.name}}:seq`;
+      await redis.raw.set(sequence, 'not a number');
+      const before = (await keysUnder(redis.raw, redis.prefix)).sort();
+      // create-plain.lua, save.lua; saveMany's draw-ids.lua (the plain bulk create), save-many.lua
+      refused(await model.create({ name: 'x' }).catch((thrown: unknown) => thrown), sequence);
+      const bulk = await model.saveMany([{ name: 'y' }, { name: 'z' }]);
+      expect(bulk.saved).toEqual([]);
+      for (const failure of bulk.failed) refused(failure.error, sequence);
+      expect(bulk.failed.map((failure) => failure.written)).toEqual([false, false]);
+      expect((await keysUnder(redis.raw, redis.prefix)).sort()).toEqual(before);
+      expect(await redis.raw.get(sequence)).toBe('not a number');
+      await redis.raw.del(sequence);
+    }
+    // a sharded model with a unique value draws its id from the client before its script
+    for (let i = 0; i < 2; i++) await SqShardedUnique.create({ name: `made${i}` });
+    const sequences = (await keysUnder(redis.raw, redis.prefix)).filter((key) => key.includes('{SqShardedUnique#') && key.endsWith(':seq'));
+    expect(sequences.length).toBe(2);
+    for (const key of sequences) await redis.raw.set(key, 'not a number');
+    const before = (await keysUnder(redis.raw, redis.prefix)).sort();
+    const error = await SqShardedUnique.create({ name: 'sharded' }).catch((thrown: unknown) => thrown);
+    expect(sequences.some((sequence) => (error as Error).message === `the id sequence ${sequence} holds no integer, so no id can be drawn from it; nothing was written`)).toBe(true);
+    expect(error).toBeInstanceOf(RedisRecordError);
+    expect((await keysUnder(redis.raw, redis.prefix)).sort()).toEqual(before);
   });
 });

@@ -21,7 +21,8 @@
 -- takes back what came before it (the draw, each member the call added, the score a member already there had)
 -- before the call is refused; the hash is written last. So the only TYPE asked is the new key's, in place of a
 -- DEL. A draw of 1 is taken back by deleting the sequence (a sequence of 0 and none draw the same ids); a draw
--- past 2^53 - 1 is taken back and refused (sequence-ids.lua's refusal, 'RRSEQ ...').
+-- past 2^53 - 1 is taken back and refused (sequence-ids.lua's refusal, 'RRSEQ ...'), and a sequence holding
+-- no integer refuses the call as sequence-ids.lua refuses it ('RRNOINT ...'), nothing written.
 -- This is the create every application makes most, so it uses no library function but indexes.lua's
 -- callWithArgs and key-types.lua's hexOf and refuseOtherType (one a script defines is made anew on every call,
 -- about 0.2 us each), and refuses at its one place.
@@ -135,6 +136,9 @@ if refused then
   local reply, refusedKey, expected = refused[1], refused[2], refused[3]
   if string.sub(reply.err, 1, 9) == 'WRONGTYPE' then
     refuseOtherType(refusedKey, expected, redis.call('TYPE', refusedKey).ok)
+  elseif refusedKey == KEYS[1] and string.sub(reply.err, 1, 27) == 'ERR value is not an integer' then
+    -- the sequence holds no integer: refused as sequence-ids.lua refuses it
+    error({ err = 'RRNOINT ' .. hexOf(KEYS[1]) })
   end
   error(reply)
 end

@@ -139,7 +139,7 @@ local function createBatched()
       end
     end
   end
-  local nextDrawn = drawn > 0 and redis.call('INCRBY', model.sequence, drawn) - drawn + 1
+  local nextDrawn = drawn > 0 and drawSequence(model.sequence, drawn) - drawn + 1
   local base, batch, members = model.base, newBatch(), {}
   -- the ids first: any stray hash or memo under them (another program's, or the sequence set back) is deleted
   -- with one command, so that each object replaces it rather than merges into it

@@ -4,7 +4,8 @@
 -- Guarantees: an id is the decimal integer the sequence drew (tostring would write 1e+14 from 10^14 on, so two
 -- draws would name one object); a draw past 2^53 - 1, where a Lua number no longer holds every integer, is
 -- refused with 'RRSEQ <sequence key in hex>' (a RedisRecordError in the client) before anything is written
--- under it, and drawSequence takes it back, so the sequence stays where it was.
+-- under it, and drawSequence takes it back, so the sequence stays where it was; a draw from a sequence holding
+-- no integer is refused with 'RRNOINT <sequence key in hex>' (a RedisRecordError too), the sequence unchanged.
 
 -- The refusal of a draw past 2^53 - 1 from `sequence` (the key in hex, as key-types.lua names keys).
 local function refuseSequence(sequence)
@@ -20,9 +21,16 @@ local function sequenceText(n, sequence)
 end
 
 -- Draws the next `count` values of `sequence` and returns the last (INCRBY, refused whole by Redis when the key
--- holds another type or no integer: key-types.lua's callOfType); a draw past 2^53 - 1 is taken back and refused.
+-- holds another type, refused as key-types.lua's refuseReply refuses it, or no integer: 'RRNOINT'); a draw past
+-- 2^53 - 1 is taken back and refused.
 local function drawSequence(sequence, count)
-  local drawn = callOfType('string', 'INCRBY', sequence, count)
+  local drawn = redis.pcall('INCRBY', sequence, count)
+  if type(drawn) == 'table' then
+    if string.sub(drawn.err, 1, 27) == 'ERR value is not an integer' then
+      error({ err = 'RRNOINT ' .. hexOf(sequence) })
+    end
+    refuseReply(drawn, sequence, 'string')
+  end
   if drawn > 9007199254740991 then
     redis.call('DECRBY', sequence, count)
     refuseSequence(sequence)
