@@ -16,7 +16,8 @@ type Related<T> = { findMany(ids: readonly string[]): Promise<Array<Persisted<T>
  * `user.tags`: a many-to-many membership, kept as a set of ids on each side (`<base>:rel:<property>:<id>`
  * and the other side's set); add and remove change both sides in one script. Every method is async, so bad
  * input (an unsaved owner, an object that is not a target instance, a malformed id) is a rejection, and it is
- * found before any command is sent.
+ * found before any command is sent. A set of another Redis type refuses add and remove with a WrongTypeError
+ * naming it, with nothing written on either side.
  */
 export class ManyToManyHandle<T> implements RelationHandle {
   declare readonly [relationBrand]: true;
