@@ -284,7 +284,7 @@ describe('a model key of another type refuses the operation by name and writes n
   });
 });
 
-describe('a many-to-many membership set of another type refuses the change by name and writes nothing', () => {
+describe('a many-to-many membership set of another type refuses the change or read by name and writes nothing', () => {
   let reader: Persisted<WtReader>;
   let linked: Persisted<WtShelf>;
   let unlinked: Persisted<WtShelf>;
@@ -317,6 +317,21 @@ describe('a many-to-many membership set of another type refuses the change by na
     expect(await reader.shelves.ids()).toEqual([linked.id]);
     expect(await linked.readers.ids()).toEqual([reader.id]);
     expect(await reader.pinned.ids()).toEqual([linked.id]);
+  });
+
+  it.each([
+    ['ids', (handle: ManyToMany<WtShelf>) => handle.ids()],
+    ['list', (handle: ManyToMany<WtShelf>) => handle.list()],
+    ['count', (handle: ManyToMany<WtShelf>) => handle.count()],
+    ['has', (handle: ManyToMany<WtShelf>) => handle.has(linked)],
+  ] as const)('%s', async (_, read) => {
+    await expectRefused(key('WtReader', `rel:shelves:${reader.id}`), 'set', () => read(reader.shelves));
+    await expectRefused(key('WtReader', `rel:pinned:${reader.id}`), 'set', () => read(reader.pinned));
+  });
+
+  it('the other side reads its own set', async () => {
+    await expectRefused(key('WtShelf', `rel:readers:${linked.id}`), 'set', () => linked.readers.ids());
+    await expectRefused(key('WtShelf', `rel:readers:${linked.id}`), 'set', () => linked.readers.has(reader.id));
   });
 });
 
