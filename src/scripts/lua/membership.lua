@@ -2,19 +2,22 @@
 -- KEYS[1]  this object's hash;  KEYS[2] the related object's hash (read when adding, never written)
 -- KEYS[3]  this object's set of related ids;  KEYS[4] the related object's set holding this side's ids
 -- ARGV[1]  'add' | 'remove';  ARGV[2] this object's id;  ARGV[3] the related object's id
--- Returns: 1; or {'missing', 'self' | 'other'} when adding and an object does not exist (nothing written). A set
---          of another type is the RRTYPE error of key-types.lua, naming it.
--- Guarantees: both sides change together (invariant 6). Both sets are checked before the first write (the
--- other side's with TYPE, this side's by its own SADD or SREM, which Redis refuses whole on a key of another
--- type), so a refused call has written nothing. On Redis Cluster the two models must share a group.
+-- Returns: 1; or {'missing', 'self' | 'other'} when adding and an object does not exist: its key is missing or
+--          holds another type than a hash (no object, as for a foreign key's parent: save-object.lua); nothing
+--          is written then. A set of another type is the RRTYPE error of key-types.lua, naming it.
+-- Guarantees: both sides change together (invariant 6). Every key is checked before the first write (the
+-- objects' keys with TYPE, the other side's set with TYPE, this side's set by its own SADD or SREM, which
+-- Redis refuses whole on a key of another type), so a refused call has written nothing. On Redis Cluster the
+-- two models must share a group.
 --!include key-types.lua
+--!include indexes.lua
 
 local adding = ARGV[1] == 'add'
 if adding then
-  if redis.call('EXISTS', KEYS[1]) == 0 then
+  if not isHash(KEYS[1]) then
     return { 'missing', 'self' }
   end
-  if redis.call('EXISTS', KEYS[2]) == 0 then
+  if not isHash(KEYS[2]) then
     return { 'missing', 'other' }
   end
 end
