@@ -1,5 +1,5 @@
 -- membership.lua: add or remove one many-to-many membership, on both sides at once.
--- KEYS[1]  this object's hash;  KEYS[2] the related object's hash (read when adding, never written)
+-- KEYS[1]  this object's hash;  KEYS[2] the related object's hash (both read when adding, never written)
 -- KEYS[3]  this object's set of related ids;  KEYS[4] the related object's set holding this side's ids
 -- ARGV[1]  'add' | 'remove';  ARGV[2] this object's id;  ARGV[3] the related object's id
 -- Returns: 1; or {'missing', 'self' | 'other'} when adding and an object does not exist: its key is missing or
