@@ -1,5 +1,7 @@
 import { activeConnection } from '../connection/connection';
+import type { RedisCommands } from '../connection/redis-commands';
 import { RelationError } from '../errors/errors';
+import { namingWrongType } from '../mapper/expect-types';
 import type { ModelDescriptor } from '../metadata/model-descriptor';
 import type { RelationDescriptor } from '../metadata/relation-descriptor';
 import { scripts } from '../scripts/scripts';
@@ -16,7 +18,8 @@ type Related<T> = { findMany(ids: readonly string[]): Promise<Array<Persisted<T>
  * `user.tags`: a many-to-many membership, kept as a set of ids on each side (`<base>:rel:<property>:<id>`
  * and the other side's set); add and remove change both sides in one script. Every method is async, so bad
  * input (an unsaved owner, an object that is not a target instance, a malformed id) is a rejection, and it is
- * found before any command is sent.
+ * found before any command is sent. A set of another Redis type is a WrongTypeError naming it, from the reads
+ * as from add and remove (which then write nothing).
  */
 export class ManyToManyHandle<T> implements RelationHandle {
   declare readonly [relationBrand]: true;
@@ -41,14 +44,13 @@ export class ManyToManyHandle<T> implements RelationHandle {
   }
 
   async has(related: T | string | number): Promise<boolean> {
-    const { client } = activeConnection();
-    const reply = await client.sIsMember(this.mine(), this.idOf(related));
+    const reply = await this.readMine((client, mine) => client.sIsMember(mine, this.idOf(related)));
     return Number(reply) === 1;
   }
 
   /** The related ids, in id order. */
   async ids(): Promise<string[]> {
-    const ids = (await activeConnection().client.sMembers(this.mine())) as string[];
+    const ids = (await this.readMine((client, mine) => client.sMembers(mine))) as string[];
     return ids.sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
   }
 
@@ -60,7 +62,17 @@ export class ManyToManyHandle<T> implements RelationHandle {
   }
 
   async count(): Promise<number> {
-    return Number(await activeConnection().client.sCard(this.mine()));
+    return Number(await this.readMine((client, mine) => client.sCard(mine)));
+  }
+
+  /**
+   * A read of this side's set: Redis's WRONGTYPE on a set of another type becomes the WrongTypeError naming it
+   * (namingWrongType: one more call, made on that failure only).
+   */
+  private readMine<R>(read: (client: RedisCommands, mine: string) => Promise<R>): Promise<R> {
+    const { client } = activeConnection();
+    const mine = this.mine();
+    return read(client, mine).catch((error: unknown) => namingWrongType(client, error, [[mine, 'set']]));
   }
 
   private async change(action: 'add' | 'remove', related: T | string | number): Promise<unknown> {

@@ -1,10 +1,11 @@
-import { Attr, BaseEntity, BelongsTo, HasMany, Index, Model, RelationError, Unique } from '../../src';
+import { Attr, BaseEntity, BelongsTo, HasMany, Index, ManyToMany, Model, RelationError, Unique } from '../../src';
 import { keysUnder, useTestRedis } from '../support/test-redis';
+import { snapshot } from './support/key-snapshots';
 
 /**
  * A key of another type than a hash at an object's key is no object, as check() reads it (`wrongType`): the
- * scripts agree. It holds no unique value, is no parent a foreign key may name, and is no child that restricts
- * a removal.
+ * scripts agree. It holds no unique value, is no parent a foreign key may name, is no object a many-to-many
+ * add may link, and is no child that restricts a removal.
  */
 
 @Model({ group: 'nh' })
@@ -24,6 +25,18 @@ class NhBook extends BaseEntity {
 class NhNote extends BaseEntity {
   @Attr() @Index() topic?: string;
   @Attr() @Index({ sortable: true }) title?: string;
+}
+
+@Model({ group: 'nh' })
+class NhReader extends BaseEntity {
+  @Attr() name?: string;
+  @ManyToMany(() => NhBadge, { inverse: 'readers' }) badges!: ManyToMany<NhBadge>;
+}
+
+@Model({ group: 'nh' })
+class NhBadge extends BaseEntity {
+  @Attr() label?: string;
+  @ManyToMany(() => NhReader, { inverse: 'badges' }) readers!: ManyToMany<NhReader>;
 }
 
 const redis = useTestRedis();
@@ -76,6 +89,22 @@ describe('a key that is not a hash is no object', () => {
     expect((await NhNote.check()).violations).toContainEqual(expect.objectContaining({ kind: 'wrongType', id: b.id }));
     // no temporary key is left
     expect((await keysUnder(redis.raw, redis.prefix)).filter((name) => name.includes(':tmp:'))).toEqual([]);
+  });
+
+  it('is no object a many-to-many add may link, on either side: RelationError, nothing written', async () => {
+    const reader = await NhReader.create({ name: 'fay' });
+    const badge = await NhBadge.create({ label: 'string' });
+    await overwrite('NhBadge', badge.id!);
+    const before = await snapshot(redis.raw, redis.prefix);
+    await expect(reader.badges.add(badge.id!)).rejects.toThrow(new RelationError('NhReader.badges: the NhBadge object does not exist'));
+    expect(await snapshot(redis.raw, redis.prefix)).toEqual(before);
+
+    const other = await NhBadge.create({ label: 'hash' });
+    await overwrite('NhReader', reader.id!);
+    const unchanged = await snapshot(redis.raw, redis.prefix);
+    await expect(other.readers.add(reader.id!)).rejects.toThrow(new RelationError('NhBadge.readers: the NhReader object does not exist'));
+    await expect(reader.badges.add(other.id!)).rejects.toThrow(new RelationError('NhReader.badges: the NhReader object does not exist'));
+    expect(await snapshot(redis.raw, redis.prefix)).toEqual(unchanged);
   });
 
   it('a child whose key holds a string does not restrict its parent’s removal', async () => {

@@ -1,4 +1,4 @@
-import { Attr, BaseEntity, BelongsTo, Counter, HasMany, Index, Model, Persisted, RemoveManyResult, SaveManyResult, Unique } from '../../src';
+import { Attr, BaseEntity, BelongsTo, Counter, HasMany, Index, ManyToMany, Model, Persisted, RemoveManyResult, SaveManyResult, Unique } from '../../src';
 import { useTestRedis } from '../support/test-redis';
 import * as keySnapshots from './support/key-snapshots';
 
@@ -39,6 +39,20 @@ class WtBook extends BaseEntity {
   authorId?: string;
 }
 
+/** Many-to-many: both sides declared (`rel:` sets on each), and one declared on one side (`rev:` on the other). */
+@Model({ group: 'wt' })
+class WtReader extends BaseEntity {
+  @Attr() name?: string;
+  @ManyToMany(() => WtShelf, { inverse: 'readers' }) shelves!: ManyToMany<WtShelf>;
+  @ManyToMany(() => WtShelf) pinned!: ManyToMany<WtShelf>;
+}
+
+@Model({ group: 'wt' })
+class WtShelf extends BaseEntity {
+  @Attr() label?: string;
+  @ManyToMany(() => WtReader, { inverse: 'shelves' }) readers!: ManyToMany<WtReader>;
+}
+
 /** A model whose bulk creates take the plain path: a MULTI of native commands per chunk. */
 @Model()
 class WtTag extends BaseEntity {
@@ -74,7 +88,7 @@ const MULTI_KEYS = [
 ] as const;
 
 const redis = useTestRedis();
-const grouped = new Set(['WtAuthor', 'WtBook']);
+const grouped = new Set(['WtAuthor', 'WtBook', 'WtReader', 'WtShelf']);
 const key = (model: string, name: string) => (grouped.has(model) ? `${redis.prefix}:{wt}:${model}:${name}` : `${redis.prefix}:{${model}}:${name}`);
 
 const expectRefused = (damaged: string, expected: string, operation: () => Promise<unknown>) =>
@@ -267,6 +281,57 @@ describe('a model key of another type refuses the operation by name and writes n
     await expectRefused(key('WtLog', 'exp'), 'zset', () => first.expire(60));
     await expectRefused(key('WtLog', 'exp'), 'zset', () => first.persist());
     await expectRefused(key('WtLog', 'all'), 'zset', () => WtLog.reindex());
+  });
+});
+
+describe('a many-to-many membership set of another type refuses the change or read by name and writes nothing', () => {
+  let reader: Persisted<WtReader>;
+  let linked: Persisted<WtShelf>;
+  let unlinked: Persisted<WtShelf>;
+
+  beforeAll(async () => {
+    reader = await WtReader.create({ name: 'Ann' });
+    linked = await WtShelf.create({ label: 'linked' });
+    unlinked = await WtShelf.create({ label: 'unlinked' });
+    await reader.shelves.add(linked);
+    await reader.pinned.add(linked);
+  });
+
+  // the set of each side a change of the membership with `shelf` writes: the reader's own, then the shelf's
+  const sides = (shelf: () => Persisted<WtShelf>) =>
+    [
+      ['shelves', 'this side', () => key('WtReader', `rel:shelves:${reader.id}`), shelf],
+      ['shelves', 'the other side', () => key('WtShelf', `rel:readers:${shelf().id}`), shelf],
+      ['pinned', 'this side', () => key('WtReader', `rel:pinned:${reader.id}`), shelf],
+      ['pinned', 'the other side (rev:)', () => key('WtShelf', `rev:WtReader.pinned:${shelf().id}`), shelf],
+    ] as const;
+
+  it.each(sides(() => unlinked))('%s.add (%s)', async (relation, _, damaged, shelf) => {
+    await expectRefused(damaged(), 'set', () => reader[relation].add(shelf()));
+    expect(await reader.shelves.ids()).toEqual([linked.id]);
+    expect(await reader.pinned.ids()).toEqual([linked.id]);
+  });
+
+  it.each(sides(() => linked))('%s.remove (%s)', async (relation, _, damaged, shelf) => {
+    await expectRefused(damaged(), 'set', () => reader[relation].remove(shelf()));
+    expect(await reader.shelves.ids()).toEqual([linked.id]);
+    expect(await linked.readers.ids()).toEqual([reader.id]);
+    expect(await reader.pinned.ids()).toEqual([linked.id]);
+  });
+
+  it.each([
+    ['ids', (handle: ManyToMany<WtShelf>) => handle.ids()],
+    ['list', (handle: ManyToMany<WtShelf>) => handle.list()],
+    ['count', (handle: ManyToMany<WtShelf>) => handle.count()],
+    ['has', (handle: ManyToMany<WtShelf>) => handle.has(linked)],
+  ] as const)('%s', async (_, read) => {
+    await expectRefused(key('WtReader', `rel:shelves:${reader.id}`), 'set', () => read(reader.shelves));
+    await expectRefused(key('WtReader', `rel:pinned:${reader.id}`), 'set', () => read(reader.pinned));
+  });
+
+  it('the other side reads its own set', async () => {
+    await expectRefused(key('WtShelf', `rel:readers:${linked.id}`), 'set', () => linked.readers.ids());
+    await expectRefused(key('WtShelf', `rel:readers:${linked.id}`), 'set', () => linked.readers.has(reader.id));
   });
 });
 
