@@ -2,6 +2,7 @@ import { describeValue } from '../errors/describe-value';
 import { ArgumentError, QueryError } from '../errors/errors';
 import type { ModelDescriptor } from '../metadata/model-descriptor';
 import { isPlainObject } from '../types/plain-object';
+import { failingIterator } from '../query/failing-iterator';
 import type { FindIdsOptions, FindOneOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
 import type { AttributeInput, Persisted } from '../types/entity-types';
 import { ownerIdOf, relationBrand, RelationHandle, RelationOwner } from './relation-handle';
@@ -60,7 +61,7 @@ export class HasManyHandle<T> implements RelationHandle {
     try {
       scoped = this.scoped(where);
     } catch (error) {
-      return failing(error);
+      return failingIterator(error);
     }
     return this.child().iterate(scoped, options);
   }
@@ -106,9 +107,4 @@ export class HasManyHandle<T> implements RelationHandle {
   private child(): ChildModel<T> {
     return this.childModel().ctor as unknown as ChildModel<T>;
   }
-}
-
-/** An iterator that fails on its first next(), as iterate() does for any other bad input. */
-async function* failing(error: unknown): AsyncGenerator<never> {
-  throw error;
 }

@@ -41,6 +41,19 @@ describe('a static method called without its class', () => {
     expect((error as Error).message).toBe('expected a model class, got undefined: call the method on the class (Post.find(...)), or bind it');
     expect(thrown(() => build({ title: 'x' }))).toBeInstanceOf(ArgumentError);
   });
+
+  it('is a rejection from every method that returns a promise, and the first next() of iterate', async () => {
+    const unbound = (name: string) => (Item as unknown as Record<string, (...args: unknown[]) => unknown>)[name];
+    for (const name of ['find', 'findOrFail', 'exists', 'count', 'findBy', 'findOneBy', 'findIds', 'sweep', 'drop', 'check', 'repair', 'reindex', 'schemaStatus']) {
+      let promise: unknown;
+      expect({ name, thrown: thrown(() => (promise = unbound(name)({}))) }).toEqual({ name, thrown: undefined });
+      const error = await rejection(() => promise as Promise<unknown>);
+      expect({ name, error: error instanceof ArgumentError }).toEqual({ name, error: true });
+    }
+    let iterator: AsyncGenerator<unknown> | undefined;
+    expect(thrown(() => (iterator = unbound('iterate')({}) as AsyncGenerator<unknown>))).toBeUndefined();
+    expect(await rejection(() => iterator!.next())).toBeInstanceOf(ArgumentError);
+  });
 });
 
 describe('build and create', () => {
