@@ -24,6 +24,7 @@ import { LockOptions, withObjectLock } from './locking';
 import { knownOptions } from '../errors/options-argument';
 import { LOCK_OPTIONS, SAVE_OPTIONS } from './option-names';
 import { refuseFrozen } from './writable-instance';
+import { validateOption } from './validate-option';
 import { queryOptions } from '../query/query-options';
 import type { FindIdsOptions, FindOneOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
 import { afterSchema, schemaPending } from '../schema/first-use';
@@ -70,18 +71,19 @@ export abstract class BaseEntity extends StatefulEntity {
   save(given?: SaveOptions): Promise<Persisted<this>> {
     return serialized(this, async () => {
       const options = knownOptions('save', given, SAVE_OPTIONS);
+      const validate = validateOption('save', options.validate);
       const model = descriptorOf(this.constructor);
       if (model.version) refuseFrozen(model, this, 'save');
       const replicas = operationReplicaPolicy(model.name, options, model.replicas); // bad options: before any write
       const state = stateOf(this);
       const creating = state.stored === undefined;
-      if (!replicas && !hasSaveHooks(model) && (options.validate === false || !hasValidationRules(model))) {
+      if (!replicas && !hasSaveHooks(model) && (!validate || !hasValidationRules(model))) {
         // nothing to run around the write (no hook, no rule, no replica to wait for): the write alone
         await afterSchema(model, () => writeEntity(model, this, state));
         return this as Persisted<this>;
       }
       await runHooks(model, this, 'beforeValidate');
-      if (options.validate !== false) await validateEntity(model, this);
+      if (validate) await validateEntity(model, this);
       await runHooks(model, this, 'beforeSave');
       await runHooks(model, this, creating ? 'beforeCreate' : 'beforeUpdate');
       await afterSchema(model, () => writeEntity(model, this, state));

@@ -20,6 +20,7 @@ import { SAVE_MANY_OPTIONS } from './option-names';
 import { refuseFrozen } from './writable-instance';
 import { runHooks } from './run-hooks';
 import { validateEntity } from './validate-entity';
+import { validateOption } from './validate-option';
 import { writeEntity } from './write-entity';
 import { claimsUniques } from './claimed-write';
 import { entangledItems } from './claim-order';
@@ -55,8 +56,8 @@ export async function saveMany<T extends BaseEntity>(
 ): Promise<SaveManyResult<T>> {
   if (!Array.isArray(given)) throw new ArgumentError(`saveMany: expected an array of entities or attribute objects, got ${describeValue(given)}`);
   const settings = knownOptions('saveMany', options, SAVE_MANY_OPTIONS);
-  const { chunkSize: chunkOption, validate } = settings;
-  const chunkSize = chunkSizeOption('saveMany', chunkOption, SAVE_CHUNK_SIZE);
+  const validate = validateOption('saveMany', settings.validate);
+  const chunkSize = chunkSizeOption('saveMany', settings.chunkSize, SAVE_CHUNK_SIZE);
   const model = descriptorOf(ctor);
   // bad waitReplicas or waitTimeoutMs: an ArgumentError before any hook runs, as for save()
   const replicas = operationReplicaPolicy(model.name, settings, model.replicas);
@@ -103,7 +104,7 @@ export async function saveMany<T extends BaseEntity>(
   batch.indexes.length = batch.entities.length = batch.states.length = kept;
 
   // Like save(), wait for whatever this call's instances are still doing, and make their next operation wait.
-  const work = claims.idle().then(() => saveItems(model, batch, validate !== false, chunkSize, replicas, fail));
+  const work = claims.idle().then(() => saveItems(model, batch, validate, chunkSize, replicas, fail));
   holdAllUntil(batch.states, work);
   const saved = await work;
   failed.sort((a, b) => a.index - b.index);
