@@ -25,6 +25,7 @@ import { knownOptions } from '../errors/options-argument';
 import { LOCK_OPTIONS, SAVE_OPTIONS } from './option-names';
 import { refuseFrozen } from './writable-instance';
 import { validateOption } from './validate-option';
+import { isAttributeObject } from './attribute-object';
 import { queryOptions } from '../query/query-options';
 import type { FindIdsOptions, FindOneOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
 import { afterSchema, schemaPending } from '../schema/first-use';
@@ -180,7 +181,10 @@ export abstract class BaseEntity extends StatefulEntity {
     return json;
   }
 
-  /** A new, unsaved instance with the given attributes. Unknown attribute names throw ValidationError. */
+  /**
+   * A new, unsaved instance with the given attributes. Unknown attribute names throw ValidationError; anything
+   * but an object of attributes (a primitive, an array, an entity, a Map, a Set, a Date) ArgumentError.
+   */
   static build<T extends BaseEntity>(this: EntityClass<T>, attributes: AttributeInput<T> = {}): T {
     return buildEntity(this, attributes);
   }
@@ -390,7 +394,8 @@ export abstract class BaseEntity extends StatefulEntity {
 
 function buildEntity<T extends BaseEntity>(ctor: EntityClass<T>, input: AttributeInput<T>): T {
   const model = descriptorOf(ctor);
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+  if (!isAttributeObject(input)) {
+    // a Map, a Set or a Date among them: their entries are not properties, and would be no attributes at all
     throw new ArgumentError(`${model.name}: build and create take an object of attributes, got ${describeValue(input)}`);
   }
   if (input instanceof StatefulEntity) {

@@ -3,6 +3,8 @@ import { ArgumentError, QueryError } from '../errors/errors';
 import type { ModelDescriptor } from '../metadata/model-descriptor';
 import { isPlainObject } from '../types/plain-object';
 import { failingIterator } from '../query/failing-iterator';
+import { isAttributeObject } from '../entity/attribute-object';
+import { StatefulEntity } from '../entity/entity-state';
 import type { FindIdsOptions, FindOneOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
 import type { AttributeInput, Persisted } from '../types/entity-types';
 import { ownerIdOf, relationBrand, RelationHandle, RelationOwner } from './relation-handle';
@@ -70,8 +72,12 @@ export class HasManyHandle<T> implements RelationHandle {
   async create(attributes: AttributeInput<T> = {}): Promise<Persisted<T>> {
     const ownerId = ownerIdOf(this.owner);
     const model = this.childModel();
-    if (!isPlainObject(attributes)) {
+    // what the model's create takes (isAttributeObject), checked here since the spread below would make {} of a Map
+    if (!isAttributeObject(attributes)) {
       throw new ArgumentError(`${this.name()}.create: the attributes must be an object, got ${describeValue(attributes)}`);
+    }
+    if (attributes instanceof StatefulEntity) {
+      throw new ArgumentError(`${this.name()}.create: the attributes must be an object, not an entity; got ${describeValue(attributes)}`);
     }
     if (this.namesForeignKey(attributes)) throw new ArgumentError(this.foreignKeyIsOurs(model));
     return this.child().create({ ...attributes, [this.foreignKey]: ownerId } as AttributeInput<T>);

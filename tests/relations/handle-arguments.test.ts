@@ -335,16 +335,37 @@ describe('@HasMany', () => {
       'HaPost.authorId is set by HaUser.posts; leave it out',
     );
     await expectRejection(() => ann.posts.create({ title: 'x', published: new Date(9), authorId: null } as never), ArgumentError, /is set by HaUser.posts/);
-    for (const [attributes, described] of [[new Date(), 'a Date'], [['x'], 'an array'], [null, 'null'], ['x', '"x"']] as const) {
+    const refused = [
+      [new Date(), 'a Date'],
+      [new Map([['title', 'x']]), 'a Map'],
+      [new Set(['x']), 'a Set'],
+      [['x'], 'an array'],
+      [null, 'null'],
+      ['x', '"x"'],
+    ] as const;
+    for (const [attributes, described] of refused) {
       await expectRejection(
         () => ann.posts.create(attributes as never),
         ArgumentError,
         `HaUser.posts.create: the attributes must be an object, got ${described}`,
       );
     }
+    const [a1] = await ann.posts.findBy({ title: 'a1' });
+    await expectRejection(
+      () => ann.posts.create(a1 as never),
+      ArgumentError,
+      'HaUser.posts.create: the attributes must be an object, not an entity; got a HaPost',
+    );
     expect(await snapshot()).toEqual(before);
     expect(await ann.posts.count()).toBe(2);
     expect(await bob.posts.count()).toBe(1);
+    // an instance of a class of one's own is attributes, as HaPost.create takes it
+    class Draft {
+      title = 'a4';
+      published = new Date(5);
+    }
+    expect((await ann.posts.create(new Draft())).authorId).toBe(ann.id);
+    await (await ann.posts.findOneBy({ title: 'a4' }))!.remove();
     const made = await ann.posts.create({ title: 'a3', published: new Date(4), authorId: undefined } as never);
     expect(made.authorId).toBe(ann.id);
     expect(await ann.posts.count()).toBe(3);
