@@ -24,9 +24,13 @@ import { LockOptions, withObjectLock } from './locking';
 import { knownOptions } from '../errors/options-argument';
 import { LOCK_OPTIONS, SAVE_OPTIONS } from './option-names';
 import { refuseFrozen } from './writable-instance';
+import { validateOption } from './validate-option';
+import { isAttributeObject } from './attribute-object';
 import { queryOptions } from '../query/query-options';
 import type { FindIdsOptions, FindOneOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
 import { afterSchema, schemaPending } from '../schema/first-use';
+import { asRejection } from '../errors/as-rejection';
+import { failingIterator } from '../query/failing-iterator';
 import { checkEntityModel, reindexEntityModel, repairEntityModel, schemaStatusOf } from '../schema/entity-integrity';
 import type { CheckResult, IntegrityOptions, RepairResult } from '../integrity/violations';
 import type { ReindexResult } from '../integrity/reindex-model';
@@ -68,18 +72,19 @@ export abstract class BaseEntity extends StatefulEntity {
   save(given?: SaveOptions): Promise<Persisted<this>> {
     return serialized(this, async () => {
       const options = knownOptions('save', given, SAVE_OPTIONS);
+      const validate = validateOption('save', options.validate);
       const model = descriptorOf(this.constructor);
       if (model.version) refuseFrozen(model, this, 'save');
       const replicas = operationReplicaPolicy(model.name, options, model.replicas); // bad options: before any write
       const state = stateOf(this);
       const creating = state.stored === undefined;
-      if (!replicas && !hasSaveHooks(model) && (options.validate === false || !hasValidationRules(model))) {
+      if (!replicas && !hasSaveHooks(model) && (!validate || !hasValidationRules(model))) {
         // nothing to run around the write (no hook, no rule, no replica to wait for): the write alone
         await afterSchema(model, () => writeEntity(model, this, state));
         return this as Persisted<this>;
       }
       await runHooks(model, this, 'beforeValidate');
-      if (options.validate !== false) await validateEntity(model, this);
+      if (validate) await validateEntity(model, this);
       await runHooks(model, this, 'beforeSave');
       await runHooks(model, this, creating ? 'beforeCreate' : 'beforeUpdate');
       await afterSchema(model, () => writeEntity(model, this, state));
@@ -176,7 +181,10 @@ export abstract class BaseEntity extends StatefulEntity {
     return json;
   }
 
-  /** A new, unsaved instance with the given attributes. Unknown attribute names throw ValidationError. */
+  /**
+   * A new, unsaved instance with the given attributes. Unknown attribute names throw ValidationError; anything
+   * but an object of attributes (a primitive, an array, an entity, a Map, a Set, a Date) ArgumentError.
+   */
   static build<T extends BaseEntity>(this: EntityClass<T>, attributes: AttributeInput<T> = {}): T {
     return buildEntity(this, attributes);
   }
@@ -245,8 +253,10 @@ export abstract class BaseEntity extends StatefulEntity {
 
   /** Deletes every expired object with its index and unique entries; resolves to how many. */
   static sweep<T extends BaseEntity>(this: EntityClass<T>): Promise<number> {
-    const model = descriptorOf(this);
-    return afterSchema(model, () => sweepModel(model));
+    return asRejection(() => {
+      const model = descriptorOf(this);
+      return afterSchema(model, () => sweepModel(model));
+    });
   }
 
   /**
@@ -280,8 +290,10 @@ export abstract class BaseEntity extends StatefulEntity {
 
   /** Deletes every key of this model in the tenant scope it is called on (SCAN in batches, never KEYS). */
   static drop<T extends BaseEntity>(this: EntityClass<T>): Promise<number> {
-    const model = descriptorOf(this);
-    return afterSchema(model, () => dropScope(model));
+    return asRejection(() => {
+      const model = descriptorOf(this);
+      return afterSchema(model, () => dropScope(model));
+    });
   }
 
   /**
@@ -292,15 +304,14 @@ export abstract class BaseEntity extends StatefulEntity {
   static count<T extends BaseEntity>(this: EntityClass<T>, where?: Where<T>): Promise<number> {
     // Not async: a bare count is then the ZCARD's promise itself, without the ticks of async layers. Errors
     // thrown here (bad arguments, no connection) still come as rejections.
-    try {
+    const extra = arguments.length > 1 ? arguments[1] : undefined;
+    return asRejection(() => {
       const model = descriptorOf(this);
-      if (arguments.length > 1 && arguments[1] !== undefined) {
-        throw new ArgumentError(`${model.name}.count takes a where alone, it has no options; got ${describeValue(arguments[1])}`);
+      if (extra !== undefined) {
+        throw new ArgumentError(`${model.name}.count takes a where alone, it has no options; got ${describeValue(extra)}`);
       }
       return afterSchema(model, () => (where === undefined ? storeOf(model).count() : countWhere(this, where)));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    });
   }
 
   /**
@@ -312,7 +323,7 @@ export abstract class BaseEntity extends StatefulEntity {
     where?: Where<T>,
     options?: FindOptions<T>,
   ): Promise<Array<Persisted<T>>> {
-    return afterSchema(descriptorOf(this), () => findBy(this, where, options));
+    return asRejection(() => afterSchema(descriptorOf(this), () => findBy(this, where, options)));
   }
 
   /** The first match (by id, or by `orderBy`), or null. */
@@ -327,7 +338,7 @@ export abstract class BaseEntity extends StatefulEntity {
 
   /** Like findBy, but only the ids: nothing but the page's ids leaves Redis. */
   static findIds<T extends BaseEntity>(this: EntityClass<T>, where?: Where<T>, options?: FindIdsOptions<T>): Promise<string[]> {
-    return afterSchema(descriptorOf(this), () => findIds(this, where, options));
+    return asRejection(() => afterSchema(descriptorOf(this), () => findIds(this, where, options)));
   }
 
   /**
@@ -335,12 +346,12 @@ export abstract class BaseEntity extends StatefulEntity {
    * SCAN/ZSCAN/SSCAN/HSCAN in batches of `batchSize`; reads only. See docs/operations.md.
    */
   static check(this: ModelClass, options?: IntegrityOptions): Promise<CheckResult> {
-    return checkEntityModel(descriptorOf(this), options);
+    return asRejection(() => checkEntityModel(descriptorOf(this), options));
   }
 
   /** Finds the violations check() reports and fixes each in one atomic step; says what it did. */
   static repair(this: ModelClass, options?: IntegrityOptions): Promise<RepairResult> {
-    return repairEntityModel(descriptorOf(this), options);
+    return asRejection(() => repairEntityModel(descriptorOf(this), options));
   }
 
   /**
@@ -350,21 +361,29 @@ export abstract class BaseEntity extends StatefulEntity {
    * one (docs/operations.md).
    */
   static reindex(this: ModelClass, options?: IntegrityOptions): Promise<ReindexResult> {
-    return reindexEntityModel(descriptorOf(this), options);
+    return asRejection(() => reindexEntityModel(descriptorOf(this), options));
   }
 
   /** How the definition stored in Redis compares with this model's: indexes added and dropped. */
   static schemaStatus(this: ModelClass): Promise<SchemaStatus> {
-    return schemaStatusOf(descriptorOf(this));
+    return asRejection(() => schemaStatusOf(descriptorOf(this)));
   }
 
-  /** Every match, in id order, read `batchSize` objects per round trip: memory stays bounded. */
+  /**
+   * Every match, in id order, read `batchSize` objects per round trip: memory stays bounded. Bad input (a
+   * where, options, a class that is no model) fails the first next(), never the call.
+   */
   static iterate<T extends BaseEntity>(
     this: EntityClass<T>,
     where?: Where<T>,
     options?: IterateOptions,
   ): AsyncGenerator<Persisted<T>> {
-    const pending = schemaPending(descriptorOf(this));
+    let pending: Promise<void> | undefined;
+    try {
+      pending = schemaPending(descriptorOf(this));
+    } catch (error) {
+      return failingIterator(error);
+    }
     if (!pending) return iterate(this, where, options);
     return (async function* (ctor) {
       await pending;
@@ -375,7 +394,8 @@ export abstract class BaseEntity extends StatefulEntity {
 
 function buildEntity<T extends BaseEntity>(ctor: EntityClass<T>, input: AttributeInput<T>): T {
   const model = descriptorOf(ctor);
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+  if (!isAttributeObject(input)) {
+    // a Map, a Set or a Date among them: their entries are not properties, and would be no attributes at all
     throw new ArgumentError(`${model.name}: build and create take an object of attributes, got ${describeValue(input)}`);
   }
   if (input instanceof StatefulEntity) {

@@ -27,13 +27,22 @@ export async function findMany<T extends BaseEntity>(
 ): Promise<Array<Persisted<T> | null>> {
   if (!Array.isArray(ids)) throw new ArgumentError(`findMany: expected an array of ids, got ${describeValue(ids)}`);
   const model = descriptorOf(ctor);
-  const chunkSize = chunkSizeOption('findMany', knownOptions('findMany', options, FIND_MANY_OPTIONS).chunkSize, Number.POSITIVE_INFINITY);
+  const chunkSize = findManyChunkSize('findMany', options);
   // by position, so that a hole in a sparse array is an invalid id (undefined) like any other
   const normalized = new Array<string>(ids.length);
   for (let at = 0; at < ids.length; at++) normalized[at] = normalizeId(model.name, ids[at]);
   const store = new ObjectStore(model, activeConnection());
   const loaded = await afterSchema(model, () => (normalized.length <= chunkSize ? store.loadMany(normalized) : inChunks(store, normalized, chunkSize)));
   return materializeAll(ctor, model, loaded.map((fields, i) => (fields ? { id: normalized[i], fields } : null)));
+}
+
+/**
+ * The chunkSize of findMany's options, checked (knownOptions, chunkSizeOption): no chunks (Infinity) when none
+ * is given. `operation` names the call in the errors: findMany, or a call that reads through it (a
+ * many-to-many's list), checking them before it sends anything.
+ */
+export function findManyChunkSize(operation: string, options: FindManyOptions | undefined): number {
+  return chunkSizeOption(operation, knownOptions(operation, options, FIND_MANY_OPTIONS).chunkSize, Number.POSITIVE_INFINITY);
 }
 
 /** loadMany of `ids` in transactions of `chunkSize` ids, READS_IN_FLIGHT at once; the answers in the ids' order. */

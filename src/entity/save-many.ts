@@ -20,6 +20,8 @@ import { SAVE_MANY_OPTIONS } from './option-names';
 import { refuseFrozen } from './writable-instance';
 import { runHooks } from './run-hooks';
 import { validateEntity } from './validate-entity';
+import { validateOption } from './validate-option';
+import { isAttributeObject } from './attribute-object';
 import { writeEntity } from './write-entity';
 import { claimsUniques } from './claimed-write';
 import { entangledItems } from './claim-order';
@@ -55,8 +57,8 @@ export async function saveMany<T extends BaseEntity>(
 ): Promise<SaveManyResult<T>> {
   if (!Array.isArray(given)) throw new ArgumentError(`saveMany: expected an array of entities or attribute objects, got ${describeValue(given)}`);
   const settings = knownOptions('saveMany', options, SAVE_MANY_OPTIONS);
-  const { chunkSize: chunkOption, validate } = settings;
-  const chunkSize = chunkSizeOption('saveMany', chunkOption, SAVE_CHUNK_SIZE);
+  const validate = validateOption('saveMany', settings.validate);
+  const chunkSize = chunkSizeOption('saveMany', settings.chunkSize, SAVE_CHUNK_SIZE);
   const model = descriptorOf(ctor);
   // bad waitReplicas or waitTimeoutMs: an ArgumentError before any hook runs, as for save()
   const replicas = operationReplicaPolicy(model.name, settings, model.replicas);
@@ -103,7 +105,7 @@ export async function saveMany<T extends BaseEntity>(
   batch.indexes.length = batch.entities.length = batch.states.length = kept;
 
   // Like save(), wait for whatever this call's instances are still doing, and make their next operation wait.
-  const work = claims.idle().then(() => saveItems(model, batch, validate !== false, chunkSize, replicas, fail));
+  const work = claims.idle().then(() => saveItems(model, batch, validate, chunkSize, replicas, fail));
   holdAllUntil(batch.states, work);
   const saved = await work;
   failed.sort((a, b) => a.index - b.index);
@@ -267,7 +269,7 @@ function firstIndexes<T>({ indexes, entities }: Batch<T>, kept: number): Map<obj
  * builds one from its argument (an attribute object: a literal, or an instance of a class of the caller's own).
  * Refused (ArgumentError): an entity of another model or scope; an object with the model's prototype that its
  * constructor did not make; and an object whose contents are not properties (a Date, a Map: its internal slots
- * are its data, so create() would make an empty object of it, which in a bulk load is a mistake, not an intent).
+ * are its data, and it would be read as no attributes at all), as build() and create() refuse it (isAttributeObject).
  */
 function instanceFor<T extends BaseEntity>(ctor: EntityClass<T>, model: ModelDescriptor, item: unknown): T {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
@@ -283,7 +285,7 @@ function instanceFor<T extends BaseEntity>(ctor: EntityClass<T>, model: ModelDes
   if (item instanceof StatefulEntity) {
     throw new ArgumentError(`${model.name}.saveMany: ${describeValue(item)} instance is not a ${model.name} of this scope`);
   }
-  if (Object.prototype.toString.call(item) !== '[object Object]') {
+  if (!isAttributeObject(item)) {
     throw new ArgumentError(`${model.name}.saveMany: expected a ${model.name} instance or an attribute object, got ${describeValue(item)}`);
   }
   return built(ctor, item);

@@ -43,6 +43,8 @@ const OPERATORS = new Set(['in', 'gt', 'gte', 'lt', 'lte', 'startsWith']);
 export function parseWhere(model: ModelDescriptor, where: unknown): ParsedWhere {
   if (where === undefined) return { conditions: [] };
   if (!isPlainObject(where)) throw new QueryError(`${model.name}: a where must be an object, got ${describeValue(where)}`);
+  const symbol = symbolKeyOf(where);
+  if (symbol) throw new QueryError(`${model.name} has no attribute ${String(symbol)}`);
   const conditions: AttributeCondition[] = [];
   let or: unknown[] | undefined;
   for (const key of Object.keys(where)) {
@@ -73,6 +75,8 @@ function parseCondition(model: ModelDescriptor, attribute: AttributeDescriptor, 
     condition.equals = [encode(name, attribute, raw)];
     return condition;
   }
+  const symbol = symbolKeyOf(raw);
+  if (symbol) throw new QueryError(`${name}: unknown operator ${String(symbol)}`);
   for (const operator of Object.keys(raw)) {
     if (!OPERATORS.has(operator)) throw new QueryError(`${name}: unknown operator ${operator}`);
     const value = raw[operator];
@@ -116,6 +120,16 @@ function encode(name: string, attribute: AttributeDescriptor, value: unknown): s
   } catch (error) {
     throw new QueryError(`${name}: cannot compare with ${describeValue(value)}: ${asError(error).message}`);
   }
+}
+
+/**
+ * The first enumerable symbol key of a where or of an attribute's operators, which Object.keys leaves out: no
+ * attribute or operator is named by a symbol, and the condition would otherwise be dropped without a word
+ * (`{ [Symbol('x')]: 1 }` matching every object).
+ */
+function symbolKeyOf(object: object): symbol | undefined {
+  for (const key of Object.getOwnPropertySymbols(object)) if (Object.prototype.propertyIsEnumerable.call(object, key)) return key;
+  return undefined;
 }
 
 /** Whether every element, holes of a sparse array included, is a plain object (an OR's alternatives). */

@@ -2,8 +2,11 @@ import { describeValue } from '../errors/describe-value';
 import { ArgumentError, QueryError } from '../errors/errors';
 import type { ModelDescriptor } from '../metadata/model-descriptor';
 import { isPlainObject } from '../types/plain-object';
+import { failingIterator } from '../query/failing-iterator';
+import { isAttributeObject } from '../entity/attribute-object';
+import { StatefulEntity } from '../entity/entity-state';
 import type { FindIdsOptions, FindOneOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
-import type { AttributeInput, Persisted } from '../types/entity-types';
+import type { AttributeInput, Persisted, SaveOptions } from '../types/entity-types';
 import { ownerIdOf, relationBrand, RelationHandle, RelationOwner } from './relation-handle';
 import { inSameTenant } from './tenant-scope';
 
@@ -12,9 +15,10 @@ interface ChildModel<T> {
   findBy(where?: Where<T>, options?: FindOptions<T>): Promise<Array<Persisted<T>>>;
   findOneBy(where: Where<T>, options?: FindOneOptions<T>): Promise<Persisted<T> | null>;
   findIds(where?: Where<T>, options?: FindIdsOptions<T>): Promise<string[]>;
-  count(where?: Where<T>): Promise<number>;
+  /** `noOptions`: count takes none; a second argument is passed on for count to refuse (ArgumentError). */
+  count(where?: Where<T>, noOptions?: unknown): Promise<number>;
   iterate(where?: Where<T>, options?: IterateOptions): AsyncGenerator<Persisted<T>>;
-  create(attributes?: AttributeInput<T>): Promise<Persisted<T>>;
+  create(attributes?: AttributeInput<T>, options?: SaveOptions): Promise<Persisted<T>>;
 }
 
 /**
@@ -25,8 +29,11 @@ interface ChildModel<T> {
  *
  * The handle owns the foreign key: a where or attributes that set it themselves are refused rather than
  * overwritten (the caller meant other objects than the owner's), and a where must be a plain object, since
- * spreading anything else would silently drop its conditions. Every method reports bad input and an unsaved
- * owner the way it reports anything else: as a rejection (iterate: on the first next()).
+ * spreading anything else would silently drop its conditions. Each method takes the options of the model's
+ * method of the same name, typed the same, and passes them on as given: the model's method honours them, or
+ * refuses them as it refuses them from any caller (count takes none, and a second argument is an
+ * ArgumentError). Every method reports bad input and an unsaved owner the way it reports anything else: as a
+ * rejection (iterate: on the first next()).
  */
 export class HasManyHandle<T> implements RelationHandle {
   declare readonly [relationBrand]: true;
@@ -52,7 +59,10 @@ export class HasManyHandle<T> implements RelationHandle {
   }
 
   async count(where: Where<T> = {}): Promise<number> {
-    return this.child().count(this.scoped(where));
+    // no options, as the model's count; one given anyway (`{ limit }` from a caller without types) is passed
+    // on for it to refuse, rather than dropped here and the whole count answered
+    const noOptions: unknown = arguments.length > 1 ? arguments[1] : undefined;
+    return this.child().count(this.scoped(where), noOptions);
   }
 
   iterate(where: Where<T> = {}, options: IterateOptions = {}): AsyncGenerator<Persisted<T>> {
@@ -60,20 +70,24 @@ export class HasManyHandle<T> implements RelationHandle {
     try {
       scoped = this.scoped(where);
     } catch (error) {
-      return failing(error);
+      return failingIterator(error);
     }
     return this.child().iterate(scoped, options);
   }
 
-  /** Creates a related object that belongs to the owner. */
-  async create(attributes: AttributeInput<T> = {}): Promise<Persisted<T>> {
+  /** Creates a related object that belongs to the owner; `options` as the model's create() takes them. */
+  async create(attributes: AttributeInput<T> = {}, options?: SaveOptions): Promise<Persisted<T>> {
     const ownerId = ownerIdOf(this.owner);
     const model = this.childModel();
-    if (!isPlainObject(attributes)) {
+    // what the model's create takes (isAttributeObject), checked here since the spread below would make {} of a Map
+    if (!isAttributeObject(attributes)) {
       throw new ArgumentError(`${this.name()}.create: the attributes must be an object, got ${describeValue(attributes)}`);
     }
+    if (attributes instanceof StatefulEntity) {
+      throw new ArgumentError(`${this.name()}.create: the attributes must be an object, not an entity; got ${describeValue(attributes)}`);
+    }
     if (this.namesForeignKey(attributes)) throw new ArgumentError(this.foreignKeyIsOurs(model));
-    return this.child().create({ ...attributes, [this.foreignKey]: ownerId } as AttributeInput<T>);
+    return this.child().create({ ...attributes, [this.foreignKey]: ownerId } as AttributeInput<T>, options);
   }
 
   /** `where` with the foreign key = the owner's id added (ANDed: a foreign key inside an OR stays a condition). */
@@ -106,9 +120,4 @@ export class HasManyHandle<T> implements RelationHandle {
   private child(): ChildModel<T> {
     return this.childModel().ctor as unknown as ChildModel<T>;
   }
-}
-
-/** An iterator that fails on its first next(), as iterate() does for any other bad input. */
-async function* failing(error: unknown): AsyncGenerator<never> {
-  throw error;
 }

@@ -6,20 +6,25 @@ import type { ModelDescriptor } from '../metadata/model-descriptor';
 import type { RelationDescriptor } from '../metadata/relation-descriptor';
 import { scripts } from '../scripts/scripts';
 import type { Persisted } from '../types/entity-types';
+import type { FindManyOptions } from '../types/bulk-types';
+import { refuseArguments } from '../errors/no-arguments';
+import { findManyChunkSize } from '../entity/find-many';
 import { relatedId } from './related-id';
 import { ownerIdOf, relationBrand, RelationHandle, RelationOwner } from './relation-handle';
 import { inverseSetPrefix } from './relation-graph';
 import { inSameTenant } from './tenant-scope';
 
 type ManyToManyRelation = Extract<RelationDescriptor, { kind: 'manyToMany' }>;
-type Related<T> = { findMany(ids: readonly string[]): Promise<Array<Persisted<T> | null>> };
+type Related<T> = { findMany(ids: readonly string[], options?: FindManyOptions): Promise<Array<Persisted<T> | null>> };
 
 /**
  * `user.tags`: a many-to-many membership, kept as a set of ids on each side (`<base>:rel:<property>:<id>`
  * and the other side's set); add and remove change both sides in one script. Every method is async, so bad
  * input (an unsaved owner, an object that is not a target instance, a malformed id) is a rejection, and it is
  * found before any command is sent. A set of another Redis type is a WrongTypeError naming it, from the reads
- * as from add and remove (which then write nothing).
+ * as from add and remove (which then write nothing). `ids` and `count` take no arguments, and refuse one given
+ * (a where or `{ limit }` would otherwise be dropped and every member answered); `list` takes the options of the
+ * target model's findMany, which reads the objects, and passes them on.
  */
 export class ManyToManyHandle<T> implements RelationHandle {
   declare readonly [relationBrand]: true;
@@ -50,18 +55,24 @@ export class ManyToManyHandle<T> implements RelationHandle {
 
   /** The related ids, in id order. */
   async ids(): Promise<string[]> {
+    refuseArguments(`${this.name()}.ids`, arguments);
     const ids = (await this.readMine((client, mine) => client.sMembers(mine))) as string[];
     return ids.sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
   }
 
-  /** The related objects, in id order (one round trip for the ids, one for the objects). */
-  async list(): Promise<Array<Persisted<T>>> {
+  /**
+   * The related objects, in id order (one round trip for the ids, one for the objects, or one per chunk with
+   * `chunkSize`): `options` as the target model's findMany takes them, refused as it refuses them.
+   */
+  async list(options?: FindManyOptions): Promise<Array<Persisted<T>>> {
+    findManyChunkSize(`${this.name()}.list`, options); // before the ids are read
     const ids = await this.ids();
-    const found = await (this.targetModel().ctor as unknown as Related<T>).findMany(ids);
+    const found = await (this.targetModel().ctor as unknown as Related<T>).findMany(ids, options);
     return found.filter((item): item is Persisted<T> => item !== null);
   }
 
   async count(): Promise<number> {
+    refuseArguments(`${this.name()}.count`, arguments);
     return Number(await this.readMine((client, mine) => client.sCard(mine)));
   }
 

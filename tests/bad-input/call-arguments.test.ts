@@ -41,6 +41,19 @@ describe('a static method called without its class', () => {
     expect((error as Error).message).toBe('expected a model class, got undefined: call the method on the class (Post.find(...)), or bind it');
     expect(thrown(() => build({ title: 'x' }))).toBeInstanceOf(ArgumentError);
   });
+
+  it('is a rejection from every method that returns a promise, and the first next() of iterate', async () => {
+    const unbound = (name: string) => (Item as unknown as Record<string, (...args: unknown[]) => unknown>)[name];
+    for (const name of ['find', 'findOrFail', 'exists', 'count', 'findBy', 'findOneBy', 'findIds', 'sweep', 'drop', 'check', 'repair', 'reindex', 'schemaStatus']) {
+      let promise: unknown;
+      expect({ name, thrown: thrown(() => (promise = unbound(name)({}))) }).toEqual({ name, thrown: undefined });
+      const error = await rejection(() => promise as Promise<unknown>);
+      expect({ name, error: error instanceof ArgumentError }).toEqual({ name, error: true });
+    }
+    let iterator: AsyncGenerator<unknown> | undefined;
+    expect(thrown(() => (iterator = unbound('iterate')({}) as AsyncGenerator<unknown>))).toBeUndefined();
+    expect(await rejection(() => iterator!.next())).toBeInstanceOf(ArgumentError);
+  });
 });
 
 describe('build and create', () => {
@@ -49,6 +62,10 @@ describe('build and create', () => {
     ['a string', 'ab', '"ab"'],
     ['a number', 5, '5'],
     ['an array', [{ title: 'x' }], 'an array'],
+    // their entries are not properties: each would be read as no attributes, an empty object created
+    ['a Map', new Map([['title', 'x']]), 'a Map'],
+    ['a Set', new Set(['x']), 'a Set'],
+    ['a Date', new Date(0), 'a Date'],
   ])('given %s: ArgumentError, nothing written', async (_label, input, named) => {
     const before = await itemKeys();
     const message = `CallArgItem: build and create take an object of attributes, got ${named}`;
@@ -57,7 +74,20 @@ describe('build and create', () => {
     expect((fromBuild as Error).message).toBe(message);
     const fromCreate = await rejection(() => Item.create(input as never));
     expect(fromCreate).toBeInstanceOf(ArgumentError);
+    expect((fromCreate as Error).message).toBe(message);
     expect(await itemKeys()).toEqual(before);
+  });
+
+  it('given an instance of a class of your own: its own properties are the attributes, as from saveMany', async () => {
+    class Draft {
+      title = 'from a class';
+    }
+    expect(Item.build(new Draft()).title).toBe('from a class');
+    const created = await Item.create(new Draft());
+    const [fromSaveMany] = (await Item.saveMany([new Draft()])).saved;
+    expect((await Item.findOrFail(created.id)).title).toBe('from a class');
+    expect((await Item.findOrFail(fromSaveMany.id)).title).toBe('from a class');
+    await Item.removeMany([created.id, fromSaveMany.id]);
   });
 
   it('given an entity, of another model or of its own: ArgumentError, nothing written', async () => {

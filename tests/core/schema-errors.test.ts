@@ -519,6 +519,51 @@ describe('model names', () => {
     await expect(SchemaUndecorated.find('1')).rejects.toThrow(SchemaError);
     await expect(SchemaUndecorated.find('1')).rejects.toThrow(/SchemaUndecorated/);
   });
+
+  it('a class without @Model: every operation rejects with SchemaError, none throws at the call', async () => {
+    class SchemaUndecoratedCalls extends BaseEntity {
+      @Attr() title!: string;
+    }
+    const Plain = SchemaUndecoratedCalls;
+    const operations: Array<[string, () => Promise<unknown>]> = [
+      ['find', () => Plain.find('1')],
+      ['findOrFail', () => Plain.findOrFail('1')],
+      ['findMany', () => Plain.findMany(['1'])],
+      ['exists', () => Plain.exists('1')],
+      ['create', () => Plain.create({ title: 'x' })],
+      ['saveMany', () => Plain.saveMany([{ title: 'x' }])],
+      ['removeMany', () => Plain.removeMany(['1'])],
+      ['count', () => Plain.count()],
+      ['count(where)', () => Plain.count({ title: 'x' })],
+      ['findBy', () => Plain.findBy({ title: 'x' })],
+      ['findOneBy', () => Plain.findOneBy({ title: 'x' })],
+      ['findIds', () => Plain.findIds({ title: 'x' })],
+      ['withLock', () => Plain.withLock('1', () => undefined)],
+      ['sweep', () => Plain.sweep()],
+      ['drop', () => Plain.drop()],
+      ['check', () => Plain.check()],
+      ['repair', () => Plain.repair()],
+      ['reindex', () => Plain.reindex()],
+      ['schemaStatus', () => Plain.schemaStatus()],
+    ];
+    for (const [name, call] of operations) {
+      let promise: Promise<unknown> | undefined;
+      let threw: unknown;
+      try {
+        promise = call();
+      } catch (error) {
+        threw = error;
+      }
+      expect({ name, threw }).toEqual({ name, threw: undefined });
+      await expect(promise).rejects.toThrow(/^SchemaUndecoratedCalls is not a model/);
+      await expect(promise).rejects.toBeInstanceOf(SchemaError);
+    }
+    // iterate, as for any other misuse: the iterator is made, and its first next() rejects
+    let iterator: AsyncGenerator<unknown> | undefined;
+    expect(() => (iterator = Plain.iterate({ title: 'x' }))).not.toThrow();
+    await expect(iterator!.next()).rejects.toThrow(/^SchemaUndecoratedCalls is not a model/);
+    await expect(iterator!.next()).resolves.toEqual({ done: true, value: undefined });
+  });
 });
 
 describe('inferring the type from the default value', () => {

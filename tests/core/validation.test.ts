@@ -1,5 +1,5 @@
 import { IsEmail, Length, Min, ValidationError as ClassValidatorError } from 'class-validator';
-import { Attr, BaseEntity, Model, ValidationError } from '../../src';
+import { ArgumentError, Attr, BaseEntity, BeforeValidate, Model, ValidationError } from '../../src';
 import { keysUnder, useTestRedis } from '../support/test-redis';
 
 /**
@@ -94,6 +94,60 @@ describe('save({ validate: false })', () => {
     account.credits = 1;
     await expect(account.save()).rejects.toThrow(ValidationError);
     await account.remove();
+  });
+});
+
+/** As ValidatedAccount, counting the saves that got as far as their first hook. */
+@Model()
+class ValidatedHandle extends BaseEntity {
+  static hooksRun = 0;
+  @Attr() @Length(3, 20) handle!: string;
+
+  @BeforeValidate()
+  counted(): void {
+    ValidatedHandle.hooksRun++;
+  }
+}
+
+describe('a validate option that is not true or false', () => {
+  const refused: Array<[unknown, string]> = [
+    ['false', '"false"'],
+    [0, '0'],
+    ['no', '"no"'],
+    [null, 'null'],
+    [1, '1'],
+  ];
+
+  it('is an ArgumentError naming the value from create, save and saveMany, before any hook or write', async () => {
+    const kept = await ValidatedHandle.create({ handle: 'kept' });
+    const before = (await keysUnder(redis.raw, redis.prefix)).sort();
+    ValidatedHandle.hooksRun = 0;
+    kept.handle = 'x';
+    for (const [value, named] of refused) {
+      const options = { validate: value } as never;
+      const calls: Array<[string, () => Promise<unknown>]> = [
+        ['save', () => ValidatedHandle.create({ handle: 'toolong'.repeat(5) }, options)],
+        ['save', () => kept.save(options)],
+        ['saveMany', () => ValidatedHandle.saveMany([{ handle: 'x' }, kept], options)],
+      ];
+      for (const [operation, call] of calls) {
+        const error = await call().then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+        expect(error).toBeInstanceOf(ArgumentError);
+        expect((error as Error).message).toBe(`${operation}: validate must be true or false, got ${named}`);
+      }
+    }
+    expect(ValidatedHandle.hooksRun).toBe(0);
+    expect((await keysUnder(redis.raw, redis.prefix)).sort()).toEqual(before);
+    expect((await ValidatedHandle.findOrFail(kept.id)).handle).toBe('kept');
+    // true, false and an absent validate still do what they say
+    await expect(kept.save({ validate: true })).rejects.toThrow(ValidationError);
+    await expect(kept.save({ validate: undefined })).rejects.toThrow(ValidationError);
+    await kept.save({ validate: false });
+    expect((await ValidatedHandle.findOrFail(kept.id)).handle).toBe('x');
+    await kept.remove();
   });
 });
 

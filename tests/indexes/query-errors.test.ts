@@ -112,6 +112,11 @@ describe('refused queries', () => {
     ['an object value on a JSON attribute', { meta: { a: 1 } }, {}, /RefusedItem\.meta: JSON attributes cannot be indexed or queried/],
     ['orderBy on a scoped-only index without its scope', { n: { gt: 1 } }, { orderBy: { at: 'desc' } }, /RefusedItem\.at: orderBy uses an index scoped by owner/],
     ['orderBy on a scoped-only index with two scope values', { owner: { in: ['o0', 'o1'] } }, { orderBy: { at: 'desc' } }, /scoped by owner/],
+    // Object.keys leaves symbols out: each would be dropped, and the query match every object
+    ['a symbol key alone', { [Symbol('x')]: 1 }, {}, /^RefusedItem has no attribute Symbol\(x\)$/],
+    ['a symbol key beside an attribute', { tag: 't0', [Symbol('x')]: 1 }, {}, /^RefusedItem has no attribute Symbol\(x\)$/],
+    ['a symbol key inside an OR', { OR: [{ n: 1 }, { [Symbol('x')]: 1 }] }, {}, /^RefusedItem has no attribute Symbol\(x\)$/],
+    ['an operator named by a symbol', { n: { [Symbol('gt')]: 1 } }, {}, /^RefusedItem\.n: unknown operator Symbol\(gt\)$/],
     ['orderBy on an unknown attribute', {}, { orderBy: { nope: 'asc' } }, /RefusedItem has no attribute nope/],
     ['orderBy on two attributes', {}, { orderBy: { n: 'asc', title: 'asc' } }, /orderBy takes one attribute/],
     ['orderBy with a wrong direction', {}, { orderBy: { n: 'up' } }, /RefusedItem: orderBy n must be 'asc' or 'desc'/],
@@ -132,6 +137,11 @@ describe('refused queries', () => {
 
   it.each([0, -1, 1.5, NaN, Infinity])('iterate with batchSize %p', async (batchSize) => {
     await expect(RefusedItem.iterate({ tag: 't0' }, { batchSize }).next()).rejects.toThrow(/RefusedItem: batchSize must be a whole number >= 1/);
+  });
+
+  it('a symbol key that is not enumerable is no key of the where, as for any other property', async () => {
+    const where = Object.defineProperty({ tag: 't1' }, Symbol('hidden'), { value: 1, enumerable: false });
+    expect(await RefusedItem.findIds(where)).toEqual(['2', '4', '6', '8', '10', '12']);
   });
 
   it('an orderBy whose direction is undefined orders by id', async () => {

@@ -1,3 +1,4 @@
+import { MaxLength } from 'class-validator';
 import {
   ArgumentError,
   Attr,
@@ -10,6 +11,8 @@ import {
   Model,
   QueryError,
   RelationError,
+  ReplicationError,
+  ValidationError,
 } from '../../src';
 import { expectRelationsConsistent, snapshotKeys } from '../support/relation-consistency';
 import { useTestRedis } from '../support/test-redis';
@@ -40,6 +43,20 @@ class HaPost extends BaseEntity {
 class HaTag extends BaseEntity {
   @Attr() @Index() label!: string;
   @ManyToMany(() => HaUser, { inverse: 'tags' }) users!: ManyToMany<HaUser>;
+}
+
+/** A has-many whose child has a class-validator rule, for create's validate option. */
+@Model({ name: 'HaBlog', group: 'hab' })
+class HaBlog extends BaseEntity {
+  @Attr() name!: string;
+  @HasMany(() => HaEntry, { inverse: 'blog', onDelete: 'cascade' }) entries!: HasMany<HaEntry>;
+}
+
+@Model({ name: 'HaEntry', group: 'hab' })
+class HaEntry extends BaseEntity {
+  @BelongsTo(() => HaBlog) blog!: BelongsTo<HaBlog>;
+  blogId?: string;
+  @Attr() @MaxLength(3) @Index() text!: string;
 }
 
 const redis = useTestRedis();
@@ -335,20 +352,148 @@ describe('@HasMany', () => {
       'HaPost.authorId is set by HaUser.posts; leave it out',
     );
     await expectRejection(() => ann.posts.create({ title: 'x', published: new Date(9), authorId: null } as never), ArgumentError, /is set by HaUser.posts/);
-    for (const [attributes, described] of [[new Date(), 'a Date'], [['x'], 'an array'], [null, 'null'], ['x', '"x"']] as const) {
+    const refused = [
+      [new Date(), 'a Date'],
+      [new Map([['title', 'x']]), 'a Map'],
+      [new Set(['x']), 'a Set'],
+      [['x'], 'an array'],
+      [null, 'null'],
+      ['x', '"x"'],
+    ] as const;
+    for (const [attributes, described] of refused) {
       await expectRejection(
         () => ann.posts.create(attributes as never),
         ArgumentError,
         `HaUser.posts.create: the attributes must be an object, got ${described}`,
       );
     }
+    const [a1] = await ann.posts.findBy({ title: 'a1' });
+    await expectRejection(
+      () => ann.posts.create(a1 as never),
+      ArgumentError,
+      'HaUser.posts.create: the attributes must be an object, not an entity; got a HaPost',
+    );
     expect(await snapshot()).toEqual(before);
     expect(await ann.posts.count()).toBe(2);
     expect(await bob.posts.count()).toBe(1);
+    // an instance of a class of one's own is attributes, as HaPost.create takes it
+    class Draft {
+      title = 'a4';
+      published = new Date(5);
+    }
+    expect((await ann.posts.create(new Draft())).authorId).toBe(ann.id);
+    await (await ann.posts.findOneBy({ title: 'a4' }))!.remove();
     const made = await ann.posts.create({ title: 'a3', published: new Date(4), authorId: undefined } as never);
     expect(made.authorId).toBe(ann.id);
     expect(await ann.posts.count()).toBe(3);
     await expectRelationsConsistent([HaUser, HaPost], redis.raw, redis.prefix);
     await cleanUp(ann, bob);
+  });
+});
+
+describe("the handles' methods take the options of the model's methods", () => {
+  /** The error `run` rejects with; it must not throw at the call, nor resolve. */
+  async function rejectionOf(run: () => Promise<unknown>): Promise<Error> {
+    let promise: Promise<unknown> | undefined;
+    expect(() => (promise = run())).not.toThrow();
+    return promise!.then(
+      (value) => {
+        throw new Error(`expected a rejection, got ${String(value)}`);
+      },
+      (error: unknown) => error as Error,
+    );
+  }
+
+  it('has-many create passes its options on: validate: false skips class-validator, as from the model', async () => {
+    const blog = await HaBlog.create({ name: 'b' });
+    await expectRejection(() => blog.entries.create({ text: 'toolong' }), ValidationError, /text/);
+    const made = await blog.entries.create({ text: 'toolong' }, { validate: false });
+    expect((await HaEntry.findOrFail(made.id)).text).toBe('toolong');
+    expect(made.blogId).toBe(blog.id);
+    expect(await blog.entries.findIds({ text: 'toolong' })).toEqual([made.id]);
+    await blog.remove();
+    expect(await HaEntry.count()).toBe(0);
+  });
+
+  it("has-many create refuses what the model's create refuses: a misspelt option, a validate of another kind", async () => {
+    const blog = await HaBlog.create({ name: 'b' });
+    const before = await snapshot();
+    const refusals: Array<[unknown, string]> = [
+      [{ waitReplica: 3 }, 'save: unknown option "waitReplica" (save takes validate, waitReplicas, waitTimeoutMs)'],
+      [{ validate: 'false' }, 'save: validate must be true or false, got "false"'],
+      [{ waitReplicas: 1.5 }, 'HaEntry: waitReplicas must be a whole number from 0 to 100 (got 1.5)'],
+      [null, 'save: options must be an object, got null'],
+    ];
+    for (const [options, message] of refusals) {
+      const fromModel = await rejectionOf(() => HaEntry.create({ text: 'ok', blogId: blog.id }, options as never));
+      const fromHandle = await rejectionOf(() => blog.entries.create({ text: 'ok' }, options as never));
+      expect([fromHandle.constructor, fromHandle.message]).toEqual([ArgumentError, message]);
+      expect([fromModel.constructor, fromModel.message]).toEqual([ArgumentError, message]);
+    }
+    expect(await snapshot()).toEqual(before);
+    await blog.remove();
+  });
+
+  it('has-many create waits for the replicas waitReplicas asks for (none here: ReplicationError, the write stands)', async () => {
+    const blog = await HaBlog.create({ name: 'b' });
+    const error = await rejectionOf(() => blog.entries.create({ text: 'rep' }, { waitReplicas: 1, waitTimeoutMs: 20 }));
+    expect(error).toBeInstanceOf(ReplicationError);
+    expect(await blog.entries.findIds({ text: 'rep' })).toHaveLength(1);
+    await blog.remove();
+  });
+
+  it("has-many count refuses options as the model's count does; undefined is none", async () => {
+    const blog = await HaBlog.create({ name: 'b' });
+    await blog.entries.create({ text: 'one' });
+    await blog.entries.create({ text: 'two' });
+    const count = blog.entries.count as unknown as (where: object, options: unknown) => Promise<number>;
+    for (const options of [{ limit: 1 }, { limit: 0 }, 1, null]) {
+      const fromHandle = await rejectionOf(() => count.call(blog.entries, {}, options));
+      const fromModel = await rejectionOf(() => (HaEntry.count as unknown as typeof count).call(HaEntry, {}, options));
+      expect(fromHandle).toBeInstanceOf(ArgumentError);
+      expect(fromHandle.message).toBe(fromModel.message);
+      expect(fromHandle.message).toMatch(/^HaEntry\.count takes a where alone, it has no options; got /);
+    }
+    expect(await count.call(blog.entries, {}, undefined)).toBe(2);
+    expect(await blog.entries.count({ text: 'one' })).toBe(1);
+    await blog.remove();
+  });
+
+  it("has-many queries refuse the options the model's queries refuse, with the same errors", async () => {
+    const blog = await HaBlog.create({ name: 'b' });
+    await blog.entries.create({ text: 'one' });
+    const refused: Array<[string, () => Promise<unknown>, () => Promise<unknown>]> = [
+      ['findBy', () => blog.entries.findBy({}, { order: 1 } as never), () => HaEntry.findBy({}, { order: 1 } as never)],
+      ['findOneBy', () => blog.entries.findOneBy({}, { limit: 3 } as never), () => HaEntry.findOneBy({}, { limit: 3 } as never)],
+      ['findIds', () => blog.entries.findIds({}, { include: ['blog'] } as never), () => HaEntry.findIds({}, { include: ['blog'] } as never)],
+      ['iterate', () => blog.entries.iterate({}, { limit: 1 } as never).next(), () => HaEntry.iterate({}, { limit: 1 } as never).next()],
+      ['findBy null', () => blog.entries.findBy({}, null as never), () => HaEntry.findBy({}, null as never)],
+    ];
+    for (const [call, fromHandle, fromModel] of refused) {
+      const [handleError, modelError] = [await rejectionOf(fromHandle), await rejectionOf(fromModel)];
+      expect({ call, type: handleError.constructor, message: handleError.message }).toEqual({ call, type: modelError.constructor, message: modelError.message });
+      expect(handleError).toBeInstanceOf(ArgumentError);
+    }
+    await blog.remove();
+  });
+
+  it('many-to-many ids and count take no arguments, and refuse one given; list takes findMany\'s options', async () => {
+    const { ann, bob, red, blue } = await people();
+    await ann.tags.add(red);
+    await ann.tags.add(blue);
+    const untyped = ann.tags as unknown as Record<'ids' | 'count' | 'list', (argument: unknown) => Promise<unknown>>;
+    for (const [method, argument, named] of [
+      ['ids', { limit: 1 }, 'an object'],
+      ['count', { label: 'red' }, 'an object'],
+      ['count', 'red', '"red"'],
+    ] as const) {
+      await expectRejection(() => untyped[method](argument), ArgumentError, `HaUser.tags.${method} takes no arguments; got ${named}`);
+    }
+    await expectRejection(() => untyped.list({ limit: 1 }), ArgumentError, 'HaUser.tags.list: unknown option "limit" (HaUser.tags.list takes chunkSize)');
+    await expectRejection(() => untyped.list({ chunkSize: 0 }), ArgumentError, /^HaUser\.tags\.list: chunkSize must be a whole number from 1 to/);
+    expect(await untyped.ids(undefined)).toEqual([red.id, blue.id]);
+    expect(await untyped.count(undefined)).toBe(2);
+    expect((await ann.tags.list({ chunkSize: 1 })).map((tag) => tag.label)).toEqual(['red', 'blue']);
+    await cleanUp(ann, bob, red, blue);
   });
 });

@@ -1,4 +1,19 @@
-import { ArgumentError, Attr, BaseEntity, BelongsTo, FindOptions, HasMany, HasManyOptions, Index, IncludableName, ManyToMany, Model, Where } from '../../src';
+import {
+  ArgumentError,
+  Attr,
+  BaseEntity,
+  BelongsTo,
+  FindManyOptions,
+  FindOptions,
+  HasMany,
+  HasManyOptions,
+  Index,
+  IncludableName,
+  ManyToMany,
+  Model,
+  SaveOptions,
+  Where,
+} from '../../src';
 import { useTestRedis } from '../support/test-redis';
 
 /**
@@ -83,6 +98,35 @@ describe('handle methods are typed by the related model', () => {
     // @ts-expect-error create takes the child's attributes
     await user.posts.create({ label: 'x' }).catch(() => undefined);
     expect(await user.posts.count()).toBe(2);
+  });
+
+  it("has-many methods take the options of the model's methods, typed the same", async () => {
+    const user = await TyUser.findOrFail('1');
+    const options: SaveOptions = { validate: false };
+    const third = await user.posts.create({ title: 'third', score: 3 }, options);
+    expect(third.authorId).toBe(user.id);
+    // @ts-expect-error a misspelt option (waitReplicas), as for TyPost.create (and ArgumentError at run time)
+    await expect(user.posts.create({ title: 'x', score: 0 }, { waitReplica: 3 })).rejects.toThrow(ArgumentError);
+    // @ts-expect-error validate is true or false
+    await expect(user.posts.create({ title: 'x', score: 0 }, { validate: 'false' })).rejects.toThrow(ArgumentError);
+    // @ts-expect-error count takes no options, as TyPost.count (and ArgumentError at run time)
+    await expect(user.posts.count({}, { limit: 1 })).rejects.toThrow(ArgumentError);
+    // @ts-expect-error as TyPost.count
+    await expect(TyPost.count({}, { limit: 1 })).rejects.toThrow(ArgumentError);
+    expect(await user.posts.count({})).toBe(3);
+    await third.remove();
+  });
+
+  it('many-to-many ids and count take no arguments; list takes the options of findMany', async () => {
+    const user = await TyUser.findOrFail('1');
+    const chunked: FindManyOptions = { chunkSize: 1 };
+    expect(await user.tags.list(chunked)).toEqual([]);
+    // @ts-expect-error list takes findMany's options (and ArgumentError at run time)
+    await expect(user.tags.list({ limit: 1 })).rejects.toThrow(ArgumentError);
+    // @ts-expect-error count has no where (and ArgumentError at run time)
+    await expect(user.tags.count({ label: 'x' })).rejects.toThrow(ArgumentError);
+    // @ts-expect-error nor options (and ArgumentError at run time)
+    await expect(user.tags.ids({ limit: 1 })).rejects.toThrow(ArgumentError);
   });
 
   it('belongs-to and many-to-many take the related model, an id, or null where allowed', async () => {

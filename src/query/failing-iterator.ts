@@ -1,0 +1,8 @@
+/**
+ * An iterator that fails on its first next() with `error`: how iterate() reports bad input found before it
+ * starts (a class that is no model, a where a has-many handle refuses), as it reports any other, rather than
+ * throwing at the call.
+ */
+export async function* failingIterator(error: unknown): AsyncGenerator<never> {
+  throw error;
+}
