@@ -78,7 +78,11 @@ function parseCondition(model: ModelDescriptor, attribute: AttributeDescriptor, 
   const symbol = symbolKeyOf(raw);
   if (symbol) throw new QueryError(`${name}: unknown operator ${String(symbol)}`);
   for (const operator of Object.keys(raw)) {
-    if (!OPERATORS.has(operator)) throw new QueryError(`${name}: unknown operator ${operator}`);
+    if (!OPERATORS.has(operator)) {
+      // a custom codec's value may itself be a plain object ({ x, y }): it is compared with in, never read as one
+      const hint = attribute.type === 'custom' ? ' (a value that is a plain object is compared with { in: [value] })' : '';
+      throw new QueryError(`${name}: unknown operator ${operator}${hint}`);
+    }
     const value = raw[operator];
     if (value === undefined) continue;
     if (operator === 'in') {

@@ -1,4 +1,4 @@
-import { Attr, BaseEntity, Index, Model, QueryError, SortableString, Unique } from '../../src';
+import { Attr, BaseEntity, Codec, Index, Model, QueryError, SortableString, Unique, Where } from '../../src';
 import { expectIndexesConsistent, temporaryKeys } from '../support/index-consistency';
 import { useTestRedis } from '../support/test-redis';
 
@@ -168,5 +168,34 @@ describe('temporary keys', () => {
     expect(results.slice(-3).every((result) => result instanceof QueryError)).toBe(true);
     expect(await temporaryKeys(redis.raw, redis.prefix)).toEqual([]);
     await expectIndexesConsistent(RefusedItem, redis.raw, redis.prefix);
+  });
+});
+
+/** A custom codec whose values are plain objects: equality goes through `in`, an object alone reads as operators. */
+interface Point {
+  x: number;
+  y: number;
+}
+const pointCodec: Codec<Point> = {
+  encode: (point) => `${point.x},${point.y}`,
+  decode: (raw) => {
+    const [x, y] = raw.split(',').map(Number);
+    return { x, y };
+  },
+};
+
+@Model()
+class PlacedItem extends BaseEntity {
+  @Attr({ codec: pointCodec }) @Index() home?: Point;
+}
+
+describe('a custom codec whose values are plain objects', () => {
+  it('is compared with in; the object alone is a QueryError saying so', async () => {
+    const here = await PlacedItem.create({ home: { x: 1, y: 2 } });
+    await PlacedItem.create({ home: { x: 3, y: 4 } });
+    expect(await PlacedItem.findIds({ home: { in: [{ x: 1, y: 2 }] } } as unknown as Where<PlacedItem>)).toEqual([here.id]);
+    const error = await PlacedItem.findIds({ home: { x: 1, y: 2 } } as unknown as Where<PlacedItem>).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(QueryError);
+    expect((error as Error).message).toBe('PlacedItem.home: unknown operator x (a value that is a plain object is compared with { in: [value] })');
   });
 });
