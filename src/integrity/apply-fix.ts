@@ -5,6 +5,7 @@ import { Fix } from './findings';
 import { ModelScope, pushStoredSpecs } from './model-scope';
 import { raw, unlessWrongType } from './raw-commands';
 import { idsInOrder } from './ids-in-order';
+import { foldCase } from './expected-entries';
 
 const commands = (scope: ModelScope) => scope.client as RedisCommands;
 
@@ -24,7 +25,7 @@ export async function foldsOf(scope: ModelScope, ids: readonly string[], attribu
   if (attributes.length === 0) return ids.map(() => []);
   const client = raw(scope.client);
   const values = await Promise.all(ids.map((id) => unlessWrongType(client.hmGet(scope.keys.object(id), [...attributes]), [] as Array<string | null>)));
-  return values.map((stored) => attributes.map((attr, f) => [attr, stored[f] ?? '', stored[f]?.toLowerCase() ?? ''] as const));
+  return values.map((stored) => attributes.map((attr, f) => [attr, stored[f] ?? '', foldCase(stored[f] ?? '')] as const));
 }
 
 /** Rewrites one object's entries (and memo) from its stored values; see repair-object.lua for the outcomes. */

@@ -7,6 +7,7 @@ import { StoredIndex } from '../schema/stored-definition';
 import { Findings } from './findings';
 import { isNumeric, ModelScope, shardScopes } from './model-scope';
 import { globEscape, raw, unlessWrongType } from './raw-commands';
+import { foldCase } from './expected-entries';
 
 /** Whether a model's unique values are claimed across shards (a sharded model with @Unique attributes). */
 export function hasClaims(scope: ModelScope): boolean {
@@ -16,6 +17,14 @@ export function hasClaims(scope: ModelScope): boolean {
 /** The hash field holding the form a unique index compares: the case-folded copy for `caseInsensitive`. */
 export function uniqueFieldOf(index: StoredIndex): string {
   return index.caseInsensitive ? caseFoldField(index.attribute) : index.attribute;
+}
+
+/**
+ * The form a unique index compares of an object's stored value: folded for `caseInsensitive` (foldCase), so that
+ * the check judges which value an object holds from its value, not from its `#ci:` field.
+ */
+function heldForm(index: StoredIndex, stored: string): string {
+  return index.caseInsensitive ? foldCase(stored) : stored;
 }
 
 /** The claim key of a unique value as stored in the field `uniqueFieldOf(index)` (a number's `-0` as `0`). */
@@ -38,8 +47,9 @@ function claimedAt(claim: string): number {
  * the claimed value (else, once older than CLAIM_GRACE_MS, `staleClaim`, fixed by releasing that exact claim; a
  * younger one may be a writer's between its claim and its write, and is left alone), and every unique value a
  * live object holds is claimed by it (else `unclaimedUnique`, fixed by claiming it unless a younger claim of
- * another object stands; `duplicateUnique` when another object holding the value has the claim). Reads only;
- * each fix is one compare-and-set.
+ * another object stands; `duplicateUnique` when another object holding the value has the claim). The value an
+ * object holds is read from its attribute (heldForm), never from its `#ci:` field. Reads only; each fix is one
+ * compare-and-set.
  */
 export async function checkClaims(scope: ModelScope, findings: Findings, batchSize: number): Promise<void> {
   const { definition, prefix, tenant } = scope;
@@ -47,8 +57,8 @@ export async function checkClaims(scope: ModelScope, findings: Findings, batchSi
   const uniques = definition.indexes.filter((index) => index.kind === 'unique');
   const shards = shardScopes(scope);
   const sequence = definition.idStrategy === 'sequence';
-  const fieldOf = uniqueFieldOf;
-  const keyOf = (index: StoredIndex, stored: string) => claimKeyOf(scope, index, stored);
+  // the claim key of the value an object holds, from its stored value (attribute)
+  const keyOf = (index: StoredIndex, stored: string) => claimKeyOf(scope, index, heldForm(index, stored));
   const objectKey = (id: string) => shards[shardOfId(id, shards.length, sequence)].keys.object(id);
 
   // Claims whose holder does not hold the value: stale once older than the grace period, else a writer's that
@@ -68,7 +78,7 @@ export async function checkClaims(scope: ModelScope, findings: Findings, batchSi
         if (!parsed || !index || claim === null) return;
         const holder = claim.split(' ')[0];
         const object = objectKey(holder);
-        const value = await unlessWrongType(client.hGet(object, fieldOf(index)), null);
+        const value = await unlessWrongType(client.hGet(object, index.attribute), null);
         if (value !== null && keyOf(index, value) === key) return; // the holder holds the claimed value
         if (now - claimedAt(claim) < CLAIM_GRACE_MS) {
           inFlight.add(key);
@@ -84,7 +94,7 @@ export async function checkClaims(scope: ModelScope, findings: Findings, batchSi
   for (const shard of shards) {
     for await (const page of client.zScanIterator(shard.keys.all, { COUNT: batchSize })) {
       const ids = page.map((entry) => String(entry.value));
-      const values = await Promise.all(ids.map((id) => unlessWrongType(client.hmGet(shard.keys.object(id), uniques.map(fieldOf)), [] as Array<string | null>)));
+      const values = await Promise.all(ids.map((id) => unlessWrongType(client.hmGet(shard.keys.object(id), uniques.map((index) => index.attribute)), [] as Array<string | null>)));
       const wanted: Array<{ id: string; key: string }> = [];
       ids.forEach((id, i) =>
         uniques.forEach((index, u) => {

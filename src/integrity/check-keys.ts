@@ -1,5 +1,5 @@
 import { indexName, StoredIndex } from '../schema/stored-definition';
-import { entryOf, idOfLexMember } from './expected-entries';
+import { entryOf, idOfLexMember, withFolds } from './expected-entries';
 import { Findings } from './findings';
 import { ModelScope } from './model-scope';
 import { binary, chunks, globEscape, isWrongType, latin1, raw, unlessWrongType } from './raw-commands';
@@ -124,11 +124,14 @@ async function checkIndexKey(scope: ModelScope, findings: Findings, key: string,
   }
 }
 
-/** Each [member, id it names]: the object must be live and call for exactly this entry. */
+/**
+ * Each [member, id it names]: the object must be live and call for exactly this entry. A case-insensitive unique
+ * value is judged from the object's stored value, folded (withFolds), not from its `#ci:` field.
+ */
 async function checkMembers(scope: ModelScope, findings: Findings, index: StoredIndex, key: string, members: Array<[string, string]>): Promise<void> {
   findings.held(members.length);
   const client = raw(scope.client);
-  const fields = [index.attribute, ...(index.scope ? [index.scope] : []), ...(index.caseInsensitive ? [`#ci:${index.attribute}`] : []), '#id'];
+  const fields = [index.attribute, ...(index.scope ? [index.scope] : []), '#id'];
   const ids = members.map(([, id]) => Buffer.from(id, 'latin1').toString('utf8'));
   const states = await Promise.all(
     ids.map(async (id) => {
@@ -156,7 +159,7 @@ async function checkMembers(scope: ModelScope, findings: Findings, index: Stored
     }
     const stored = new Map<string, string>();
     fields.forEach((field, f) => values[f] !== null && stored.set(field, values[f] as string));
-    const wanted = entryOf(scope, index, stored, id);
+    const wanted = entryOf(scope, index, withFolds(scope, stored), id);
     const matches = wanted !== undefined && wanted.key === key && wanted.member === member;
     if (matches) return;
     if (index.kind === 'unique') {

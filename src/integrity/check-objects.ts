@@ -1,4 +1,4 @@
-import { bytes, entriesOf, ExpectedEntry } from './expected-entries';
+import { bytes, entriesOf, entryOf, ExpectedEntry, foldCase, withFolds } from './expected-entries';
 import { Findings } from './findings';
 import { ModelScope, relatedScope } from './model-scope';
 import { idsInOrder } from './ids-in-order';
@@ -70,7 +70,7 @@ async function checkLive(scope: ModelScope, findings: Findings, objects: Array<[
       if (index.kind !== 'unique' || !index.caseInsensitive) continue;
       const field = `#ci:${index.attribute}`;
       const value = values.get(index.attribute);
-      const folded = value?.toLowerCase();
+      const folded = value === undefined ? undefined : foldCase(value);
       if (values.get(field) === folded) continue;
       if (!folds.has(id)) folds.set(id, []);
       folds.get(id)!.push([index.attribute, value ?? '', folded ?? '']);
@@ -128,7 +128,10 @@ async function checkEntries(
   await checkOwners(scope, findings, wrongOwners, folds);
 }
 
-/** A unique value mapped to another object: a duplicate if that one holds it too, else a wrong owner. */
+/**
+ * A unique value mapped to another object: a duplicate if that one holds it too (judged from its stored value,
+ * folded for a case-insensitive index: withFolds), else a wrong owner.
+ */
 async function checkOwners(
   scope: ModelScope,
   findings: Findings,
@@ -138,9 +141,10 @@ async function checkOwners(
   const client = raw(scope.client);
   const held = await Promise.all(
     wrong.map(async ([, entry, owner]) => {
-      const field = entry.index.caseInsensitive ? `#ci:${entry.index.attribute}` : entry.index.attribute;
-      const [value, listed] = await Promise.all([unlessWrongType(client.hGet(scope.keys.object(owner), field), null), client.zScore(scope.keys.all, owner)]);
-      return listed !== null && value !== null && (value === '-0' ? '0' : value) === Buffer.from(entry.member, 'latin1').toString('utf8');
+      const attribute = entry.index.attribute;
+      const [value, listed] = await Promise.all([unlessWrongType(client.hGet(scope.keys.object(owner), attribute), null), client.zScore(scope.keys.all, owner)]);
+      if (listed === null || value === null) return false;
+      return entryOf(scope, entry.index, withFolds(scope, new Map([[attribute, value]])), owner)?.member === entry.member;
     }),
   );
   wrong.forEach(([id, entry, owner], i) => {

@@ -51,6 +51,29 @@ function isScoreText(text: string): boolean {
   return Number(text) !== 0 || !/[1-9]/.test(text.split('e')[0]);
 }
 
+/** A case-insensitive unique value in the form its index compares, folded as a save folds it (attribute-encoder.ts). */
+export function foldCase(value: string): string {
+  return value.toLowerCase();
+}
+
+/**
+ * `values` (an object's stored fields) with the `#ci:` field of each case-insensitive unique attribute as a save
+ * of the object writes it: its stored value folded (foldCase), absent when the attribute is. The checker judges
+ * unique ownership from these, never from the stored `#ci:` field, which may be out of step with the value
+ * (edited by hand): a mapping of the folded form the field holds is stale once the value changed, and the value
+ * an object holds is owned by it whatever its field says.
+ */
+export function withFolds(scope: ModelScope, values: ReadonlyMap<string, string>): Map<string, string> {
+  const folded = new Map(values);
+  for (const index of scope.definition.indexes) {
+    if (index.kind !== 'unique' || !index.caseInsensitive) continue;
+    const value = values.get(index.attribute);
+    if (value === undefined) folded.delete(`#ci:${index.attribute}`);
+    else folded.set(`#ci:${index.attribute}`, foldCase(value));
+  }
+  return folded;
+}
+
 const canonical = (value: string, numeric: boolean) => (numeric && value === '-0' ? '0' : value);
 
 /** The key of a sorted index for these values; undefined when the scope value is absent. */

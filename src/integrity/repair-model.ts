@@ -66,7 +66,14 @@ export async function repairScope(scope: ModelScope, options: IntegrityOptions =
     // deleted, the part is checked and repaired again, which rebuilds them from the objects
     if (part !== 'claims' && findings.list.some(({ fix }) => isModelKeyFix(target, fix))) parts.splice(at + 1, 0, part);
     const fixes = new Map<string, Fix>();
-    for (const finding of findings.list) if (finding.fix) fixes.set(fixKey(finding.fix), finding.fix);
+    for (const { fix } of findings.list) {
+      if (!fix) continue;
+      // an object's findings share one fix (its rebuild); the `#ci:` folds one of them names are kept, so that
+      // a later finding of the object naming none (its memo's) does not rebuild it from the fields out of step
+      const earlier = fixes.get(fixKey(fix));
+      if (earlier?.type === 'object' && earlier.folds.length > 0) continue;
+      fixes.set(fixKey(fix), fix);
+    }
     const unchanged = new Set<string>();
     const recheck: string[] = [];
     for (const [key, fix] of [...fixes].sort(([, a], [, b]) => ORDER[a.type] - ORDER[b.type])) {

@@ -3,7 +3,9 @@
 -- ARGV[1..4]  the index's spec (indexes.lua);  ARGV[5..]  members (unique index: values) of KEYS[3] to check
 -- Returns: how many entries were removed. A correct sorted entry with a wrong score is not removed (the
 -- object's repair re-scores it); an entry of an expired object awaiting its sweep is left to the sweep. An
--- entry naming a key that is not a hash (written by something else) names no object, and is removed.
+-- entry naming a key that is not a hash (written by something else) names no object, and is removed. A
+-- case-insensitive unique value is judged by the object's `#ci:` field (Lua cannot lower-case Unicode the way
+-- JavaScript does): repair() runs an object's own repair, which sets that field from its value, before this.
 -- Guarantees: each entry is judged against what is stored at that instant (invariants 3 and 4).
 --!include key-types.lua
 --!include indexes.lua
