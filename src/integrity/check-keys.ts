@@ -35,7 +35,10 @@ export async function checkKeys(scope: ModelScope, findings: Findings, batchSize
 async function checkUnlisted(scope: ModelScope, findings: Findings, hashes: string[], memos: string[]): Promise<void> {
   const client = raw(scope.client);
   const listed = await Promise.all([...hashes, ...memos].map((id) => client.zScore(scope.keys.all, id)));
-  await checkOrphans(scope, findings, hashes.filter((_, i) => listed[i] === null));
+  // a key whose id is no valid id holds no object, even while `all` lists that id (the objects' side reports
+  // the id as `missingHash`, and repair takes it out of `all`): named here either way, so that a repair's `left`
+  // names it at once
+  await checkOrphans(scope, findings, hashes.filter((id, i) => listed[i] === null || !isValidId(id)));
   const keeps = scope.definition.ttlMs !== null || scope.definition.cap !== null;
   const listedMemos = memos.filter((_, i) => listed[hashes.length + i] !== null);
   if (!keeps && listedMemos.length > 0) {
@@ -52,7 +55,7 @@ async function checkUnlisted(scope: ModelScope, findings: Findings, hashes: stri
 }
 
 /**
- * Keys `<base>:obj:<id>` whose id is not in `all`. A hash naming itself (`#id`) is listed again by repair, one
+ * Keys `<base>:obj:<id>` whose id is not in `all` (or is no valid id). A hash naming itself (`#id`) is listed again by repair, one
  * naming another id deleted. Left as they are, as they may be another program's data: a key holding another type
  * than a hash (`wrongType`), a key whose id is no valid id (not an object), in a sequence model a hash whose id
  * is not a sequence number (1 to 2^53 - 1: the model's `all` lists sequence ids only), and in a shard of a

@@ -1,11 +1,12 @@
-import { Attr, BaseEntity, Index, Model, ModelScope, modelScope, storedDefinitions } from '../../src';
+import { Attr, BaseEntity, Index, Model, ModelScope, modelScope, storedDefinitions, Unique } from '../../src';
 import { repairObject } from '../../src/integrity/apply-fix';
 import { shardScopes } from '../../src/integrity/model-scope';
 import { useTestRedis } from '../support/test-redis';
 
 /**
- * Ids repair() puts back in `all`: a hash listed again raises the sequence in the same step (invariant 5), and an
- * id past 2^53 - 1 is no sequence id. check() is clean after one repair(), and no create takes an id repair kept.
+ * Ids repair() puts back in `all` or takes out of it: a hash listed again raises the sequence in the same step
+ * (invariant 5), an id past 2^53 - 1 is no sequence id, and an id that is no valid id is taken out of `all`
+ * without its key being touched. check() is clean after one repair(), and no create takes an id repair kept.
  */
 
 @Model()
@@ -21,6 +22,12 @@ class RlShardNote extends BaseEntity {
 @Model()
 class RlHuge extends BaseEntity {
   @Attr() @Index() topic?: string;
+}
+
+@Model()
+class RlPost extends BaseEntity {
+  @Attr() @Index() topic?: string;
+  @Attr() @Unique() slug?: string;
 }
 
 const redis = useTestRedis();
@@ -127,5 +134,81 @@ describe('an id past 2^53 - 1 is no sequence id', () => {
     expect(repaired.fixed).toEqual([]);
     expect(await redis.raw.get(`${base('RlHuge')}:seq`)).toBe('2');
     expect((await RlHuge.create({ topic: 'n' })).id).toBe('3');
+  });
+});
+
+describe('an id in all that is no valid id', () => {
+  /** What check() names and repair() leaves: the stray key itself (it may be another program's data). */
+  const stray = (key: string, id: string) => ({ kind: 'orphanHash', model: 'RlPost', id, key, detail: `${key} is no object: "${id}" is not a valid id` });
+
+  it('with a hash naming it under its key: reported as missingHash, taken out of all with its entries, the key left', async () => {
+    await RlPost.create({ topic: 't', slug: 'one' });
+    const key = `${base('RlPost')}:obj:a:b`;
+    await redis.raw.zAdd(`${base('RlPost')}:all`, { score: 0, value: 'a:b' });
+    await redis.raw.hSet(key, { '#id': 'a:b', topic: 't', slug: 'two' });
+    await redis.raw.sAdd(`${base('RlPost')}:idx:topic:t`, 'a:b');
+    await redis.raw.hSet(`${base('RlPost')}:uniq:slug`, 'two', 'a:b');
+    const found = await RlPost.check();
+    expect(found.violations.map((v) => [v.kind, v.id]).sort()).toEqual([
+      ['danglingEntry', 'a:b'],
+      ['missingHash', 'a:b'],
+      ['orphanHash', 'a:b'],
+      ['uniqueOwner', 'a:b'],
+    ]);
+    expect(found.violations[0]).toEqual({ kind: 'missingHash', model: 'RlPost', id: 'a:b', detail: '"a:b" is in all, but is not a valid id: it names no object' });
+    expect(found.violations).toContainEqual(stray(key, 'a:b'));
+    const repaired = await RlPost.repair();
+    // the object first (the entries' fixes come after), then each entry
+    expect(repaired.fixed[0]).toBe('object a:b: unlisted');
+    expect([...repaired.fixed].sort()).toEqual(
+      ['object a:b: unlisted', `${base('RlPost')}:idx:topic:t: 1 entry removed`, `${base('RlPost')}:uniq:slug: 1 entry removed`].sort(),
+    );
+    expect(repaired.left).toEqual([stray(key, 'a:b')]);
+    // one repair is enough: what is left is what the next check names, and nothing else
+    expect((await RlPost.check()).violations).toEqual(repaired.left);
+    expect((await RlPost.repair()).fixed).toEqual([]);
+    expect(await redis.raw.hGetAll(key)).toEqual({ '#id': 'a:b', topic: 't', slug: 'two' });
+    expect(await redis.raw.zRange(`${base('RlPost')}:all`, 0, -1)).toEqual(['1']);
+    expect(await redis.raw.sMembers(`${base('RlPost')}:idx:topic:t`)).toEqual(['1']);
+    expect(await redis.raw.hGetAll(`${base('RlPost')}:uniq:slug`)).toEqual({ one: '1' });
+    expect(await RlPost.count()).toBe(1);
+    const next = await RlPost.create({ topic: 't', slug: 'two' });
+    expect(next.id).toBe('2');
+    expect((await RlPost.findBy({ topic: 't' })).map((post) => post.id).sort()).toEqual(['1', '2']);
+    await redis.raw.del(key);
+    expect((await RlPost.check()).violations).toEqual([]);
+  });
+
+  it('with a foreign hash under its key (no #id): taken out of all, the hash left as it is, no entry written', async () => {
+    const key = `${base('RlPost')}:obj:1:x`;
+    await redis.raw.zAdd(`${base('RlPost')}:all`, { score: 0, value: '1:x' });
+    await redis.raw.hSet(key, { foo: 'bar', topic: 't' });
+    const found = await RlPost.check();
+    expect(found.violations.map((v) => [v.kind, v.id]).sort()).toEqual([
+      ['missingHash', '1:x'],
+      ['orphanHash', '1:x'],
+    ]);
+    const repaired = await RlPost.repair();
+    expect(repaired.fixed).toEqual(['object 1:x: unlisted']);
+    expect(repaired.left).toEqual([stray(key, '1:x')]);
+    expect((await RlPost.check()).violations).toEqual(repaired.left);
+    expect(await redis.raw.hGetAll(key)).toEqual({ foo: 'bar', topic: 't' });
+    expect(await redis.raw.sMembers(`${base('RlPost')}:idx:topic:t`)).not.toContain('1:x');
+    await redis.raw.del(key);
+    expect((await RlPost.check()).violations).toEqual([]);
+  });
+
+  it("the object's script writes no entry for such an id, listed or not", async () => {
+    const key = `${base('RlPost')}:obj:a:b`;
+    await redis.raw.hSet(key, { '#id': 'a:b', topic: 'q' });
+    const scope = await scopeOf('RlPost');
+    expect(await repairObject(scope, 'a:b', [])).toBe('memo deleted');
+    await redis.raw.zAdd(`${base('RlPost')}:all`, { score: 0, value: 'a:b' });
+    expect(await repairObject(scope, 'a:b', [])).toBe('unlisted');
+    expect(await redis.raw.exists(`${base('RlPost')}:idx:topic:q`)).toBe(0);
+    expect(await redis.raw.zScore(`${base('RlPost')}:all`, 'a:b')).toBeNull();
+    expect(await redis.raw.hGetAll(key)).toEqual({ '#id': 'a:b', topic: 'q' });
+    await redis.raw.del(key);
+    expect((await RlPost.check()).violations).toEqual([]);
   });
 });

@@ -13,7 +13,8 @@
 -- Returns: 'rebuilt' | 'relisted' (a hash whose #id is its id, put back in `all`, then rebuilt; with sequence
 --          ids, the sequence raised to at least that id's draw in the same step, so that no create takes the id
 --          again) | 'hash deleted' (a hash whose #id is not its id) | 'unlisted' (an id in `all` without hash
---          or expiry, removed) | 'memo deleted' | 'expired' (an expired object: left to the sweep); and outcomes
+--          or expiry, or that is no valid id (ids.lua: `a:b`), removed; the key `<base>:obj:a:b` is no object and
+--          is left as it is) | 'memo deleted' | 'expired' (an expired object: left to the sweep); and outcomes
 --          that leave a violation:
 --          'conflict' (a unique value held and owned by another live object: left to it) | 'unindexable' (a
 --          score-indexed value that is not a stored number: its entry, if any, left as it is) | 'unlistable' (a
@@ -23,7 +24,8 @@
 -- Guarantees: one atomic step (invariants 1 to 5 for this object); safe while the application writes, since
 -- every decision is taken on what is stored at that instant. Every check that can refuse the whole object
 -- comes before the first write (a sequence of another type is refused by GET before the hash is listed); a
--- memo key of another type is no memo (the library owns `memo:` keys) and is deleted.
+-- memo key of another type is no memo (the library owns `memo:` keys) and is deleted. No entry is ever written
+-- for an id that is not a valid id.
 --!include key-types.lua
 --!include indexes.lua
 --!include numbers.lua
@@ -50,6 +52,13 @@ local function forgetMemo()
   redis.call('DEL', memo)
 end
 
+if not isValidId(id) then
+  -- no object has this id: its key (`obj:a:b`) is not one, and is left as it is
+  forgetMemo()
+  redis.call('ZREM', all, id)
+  redis.call('ZREM', base .. ':exp', id)
+  return listed and 'unlisted' or 'memo deleted'
+end
 if redis.call('EXISTS', key) == 0 then
   if listed and redis.call('ZSCORE', base .. ':exp', id) then
     return 'expired'
