@@ -28,6 +28,12 @@ export async function foldsOf(scope: ModelScope, ids: readonly string[], attribu
   return values.map((stored) => attributes.map((attr, f) => [attr, stored[f] ?? '', foldCase(stored[f] ?? '')] as const));
 }
 
+/** save.lua's id form of a scope: '0' given ids, '1' sequence ids, 'n:s' the sequence of shard s of n. */
+function idFormOf({ definition, keys }: ModelScope): string {
+  if (definition.idStrategy !== 'sequence') return '0';
+  return keys.shard === undefined ? '1' : `${keys.shard.count}:${keys.shard.index}`;
+}
+
 /** Rewrites one object's entries (and memo) from its stored values; see repair-object.lua for the outcomes. */
 export async function repairObject(
   scope: ModelScope,
@@ -38,9 +44,9 @@ export async function repairObject(
 ): Promise<string> {
   const { definition, keys } = scope;
   const memo = definition.ttlMs !== null || definition.cap !== null;
-  const args: Array<string | Buffer> = [id, definition.idStrategy, memo ? '1' : '0', mode, String(folds.length), ...folds.flat()];
+  const args: Array<string | Buffer> = [id, idFormOf(scope), memo ? '1' : '0', mode, String(folds.length), ...folds.flat()];
   pushStoredSpecs(args, definition, indexes);
-  return String(await scripts.repairObject().run(commands(scope), [keys.all, keys.base], args));
+  return String(await scripts.repairObject().run(commands(scope), [keys.all, keys.base, keys.sequence], args));
 }
 
 /**

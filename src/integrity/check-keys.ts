@@ -35,7 +35,10 @@ export async function checkKeys(scope: ModelScope, findings: Findings, batchSize
 async function checkUnlisted(scope: ModelScope, findings: Findings, hashes: string[], memos: string[]): Promise<void> {
   const client = raw(scope.client);
   const listed = await Promise.all([...hashes, ...memos].map((id) => client.zScore(scope.keys.all, id)));
-  await checkOrphans(scope, findings, hashes.filter((_, i) => listed[i] === null));
+  // a key whose id is no valid id holds no object, even while `all` lists that id (the objects' side reports
+  // the id as `missingHash`, and repair takes it out of `all`): named here either way, so that a repair's `left`
+  // names it at once
+  await checkOrphans(scope, findings, hashes.filter((id, i) => listed[i] === null || !isValidId(id)));
   const keeps = scope.definition.ttlMs !== null || scope.definition.cap !== null;
   const listedMemos = memos.filter((_, i) => listed[hashes.length + i] !== null);
   if (!keeps && listedMemos.length > 0) {
@@ -52,15 +55,18 @@ async function checkUnlisted(scope: ModelScope, findings: Findings, hashes: stri
 }
 
 /**
- * Keys `<base>:obj:<id>` whose id is not in `all`. A hash naming itself (`#id`) is listed again by repair, one
+ * Keys `<base>:obj:<id>` whose id is not in `all` (or is no valid id). A hash naming itself (`#id`) is listed again by repair, one
  * naming another id deleted. Left as they are, as they may be another program's data: a key holding another type
- * than a hash (`wrongType`), a key whose id is no valid id (not an object), and in a sequence model a hash whose
- * id is not a sequence number (the model's `all` lists sequence ids only).
+ * than a hash (`wrongType`), a key whose id is no valid id (not an object), in a sequence model a hash whose id
+ * is not a sequence number (1 to 2^53 - 1: the model's `all` lists sequence ids only), and in a shard of a
+ * sharded sequence model a hash whose id another shard's sequence draws. A hash listed again raises the
+ * sequence to its id in the same step (repair-object.lua), so no create takes that id again.
  */
 async function checkOrphans(scope: ModelScope, findings: Findings, ids: string[]): Promise<void> {
   const client = raw(scope.client);
   const types = await Promise.all(ids.map((id) => client.type(scope.keys.object(id))));
   const ownIds = await Promise.all(ids.map((id, i) => (types[i] === 'hash' ? client.hGet(scope.keys.object(id), '#id') : null)));
+  const shard = scope.keys.shard;
   ids.forEach((id, i) => {
     const key = scope.keys.object(id);
     const fix = { type: 'object', id, folds: [] } as const;
@@ -70,6 +76,9 @@ async function checkOrphans(scope: ModelScope, findings: Findings, ids: string[]
     else if (ownIds[i] !== id) findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, and holds #id ${JSON.stringify(ownIds[i])}`, fix);
     else if (scope.definition.idStrategy === 'sequence' && !isSequenceId(id)) {
       findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, where a sequence model lists sequence ids only`);
+    } else if (scope.definition.idStrategy === 'sequence' && shard && (Number(id) - 1) % shard.count !== shard.index) {
+      const own = (Number(id) - 1) % shard.count;
+      findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, and ${id} is an id of shard ${own}, not of shard ${shard.index}`);
     } else findings.add('orphanHash', { id, key }, `hash of ${id} is not in all`, fix);
   });
 }

@@ -3,7 +3,7 @@ import { Findings } from './findings';
 import { ModelScope, relatedScope } from './model-scope';
 import { idsInOrder } from './ids-in-order';
 import { binary, latin1, raw, unlessWrongType } from './raw-commands';
-import { isSequenceId } from '../keys/id-format';
+import { isSequenceId, isValidId } from '../keys/id-format';
 
 const show = (member: string) => JSON.stringify(Buffer.from(member, 'latin1').toString('utf8')).slice(0, 80);
 
@@ -29,10 +29,17 @@ export async function checkObjects(scope: ModelScope, findings: Findings, batchS
 /**
  * Checks objects whose ids are in `all`: one batch of the stream, or the objects a repair left with a violation
  * (repair-model.ts checks them again). A key that holds no hash is named (`wrongType`) and left as it is: it
- * may be another program's data.
+ * may be another program's data. An id that is no valid id (`a:b`) is reported as `missingHash`: no object has
+ * it, and its key is not read.
  */
-export async function checkListed(scope: ModelScope, findings: Findings, ids: readonly string[]): Promise<void> {
+export async function checkListed(scope: ModelScope, findings: Findings, listed: readonly string[]): Promise<void> {
   const client = raw(scope.client);
+  // an id no object can have names no hash, whatever its key holds (`obj:a:b` is not an object): repair takes
+  // it out of `all`, with the entries its memo records, and leaves the key as it is
+  const ids = listed.filter((id) => isValidId(id));
+  for (const id of listed) {
+    if (!isValidId(id)) findings.add('missingHash', { id }, `${JSON.stringify(id)} is in all, but is not a valid id: it names no object`, { type: 'object', id, folds: [] });
+  }
   const hashes = await Promise.all(ids.map((id) => unlessWrongType(client.hGetAll(scope.keys.object(id)), null)));
   const live: Array<[string, Map<string, string>]> = [];
   const gone: string[] = [];

@@ -4,7 +4,7 @@
  */
 export type ViolationKind =
   | 'orphanHash' // invariant 2: a hash whose id is not in `all`
-  | 'missingHash' // invariant 1: an id in `all` without its hash, not an expired object awaiting its sweep
+  | 'missingHash' // invariant 1: an id in `all` without its hash, not an expired object awaiting its sweep; or no valid id
   | 'danglingEntry' // invariant 3: an index entry naming an object that does not exist
   | 'wrongEntry' // invariant 3: an index entry of a live object that does not match its value (or wrong score)
   | 'missingEntry' // invariant 3/4: an indexed value of a live object without its entry

@@ -11,9 +11,13 @@ export function isValidId(id: string): boolean {
   return ID_PATTERN.test(id);
 }
 
-/** Whether `id` is one a sequence draws (1, 2, ...): a sequence model's `all` scores each id by its number. */
+/**
+ * Whether `id` is one a sequence draws (1, 2, ... 2^53 - 1): a sequence model's `all` scores each id by its
+ * number. A sequence never draws past 2^53 - 1 (exactSequenceId), where a number no longer holds every integer:
+ * `'9007199254740993'` is no sequence id (ids.lua's isSequenceId says the same in the scripts).
+ */
 export function isSequenceId(id: string): boolean {
-  return /^[1-9]\d*$/.test(id);
+  return /^[1-9]\d*$/.test(id) && Number.isSafeInteger(Number(id));
 }
 
 export function normalizeId(model: string, id: unknown): string {

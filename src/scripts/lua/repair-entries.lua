@@ -3,12 +3,15 @@
 -- ARGV[1..4]  the index's spec (indexes.lua);  ARGV[5..]  members (unique index: values) of KEYS[3] to check
 -- Returns: how many entries were removed. A correct sorted entry with a wrong score is not removed (the
 -- object's repair re-scores it); an entry of an expired object awaiting its sweep is left to the sweep. An
--- entry naming a key that is not a hash (written by something else) names no object, and is removed. A
--- case-insensitive unique value is judged by the object's `#ci:` field (Lua cannot lower-case Unicode the way
--- JavaScript does): repair() runs an object's own repair, which sets that field from its value, before this.
+-- entry naming a key that is not a hash (written by something else) names no object, and is removed; so is
+-- an entry naming an id that is no valid id (ids.lua: `a:b`), even while `all` lists it or a hash is stored
+-- under `<base>:obj:a:b`: no object has such an id. A case-insensitive unique value is judged by the object's
+-- `#ci:` field (Lua cannot lower-case Unicode the way JavaScript does): repair() runs an object's own repair,
+-- which sets that field from its value, before this.
 -- Guarantees: each entry is judged against what is stored at that instant (invariants 3 and 4).
 --!include key-types.lua
 --!include indexes.lua
+--!include ids.lua
 
 local all, base, indexKey = KEYS[1], KEYS[2], KEYS[3]
 local specs, fields = readSpecs(1, 1)
@@ -36,7 +39,7 @@ for i = 5, #ARGV do
   end
   if id and id ~= '' then
     local key = base .. ':obj:' .. id
-    local listed = redis.call('ZSCORE', all, id)
+    local listed = isValidId(id) and redis.call('ZSCORE', all, id)
     if not listed or not isHash(key) then
       if not (listed and redis.call('ZSCORE', base .. ':exp', id)) then
         remove(member, id)

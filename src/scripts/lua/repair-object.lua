@@ -1,28 +1,40 @@
 -- repair-object.lua: bring one object back in line with the invariants, from its stored values.
--- KEYS[1]  the model's `all` zset;  KEYS[2] the model's key base (hash, memo, `exp`, index keys derive from it)
--- ARGV[1]  the id;  ARGV[2] 'sequence' | 'uuid' (the `all` score of a re-listed hash);  ARGV[3] '1' when the
+-- KEYS[1]  the model's `all` zset;  KEYS[2] the model's key base (hash, memo, `exp`, index keys derive from it);
+-- KEYS[3]  the model's sequence (a shard's, for a sharded model): raised when a hash is listed again
+-- ARGV[1]  the id;  ARGV[2] the id form, as save.lua's: '0' given ids (uuids: a re-listed hash is scored 0),
+--          '1' sequence ids (scored by their number), 'n:s' the sequence of shard s of a model sharded n ways
+--          (its k-th id is (k - 1) * n + s + 1); ARGV[3] '1' when the
 --          model keeps memos (ttl or cap; in any model an object with a memo or a time to live keeps one);
 -- ARGV[4]  'full' (rewrite the memo from the given specs: every index) | 'add' (only add entries, also to the memo)
 -- ARGV[5]  n case folds, then n triples (attribute, its value as the caller read it, the lower-cased value;
 --          '' = absent): `#ci:<attr>` is set only if the attribute still holds that value (Lua cannot lower-case
 --          Unicode the way JavaScript does)
 -- then     k index specs (indexes.lua): the indexes whose entries to (re)write
--- Returns: 'rebuilt' | 'relisted' (a hash whose #id is its id, put back in `all`, then rebuilt) | 'hash deleted'
---          (a hash whose #id is not its id) | 'unlisted' (an id in `all` without hash or expiry, removed) |
---          'memo deleted' | 'expired' (an expired object: left to the sweep); and outcomes that leave a violation:
+-- Returns: 'rebuilt' | 'relisted' (a hash whose #id is its id, put back in `all`, then rebuilt; with sequence
+--          ids, the sequence raised to at least that id's draw in the same step, so that no create takes the id
+--          again) | 'hash deleted' (a hash whose #id is not its id) | 'unlisted' (an id in `all` without hash
+--          or expiry, or that is no valid id (ids.lua: `a:b`), removed; the key `<base>:obj:a:b` is no object and
+--          is left as it is) | 'memo deleted' | 'expired' (an expired object: left to the sweep); and outcomes
+--          that leave a violation:
 --          'conflict' (a unique value held and owned by another live object: left to it) | 'unindexable' (a
 --          score-indexed value that is not a stored number: its entry, if any, left as it is) | 'unlistable' (a
---          hash naming itself whose id is not a sequence number, in a sequence model: nothing written) |
+--          hash naming itself whose id is not a sequence number (1 to 2^53 - 1), in a sequence model, or is one
+--          another shard's sequence draws, in a sharded model: nothing written) |
 --          'not a hash' (the object's key holds another type: nothing written)
--- Guarantees: one atomic step (invariants 1 to 4 for this object); safe while the application writes, since
+-- Guarantees: one atomic step (invariants 1 to 5 for this object); safe while the application writes, since
 -- every decision is taken on what is stored at that instant. Every check that can refuse the whole object
--- comes before the first write; a memo key of another type is no memo (the library owns `memo:` keys) and is
--- deleted.
+-- comes before the first write (a sequence of another type is refused by GET before the hash is listed); a
+-- memo key of another type is no memo (the library owns `memo:` keys) and is deleted. No entry is ever written
+-- for an id that is not a valid id.
 --!include key-types.lua
 --!include indexes.lua
 --!include numbers.lua
+--!include ids.lua
+--!include sequence-ids.lua
 
-local all, base, id = KEYS[1], KEYS[2], ARGV[1]
+local all, base, sequence, id = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
+local sequenceIds = ARGV[2] ~= '0'
+local stride, shard = string.match(ARGV[2], '^(%d+):(%d+)$')
 local key = base .. ':obj:' .. id
 local memo = base .. ':memo:' .. id
 local folds = tonumber(ARGV[5])
@@ -40,6 +52,13 @@ local function forgetMemo()
   redis.call('DEL', memo)
 end
 
+if not isValidId(id) then
+  -- no object has this id: its key (`obj:a:b`) is not one, and is left as it is
+  forgetMemo()
+  redis.call('ZREM', all, id)
+  redis.call('ZREM', base .. ':exp', id)
+  return listed and 'unlisted' or 'memo deleted'
+end
 if redis.call('EXISTS', key) == 0 then
   if listed and redis.call('ZSCORE', base .. ':exp', id) then
     return 'expired'
@@ -60,11 +79,23 @@ if not listed then
     redis.call('DEL', key)
     return 'hash deleted'
   end
-  -- a sequence model's `all` scores each id by its number
-  if ARGV[2] == 'sequence' and not string.match(id, '^[1-9]%d*$') then
-    return 'unlistable'
+  if sequenceIds then
+    -- a sequence model's `all` scores each id by its number; a shard lists the ids its own sequence draws
+    if not isSequenceId(id) then
+      return 'unlistable'
+    end
+    local drawn = tonumber(id)
+    if stride then
+      local offset = (drawn - 1) % tonumber(stride)
+      if offset ~= tonumber(shard) then
+        return 'unlistable'
+      end
+      drawn = (drawn - 1 - offset) / tonumber(stride) + 1
+    end
+    -- invariant 5: no later create draws this id again
+    raiseSequence(sequence, drawn)
   end
-  redis.call('ZADD', all, ARGV[2] == 'sequence' and id or 0, id)
+  redis.call('ZADD', all, sequenceIds and id or 0, id)
   outcome = 'relisted'
 end
 local memoType = redis.call('TYPE', memo).ok

@@ -37,3 +37,17 @@ local function drawSequence(sequence, count)
   end
   return drawn
 end
+
+-- Raises `sequence` to `drawn` when it is below (never lowers it: invariant 5, ids are never reused) and returns
+-- its value afterwards, as text. A sequence holding no number reads as 0. `drawn` is a count of draws at most
+-- 2^53 - 1 (the k-th draw of a shard's sequence, for a sharded model's id). A key of another type is an error
+-- from GET, before anything is written.
+local function raiseSequence(sequence, drawn)
+  local current = tonumber(redis.call('GET', sequence) or '0') or 0
+  if current < drawn then
+    local text = string.format('%d', drawn)
+    redis.call('SET', sequence, text)
+    return text
+  end
+  return string.format('%d', current)
+end
