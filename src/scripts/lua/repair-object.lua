@@ -17,9 +17,11 @@
 -- Guarantees: one atomic step (invariants 1 to 4 for this object); safe while the application writes, since
 -- every decision is taken on what is stored at that instant. Every check that can refuse the whole object
 -- comes before the first write; a memo key of another type is no memo (the library owns `memo:` keys) and is
--- deleted.
+-- deleted. A memo deleted with its object drops only the entries that can be the object's own (a key of the
+-- model's under KEYS[2], the object's member: objects.lua's memoEntries); what else it records is left as it is.
 --!include key-types.lua
 --!include indexes.lua
+--!include objects.lua
 --!include numbers.lua
 
 local all, base, id = KEYS[1], KEYS[2], ARGV[1]
@@ -29,13 +31,11 @@ local folds = tonumber(ARGV[5])
 local specs, fields = readSpecs(7 + 3 * folds, tonumber(ARGV[6 + 3 * folds]))
 local listed = redis.call('ZSCORE', all, id)
 
--- Drops the entries a memo records (a unique value only if it still names this id), then the memo.
+-- Drops the entries a memo records that can be this object's (objects.lua's memoEntries; a unique value only
+-- if it still names this id), then the memo: what else it records is left as it is.
 local function forgetMemo()
   if isHash(memo) then
-    local recorded = redis.call('HGETALL', memo)
-    for i = 1, #recorded, 2 do
-      dropEntry(string.sub(recorded[i], 1, 1), string.sub(recorded[i], 2), recorded[i + 1], id)
-    end
+    memoEntries(base, id, dropEntry)
   end
   redis.call('DEL', memo)
 end
