@@ -10,8 +10,7 @@ import { resolveIndex } from '../metadata/resolve-index';
 import { IndexDescriptor } from '../metadata/index-descriptor';
 import { MAX_SHARDS } from '../keys/shard-tags';
 import { modelReplicaPolicy } from '../connection/wait-replicas';
-
-const MODEL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+import { isValidModelName } from '../metadata/model-name';
 
 /** Declares an entity class as a model; its `@Attr` properties (and its base classes') are what gets stored. */
 export function Model(given?: ModelOptions): ClassDecorator {
@@ -22,7 +21,7 @@ export function Model(given?: ModelOptions): ClassDecorator {
   return (target) => {
     // only undefined means "not given": a null name or group is a mistake, not a request for the default
     const name = options.name === undefined ? target.name : options.name;
-    if (typeof name !== 'string' || !MODEL_NAME.test(name)) {
+    if (!isValidModelName(name)) {
       throw new SchemaError(`${target.name}: model name ${describeValue(name)} must be 1 to 64 letters, digits or _`);
     }
     const idStrategy = options.idStrategy === undefined ? 'sequence' : options.idStrategy;
@@ -76,7 +75,7 @@ export function Model(given?: ModelOptions): ClassDecorator {
       }
     }
     const group = options.group;
-    if (group !== undefined && (typeof group !== 'string' || !MODEL_NAME.test(group))) {
+    if (group !== undefined && !isValidModelName(group)) {
       throw new SchemaError(`${target.name}: group ${describeValue(group)} must be 1 to 64 letters, digits or _`);
     }
     refuseMethodNames(target, [...attributes.map((a) => a.property), ...dynamic]);

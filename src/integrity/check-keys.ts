@@ -1,5 +1,5 @@
 import { indexName, StoredIndex } from '../schema/stored-definition';
-import { entryOf, idOfLexMember, withFolds } from './expected-entries';
+import { entryOf, idOfLexMember, isOwnMemoEntry, withFolds } from './expected-entries';
 import { Findings } from './findings';
 import { ModelScope } from './model-scope';
 import { binary, chunks, globEscape, isWrongType, latin1, raw, unlessWrongType } from './raw-commands';
@@ -47,16 +47,29 @@ async function checkUnlisted(scope: ModelScope, findings: Findings, hashes: stri
     const objects = listedMemos.map((id, i) => [id, new Map(Object.entries(hashesOf[i] as Record<string, string>))] as [string, Map<string, string>]);
     await checkMemos(scope, findings, objects.filter(([, values]) => values.size > 0), true);
   }
-  memos.forEach((id, i) => {
-    if (listed[hashes.length + i] !== null) return;
+  const unlisted = memos.filter((_, i) => listed[hashes.length + i] === null);
+  const foreign = await foreignEntries(scope, unlisted);
+  unlisted.forEach((id, i) => {
     const key = `${scope.keys.base}:memo:${id}`;
-    findings.add('memoMismatch', { id, key }, `memo of ${id}, which is not in all`, { type: 'object', id, folds: [] });
+    const others = foreign[i] > 0 ? `; records ${foreign[i]} entr${foreign[i] === 1 ? 'y' : 'ies'} that cannot be its object's (another key or member), left as they are` : '';
+    findings.add('memoMismatch', { id, key }, `memo of ${id}, which is not in all${others}`, { type: 'object', id, folds: [] });
   });
 }
 
 /**
- * Keys `<base>:obj:<id>` whose id is not in `all` (or is no valid id). A hash naming itself (`#id`) is listed again by repair, one
- * naming another id deleted. Left as they are, as they may be another program's data: a key holding another type
+ * How many entries each memo records that cannot be its object's (isOwnMemoEntry: a key that is not one of the
+ * model's index keys, or another object's member). Its repair drops the others and deletes the memo: these are
+ * left as they are (a memo is written by hand or by another program to record them).
+ */
+async function foreignEntries(scope: ModelScope, ids: string[]): Promise<number[]> {
+  const client = binary(scope.client);
+  const memos = await Promise.all(ids.map((id) => unlessWrongType(client.hGetAll(`${scope.keys.base}:memo:${id}`), {})));
+  return ids.map((id, i) => Object.entries(memos[i]).filter(([field, member]) => !isOwnMemoEntry(scope.keys.base, field, latin1(member), id)).length);
+}
+
+/**
+ * Keys `<base>:obj:<id>` whose id is not in `all` (or is no valid id). A hash naming itself (`#id`) is listed
+ * again by repair, one naming another id deleted. Left as they are, as they may be another program's data: a key holding another type
  * than a hash (`wrongType`), a key whose id is no valid id (not an object), in a sequence model a hash whose id
  * is not a sequence number (1 to 2^53 - 1: the model's `all` lists sequence ids only), and in a shard of a
  * sharded sequence model a hash whose id another shard's sequence draws. A hash listed again raises the

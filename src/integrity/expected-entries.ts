@@ -29,6 +29,26 @@ export function lexMember(value: string | undefined, id: string): string {
   return lexMemberBytes(value, id).toString('latin1');
 }
 
+/**
+ * Whether an entry a memo records (`field`: its kind and key; `member` as latin1) can be an entry of object `id`
+ * of the model whose key base is `base`, as src/scripts/lua/indexes.lua's isOwnEntry decides: a key of an index
+ * kind the model can have under its base (S `<base>:idx:`, Z `<base>:idx:` or `<base>:lex:`, U `<base>:uniq:`)
+ * and the object's member (the id; for a lex key, a member ending with the id). The scripts act on no other.
+ */
+export function isOwnMemoEntry(base: string, field: string, member: string, id: string): boolean {
+  const kind = field.charAt(0);
+  const key = field.slice(1);
+  if (!key.startsWith(base)) return false;
+  const stem = key.slice(base.length);
+  if (kind === 'S') return stem.startsWith(':idx:') && member === id;
+  if (kind === 'Z') {
+    if (stem.startsWith(':idx:')) return member === id;
+    const tail = `\0\0${String.fromCharCode(id.length)}${id}`;
+    return stem.startsWith(':lex:') && id.length < 256 && member.length > tail.length - 1 && member.endsWith(tail);
+  }
+  return kind === 'U' && stem.startsWith(':uniq:');
+}
+
 /** The id a lex member names (after the first \0\0: one length byte, then the id), or undefined. */
 export function idOfLexMember(member: string): string | undefined {
   const at = member.indexOf('\0\0');

@@ -6,6 +6,7 @@ import { removalPlan } from '../relations/removal-program';
 import { describeModel } from './describe-model';
 import { markStale, registerDefinition, unreadableDefinition } from './schema-registry';
 import { compareDefinitions, describeChange, SchemaStatus } from './schema-status';
+import { StoredDefinitionError } from './stored-definition';
 
 /** Per connection, per model name: done (true) or the registration under way. */
 const registered = new WeakMap<Connection, Map<string, true | Promise<void>>>();
@@ -36,7 +37,7 @@ async function register(connection: Connection, model: ModelDescriptor): Promise
     stored = await registerDefinition(connection.client, connection.prefix, current);
   } catch (error) {
     // A stored definition that cannot be read must not stop the application: say so, once.
-    if (!(error instanceof SyntaxError) && !/stored model definition/.test((error as Error).message)) throw error;
+    if (!(error instanceof SyntaxError) && !(error instanceof StoredDefinitionError)) throw error;
     console.warn(`redis-record: ${unreadableDefinition(model.name, (error as Error).message)}; run ${model.name}.reindex()`);
     return;
   }

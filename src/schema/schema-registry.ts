@@ -41,7 +41,7 @@ export async function registerDefinition(
     layoutSignature(definition),
     unkept,
   ]);
-  return typeof before === 'string' ? parseDefinition(before) : undefined;
+  return typeof before === 'string' ? parseDefinition(before, definition.name) : undefined;
 }
 
 /**
@@ -56,7 +56,7 @@ export async function markStale(client: RedisCommands, prefix: string, current: 
   for (;;) {
     const json = await commands(client).hGet(registryKey(prefix), current.name);
     if (typeof json !== 'string') return;
-    const stored = parseDefinition(json);
+    const stored = parseDefinition(json, current.name);
     const marked = new Set(stored.stale ?? []);
     const names = stored.indexes.map(indexName).filter((name) => !declared.has(name) && !marked.has(name));
     if (names.length === 0) return;
@@ -68,7 +68,7 @@ export async function markStale(client: RedisCommands, prefix: string, current: 
 /** The stored definition of model `name` under `prefix` (from `<prefix>#models`), or undefined when none is stored. */
 export async function storedDefinition(client: unknown, prefix: string, name: string): Promise<StoredDefinition | undefined> {
   const json = await commands(client).hGet(registryKey(prefix), name);
-  return typeof json === 'string' ? parseDefinition(json) : undefined;
+  return typeof json === 'string' ? parseDefinition(json, name) : undefined;
 }
 
 /** Replaces the stored definition (reindex() does, once the data matches it). */
@@ -85,7 +85,8 @@ export async function storedDefinitions(client: unknown, prefix: string): Promis
 
 /**
  * Every definition stored under the prefix, by model name, and the names of those that cannot be read (not
- * JSON, or not a definition of this format) with why: one of them leaves the others usable.
+ * JSON, or not a valid definition of this format stored under its own name: parseDefinition) with why: one of
+ * them leaves the others usable, and is never used to name keys.
  */
 export async function readDefinitions(
   client: unknown,
@@ -96,7 +97,7 @@ export async function readDefinitions(
   const unreadable = new Map<string, string>();
   for (const [name, json] of Object.entries(all)) {
     try {
-      definitions.set(name, parseDefinition(json));
+      definitions.set(name, parseDefinition(json, name));
     } catch (error) {
       unreadable.set(name, (error as Error).message);
     }
@@ -104,7 +105,7 @@ export async function readDefinitions(
   return { definitions, unreadable };
 }
 
-/** What is said of a stored definition that cannot be read (bad JSON, or not a definition), and why. */
+/** What is said of a stored definition that cannot be read (bad JSON, or not a valid definition), and why. */
 export function unreadableDefinition(name: string, why: string): string {
   return `the stored definition of model ${JSON.stringify(name)} cannot be read (${why})`;
 }

@@ -4,7 +4,7 @@ import { createClient } from 'redis';
 import { Attr, BaseEntity, Index, ManyToMany, Model, SortableString, Unique } from '../../src';
 import { redactSecrets, redactUrl } from '../../src/connection/redact-url';
 import { startPrivateRedis } from '../../tools/private-redis';
-import { useTestRedis } from '../support/test-redis';
+import { keysUnder, useTestRedis } from '../support/test-redis';
 import { useCli } from './run-cli';
 
 /**
@@ -202,6 +202,74 @@ describe('a stored definition that cannot be read', () => {
     } finally {
       await redis.raw.hDel(`${redis.prefix}#models`, 'CliBroken');
     }
+  });
+});
+
+describe('a stored definition that is not a valid one', () => {
+  const registry = () => `${redis.prefix}#models`;
+  const userKeys = async () => (await keysUnder(redis.raw, redis.prefix)).filter((key) => key.startsWith(`${base()}:`));
+
+  /** Stores `fields` (field -> JSON) for the test, then deletes them. */
+  async function withStored(fields: Record<string, string>, test: () => Promise<void>): Promise<void> {
+    await redis.raw.hSet(registry(), fields);
+    try {
+      await test();
+    } finally {
+      await redis.raw.hDel(registry(), Object.keys(fields));
+    }
+  }
+
+  it('an incomplete one is skipped with a warning by a command covering every model, and fails one naming it', async () => {
+    await withStored({ CliBad4: '{"format":1,"indexes":[]}' }, async () => {
+      const all = await cli.json(['check', ...p()]);
+      expect(all.code).toBe(0);
+      expect(all.stderr).toBe(
+        'redis-record: warning: the stored definition of model "CliBad4" cannot be read (not a stored model definition of format 1: name must be a model name (1 to 64 letters, digits or _), got nothing); skipped\n',
+      );
+      expect(all.data.scopes.map((s: { model: string }) => s.model)).toContain('CliUser');
+      const named = await cli.run(['check', 'CliBad4', ...p()]);
+      expect(named.code).toBe(2);
+      expect(named.stderr).toMatch(/^redis-record: failed: the stored definition of model "CliBad4" cannot be read \(not a stored model definition of format 1: .+\)\n$/);
+    });
+  });
+
+  it('one naming another model is never used: repair of it fails, and deletes nothing of that model', async () => {
+    const user = JSON.parse((await redis.raw.hGet(registry(), 'CliUser'))!);
+    const keys = await userKeys();
+    await withStored({ CliEvil: JSON.stringify({ ...user, indexes: [] }) }, async () => {
+      const named = await cli.run(['repair', 'CliEvil', ...p()]);
+      expect(named).toMatchObject({ code: 2, stdout: '' });
+      expect(named.stderr).toBe(
+        'redis-record: failed: the stored definition of model "CliEvil" cannot be read (not a stored model definition of format 1: name must be the name it is stored under ("CliEvil"), got "CliUser")\n',
+      );
+      const all = await cli.json(['repair', ...p()]);
+      expect(all.code).toBe(0);
+      expect(all.stderr).toMatch(/^redis-record: warning: the stored definition of model "CliEvil" cannot be read \(.+\); skipped\n$/);
+      expect(await userKeys()).toEqual(keys);
+      expect((await cli.run(['check', 'CliUser', ...p()])).code).toBe(0);
+    });
+  });
+
+  it('names that break the model-name rule, and fields of the wrong type, make it broken', async () => {
+    const user = JSON.parse((await redis.raw.hGet(registry(), 'CliUser'))!);
+    const broken = {
+      'Cli{x}': { ...user, name: 'Cli{x}' },
+      CliGroup: { ...user, name: 'CliGroup', group: 'a}b', layout: { ...user.layout, hashTag: 'group' } },
+      CliIndex: { ...user, name: 'CliIndex', indexes: [{ kind: 'set', attribute: 'a:b', scope: null, caseInsensitive: false }] },
+      CliTarget: { ...user, name: 'CliTarget', relations: [{ kind: 'belongsTo', property: 'x', target: 'No{pe', foreignKey: 'xId' }] },
+      CliTtl: { ...user, name: 'CliTtl', ttlMs: '1000' },
+      CliAttrs: { ...user, name: 'CliAttrs', attributes: null },
+    };
+    await withStored(Object.fromEntries(Object.entries(broken).map(([field, definition]) => [field, JSON.stringify(definition)])), async () => {
+      const all = await cli.json(['models', ...p()]);
+      expect(all.code).toBe(0);
+      const warned = all.stderr.trim().split('\n');
+      expect(warned).toHaveLength(Object.keys(broken).length);
+      for (const name of Object.keys(broken)) {
+        expect(warned).toContainEqual(expect.stringContaining(`the stored definition of model ${JSON.stringify(name)} cannot be read (not a stored model definition of format 1: `));
+      }
+      expect(JSON.stringify(all.data)).not.toMatch(/Cli\{x\}|CliGroup|CliIndex|CliTarget|CliTtl|CliAttrs/);
+    });
   });
 });
 

@@ -3,9 +3,9 @@
 -- KEYS/ARGV: none of its own.
 -- The kept objects are exactly the first `keep` of the cap index read in query order (desc: highest score
 -- first; asc: lowest first; ties by id as in pages.lua), so ranks shown by a query and the cap agree.
--- Every evicted object is deleted whole (objects.lua's purgeObject): its entries are read from its memo, or,
--- for an object without one (written before the model had a cap), found from its stored values with `specs`
--- and `fields` (readSpecs of every index of the model).
+-- Every evicted object is deleted whole (objects.lua's purgeObject): its entries are read from its memo (only
+-- those that can be its own), or, for an object without one (written before the model had a cap), found from
+-- its stored values with `specs` and `fields` (readSpecs of every index of the model).
 
 local function trimCap(base, all, capKey, keep, keepLowest, numeric, specs, fields)
   local excess = redis.call('ZCARD', capKey) - keep

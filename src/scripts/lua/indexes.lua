@@ -11,11 +11,17 @@
 -- Entries are always computed from values stored in the object's hash (read inside the calling script),
 -- never from a client's copy: that is what keeps invariant 3 under concurrent writers.
 -- Objects with a TTL also keep a memo (<base>:memo:<id>, a hash 'S'|'Z'|'U' .. key -> member) of the entries
--- they sit in, so that they can be removed after the hash itself has expired (see objects.lua).
+-- they sit in, so that they can be removed after the hash itself has expired (see objects.lua); a recorded
+-- entry is acted on only when it can be the object's own (isOwnEntry).
 -- An object whose scope attribute is absent is in no scoped index; sorted indexes hold every object.
 
+-- What ends the lex member of object `id`: \0\0, the id's length as one byte, the id (at most 128 bytes).
+local function lexTail(id)
+  return '\0\0' .. string.char(#id) .. id
+end
+
 local function lexMember(value, id)
-  local tail = '\0\0' .. string.char(#id) .. id
+  local tail = lexTail(id)
   if not value then
     return '\255' .. tail
   end
@@ -80,6 +86,30 @@ local function entryOf(base, spec, values, id)
     end
   end
   return nil
+end
+
+-- Whether an entry a memo records (kind, key, member) can be an entry of object `id` of the model whose key
+-- base is `base`: a key of an index kind the model can have, under its base (S: `<base>:idx:`, Z: `<base>:idx:`
+-- or `<base>:lex:`, U: `<base>:uniq:`), and the object's own member (S and Z: the id; lex: ending with the id as
+-- lexMember writes it; U: a value, which dropEntry releases only while it names the id). A memo is a hash anyone
+-- can write: what else it records is not acted on. String compares only: no Redis call.
+local function isOwnEntry(base, kind, key, member, id)
+  local n = #base
+  if string.sub(key, 1, n) ~= base then
+    return false
+  end
+  local stem = string.sub(key, n + 1, n + 5)
+  if kind == 'S' then
+    return stem == ':idx:' and member == id
+  elseif kind == 'Z' then
+    if stem == ':idx:' then
+      return member == id
+    end
+    return stem == ':lex:' and #id < 256 and #member > #id + 2 and string.sub(member, -(#id + 3)) == lexTail(id)
+  elseif kind == 'U' then
+    return string.sub(key, n + 1, n + 6) == ':uniq:'
+  end
+  return false
 end
 
 -- Removes one recorded entry; a unique value is released only by its owner.

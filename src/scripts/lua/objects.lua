@@ -1,10 +1,12 @@
 -- objects.lua: deleting whole objects and sweeping expired ones; a library inlined into the scripts that
--- write (save, remove, expire, sweep, query). Needs key-types.lua and indexes.lua before it.
+-- write (save, remove, expire, sweep, query) and into repair-object.lua. Needs key-types.lua and indexes.lua
+-- before it.
 -- KEYS/ARGV: none of its own.
 -- Keys: <base>:obj:<id> the hash, <base>:memo:<id> the memo of index entries (objects with a TTL only),
 -- <base>:exp a zset id -> the time it expires (ms), for every object with a TTL.
 -- Guarantees: an object is deleted with every index and unique entry it has, whether its hash still exists
--- (entries computed from its values) or has expired (entries read from its memo).
+-- (entries computed from its values) or has expired (entries read from its memo); of what a memo records, only
+-- entries that can be the object's own are touched (memoEntries): never another model's or program's key.
 
 local function nowMs()
   local time = redis.call('TIME')
@@ -19,13 +21,19 @@ local function setExpiry(base, key, id, ttl)
   redis.call('ZADD', base .. ':exp', at, id)
 end
 
--- Calls drop(kind, key, member, id) for each index and unique entry that the memo of object `id` records;
--- returns whether the object has a memo. Writes nothing itself.
+-- Calls drop(kind, key, member, id) for each index and unique entry that the memo of object `id` records and
+-- that can be the object's own (indexes.lua's isOwnEntry: a key of the model's under `base`, the object's
+-- member); returns whether the object has a memo. Anything else a memo records (a key of another model or
+-- program, another object's member: written by hand) is skipped, neither checked nor dropped. Every reader of
+-- memos goes through here. Writes nothing itself.
 local function memoEntries(base, id, drop)
   local recorded = redis.call('HGETALL', base .. ':memo:' .. id)
   for i = 1, #recorded, 2 do
     local field = recorded[i]
-    drop(string.sub(field, 1, 1), string.sub(field, 2), recorded[i + 1], id)
+    local kind, key, member = string.sub(field, 1, 1), string.sub(field, 2), recorded[i + 1]
+    if isOwnEntry(base, kind, key, member, id) then
+      drop(kind, key, member, id)
+    end
   end
   return #recorded > 0
 end

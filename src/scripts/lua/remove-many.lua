@@ -11,9 +11,9 @@
 -- Guarantees: each object is checked and removed as remove.lua removes it (invariants 1 to 4 and 6, onDelete
 -- rules for the whole cascade checked before its first write); the objects one after the other, in one script,
 -- so that a refused object stops none of the others and no other client sees the call half done. When nothing
--- depends on the model's objects, each object's entries are read (from its memo, or its stored values) before
--- anything is deleted, and the deletes go as one command per key (gathered-removal.lua); an id given twice is
--- then removed once.
+-- depends on the model's objects, each object's entries are read (from its memo, only those that can be its own,
+-- or its stored values) before anything is deleted, and the deletes go as one command per key
+-- (gathered-removal.lua); an id given twice is then removed once.
 --!include key-types.lua
 --!include indexes.lua
 --!include objects.lua

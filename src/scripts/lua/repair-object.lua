@@ -25,9 +25,12 @@
 -- every decision is taken on what is stored at that instant. Every check that can refuse the whole object
 -- comes before the first write (a sequence of another type is refused by GET before the hash is listed); a
 -- memo key of another type is no memo (the library owns `memo:` keys) and is deleted. No entry is ever written
--- for an id that is not a valid id.
+-- for an id that is not a valid id. A memo deleted with its object drops only the entries that can be the
+-- object's own (a key of the model's under KEYS[2], the object's member: objects.lua's memoEntries); what else
+-- it records is left as it is.
 --!include key-types.lua
 --!include indexes.lua
+--!include objects.lua
 --!include numbers.lua
 --!include ids.lua
 --!include sequence-ids.lua
@@ -41,13 +44,11 @@ local folds = tonumber(ARGV[5])
 local specs, fields = readSpecs(7 + 3 * folds, tonumber(ARGV[6 + 3 * folds]))
 local listed = redis.call('ZSCORE', all, id)
 
--- Drops the entries a memo records (a unique value only if it still names this id), then the memo.
+-- Drops the entries a memo records that can be this object's (objects.lua's memoEntries; a unique value only
+-- if it still names this id), then the memo: what else it records is left as it is.
 local function forgetMemo()
   if isHash(memo) then
-    local recorded = redis.call('HGETALL', memo)
-    for i = 1, #recorded, 2 do
-      dropEntry(string.sub(recorded[i], 1, 1), string.sub(recorded[i], 2), recorded[i + 1], id)
-    end
+    memoEntries(base, id, dropEntry)
   end
   redis.call('DEL', memo)
 end

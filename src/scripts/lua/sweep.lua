@@ -4,6 +4,7 @@
 -- ARGV[1]  the most objects to delete in this call (the caller loops, so Redis is never blocked long)
 -- Returns: how many objects were deleted.
 -- Guarantees: each expired object is removed whole, from its memo: no dependence on keyspace notifications.
+-- Of what a memo records, only the object's own entries are removed (objects.lua's memoEntries).
 --!include key-types.lua
 --!include indexes.lua
 --!include objects.lua

@@ -1,0 +1,97 @@
+import { Attr, BaseEntity, BelongsTo, Codec, Counter, DynamicAttrs, HasMany, Index, ManyToMany, Model, SortableString, storedDefinitions, Unique, Version } from '../../src';
+import { describeModel } from '../../src/schema/describe-model';
+import { parseDefinition, StoredDefinition, StoredDefinitionError } from '../../src/schema/stored-definition';
+import { descriptorOf } from '../../src/metadata/model-registry';
+import { useTestRedis } from '../support/test-redis';
+
+/**
+ * A stored definition (`<prefix>#models`) is read only when it is one redis-record could have written, under
+ * the field it names: anything else is broken (never used to name keys), as a definition that is not JSON.
+ */
+
+const cents: Codec<bigint> = { encode: (value) => value.toString(), decode: (raw) => BigInt(raw) };
+
+@Model({ group: 'sdshop', ttl: 60 })
+class SdOrder extends BaseEntity {
+  @Attr() @Unique({ caseInsensitive: true }) ref?: string;
+  @Attr({ codec: cents }) @Index() total?: bigint;
+  @Attr() @Index({ sortable: true, scope: 'customerId' }) note?: SortableString;
+  @Counter() views?: number;
+  @Version() version?: number;
+  @DynamicAttrs() extra: Record<string, string> = {};
+  @BelongsTo(() => SdCustomer) customer!: BelongsTo<SdCustomer>;
+  customerId?: string;
+  @ManyToMany(() => SdTag) tags!: ManyToMany<SdTag>;
+}
+
+@Model({ group: 'sdshop', cap: { by: 'score', keep: 10, order: 'asc' } })
+class SdCustomer extends BaseEntity {
+  @Attr() @Index() score?: number;
+  @Attr() joined?: Date;
+  @Attr({ type: 'json' }) prefs?: string[];
+  @HasMany(() => SdOrder, { inverse: 'customer', onDelete: 'nullify' }) orders!: HasMany<SdOrder>;
+}
+
+@Model({ shards: 4, idStrategy: 'uuid' })
+class SdTag extends BaseEntity {
+  @Attr() @Index() label?: string;
+  @Attr() active?: boolean;
+}
+
+const redis = useTestRedis();
+const definitionOf = (model: Function) => describeModel(descriptorOf(model));
+const json = (definition: unknown) => JSON.stringify(definition);
+
+describe('parseDefinition', () => {
+  it('reads what the library stores for every kind of model', () => {
+    for (const model of [SdOrder, SdCustomer, SdTag]) {
+      const definition = definitionOf(model);
+      expect(parseDefinition(json(definition), definition.name)).toEqual(definition);
+    }
+  });
+
+  it.each<[string, (definition: StoredDefinition) => unknown, string]>([
+    ['an incomplete one', () => ({ format: 1, indexes: [] }), 'name must be a model name (1 to 64 letters, digits or _), got nothing'],
+    ['another format', (d) => ({ ...d, format: 2 }), 'format must be 1, got 2'],
+    ['no object', () => [1], 'it must be an object, got [1]'],
+    ['a name that breaks the model-name rule', (d) => ({ ...d, name: 'Sd{Order}' }), 'name must be a model name (1 to 64 letters, digits or _), got "Sd{Order}"'],
+    ['a group that breaks the model-name rule', (d) => ({ ...d, group: 'sd}x' }), 'group must be a model name (1 to 64 letters, digits or _), got "sd}x"'],
+    ['a layout that is not its group\'s', (d) => ({ ...d, layout: { ...d.layout, hashTag: 'model' } }), 'layout.hashTag must be one of "group", got "model"'],
+    ['an unknown id strategy', (d) => ({ ...d, idStrategy: 'random' }), 'idStrategy must be one of "sequence", "uuid", got "random"'],
+    ['a ttl that is no whole number', (d) => ({ ...d, ttlMs: '60000' }), 'ttlMs must be a whole number from 1 to 9007199254740991, got "60000"'],
+    ['attributes that are no array', (d) => ({ ...d, attributes: null }), 'attributes must be an array, got null'],
+    ['an attribute of an unknown type', (d) => ({ ...d, attributes: [{ ...d.attributes[0], type: 'bigint' }] }), 'attributes[0].type must be one of'],
+    ['an index attribute that is no identifier', (d) => ({ ...d, indexes: [{ ...d.indexes[0], attribute: 'a:b' }] }), 'indexes[0].attribute must be an attribute name (an identifier), got "a:b"'],
+    ['an index of an unknown kind', (d) => ({ ...d, indexes: [{ ...d.indexes[0], kind: 'geo' }] }), 'indexes[0].kind must be one of'],
+    ['a relation target that breaks the model-name rule', (d) => ({ ...d, relations: [{ ...d.relations[0], target: 'No}' }] }), 'relations[0].target must be a model name'],
+    ['a relation of an unknown kind', (d) => ({ ...d, relations: [{ kind: 'hasOne', property: 'x', target: 'SdTag' }] }), 'relations[0].kind must be one of'],
+    ['stale names that are not strings', (d) => ({ ...d, stale: [1] }), 'stale[0] must be a string, got 1'],
+    ['no hash', (d) => ({ ...d, hash: undefined }), 'hash must be a string, got nothing'],
+  ])('refuses %s', (_, damage, why) => {
+    const definition = definitionOf(SdOrder);
+    const parse = () => parseDefinition(json(damage(definition)), definition.name);
+    expect(parse).toThrow(StoredDefinitionError);
+    expect(parse).toThrow(`not a stored model definition of format 1: ${why}`);
+  });
+
+  it('refuses one stored under another name than its own', () => {
+    expect(() => parseDefinition(json(definitionOf(SdTag)), 'SdEvil')).toThrow(
+      new StoredDefinitionError('not a stored model definition of format 1: name must be the name it is stored under ("SdEvil"), got "SdTag"'),
+    );
+  });
+});
+
+describe('a broken stored definition in Redis', () => {
+  it('is named by storedDefinitions(); the model it names keeps its own', async () => {
+    await SdTag.create({ label: 'a' });
+    await redis.raw.hSet(`${redis.prefix}#models`, 'SdEvil', json({ ...definitionOf(SdTag), indexes: [] }));
+    try {
+      await expect(storedDefinitions(redis.raw, redis.prefix)).rejects.toThrow(
+        'the stored definition of model "SdEvil" cannot be read (not a stored model definition of format 1: name must be the name it is stored under ("SdEvil"), got "SdTag")',
+      );
+      expect((await SdTag.check()).violations).toEqual([]);
+    } finally {
+      await redis.raw.hDel(`${redis.prefix}#models`, 'SdEvil');
+    }
+  });
+});
