@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Codec } from '../codecs/codec';
 import { AttributeType } from '../codecs/attribute-type';
 import { checkAttributeName } from '../metadata/attribute-name';
+import { decoratorOptions } from '../metadata/decorator-options';
 import { addPendingAttribute } from '../metadata/pending-metadata';
 import type { DeclaredExactly } from '../types/declared-exactly';
 
@@ -12,6 +13,9 @@ export interface AttrOptions {
   /** Custom serialization: `encode` to a string, `decode` back. Replaces `type`. */
   codec?: Codec<any>;
 }
+
+/** The names `@Attr` takes (any other is a SchemaError: a misspelt `tpye` would be ignored). */
+const ATTR_OPTIONS = ['type', 'codec'] as const satisfies ReadonlyArray<keyof AttrOptions>;
 
 /**
  * What `@Attr({ codec })` is applied to: a property `K` of the prototype `P` whose declared type (less null and
@@ -27,9 +31,10 @@ export type CodecAttrDecorator<V> = <P extends object, K extends string | symbol
 /** Marks a property as a persisted attribute; `@Model` resolves its type when the class is defined. */
 export function Attr<V>(options: AttrOptions & { codec: Codec<V> }): CodecAttrDecorator<V>;
 export function Attr(options?: AttrOptions): PropertyDecorator;
-export function Attr(options: AttrOptions = {}): PropertyDecorator {
+export function Attr(given?: AttrOptions): PropertyDecorator {
   return (target: object, property: string | symbol) => {
     checkAttributeName('@Attr', target, property);
+    const options = decoratorOptions(`${target.constructor.name}.${property}`, '@Attr', given, ATTR_OPTIONS);
     const designType: unknown = Reflect.getMetadata('design:type', target, property);
     addPendingAttribute(target, { property, owner: target.constructor.name, designType, options, declaredBy: '@Attr' });
   };

@@ -1,6 +1,7 @@
 import { hookDecorator, HookKind } from '../metadata/hook-kind';
 import { addPendingHook } from '../metadata/pending-metadata';
 import { SchemaError } from '../errors/errors';
+import { refuseDecoratorArguments } from '../metadata/decorator-options';
 
 /** Usable bare (`@BeforeSave`) or called (`@BeforeSave()`). */
 export interface HookDecorator {
@@ -8,18 +9,25 @@ export interface HookDecorator {
   (target: object, propertyKey: string | symbol, descriptor?: PropertyDescriptor): void;
 }
 
+/**
+ * Used bare, the decorator is called with the class's prototype (or the class, for a static method) and the
+ * method's name; called first (`@BeforeSave()`), with nothing. Anything else was given to the call as options,
+ * which a hook does not take: SchemaError when the decorator it returns is applied, naming the method.
+ */
 function hook(kind: HookKind): HookDecorator {
-  const decorate = (target: object, propertyKey: string | symbol): void => {
-    if (typeof target === 'function' || typeof propertyKey !== 'string') {
-      const isStatic = typeof target === 'function';
-      const owner = isStatic ? target.name : target.constructor.name;
+  const decorate = (target: object, propertyKey: string | symbol, given: ArrayLike<unknown> = []): void => {
+    const isStatic = typeof target === 'function';
+    const owner = isStatic ? target.name : target.constructor.name;
+    if (isStatic || typeof propertyKey !== 'string') {
       const refused = isStatic ? 'goes on instance methods, not static ones' : 'goes on methods named by strings, not symbols';
       throw new SchemaError(`${owner}.${String(propertyKey)}: ${hookDecorator(kind)} ${refused}`);
     }
+    refuseDecoratorArguments(`${owner}.${propertyKey}`, hookDecorator(kind), given);
     addPendingHook(target, kind, propertyKey);
   };
   return ((...args: unknown[]) => {
-    if (args.length === 0) return decorate;
+    const bare = args.length >= 2 && (typeof args[1] === 'string' || typeof args[1] === 'symbol');
+    if (!bare) return (target: object, propertyKey: string | symbol) => decorate(target, propertyKey, args);
     decorate(args[0] as object, args[1] as string | symbol);
     return undefined;
   }) as HookDecorator;

@@ -1,5 +1,6 @@
 import { SchemaError } from '../errors/errors';
 import { addPendingIndex } from '../metadata/pending-metadata';
+import { decoratorOptions } from '../metadata/decorator-options';
 
 /** The options of `@Index`: `sortable` (a lexicographic index of a string) and `scope` (one index per value of another attribute); docs/indexes-and-queries.md. */
 export interface IndexOptions {
@@ -18,12 +19,19 @@ export interface UniqueOptions {
   caseInsensitive?: boolean;
 }
 
-function propertyDecorator(kind: 'index' | 'unique', options: object): PropertyDecorator {
+/** The names `@Index` and `@Unique` take (any other is a SchemaError: a misspelt `sortabel` would be ignored). */
+const INDEX_OPTIONS = ['sortable', 'scope'] as const satisfies ReadonlyArray<keyof IndexOptions>;
+const UNIQUE_OPTIONS = ['caseInsensitive'] as const satisfies ReadonlyArray<keyof UniqueOptions>;
+
+function propertyDecorator(kind: 'index' | 'unique', given: object | undefined): PropertyDecorator {
+  const decorator = kind === 'index' ? '@Index' : '@Unique';
   return (target: object, property: string | symbol) => {
     if (typeof target === 'function' || typeof property !== 'string') {
-      throw new SchemaError(`${String(property)}: @${kind === 'index' ? 'Index' : 'Unique'} goes on instance attributes`);
+      throw new SchemaError(`${String(property)}: ${decorator} goes on instance attributes`);
     }
-    addPendingIndex(target, { property, owner: target.constructor.name, kind, options });
+    const owner = target.constructor.name;
+    const options = decoratorOptions(`${owner}.${property}`, decorator, given, kind === 'index' ? INDEX_OPTIONS : UNIQUE_OPTIONS);
+    addPendingIndex(target, { property, owner, kind, options });
   };
 }
 
@@ -44,13 +52,13 @@ type SortableMismatch = 'a property declared as a string (sortable orders string
 /** A secondary index on the attribute, maintained in the same atomic script as every write. */
 export function Index(options: IndexOptions & { sortable: true }): StringAttrDecorator<SortableMismatch>;
 export function Index(options?: IndexOptions): PropertyDecorator;
-export function Index(options: IndexOptions = {}): PropertyDecorator {
+export function Index(options?: IndexOptions): PropertyDecorator {
   return propertyDecorator('index', options);
 }
 
 /** No two objects of the model hold the same value; enforced inside the atomic write. */
 export function Unique(options: UniqueOptions & { caseInsensitive: true }): StringAttrDecorator;
 export function Unique(options?: UniqueOptions): PropertyDecorator;
-export function Unique(options: UniqueOptions = {}): PropertyDecorator {
+export function Unique(options?: UniqueOptions): PropertyDecorator {
   return propertyDecorator('unique', options);
 }

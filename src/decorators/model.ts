@@ -1,7 +1,8 @@
 import { wholeMilliseconds } from '../metadata/whole-milliseconds';
 import { describeValue } from '../errors/describe-value';
 import { SchemaError } from '../errors/errors';
-import { Cap, ModelDescriptor, ModelOptions } from '../metadata/model-descriptor';
+import { Cap, CapOptions, ModelDescriptor, ModelOptions } from '../metadata/model-descriptor';
+import { decoratorOptions } from '../metadata/decorator-options';
 import { registerModel } from '../metadata/model-registry';
 import { collectAttributes, collectDynamic, collectHooks, collectIndexes, collectRelations } from '../metadata/pending-metadata';
 import { HookKind, hookDecorator } from '../metadata/hook-kind';
@@ -12,6 +13,20 @@ import { MAX_SHARDS } from '../keys/shard-tags';
 import { modelReplicaPolicy } from '../connection/wait-replicas';
 import { isValidModelName } from '../metadata/model-name';
 
+/** The names `@Model` takes, and `cap` (any other is a SchemaError: a misspelt one would be ignored). */
+const MODEL_OPTIONS = [
+  'name',
+  'idStrategy',
+  'ttl',
+  'expirable',
+  'cap',
+  'group',
+  'shards',
+  'waitReplicas',
+  'waitTimeoutMs',
+] as const satisfies ReadonlyArray<keyof ModelOptions>;
+const CAP_OPTIONS = ['by', 'keep', 'order'] as const satisfies ReadonlyArray<keyof CapOptions>;
+
 /** Declares an entity class as a model; its `@Attr` properties (and its base classes') are what gets stored. */
 export function Model(given?: ModelOptions): ClassDecorator {
   if (given !== undefined && (typeof given !== 'object' || given === null || Array.isArray(given))) {
@@ -19,6 +34,7 @@ export function Model(given?: ModelOptions): ClassDecorator {
   }
   const options: ModelOptions = given ?? {};
   return (target) => {
+    decoratorOptions(target.name, '@Model', options, MODEL_OPTIONS);
     // only undefined means "not given": a null name or group is a mistake, not a request for the default
     const name = options.name === undefined ? target.name : options.name;
     if (!isValidModelName(name)) {
@@ -111,7 +127,10 @@ export function Model(given?: ModelOptions): ClassDecorator {
 function resolveCap(owner: string, options: ModelOptions, indexes: IndexDescriptor[]): Cap | undefined {
   const cap = options.cap;
   if (cap === undefined) return undefined;
-  if (typeof cap !== 'object' || cap === null) throw new SchemaError(`${owner}: cap takes { by, keep, order? }, got ${describeValue(cap)}`);
+  if (typeof cap !== 'object' || cap === null || Array.isArray(cap)) {
+    throw new SchemaError(`${owner}: cap takes { by, keep, order? }, got ${describeValue(cap)}`);
+  }
+  decoratorOptions(owner, 'cap', cap, CAP_OPTIONS);
   if (!Number.isSafeInteger(cap.keep) || cap.keep < 1) throw new SchemaError(`${owner}: cap.keep must be a whole number >= 1`);
   if (cap.order !== undefined && cap.order !== 'desc' && cap.order !== 'asc') {
     throw new SchemaError(`${owner}: cap.order must be 'desc' (keep the highest) or 'asc' (keep the lowest)`);

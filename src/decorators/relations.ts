@@ -1,5 +1,6 @@
 import { SchemaError } from '../errors/errors';
 import { checkAttributeName } from '../metadata/attribute-name';
+import { decoratorOptions } from '../metadata/decorator-options';
 import { addPendingAttribute, addPendingIndex, addPendingRelation } from '../metadata/pending-metadata';
 import { OnDelete } from '../metadata/relation-descriptor';
 import { BelongsToHandle } from '../relations/belongs-to-handle';
@@ -73,14 +74,20 @@ export interface BelongsToOptions {
   foreignKey?: string;
 }
 
+/** The names each relation decorator takes (any other is a SchemaError: a misspelt `ondelete` would be ignored). */
+const BELONGS_TO_OPTIONS = ['foreignKey'] as const satisfies ReadonlyArray<keyof BelongsToOptions>;
+const HAS_MANY_OPTIONS = ['inverse', 'onDelete'] as const satisfies ReadonlyArray<keyof HasManyOptions>;
+const MANY_TO_MANY_OPTIONS = ['inverse'] as const satisfies ReadonlyArray<keyof ManyToManyOptions>;
+
 /**
  * The object belongs to one object of another model. The parent's id is stored in the indexed attribute
  * `<property>Id`; saving a pointer to a missing object throws RelationError.
  */
-export function BelongsTo<T>(target: () => ModelClass<T>, options: BelongsToOptions = {}): RelationDecorator<BelongsTo<T>> {
+export function BelongsTo<T>(target: () => ModelClass<T>, given?: BelongsToOptions): RelationDecorator<BelongsTo<T>> {
   return (prototype: object, key: string | symbol) => {
     const property = instanceProperty('BelongsTo', prototype, key);
     const owner = prototype.constructor.name;
+    const options = decoratorOptions(`${owner}.${property}`, '@BelongsTo', given, BELONGS_TO_OPTIONS);
     const foreignKey = options.foreignKey ?? `${property}Id`;
     const declaredBy = `@BelongsTo ${property}`;
     checkAttributeName(declaredBy, prototype, foreignKey);
@@ -106,6 +113,7 @@ export function HasMany<T, I extends string>(target: () => ModelClass<T>, option
     if (!options || typeof options.inverse !== 'string') {
       throw new SchemaError(`${owner}.${property}: @HasMany needs { inverse: '<the @BelongsTo property of the other model>' }`);
     }
+    decoratorOptions(`${owner}.${property}`, '@HasMany', options, HAS_MANY_OPTIONS);
     const onDelete = options.onDelete ?? 'restrict';
     if (!['restrict', 'cascade', 'nullify'].includes(onDelete)) {
       throw new SchemaError(`${owner}.${property}: onDelete must be 'restrict', 'cascade' or 'nullify'`);
@@ -127,10 +135,11 @@ export interface ManyToManyOptions {
 }
 
 /** Membership on both sides, changed atomically; deleting either object removes it from the other side. */
-export function ManyToMany<T>(target: () => ModelClass<T>, options: ManyToManyOptions = {}): RelationDecorator<ManyToMany<T>> {
+export function ManyToMany<T>(target: () => ModelClass<T>, given?: ManyToManyOptions): RelationDecorator<ManyToMany<T>> {
   return (prototype: object, key: string | symbol) => {
     const property = instanceProperty('ManyToMany', prototype, key);
     const owner = prototype.constructor.name;
+    const options = decoratorOptions(`${owner}.${property}`, '@ManyToMany', given, MANY_TO_MANY_OPTIONS);
     addPendingRelation(prototype, {
       kind: 'manyToMany',
       property,

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { SchemaError } from '../errors/errors';
 import { checkAttributeName } from '../metadata/attribute-name';
 import { addPendingAttribute, setPendingDynamic } from '../metadata/pending-metadata';
+import { refuseDecoratorArguments } from '../metadata/decorator-options';
 import { nameOf } from '../metadata/resolve-attribute';
 import type { DeclaredExactly } from '../types/declared-exactly';
 
@@ -16,10 +17,12 @@ export type NumberAttrDecorator = <P extends object, K extends string | symbol>(
   property: K & DeclaredExactly<P, K, number, NumberMismatch>,
 ) => void;
 
-function roleDecorator(role: 'counter' | 'version'): NumberAttrDecorator {
+/** `given`: the arguments the decorator's factory was called with, refused when applied (it takes none). */
+function roleDecorator(role: 'counter' | 'version', given: ArrayLike<unknown>): NumberAttrDecorator {
   return (target: object, property: string | symbol) => {
     const declaredBy = role === 'counter' ? '@Counter' : '@Version';
     checkAttributeName(declaredBy, target, property);
+    refuseDecoratorArguments(`${target.constructor.name}.${property}`, declaredBy, given);
     const designType: unknown = Reflect.getMetadata('design:type', target, property);
     addPendingAttribute(target, { property, owner: target.constructor.name, designType, options: { type: 'number' }, role, declaredBy });
   };
@@ -27,12 +30,12 @@ function roleDecorator(role: 'counter' | 'version'): NumberAttrDecorator {
 
 /** A number changed atomically by `entity.increment(attr, by)`; save() writes it on create only. */
 export function Counter(): NumberAttrDecorator {
-  return roleDecorator('counter');
+  return roleDecorator('counter', arguments);
 }
 
 /** Optimistic locking: each save checks and bumps it in the same script; a stale save throws StaleObjectError. */
 export function Version(): NumberAttrDecorator {
-  return roleDecorator('version');
+  return roleDecorator('version', arguments);
 }
 
 /** What TypeScript emits as a design type other than Object: `@DynamicAttrs` is refused on these at run time. */
@@ -59,8 +62,10 @@ export type DynamicAttrsDecorator = <P extends object, K extends string | symbol
  * own hash field `~<key>`, so saves write only the keys that changed.
  */
 export function DynamicAttrs(): DynamicAttrsDecorator {
+  const given = arguments;
   return (target: object, property: string | symbol) => {
     checkAttributeName('@DynamicAttrs', target, property);
+    refuseDecoratorArguments(`${target.constructor.name}.${property}`, '@DynamicAttrs', given);
     // every load puts an object in the property: declared as a string, a number, an array... it would not hold one
     const designType: unknown = Reflect.getMetadata('design:type', target, property);
     if (designType !== undefined && designType !== Object) {

@@ -1,5 +1,5 @@
 import { Connection } from '../connection/connection';
-import { encodeAttributes } from '../mapper/attribute-encoder';
+import { encodeAttributes, encodeUpdatedAttributes } from '../mapper/attribute-encoder';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { UniqueClaims, UniqueValue } from '../mapper/unique-claims';
 import { IndexDescriptor } from '../metadata/index-descriptor';
@@ -77,7 +77,8 @@ export async function entangledItems(
 function changesOf(model: ModelDescriptor, entity: object, state: EntityState): { gained: UniqueValue[]; lost: UniqueValue[] } {
   let fields: EncodedFields;
   try {
-    fields = encodeAttributes(model, entity);
+    // as its write encodes them: an update leaves out the counters and the version (a value assigned by hand is no error)
+    fields = state.stored === undefined ? encodeAttributes(model, entity) : encodeUpdatedAttributes(model, entity);
   } catch {
     return { gained: [], lost: [] };
   }

@@ -4,7 +4,7 @@ import { attributeFailure } from '../errors/attribute-failure';
 import { NotFoundError, RedisRecordError, RelationError, StaleObjectError, UniqueConstraintError, ValidationError } from '../errors/errors';
 import { refuseCrossSlotParent } from '../relations/cross-slot';
 import { parentChecks } from '../relations/parent-checks';
-import { encodeAttributes } from '../mapper/attribute-encoder';
+import { encodeAttributes, encodeUpdatedAttributes } from '../mapper/attribute-encoder';
 import { isEmpty } from '../mapper/change-set';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { ObjectStore, SaveOutcome } from '../mapper/object-store';
@@ -55,7 +55,7 @@ export async function writeEntity(model: ModelDescriptor, entity: object, state:
 /** What an update of a stored instance writes: its changes since the snapshot (prepareWrite done first). */
 export function planEntityUpdate(model: ModelDescriptor, entity: object, state: EntityState): UpdatePlan {
   prepareWrite(model, entity, false);
-  return planUpdate(model, snapshotOf(state)!, encodeAttributes(model, entity));
+  return planUpdate(model, snapshotOf(state)!, encodeUpdatedAttributes(model, entity));
 }
 
 /** After a stored update: the instance's snapshot, and with @Version its version, become `stored` (the plan's). */

@@ -3,6 +3,7 @@ import { ValidationError as ClassValidatorError } from 'class-validator';
 import { CodecError, encodeChecked } from '../codecs/codec';
 import { attributeFailure } from '../errors/attribute-failure';
 import { DecodeError, ValidationError } from '../errors/errors';
+import { AttributeDescriptor } from '../metadata/attribute-descriptor';
 import { caseFoldField } from '../metadata/index-descriptor';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { EncodedFields, FieldSink } from './encoded-fields';
@@ -18,10 +19,25 @@ export function encodeAttributes(model: ModelDescriptor, entity: object): Encode
   return fields;
 }
 
+/**
+ * What an update of a stored object encodes: encodeAttributes less the @Counter and @Version attributes, whose
+ * values an update neither writes nor checks (planUpdate keeps their stored ones); a value assigned to one by
+ * hand, a number or not, makes no error.
+ */
+export function encodeUpdatedAttributes(model: ModelDescriptor, entity: object): EncodedFields {
+  const fields: EncodedFields = new Map();
+  encodeAttributesInto(model, entity, fields, model.updatedAttributes);
+  return fields;
+}
+
 /** encodeAttributes into a given sink (a bulk create's HSET arguments: hset-args.ts). */
-export function encodeAttributesInto(model: ModelDescriptor, entity: object, fields: FieldSink): void {
+export function encodeAttributesInto(
+  model: ModelDescriptor,
+  entity: object,
+  fields: FieldSink,
+  attributes: readonly AttributeDescriptor[] = model.attributes,
+): void {
   let errors: ClassValidatorError[] | undefined;
-  const attributes = model.attributes;
   for (let i = 0; i < attributes.length; i++) {
     const attribute = attributes[i];
     const value = (entity as Record<string, unknown>)[attribute.property];

@@ -32,7 +32,8 @@ function withDerived(model: ModelDescriptor, changes: ChangeSet, fields: Encoded
 
 /**
  * What an update writes: the fields that changed since the snapshot, never @Counter fields (only increment()
- * changes them), and with @Version the next version when anything else changes.
+ * changes them), and with @Version the next version when anything else changes. `fields` (the instance's,
+ * encodeUpdatedAttributes's) need not hold the counters and the version: their stored values are kept.
  */
 export function planUpdate(model: ModelDescriptor, snapshot: EncodedFields, fields: EncodedFields): UpdatePlan {
   if (model.counters.size === 0 && !model.version) return { changes: withDerived(model, diffFields(snapshot, fields), fields), stored: fields };

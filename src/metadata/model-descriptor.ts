@@ -129,7 +129,14 @@ export class ModelDescriptor {
     this.ownedFields = owned;
     this.version = attributes.find((a) => a.role === 'version');
     this.counters = new Set(attributes.filter((a) => a.role === 'counter').map((a) => a.field));
+    this.updatedAttributes = this.version || this.counters.size > 0 ? attributes.filter((a) => !a.role) : attributes;
   }
+
+  /**
+   * The attributes an update of a stored object encodes: all but @Counter and @Version ones, which a save of a
+   * stored object neither writes nor checks (a value assigned to them by hand is ignored, as docs/concurrency.md says).
+   */
+  readonly updatedAttributes: readonly AttributeDescriptor[];
 
   /** The @Version attribute, if any. */
   readonly version: AttributeDescriptor | undefined;

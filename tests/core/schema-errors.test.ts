@@ -1,4 +1,4 @@
-import { AfterLoad, Attr, BaseEntity, BeforeSave, BelongsTo, Codec, Counter, DynamicAttrs, Index, Model, SchemaError, Unique, Version } from '../../src';
+import { AfterLoad, Attr, BaseEntity, BeforeSave, BelongsTo, Codec, Counter, DynamicAttrs, HasMany, Index, ManyToMany, Model, SchemaError, Unique, Version } from '../../src';
 import { descriptorOf } from '../../src/metadata/model-registry';
 import { useTestRedis } from '../support/test-redis';
 import { schemaErrorOf } from '../support/schema-error-of';
@@ -604,5 +604,335 @@ describe('inferring the type from the default value', () => {
 
   it('refuses a value of another type for an inferred attribute', async () => {
     await expect(SchemaDefaults.create({ views: 'many' as never })).rejects.toThrow(/views/);
+  });
+});
+
+describe('option names a decorator does not take', () => {
+  // A misspelt option would otherwise be ignored: `ordr: 'asc'` left a cap keeping the highest values, and
+  // deleting the lowest ones it was declared to keep. These do not compile (tests/types/decorator-options-types).
+  const untyped = <F>(decorator: F) => decorator as unknown as (...args: unknown[]) => PropertyDecorator & MethodDecorator & ClassDecorator;
+  const U = {
+    Model: untyped(Model),
+    Attr: untyped(Attr),
+    Index: untyped(Index),
+    Unique: untyped(Unique),
+    Counter: untyped(Counter),
+    Version: untyped(Version),
+    DynamicAttrs: untyped(DynamicAttrs),
+    BeforeSave: untyped(BeforeSave),
+    AfterLoad: untyped(AfterLoad),
+    BelongsTo: untyped(BelongsTo),
+    HasMany: untyped(HasMany),
+    ManyToMany: untyped(ManyToMany),
+  };
+  const MODEL_TAKES = '(@Model takes name, idStrategy, ttl, expirable, cap, group, shards, waitReplicas, waitTimeoutMs)';
+
+  it.each<[string, () => unknown, string]>([
+    [
+      '@Model({ ttll })',
+      () => {
+        @U.Model({ ttll: 5 })
+        class OptModel1 extends BaseEntity {
+          @Attr() s?: string;
+        }
+        return OptModel1;
+      },
+      `OptModel1: unknown @Model option "ttll" ${MODEL_TAKES}`,
+    ],
+    [
+      '@Model({ ttlSeconds })',
+      () => {
+        @U.Model({ ttlSeconds: 5 })
+        class OptModel2 extends BaseEntity {
+          @Attr() s?: string;
+        }
+        return OptModel2;
+      },
+      'OptModel2: unknown @Model option "ttlSeconds"',
+    ],
+    [
+      '@Model({ expireable })',
+      () => {
+        @U.Model({ expireable: true })
+        class OptModel3 extends BaseEntity {
+          @Attr() s?: string;
+        }
+        return OptModel3;
+      },
+      'OptModel3: unknown @Model option "expireable"',
+    ],
+    [
+      '@Model({ capp })',
+      () => {
+        @U.Model({ capp: { by: 's', keep: 1 } })
+        class OptModel4 extends BaseEntity {
+          @Attr() @Index() s?: number;
+        }
+        return OptModel4;
+      },
+      'OptModel4: unknown @Model option "capp"',
+    ],
+    [
+      '@Model({ waitReplica })',
+      () => {
+        @U.Model({ waitReplica: 1 })
+        class OptModel5 extends BaseEntity {
+          @Attr() s?: string;
+        }
+        return OptModel5;
+      },
+      'OptModel5: unknown @Model option "waitReplica"',
+    ],
+    [
+      '@Model({ cap: { ordr } })',
+      () => {
+        @U.Model({ cap: { by: 's', keep: 1, ordr: 'asc' } })
+        class OptCap1 extends BaseEntity {
+          @Attr() @Index() s?: number;
+        }
+        return OptCap1;
+      },
+      'OptCap1: unknown cap option "ordr" (cap takes by, keep, order)',
+    ],
+    [
+      '@Model({ cap: { extra } })',
+      () => {
+        @U.Model({ cap: { by: 's', keep: 1, extra: 1 } })
+        class OptCap2 extends BaseEntity {
+          @Attr() @Index() s?: number;
+        }
+        return OptCap2;
+      },
+      'OptCap2: unknown cap option "extra"',
+    ],
+    [
+      '@Model({ cap: [] })',
+      () => {
+        @U.Model({ cap: [] })
+        class OptCap3 extends BaseEntity {
+          @Attr() @Index() s?: number;
+        }
+        return OptCap3;
+      },
+      'OptCap3: cap takes { by, keep, order? }, got an array',
+    ],
+    [
+      '@Attr({ tpye })',
+      () => {
+        @Model()
+        class OptAttr1 extends BaseEntity {
+          @U.Attr({ tpye: 'number' }) n = 0;
+        }
+        return OptAttr1;
+      },
+      'OptAttr1.n: unknown @Attr option "tpye" (@Attr takes type, codec)',
+    ],
+    [
+      '@Attr("number")',
+      () => {
+        @Model()
+        class OptAttr2 extends BaseEntity {
+          @U.Attr('number') n = 0;
+        }
+        return OptAttr2;
+      },
+      'OptAttr2.n: @Attr takes an options object, got "number"',
+    ],
+    [
+      '@Attr(null)',
+      () => {
+        @Model()
+        class OptAttr3 extends BaseEntity {
+          @U.Attr(null) n = 0;
+        }
+        return OptAttr3;
+      },
+      'OptAttr3.n: @Attr takes an options object, got null',
+    ],
+    [
+      '@Index({ sortabel })',
+      () => {
+        @Model()
+        class OptIndex1 extends BaseEntity {
+          @Attr() @U.Index({ sortabel: true }) s?: string;
+        }
+        return OptIndex1;
+      },
+      'OptIndex1.s: unknown @Index option "sortabel" (@Index takes sortable, scope)',
+    ],
+    [
+      '@Index({ unique })',
+      () => {
+        @Model()
+        class OptIndex2 extends BaseEntity {
+          @Attr() @U.Index({ unique: true }) s?: string;
+        }
+        return OptIndex2;
+      },
+      'OptIndex2.s: unknown @Index option "unique"',
+    ],
+    [
+      '@Index(true)',
+      () => {
+        @Model()
+        class OptIndex3 extends BaseEntity {
+          @Attr() @U.Index(true) s?: string;
+        }
+        return OptIndex3;
+      },
+      'OptIndex3.s: @Index takes an options object, got true',
+    ],
+    [
+      '@Unique({ caseinsensitive })',
+      () => {
+        @Model()
+        class OptUnique1 extends BaseEntity {
+          @Attr() @U.Unique({ caseinsensitive: true }) s?: string;
+        }
+        return OptUnique1;
+      },
+      'OptUnique1.s: unknown @Unique option "caseinsensitive" (@Unique takes caseInsensitive)',
+    ],
+    [
+      '@Counter({ x })',
+      () => {
+        @Model()
+        class OptCounter1 extends BaseEntity {
+          @U.Counter({ x: 1 }) n = 0;
+        }
+        return OptCounter1;
+      },
+      'OptCounter1.n: unknown @Counter option "x" (@Counter takes no options)',
+    ],
+    [
+      '@Counter(5)',
+      () => {
+        @Model()
+        class OptCounter2 extends BaseEntity {
+          @U.Counter(5) n = 0;
+        }
+        return OptCounter2;
+      },
+      'OptCounter2.n: @Counter takes no options, got 5',
+    ],
+    [
+      '@Version({ x })',
+      () => {
+        @Model()
+        class OptVersion1 extends BaseEntity {
+          @U.Version({ x: 1 }) v?: number;
+        }
+        return OptVersion1;
+      },
+      'OptVersion1.v: unknown @Version option "x" (@Version takes no options)',
+    ],
+    [
+      '@DynamicAttrs(5)',
+      () => {
+        @Model()
+        class OptDynamic1 extends BaseEntity {
+          @U.DynamicAttrs(5) e: Record<string, string> = {};
+        }
+        return OptDynamic1;
+      },
+      'OptDynamic1.e: @DynamicAttrs takes no options, got 5',
+    ],
+    [
+      '@DynamicAttrs({ x })',
+      () => {
+        @Model()
+        class OptDynamic2 extends BaseEntity {
+          @U.DynamicAttrs({ x: 1 }) e: Record<string, string> = {};
+        }
+        return OptDynamic2;
+      },
+      'OptDynamic2.e: unknown @DynamicAttrs option "x"',
+    ],
+    [
+      '@BeforeSave({ x })',
+      () => {
+        @Model()
+        class OptHook1 extends BaseEntity {
+          @Attr() s?: string;
+          @U.BeforeSave({ x: 1 }) touch(): void {}
+        }
+        return OptHook1;
+      },
+      'OptHook1.touch: unknown @BeforeSave option "x" (@BeforeSave takes no options)',
+    ],
+    [
+      '@AfterLoad("x")',
+      () => {
+        @Model()
+        class OptHook2 extends BaseEntity {
+          @Attr() s?: string;
+          @U.AfterLoad('x') touch(): void {}
+        }
+        return OptHook2;
+      },
+      'OptHook2.touch: @AfterLoad takes no options, got "x"',
+    ],
+    [
+      '@BelongsTo({ foreignkey })',
+      () => {
+        @Model()
+        class OptBelongs1 extends BaseEntity {
+          @U.BelongsTo(() => OptBelongs1, { foreignkey: 'parentId' }) parent!: unknown;
+        }
+        return OptBelongs1;
+      },
+      'OptBelongs1.parent: unknown @BelongsTo option "foreignkey" (@BelongsTo takes foreignKey)',
+    ],
+    [
+      '@BelongsTo(null)',
+      () => {
+        @Model()
+        class OptBelongs2 extends BaseEntity {
+          @U.BelongsTo(() => OptBelongs2, null) parent!: unknown;
+        }
+        return OptBelongs2;
+      },
+      'OptBelongs2.parent: @BelongsTo takes an options object, got null',
+    ],
+    [
+      '@HasMany({ ondelete })',
+      () => {
+        @Model()
+        class OptHasMany1 extends BaseEntity {
+          @U.HasMany(() => OptHasMany1, { inverse: 'parent', ondelete: 'cascade' }) children!: unknown;
+        }
+        return OptHasMany1;
+      },
+      'OptHasMany1.children: unknown @HasMany option "ondelete" (@HasMany takes inverse, onDelete)',
+    ],
+    [
+      '@ManyToMany({ inverted })',
+      () => {
+        @Model()
+        class OptTags1 extends BaseEntity {
+          @U.ManyToMany(() => OptTags1, { inverted: 'tags' }) tags!: unknown;
+        }
+        return OptTags1;
+      },
+      'OptTags1.tags: unknown @ManyToMany option "inverted" (@ManyToMany takes inverse)',
+    ],
+  ])('%s is a SchemaError naming the decorator, the class or property and the name', (_label, define, message) => {
+    const error = schemaErrorOf(define);
+    expect(error.message).toContain(message);
+  });
+
+  it('an option set to undefined is absent, as in the other calls; the known names are taken', () => {
+    @U.Model({ ttlSeconds: undefined, cap: { by: 'n', keep: 2, order: 'asc', extra: undefined } })
+    class OptUndefinedNames extends BaseEntity {
+      @U.Attr({ tpye: undefined }) @U.Index({ sortabel: undefined }) n = 0;
+      @U.Counter(undefined) c = 0;
+      @U.Counter({}) d = 0;
+      @U.Version({ x: undefined }) v?: number;
+      @U.BeforeSave() touch(): void {}
+      @BeforeSave touchBare(): void {}
+    }
+    const model = descriptorOf(OptUndefinedNames);
+    expect(model.cap).toMatchObject({ keep: 2, keepLowest: true });
+    expect(model.hookMethods('beforeSave')).toEqual(['touch', 'touchBare']);
   });
 });

@@ -90,6 +90,50 @@ describe('counters, versions and dynamic attributes', () => {
     expect(fresh.version).toBe(1);
   });
 
+  it.each<[string, unknown]>([
+    ['a string', 'abc'],
+    ['NaN', NaN],
+    ['Infinity', Infinity],
+    ['an object', { n: 1 }],
+    ['another number', 999],
+  ])('a version or counter assigned %s by hand is neither written nor checked by an update, the other changes are saved', async (_label, value) => {
+    const post = await CntPost.create({ title: 'r1' });
+    await post.increment('views', 5);
+    const loaded = await CntPost.findOrFail(post.id);
+    (loaded as unknown as Record<string, unknown>).version = value;
+    (loaded as unknown as Record<string, unknown>).views = value;
+    loaded.title = 'r2';
+    await loaded.save();
+    expect(loaded.version).toBe(2);
+    const stored = await redis.raw.hGetAll(`${redis.prefix}:{CntPost}:obj:${post.id}`);
+    expect([stored.title, stored.version, stored.views]).toEqual(['r2', '2', '5']);
+    expect(await CntPost.findIds({ views: 5 })).toContain(post.id);
+    // alone, they are no change: nothing is written, and the version stays
+    (loaded as unknown as Record<string, unknown>).version = value;
+    await loaded.save();
+    expect((await redis.raw.hGetAll(`${redis.prefix}:{CntPost}:obj:${post.id}`)).version).toBe('2');
+    // saveMany's updates likewise
+    const again = await CntPost.findOrFail(post.id);
+    (again as unknown as Record<string, unknown>).version = value;
+    (again as unknown as Record<string, unknown>).views = value;
+    again.title = 'r3';
+    expect((await CntPost.saveMany([again])).failed).toEqual([]);
+    expect(again.version).toBe(3);
+    const after = await redis.raw.hGetAll(`${redis.prefix}:{CntPost}:obj:${post.id}`);
+    expect([after.title, after.version, after.views]).toEqual(['r3', '3', '5']);
+    // and the version checked is still the one loaded: a stale instance is refused whatever was assigned
+    loaded.title = 'lost';
+    (loaded as unknown as Record<string, unknown>).version = value;
+    await expect(loaded.save()).rejects.toBeInstanceOf(StaleObjectError);
+  });
+
+  it('a create writes the counter it is given, and refuses one that is not a number; it starts the version at 1', async () => {
+    const post = await CntPost.create({ title: 'c', views: 7, version: 'abc' as never });
+    const stored = await redis.raw.hGetAll(`${redis.prefix}:{CntPost}:obj:${post.id}`);
+    expect([stored.views, stored.version]).toEqual(['7', '1']);
+    await expect(CntPost.create({ title: 'c', views: 'abc' as never })).rejects.toBeInstanceOf(ValidationError);
+  });
+
   it('stores dynamic attributes one field each, with their types', async () => {
     const post = await CntPost.create({ title: 'd', extra: { color: 'red', size: 3, ok: true, 'a:b{c}': '' } });
     const loaded = await CntPost.findOrFail(post.id);

@@ -229,6 +229,21 @@ describe('a write through an instance loaded before another one changed the obje
     expect((await MailAccount.findOrFail(late.taker.id)).email).toBe('late-4@x.io');
     expect((await MailAccount.check()).violations).toEqual([]);
   });
+
+  it('saveMany(): an update whose version was assigned by hand gives up its value first too (the version is no error)', async () => {
+    for (let round = 0; round < 5; round++) {
+      const giver = await VersionedHandle.findOrFail((await VersionedHandle.create({ handle: `hand-${round}-a` })).id);
+      (giver as unknown as Record<string, unknown>).version = 'abc';
+      giver.handle = `hand-${round}-b`;
+      const taker = await VersionedHandle.create({ handle: `hand-${round}-c` });
+      taker.handle = `hand-${round}-a`;
+      expect((await VersionedHandle.saveMany([giver, taker])).failed).toEqual([]);
+      expect(await holderOf('VersionedHandle', 'handle', `hand-${round}-a`)).toBe(taker.id);
+      expect(await holderOf('VersionedHandle', 'handle', `hand-${round}-b`)).toBe(giver.id);
+      expect(giver.version).toBe(2);
+    }
+    expect((await VersionedHandle.check()).violations).toEqual([]);
+  });
 });
 
 describe('repair() while the application writes', () => {
