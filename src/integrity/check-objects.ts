@@ -170,14 +170,28 @@ async function checkOwners(
 
 /**
  * A memo (kept by objects of a model with a ttl or a cap, and by objects given a TTL by expire()) must record
- * exactly the object's entries. `found`: memos the key scan met, in a model that does not keep them otherwise.
+ * exactly the object's entries: a unique value only while its unique hash names the object, as a save and the
+ * object's repair record it (one that another object owns, a duplicateUnique, is not the object's entry).
+ * `found`: memos the key scan met, in a model that does not keep them otherwise.
  */
 export async function checkMemos(scope: ModelScope, findings: Findings, objects: Array<[string, Map<string, string>]>, found = false): Promise<void> {
   const keeps = scope.definition.ttlMs !== null || scope.definition.cap !== null;
   if (!keeps && !found) return; // memos of other models' objects are checked when the key scan meets them
   const client = binary(scope.client);
   const memos = await Promise.all(objects.map(([id]) => unlessWrongType(client.hGetAll(`${scope.keys.base}:memo:${id}`), null)));
-  objects.forEach(([id, values], i) => {
+  const entries = objects.map(([id, values]) => entriesOf(scope, values, id));
+  const owned = await Promise.all(
+    entries.map((list, i) =>
+      Promise.all(
+        list.map(async (entry) => {
+          if (entry.kind !== 'U') return true;
+          const owner = await unlessWrongType(client.hGet(entry.key, Buffer.from(entry.member, 'latin1')), null);
+          return owner !== null && latin1(owner as unknown as Buffer) === bytes(objects[i][0]);
+        }),
+      ),
+    ),
+  );
+  objects.forEach(([id], i) => {
     const key = `${scope.keys.base}:memo:${id}`;
     const fix = { type: 'object', id, folds: [] } as const;
     const stored = memos[i];
@@ -185,7 +199,7 @@ export async function checkMemos(scope: ModelScope, findings: Findings, objects:
     if (stored === null) return findings.add('wrongType', { id, key }, `memo of ${id} is not a hash`, fix);
     const memo = new Map(Object.entries(stored).map(([field, member]) => [field, latin1(member)]));
     if (!keeps && memo.size === 0) return; // objects without a TTL keep no memo
-    const wanted = new Map(entriesOf(scope, values, id).map((e) => [e.kind + e.key, e.member]));
+    const wanted = new Map(entries[i].filter((_, at) => owned[i][at]).map((e) => [e.kind + e.key, e.member]));
     const wrong = [...memo].filter(([field, member]) => wanted.get(field) !== member).map(([field]) => field);
     const lacking = [...wanted].filter(([field, member]) => memo.get(field) !== member).map(([field]) => field);
     if (wrong.length + lacking.length === 0) return;
