@@ -77,7 +77,8 @@ export async function entangledItems(
 function changesOf(model: ModelDescriptor, entity: object, state: EntityState): { gained: UniqueValue[]; lost: UniqueValue[] } {
   let fields: EncodedFields;
   try {
-    // as its write encodes them: an update leaves out the counters and the version (a value assigned by hand is no error)
+    // as its write encodes them: an update leaves out the counters and the version (a value assigned by hand is
+    // no error)
     fields = state.stored === undefined ? encodeAttributes(model, entity) : encodeUpdatedAttributes(model, entity);
   } catch {
     return { gained: [], lost: [] };

@@ -22,9 +22,20 @@ function optionsArgument<T extends object>(operation: string, value: T | undefin
 export function knownOptions<T extends object>(operation: string, value: T | undefined, allowed: readonly string[]): T {
   if (value === undefined) return {} as T;
   const options = optionsArgument(operation, value);
-  for (const name of Object.keys(options)) {
-    if (allowed.includes(name) || (options as Record<string, unknown>)[name] === undefined) continue;
-    throw new ArgumentError(`${operation}: unknown option ${describeValue(name)} (${operation} takes ${allowed.join(', ')})`);
+  const unknown = unknownOption(options, allowed);
+  if (unknown !== undefined) {
+    throw new ArgumentError(`${operation}: unknown option ${describeValue(unknown)} (${operation} takes ${allowed.join(', ')})`);
   }
   return options;
+}
+
+/**
+ * The first name of `options` outside `allowed` that holds a value (an option set to undefined is absent), or
+ * undefined: how every call and decorator finds a misspelt option (decorator-options.ts).
+ */
+export function unknownOption(options: object, allowed: readonly string[]): string | undefined {
+  for (const name of Object.keys(options)) {
+    if (!allowed.includes(name) && (options as Record<string, unknown>)[name] !== undefined) return name;
+  }
+  return undefined;
 }

@@ -5,7 +5,7 @@ import { Fix } from './findings';
 import { ModelScope, pushStoredSpecs } from './model-scope';
 import { raw, unlessWrongType } from './raw-commands';
 import { idsInOrder } from './ids-in-order';
-import { foldCase } from './expected-entries';
+import { foldCase } from '../metadata/index-descriptor';
 
 const commands = (scope: ModelScope) => scope.client as RedisCommands;
 

@@ -7,7 +7,7 @@ import { StoredIndex } from '../schema/stored-definition';
 import { Findings } from './findings';
 import { isNumeric, ModelScope, shardScopes } from './model-scope';
 import { globEscape, raw, unlessWrongType } from './raw-commands';
-import { foldCase } from './expected-entries';
+import { foldCase } from '../metadata/index-descriptor';
 
 /** Whether a model's unique values are claimed across shards (a sharded model with @Unique attributes). */
 export function hasClaims(scope: ModelScope): boolean {

@@ -69,10 +69,10 @@ async function foreignEntries(scope: ModelScope, ids: string[]): Promise<number[
 
 /**
  * Keys `<base>:obj:<id>` whose id is not in `all` (or is no valid id). A hash naming itself (`#id`) is listed
- * again by repair, one naming another id deleted. Left as they are, as they may be another program's data: a key holding another type
- * than a hash (`wrongType`), a key whose id is no valid id (not an object), in a sequence model a hash whose id
- * is not a sequence number (1 to 2^53 - 1: the model's `all` lists sequence ids only), and in a shard of a
- * sharded sequence model a hash whose id another shard's sequence draws. A hash listed again raises the
+ * again by repair, one naming another id deleted. Left as they are, as they may be another program's data: a
+ * key holding another type than a hash (`wrongType`), a key whose id is no valid id (not an object), in a
+ * sequence model a hash whose id is not a sequence number (1 to 2^53 - 1: the model's `all` lists sequence ids
+ * only), and in a shard of a sharded sequence model a hash whose id another shard's sequence draws. A hash listed again raises the
  * sequence to its id in the same step (repair-object.lua), so no create takes that id again.
  */
 async function checkOrphans(scope: ModelScope, findings: Findings, ids: string[]): Promise<void> {

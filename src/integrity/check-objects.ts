@@ -1,4 +1,5 @@
-import { bytes, entriesOf, entryOf, ExpectedEntry, foldCase, withFolds } from './expected-entries';
+import { bytes, entriesOf, entryOf, ExpectedEntry, withFolds } from './expected-entries';
+import { foldCase } from '../metadata/index-descriptor';
 import { Findings } from './findings';
 import { ModelScope, relatedScope } from './model-scope';
 import { idsInOrder } from './ids-in-order';

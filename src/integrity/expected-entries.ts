@@ -1,3 +1,4 @@
+import { caseFoldField, foldCase } from '../metadata/index-descriptor';
 import { StoredIndex } from '../schema/stored-definition';
 import { isNumeric, ModelScope } from './model-scope';
 import { lexMemberBytes } from '../keys/lex-member';
@@ -71,11 +72,6 @@ function isScoreText(text: string): boolean {
   return Number(text) !== 0 || !/[1-9]/.test(text.split('e')[0]);
 }
 
-/** A case-insensitive unique value in the form its index compares, folded as a save folds it (attribute-encoder.ts). */
-export function foldCase(value: string): string {
-  return value.toLowerCase();
-}
-
 /**
  * `values` (an object's stored fields) with the `#ci:` field of each case-insensitive unique attribute as a save
  * of the object writes it: its stored value folded (foldCase), absent when the attribute is. The checker judges
@@ -88,8 +84,8 @@ export function withFolds(scope: ModelScope, values: ReadonlyMap<string, string>
   for (const index of scope.definition.indexes) {
     if (index.kind !== 'unique' || !index.caseInsensitive) continue;
     const value = values.get(index.attribute);
-    if (value === undefined) folded.delete(`#ci:${index.attribute}`);
-    else folded.set(`#ci:${index.attribute}`, foldCase(value));
+    if (value === undefined) folded.delete(caseFoldField(index.attribute));
+    else folded.set(caseFoldField(index.attribute), foldCase(value));
   }
   return folded;
 }

@@ -4,7 +4,7 @@ import { CodecError, encodeChecked } from '../codecs/codec';
 import { attributeFailure } from '../errors/attribute-failure';
 import { DecodeError, ValidationError } from '../errors/errors';
 import { AttributeDescriptor } from '../metadata/attribute-descriptor';
-import { caseFoldField } from '../metadata/index-descriptor';
+import { caseFoldField, foldCase } from '../metadata/index-descriptor';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { EncodedFields, FieldSink } from './encoded-fields';
 import { decodeDynamic, encodeDynamic, readableDynamic } from './dynamic-attributes';
@@ -53,7 +53,7 @@ export function encodeAttributesInto(
   if (errors && errors.length > 0) throw new ValidationError(model.name, errors);
   for (const index of model.indexes) {
     const value = index.caseInsensitive ? fields.get(index.attribute.field) : undefined;
-    if (value !== undefined) fields.set(caseFoldField(index.attribute.field), value.toLowerCase());
+    if (value !== undefined) fields.set(caseFoldField(index.attribute.field), foldCase(value));
   }
 }
 

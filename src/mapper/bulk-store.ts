@@ -76,11 +76,10 @@ export class BulkStore {
       args.push(object.id, String(object.fields.size));
       for (const [field, value] of object.fields) args.push(field, value);
     }
-    const reply = await scripts.saveMany().run(this.connection.client, [keys.sequence, keys.all, keys.base], args).catch((error: unknown) => {
-      throw this.typedRefusal(error);
-    });
+    // a refusal of the whole call comes typed from Script.run; an object's own refusal is a reply, typed here
+    const reply = await scripts.saveMany().run(this.connection.client, [keys.sequence, keys.all, keys.base], args);
     return (reply as unknown[]).map((outcome) =>
-      Array.isArray(outcome) && outcome[0] === 'error' ? this.typedRefusal(new ErrorReply(String(outcome[1]))) : outcomeOf(outcome),
+      Array.isArray(outcome) && outcome[0] === 'error' ? asError(typedScriptError(new ErrorReply(String(outcome[1])))) : outcomeOf(outcome),
     );
   }
 
@@ -119,21 +118,10 @@ export class BulkStore {
    */
   async drawIds(target: BulkTarget, count: number): Promise<number> {
     const { keys } = target;
-    const drawn = await scripts.drawIds().run(this.connection.client, [keys.sequence, keys.all], [String(count)]).catch((error: unknown) => {
-      throw this.typedRefusal(error);
-    });
-    const last = Number(drawn);
+    // a refusal (a key of another type, a draw past 2^53 - 1 or from no integer) comes typed from Script.run
+    const last = Number(await scripts.drawIds().run(this.connection.client, [keys.sequence, keys.all], [String(count)]));
     exactSequenceId(this.model.name, last);
     return last - count + 1;
-  }
-
-  /**
-   * A refusal of draw-ids.lua or save-many.lua as the error it stands for: a key of another type, an id past
-   * 2^53 - 1 or a sequence holding no integer as typedScriptError reads them. The scripts draw an object's id
-   * before writing anything of it, so nothing of what such an error refused was written. Any other error as it is.
-   */
-  private typedRefusal(error: unknown): Error {
-    return asError(typedScriptError(error));
   }
 
   /**

@@ -1,6 +1,11 @@
 import { SchemaError } from '../errors/errors';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** Whether `name` is a plain identifier: what an attribute's name, and so its hash field, must be. */
+export function isIdentifier(name: unknown): name is string {
+  return typeof name === 'string' && IDENTIFIER.test(name);
+}
 // `OR` is the key of a where's alternatives: an attribute of that name could never be queried
 const RESERVED = new Set(['id', '__proto__', 'constructor', 'prototype', 'OR']);
 
@@ -14,7 +19,7 @@ export function checkAttributeName(decorator: string, target: object, property: 
   const owner = typeof target === 'function' ? target.name : target.constructor.name;
   const where = `${owner}.${String(property)}`;
   if (typeof target === 'function') throw new SchemaError(`${where}: ${decorator} goes on instance properties, not static ones`);
-  if (typeof property !== 'string' || !IDENTIFIER.test(property)) {
+  if (!isIdentifier(property)) {
     throw new SchemaError(`${where}: attribute names must be plain identifiers`);
   }
   if (RESERVED.has(property)) throw new SchemaError(`${where}: "${property}" is reserved and cannot be an attribute`);

@@ -1,5 +1,6 @@
 import { describeValue } from '../errors/describe-value';
 import { SchemaError } from '../errors/errors';
+import { unknownOption } from '../errors/options-argument';
 
 /**
  * The options object `value` of `decorator` (`@Model`, `@Attr`, or a nested object such as `cap`), checked when
@@ -35,9 +36,8 @@ export function refuseDecoratorArguments(where: string, decorator: string, given
 }
 
 function refuseUnknownNames(where: string, decorator: string, value: object, allowed: readonly string[]): void {
-  for (const name of Object.keys(value)) {
-    if (allowed.includes(name) || (value as Record<string, unknown>)[name] === undefined) continue;
-    const known = allowed.length === 0 ? 'no options' : allowed.join(', ');
-    throw new SchemaError(`${where}: unknown ${decorator} option ${describeValue(name)} (${decorator} takes ${known})`);
-  }
+  const unknown = unknownOption(value, allowed);
+  if (unknown === undefined) return;
+  const known = allowed.length === 0 ? 'no options' : allowed.join(', ');
+  throw new SchemaError(`${where}: unknown ${decorator} option ${describeValue(unknown)} (${decorator} takes ${known})`);
 }

@@ -36,3 +36,11 @@ export function scriptKind(index: IndexDescriptor): string {
 export function caseFoldField(attribute: string): string {
   return `#ci:${attribute}`;
 }
+
+/**
+ * A case-insensitive unique value in the form its index compares: what a save writes to the `#ci:` field and
+ * claims, what a query looks up, and what the checker expects.
+ */
+export function foldCase(value: string): string {
+  return value.toLowerCase();
+}

@@ -1,6 +1,6 @@
 import { QueryError } from '../errors/errors';
 import { ModelKeys } from '../keys/model-keys';
-import { IndexDescriptor } from '../metadata/index-descriptor';
+import { foldCase, IndexDescriptor } from '../metadata/index-descriptor';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { lexEquals, lexWindow, scoreWindow } from './bounds';
 import { AttributeCondition, parseWhere } from './parse-where';
@@ -148,7 +148,7 @@ function equalsOne(
   const set = own.find((index) => index.kind === 'set');
   if (set && !unique?.caseInsensitive) return { program: ['S', keys.valueSet(field, value)] };
   if (unique) {
-    const foldedOrExact = unique.caseInsensitive ? value.toLowerCase() : indexValue(condition.attribute.type, value);
+    const foldedOrExact = unique.caseInsensitive ? foldCase(value) : indexValue(condition.attribute.type, value);
     return { program: ['U', keys.unique(field), foldedOrExact] };
   }
   const score = usableSortedIndex(model, field, 'score', pins);

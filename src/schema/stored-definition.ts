@@ -2,6 +2,7 @@ import { createHash } from 'crypto';
 import { ATTRIBUTE_TYPES, StoredType } from '../codecs/attribute-type';
 import { MAX_SHARDS } from '../keys/shard-tags';
 import { isValidModelName } from '../metadata/model-name';
+import { isIdentifier } from '../metadata/attribute-name';
 import { IdStrategy } from '../metadata/model-descriptor';
 import { IndexKind } from '../metadata/index-descriptor';
 import { OnDelete } from '../metadata/relation-descriptor';
@@ -136,7 +137,6 @@ export function withMemosKept(definition: StoredDefinition, kept: boolean): Stor
  */
 export class StoredDefinitionError extends Error {}
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const STORED_TYPES: readonly unknown[] = [...ATTRIBUTE_TYPES, 'custom'];
 const INDEX_KINDS: readonly unknown[] = ['set', 'score', 'lex', 'unique'];
 const ON_DELETE: readonly unknown[] = ['restrict', 'cascade', 'nullify'];
@@ -174,7 +174,7 @@ class Shape {
   }
 
   identifier(value: unknown): void {
-    if (typeof value !== 'string' || !IDENTIFIER.test(value)) this.fail(`must be an attribute name (an identifier), got ${show(value)}`);
+    if (!isIdentifier(value)) this.fail(`must be an attribute name (an identifier), got ${show(value)}`);
   }
 
   modelName(value: unknown): void {

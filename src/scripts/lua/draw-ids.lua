@@ -6,8 +6,8 @@
 -- Returns: the last id drawn (INCRBY's reply); the ids are the `count` numbers up to it.
 -- Guarantees: the sequence moves only when every id can be drawn: `all` of another type is refused
 -- (key-types.lua) before the draw; a sequence of another type or holding no integer is refused by INCRBY itself,
--- which then changes nothing ('RRTYPE ...', 'RRNOINT ...'); a draw whose last id would pass 2^53 - 1 is taken back and refused
--- (sequence-ids.lua's drawSequence).
+-- which then changes nothing ('RRTYPE ...', 'RRNOINT ...'); a draw whose last id would pass 2^53 - 1 is taken
+-- back and refused (sequence-ids.lua's drawSequence).
 --!include key-types.lua
 --!include sequence-ids.lua
 

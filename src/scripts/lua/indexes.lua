@@ -15,13 +15,8 @@
 -- entry is acted on only when it can be the object's own (isOwnEntry).
 -- An object whose scope attribute is absent is in no scoped index; sorted indexes hold every object.
 
--- What ends the lex member of object `id`: \0\0, the id's length as one byte, the id (at most 128 bytes).
-local function lexTail(id)
-  return '\0\0' .. string.char(#id) .. id
-end
-
 local function lexMember(value, id)
-  local tail = lexTail(id)
+  local tail = '\0\0' .. string.char(#id) .. id
   if not value then
     return '\255' .. tail
   end
@@ -105,7 +100,7 @@ local function isOwnEntry(base, kind, key, member, id)
     if stem == ':idx:' then
       return member == id
     end
-    return stem == ':lex:' and #id < 256 and #member > #id + 2 and string.sub(member, -(#id + 3)) == lexTail(id)
+    return stem == ':lex:' and #id < 256 and #member > #id + 2 and string.sub(member, -(#id + 3)) == '\0\0' .. string.char(#id) .. id
   elseif kind == 'U' then
     return string.sub(key, n + 1, n + 6) == ':uniq:'
   end

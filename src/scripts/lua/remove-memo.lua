@@ -9,8 +9,8 @@
 -- Returns: 1 when the object was in `all` (even if its hash had just expired), else 0.
 -- Guarantees: the hash, its memo, its `all` and `exp` entries and every index and unique entry disappear
 -- together (invariants 1 to 4); the entries are read from the memo (only those that can be the object's own:
--- objects.lua's memoEntries), or, for an object without one, found from its stored values; a unique value is released only by its owner. This is what remove.lua does for such an
--- object, without reading a model table.
+-- objects.lua's memoEntries), or, for an object without one, found from its stored values; a unique value is
+-- released only by its owner. This is what remove.lua does for such an object, without reading a model table.
 --!include key-types.lua
 --!include indexes.lua
 --!include objects.lua

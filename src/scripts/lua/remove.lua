@@ -7,9 +7,10 @@
 -- Returns: 1 when the object was in `all` (even if its hash had just expired), else 0;
 --          {'restrict', model number, foreign key} when objects still belong to it (nothing is written).
 -- Guarantees: the hash, its memo, its `all` and `exp` entries and all its index entries disappear together
--- (invariants 1 to 4); the entries are found from the memo (only those that can be the object's own: objects.lua's
--- memoEntries), or else from the stored values; a unique value is released only by its owner; onDelete rules and many-to-many memberships are applied in the same script
--- (invariant 6; on Redis Cluster only within one group: models of other groups live in other slots).
+-- (invariants 1 to 4); the entries are found from the memo (only those that can be the object's own:
+-- objects.lua's memoEntries), or else from the stored values; a unique value is released only by its owner;
+-- onDelete rules and many-to-many memberships are applied in the same script (invariant 6; on Redis Cluster
+-- only within one group: models of other groups live in other slots).
 --!include key-types.lua
 --!include indexes.lua
 --!include objects.lua
