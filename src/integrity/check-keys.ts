@@ -116,7 +116,7 @@ async function checkIndexKey(scope: ModelScope, findings: Findings, key: string,
   const index = indexOfKey(scope, rest);
   if (!index) {
     const isIndexKey = /^(idx|lex|uniq):/.test(rest);
-    findings.add('unknownKey', { key }, isIndexKey ? 'a key of no declared index (a dropped index?)' : 'a key outside the layout', isIndexKey ? { type: 'unlink', key } : undefined);
+    findings.add('unknownKey', { key }, `${key}: ${isIndexKey ? 'a key of no declared index (a dropped index?)' : 'a key outside the layout'}`, isIndexKey ? { type: 'unlink', key } : undefined);
     return;
   }
   const client = binary(scope.client);

@@ -37,7 +37,7 @@ async function isLive(scope: ModelScope, id: string): Promise<boolean> {
 export async function checkMembershipKey(scope: ModelScope, findings: Findings, key: string, rest: string, batchSize: number): Promise<void> {
   const side = otherSide(scope, rest);
   if (!side) {
-    findings.add('unknownKey', { key }, 'a membership set of no declared many-to-many relation');
+    findings.add('unknownKey', { key }, `${key}: a membership set of no declared many-to-many relation`);
     return;
   }
   const client = raw(scope.client);

@@ -38,7 +38,7 @@ export async function findViolations(scope: ModelScope, options: IntegrityOption
     const drawn = Math.floor((largestId - 1) / shards) + 1;
     const sequence = Number((await raw(scope.client).get(scope.keys.sequence)) ?? 0);
     if (!(sequence >= drawn)) {
-      const detail = `the sequence is ${sequence}, the largest id ${largestId}${shards > 1 ? ` (draw ${drawn} of its shard)` : ''}`;
+      const detail = `${scope.keys.sequence}: the sequence is ${sequence}, the largest id ${largestId}${shards > 1 ? ` (draw ${drawn} of its shard)` : ''}`;
       findings.add('sequenceBehind', { key: scope.keys.sequence }, detail, { type: 'sequence', max: drawn });
     }
   }

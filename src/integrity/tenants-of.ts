@@ -31,19 +31,22 @@ function tenantOfKey(key: string, prefix: string, definition: StoredDefinition):
 
 /**
  * Every tenant holding data of the model: SCAN for any key of the model in a tenant (not only `all`, so that a
- * tenant whose `all` is damaged or gone is still found), each key's hash tag checked by tenantOfKey.
+ * tenant whose `all` is damaged or gone is still found), each key's hash tag checked by tenantOfKey. With
+ * `only`, the keys of that one tenant are scanned: [only] when it holds data, else [].
  */
-export async function tenantsOf(client: unknown, prefix: string, definition: StoredDefinition, batchSize: number): Promise<string[]> {
+export async function tenantsOf(client: unknown, prefix: string, definition: StoredDefinition, batchSize: number, only?: string): Promise<string[]> {
   const tag = definition.group ?? definition.name;
   const rest = definition.group === null ? '' : `:${definition.name}`;
   const sharded = (definition.shards ?? 1) > 1 ? '#*' : '';
-  const pattern = `${globEscape(prefix)}:{*/${globEscape(tag)}${sharded}}${globEscape(rest)}:*`;
+  const tenantPattern = only === undefined ? '*' : globEscape(only);
+  const pattern = `${globEscape(prefix)}:{${tenantPattern}/${globEscape(tag)}${sharded}}${globEscape(rest)}:*`;
   const tenants = new Set<string>();
   for await (const page of raw(client).scanIterator({ MATCH: pattern, COUNT: batchSize })) {
     for (const key of page) {
       const tenant = tenantOfKey(key, prefix, definition);
       if (tenant !== undefined) tenants.add(tenant);
     }
+    if (only !== undefined && tenants.has(only)) return [only];
   }
   return [...tenants].sort();
 }

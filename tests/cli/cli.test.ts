@@ -76,6 +76,13 @@ describe('models', () => {
     const { data } = await cli.json(['models', ...p(), '--tenant', 'acme']);
     expect(data.models.find((m: { model: string }) => m.model === 'CliUser')).toMatchObject({ objects: 1, tenants: ['acme'] });
   });
+
+  it('with --tenant of a tenant holding no data of a model, lists no tenant for it', async () => {
+    const { data } = await cli.json(['models', ...p(), '--tenant', 'nobody']);
+    expect(data.models.find((m: { model: string }) => m.model === 'CliUser')).toMatchObject({ objects: 0, tenants: [], scopes: [{ tenant: 'nobody', objects: 0 }] });
+    const { stdout } = await cli.run(['models', ...p(), '--tenant', 'nobody']);
+    expect(stdout).toMatch(/^CliUser\s+-\s+0\s+-$/m);
+  });
 });
 
 describe('stats', () => {
@@ -171,6 +178,22 @@ describe('check and repair', () => {
     expect(repaired.data.fixed).toBeGreaterThanOrEqual(4);
     expect((await cli.run(['check', ...p()])).code).toBe(0);
     expect(await CliUser.scope('acme').count()).toBe(1);
+  });
+
+  it('names the key of a violation that has no object in the text tables of check and repair', async () => {
+    const stray = `${base()}:stray`;
+    await redis.raw.set(stray, 'x');
+    try {
+      const found = await cli.run(['check', 'CliUser', ...p()]);
+      expect(found.code).toBe(1);
+      expect(found.stdout).toMatch(new RegExp(`^unknownKey\\s+CliUser\\s+-\\s+-\\s+${stray.replace(/[{}]/g, '\\$&')}: a key outside the layout$`, 'm'));
+      const repaired = await cli.run(['repair', 'CliUser', ...p()]);
+      expect(repaired.code).toBe(1);
+      expect(repaired.stdout).toContain(`${stray}: a key outside the layout`);
+      expect(await redis.raw.get(stray)).toBe('x'); // left: not a key of the layout, so not the library's to delete
+    } finally {
+      await redis.raw.del(stray);
+    }
   });
 
   it('repair exits 1 while two objects hold a unique value that neither owned: one takes it, the other is left', async () => {

@@ -1,3 +1,6 @@
+import { tenantsOf } from '../../integrity/tenants-of';
+import { ModelScope } from '../../integrity/model-scope';
+import { StoredDefinition } from '../../schema/stored-definition';
 import { CliContext, liveCount, tenantLabel } from '../context';
 import { print } from '../output/print';
 import { renderTable } from '../output/table';
@@ -21,7 +24,7 @@ export async function modelsCommand(context: CliContext): Promise<number> {
     summaries.push({
       model: definition.name,
       group: definition.group,
-      tenants: scopes.filter((s) => s.tenant !== undefined).map(tenantLabel),
+      tenants: await tenantsWithData(context, definition, scopes),
       objects: counts.reduce((sum, n) => sum + n, 0),
       scopes: scopes.map((scope, i) => ({ tenant: scope.tenant ?? null, objects: counts[i] })),
     });
@@ -35,4 +38,14 @@ export async function modelsCommand(context: CliContext): Promise<number> {
         ),
   );
   return 0;
+}
+
+/**
+ * The tenants of `scopes` that hold data of the model: each tenant scope, found by its keys; the scope of
+ * --tenant is listed only when that tenant holds a key of the model (live objects or not, as without --tenant).
+ */
+async function tenantsWithData(context: CliContext, definition: StoredDefinition, scopes: readonly ModelScope[]): Promise<string[]> {
+  const tenants = scopes.filter((scope) => scope.tenant !== undefined).map(tenantLabel);
+  if (context.options.tenant === undefined) return tenants;
+  return tenantsOf(context.client, context.prefix, definition, 1000, context.options.tenant);
 }
