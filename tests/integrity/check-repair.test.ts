@@ -98,6 +98,16 @@ describe('objects and all (invariants 1 and 2)', () => {
     expect(await redis.raw.exists(`${base('IcPost')}:obj:99`)).toBe(0);
   });
 
+  it('a listed hash whose #id names another id, or that has none, gets its own id back', async () => {
+    const key = `${base('IcPost')}:obj:3`;
+    const { repaired } = await damageAndRepair(IcPost, 'orphanHash', () => redis.raw.hSet(key, '#id', '8'));
+    expect(repaired.fixed).toContain('object 3: #id restored');
+    expect(await redis.raw.hGet(key, '#id')).toBe('3');
+    await damageAndRepair(IcPost, 'orphanHash', () => redis.raw.hDel(key, '#id'));
+    expect(await redis.raw.hGet(key, '#id')).toBe('3');
+    expect((await IcPost.findOrFail('3')).slug).toBe('s3');
+  });
+
   it('an id in all without hash (and no expiry) is removed with its entries', async () => {
     const post = await IcPost.create({ topic: 'gone', score: 50, slug: 'gone' });
     await damageAndRepair(IcPost, 'missingHash', () => redis.raw.del(`${base('IcPost')}:obj:${post.id}`));

@@ -12,7 +12,8 @@
 -- then     k index specs (indexes.lua): the indexes whose entries to (re)write
 -- Returns: 'rebuilt' | 'relisted' (a hash whose #id is its id, put back in `all`, then rebuilt; with sequence
 --          ids, the sequence raised to at least that id's draw in the same step, so that no create takes the id
---          again) | 'hash deleted' (a hash whose #id is not its id) | 'unlisted' (an id in `all` without hash
+--          again) | '#id restored' (a listed hash whose #id is not its id, or that has none: #id set to the id,
+--          then rebuilt) | 'hash deleted' (a hash not listed whose #id is not its id) | 'unlisted' (an id in `all` without hash
 --          or expiry, or that is no valid id (ids.lua: `a:b`), removed; the key `<base>:obj:a:b` is no object and
 --          is left as it is) | 'memo deleted' | 'expired' (an expired object: left to the sweep); and outcomes
 --          that leave a violation:
@@ -98,6 +99,10 @@ if not listed then
   end
   redis.call('ZADD', all, sequenceIds and id or 0, id)
   outcome = 'relisted'
+elseif redis.call('HGET', key, '#id') ~= id then
+  -- `all` lists the id, so the hash is that object's: its #id field was changed or deleted by another program
+  redis.call('HSET', key, '#id', id)
+  outcome = '#id restored'
 end
 local memoType = redis.call('TYPE', memo).ok
 if memoType ~= 'none' and memoType ~= 'hash' then
