@@ -1,7 +1,7 @@
 import { SchemaError } from '../errors/errors';
 import { compareDefinitions } from '../schema/schema-status';
 import { storeDefinition, storedDefinition } from '../schema/schema-registry';
-import { indexName, keepsMemo, StoredDefinition, StoredIndex, withMemosKept } from '../schema/stored-definition';
+import { indexName, keepsMemo, StoredDefinition, StoredDefinitionError, StoredIndex, withMemosKept } from '../schema/stored-definition';
 import { foldedAttributes, foldsOf, repairObject } from './apply-fix';
 import { batchSizeOf } from './check-model';
 import { DefinitionLookup, modelScope, ModelScope, shardScopes } from './model-scope';
@@ -107,6 +107,22 @@ async function hasMemo(scope: ModelScope, id: string): Promise<boolean> {
 }
 
 /**
+ * The stored definition of `current`'s model; for one that cannot be read (not JSON, or not a definition: see
+ * parseDefinition), `current` with every index stale and no memo known to be kept. What that definition
+ * declared is unknown, so every index of the model is rebuilt (its keys deleted, its entries written from the
+ * objects) and every memo rewritten; keys of indexes it may have declared that `current` lacks are left to
+ * check() and repair() (`unknownKey`: deleted).
+ */
+async function readableDefinition(client: unknown, prefix: string, current: StoredDefinition): Promise<StoredDefinition | undefined> {
+  try {
+    return await storedDefinition(client, prefix, current.name);
+  } catch (error) {
+    if (!(error instanceof SyntaxError) && !(error instanceof StoredDefinitionError)) throw error;
+    return { ...current, stale: current.indexes.map(indexName), memosKept: undefined };
+  }
+}
+
+/**
  * Brings the data of every scope of the model (outside tenants and each tenant's) in line with `current`. A
  * stored definition with another layout (group, shards) is replaced only when its keys list no object (else a
  * SchemaError), and the data under the new keys is taken as written with `current`. Otherwise it deletes the
@@ -116,6 +132,7 @@ async function hasMemo(scope: ModelScope, id: string): Promise<boolean> {
  * are walked only when indexes were added, dropped or stale, or when the model keeps memos and the stored
  * definition does not say that every object has one (a ttl or cap added since the last run, or no definition
  * stored).
+ * A stored definition that cannot be read is replaced: every index is rebuilt (readableDefinition).
  * Runs from definitions alone. Safe while the application writes with the current definition: every object is
  * rewritten in one atomic step from what is stored when its turn comes.
  */
@@ -127,7 +144,7 @@ export async function reindexModel(
   options: IntegrityOptions = {},
 ): Promise<ReindexResult> {
   const batchSize = batchSizeOf(options);
-  let stored = await storedDefinition(client, prefix, current.name);
+  let stored = await readableDefinition(client, prefix, current);
   let status = compareDefinitions(stored, current);
   if (stored && status.moved.length > 0) {
     // the stored definition names other keys: replaced only once they list no object (nothing would see them)

@@ -1,8 +1,8 @@
 import { Attr, BaseEntity, BelongsTo, Codec, Counter, DynamicAttrs, HasMany, Index, ManyToMany, Model, SortableString, storedDefinitions, Unique, Version } from '../../src';
 import { describeModel } from '../../src/schema/describe-model';
-import { parseDefinition, StoredDefinition, StoredDefinitionError } from '../../src/schema/stored-definition';
+import { indexName, parseDefinition, StoredDefinition, StoredDefinitionError } from '../../src/schema/stored-definition';
 import { descriptorOf } from '../../src/metadata/model-registry';
-import { useTestRedis } from '../support/test-redis';
+import { keysUnder, useTestRedis } from '../support/test-redis';
 
 /**
  * A stored definition (`<prefix>#models`) is read only when it is one redis-record could have written, under
@@ -93,5 +93,53 @@ describe('a broken stored definition in Redis', () => {
     } finally {
       await redis.raw.hDel(`${redis.prefix}#models`, 'SdEvil');
     }
+  });
+});
+
+/** A model whose every kind of entry (set, score, lex, unique, memo) a reindex must write again. */
+@Model({ group: 'sdrebuild', ttl: 600 })
+class SdInvoice extends BaseEntity {
+  @Attr() @Unique({ caseInsensitive: true }) ref?: string;
+  @Attr() @Index() total?: number;
+  @Attr() @Index() status?: string;
+  @Attr() @Index({ sortable: true, scope: 'payerId' }) note?: SortableString;
+  @BelongsTo(() => SdPayer) payer!: BelongsTo<SdPayer>;
+  payerId?: string;
+}
+
+@Model({ group: 'sdrebuild' })
+class SdPayer extends BaseEntity {
+  @Attr() name?: string;
+  @HasMany(() => SdInvoice, { inverse: 'payer', onDelete: 'cascade' }) invoices!: HasMany<SdInvoice>;
+}
+
+describe("a model's own stored definition that cannot be read", () => {
+  it.each<[string, string]>([
+    ['not JSON', '{broken'],
+    ['not a definition', JSON.stringify({ format: 1, indexes: [] })],
+  ])('(%s) is replaced by reindex(), which rebuilds every index and memo from the objects', async (_, broken) => {
+    const payer = await SdPayer.create({ name: 'p' });
+    const invoice = SdInvoice.build({ ref: 'Inv-1', total: 12, status: 'open', note: 'first' as SortableString });
+    invoice.payer.set(payer);
+    await invoice.save();
+    const models = `${redis.prefix}#models`;
+    await redis.raw.hSet(models, 'SdInvoice', broken);
+    // its entries lost while the definition is broken: only a rebuild of every index brings them back
+    const entries = (await keysUnder(redis.raw, redis.prefix)).filter((key) => /\{sdrebuild\}:SdInvoice:(idx|lex|uniq|memo):/.test(key));
+    expect(entries.length).toBeGreaterThanOrEqual(5);
+    await redis.raw.del(entries);
+    expect((await SdInvoice.check()).ok).toBe(false);
+
+    const result = await SdInvoice.reindex();
+    expect(result.rebuilt).toEqual(definitionOf(SdInvoice).indexes.map(indexName));
+    expect(result).toMatchObject({ added: [], dropped: [], objects: 1 });
+    expect((await SdInvoice.check()).violations).toEqual([]);
+    expect((await storedDefinitions(redis.raw, redis.prefix)).get('SdInvoice')).toEqual({ ...definitionOf(SdInvoice), memosKept: true, hash: expect.any(String) });
+    expect((await SdInvoice.findBy({ total: { gte: 10 }, status: 'open' })).map((found) => found.id)).toEqual([invoice.id]);
+    expect((await SdInvoice.findOneBy({ ref: 'INV-1' }))?.id).toBe(invoice.id);
+    expect(await payer.invoices.findIds()).toEqual([invoice.id]);
+    await payer.remove();
+    expect(await SdInvoice.count()).toBe(0);
+    expect(await keysUnder(redis.raw, `${redis.prefix}:{sdrebuild}:SdInvoice:`)).toEqual([]);
   });
 });
