@@ -45,7 +45,7 @@ async function checkUnlisted(scope: ModelScope, findings: Findings, hashes: stri
     // Objects given a TTL by expire() in a model without ttl or cap: their memos are checked here, not per object.
     const hashesOf = await Promise.all(listedMemos.map((id) => unlessWrongType(client.hGetAll(scope.keys.object(id)), {})));
     const objects = listedMemos.map((id, i) => [id, new Map(Object.entries(hashesOf[i] as Record<string, string>))] as [string, Map<string, string>]);
-    await checkMemos(scope, findings, objects.filter(([, values]) => values.size > 0), true);
+    await checkMemos(scope, findings, objects.filter(([, values]) => values.size > 0), 'met');
   }
   const unlisted = memos.filter((_, i) => listed[hashes.length + i] === null);
   const foreign = await foreignEntries(scope, unlisted);

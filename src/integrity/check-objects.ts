@@ -57,7 +57,39 @@ export async function checkListed(scope: ModelScope, findings: Findings, listed:
   });
   await checkGone(scope, findings, gone);
   await checkLive(scope, findings, live);
+  await checkExpiry(scope, findings, live);
   findings.objects += live.length;
+}
+
+/**
+ * A live object's `exp` entry follows its hash's TTL, as expire(), persist() and every save keep them: an object
+ * whose hash expires has its entry (without it no sweep removes its entries once the hash is gone), and one
+ * whose hash does not has none (a sweep takes such an entry out once it is due). The two are read
+ * one after the other, not in one step: an expire() or persist() between them can be reported, and its repair
+ * then finds nothing to change.
+ */
+async function checkExpiry(scope: ModelScope, findings: Findings, objects: Array<[string, Map<string, string>]>): Promise<void> {
+  const client = raw(scope.client);
+  const exp = scope.keys.expiring;
+  const [ttls, entries] = await Promise.all([
+    Promise.all(objects.map(([id]) => client.pTTL(scope.keys.object(id)))),
+    Promise.all(objects.map(([id]) => client.zScore(exp, id))),
+  ]);
+  objects.forEach(([id], i) => {
+    const fix = { type: 'object', id, folds: [] } as const;
+    // -2: the hash expired since it was read (gone, not a violation)
+    if (ttls[i] > 0 && entries[i] === null) {
+      findings.add('missingEntry', { id, key: exp }, `${exp} lacks ${id}, whose hash expires in ${ttls[i]} ms: no sweep would remove its entries`, fix);
+    } else if (ttls[i] === -1 && entries[i] !== null) {
+      findings.add('wrongEntry', { id, key: exp }, `${exp} holds ${id}, whose hash does not expire`, fix);
+    }
+  });
+  // In a model with a ttl or a cap every object keeps a memo (checkMemos); in another, an object whose hash
+  // expires keeps one too, which the key scan checks when it meets it: one it does not meet is checked here.
+  if (scope.definition.ttlMs !== null || scope.definition.cap !== null) return;
+  const expiring = objects.filter((_, i) => ttls[i] > 0);
+  const memos = await Promise.all(expiring.map(([id]) => client.exists(`${scope.keys.base}:memo:${id}`)));
+  await checkMemos(scope, findings, expiring.filter((_, i) => Number(memos[i]) === 0), 'expiring');
 }
 
 /** Ids in `all` without a hash: fine when their `exp` entry says they expired (the sweep deletes them). */
@@ -173,11 +205,18 @@ async function checkOwners(
  * A memo (kept by objects of a model with a ttl or a cap, and by objects given a TTL by expire()) must record
  * exactly the object's entries: a unique value only while its unique hash names the object, as a save and the
  * object's repair record it (one that another object owns, a duplicateUnique, is not the object's entry).
- * `found`: memos the key scan met, in a model that does not keep them otherwise.
+ * `which`: 'model' (every object of a model with a ttl or a cap; none in another model), 'met' (memos the key
+ * scan met, in a model that does not keep them otherwise: one gone meanwhile is not reported) or 'expiring'
+ * (objects whose hash expires, in such a model: each must keep a memo).
  */
-export async function checkMemos(scope: ModelScope, findings: Findings, objects: Array<[string, Map<string, string>]>, found = false): Promise<void> {
-  const keeps = scope.definition.ttlMs !== null || scope.definition.cap !== null;
-  if (!keeps && !found) return; // memos of other models' objects are checked when the key scan meets them
+export async function checkMemos(
+  scope: ModelScope,
+  findings: Findings,
+  objects: Array<[string, Map<string, string>]>,
+  which: 'model' | 'met' | 'expiring' = 'model',
+): Promise<void> {
+  const keeps = which === 'expiring' || scope.definition.ttlMs !== null || scope.definition.cap !== null;
+  if (!keeps && which === 'model') return; // memos of other models' objects are checked when the key scan meets them
   const client = binary(scope.client);
   const memos = await Promise.all(objects.map(([id]) => unlessWrongType(client.hGetAll(`${scope.keys.base}:memo:${id}`), null)));
   const entries = objects.map(([id, values]) => entriesOf(scope, values, id));
@@ -199,7 +238,7 @@ export async function checkMemos(scope: ModelScope, findings: Findings, objects:
     // the object's repair deletes it (the library owns `memo:` keys) and writes its memo again
     if (stored === null) return findings.add('wrongType', { id, key }, `memo of ${id} is not a hash`, fix);
     const memo = new Map(Object.entries(stored).map(([field, member]) => [field, latin1(member)]));
-    if (!keeps && memo.size === 0) return; // objects without a TTL keep no memo
+    if (!keeps && memo.size === 0) return; // gone since the key scan met it
     const wanted = new Map(entries[i].filter((_, at) => owned[i][at]).map((e) => [e.kind + e.key, e.member]));
     const wrong = [...memo].filter(([field, member]) => wanted.get(field) !== member).map(([field]) => field);
     const lacking = [...wanted].filter(([field, member]) => memo.get(field) !== member).map(([field]) => field);

@@ -22,6 +22,7 @@ export interface RawCommands {
   zCard(key: string): Promise<number>;
   sIsMember(key: string, member: string | Buffer): Promise<number | boolean>;
   exists(key: string): Promise<number>;
+  pTTL(key: string): Promise<number>;
   type(key: string): Promise<string>;
   get(key: string): Promise<string | null>;
   time(): Promise<unknown>;

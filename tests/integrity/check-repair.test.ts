@@ -38,6 +38,12 @@ class IcLog extends BaseEntity {
   @Attr() @Index() at?: number;
 }
 
+@Model({ expirable: true })
+class IcNote extends BaseEntity {
+  @Attr() @Index() tag?: string;
+  @Attr() @Unique() code?: string;
+}
+
 @Model()
 class IcCode extends BaseEntity {
   @Attr() @Unique() code?: string;
@@ -58,7 +64,7 @@ async function fill(): Promise<void> {
 }
 
 async function expectClean(): Promise<void> {
-  for (const model of [IcAuthor, IcPost, IcTag, IcLog]) {
+  for (const model of [IcAuthor, IcPost, IcTag, IcLog, IcNote]) {
     const result = await model.check();
     expect(result.violations).toEqual([]);
     expect(result.ok).toBe(true);
@@ -68,7 +74,7 @@ async function expectClean(): Promise<void> {
 }
 
 /** Damages, checks that `kind` is reported for the model, repairs, and checks all is clean again. */
-async function damageAndRepair(model: typeof IcPost | typeof IcAuthor | typeof IcTag | typeof IcLog, kind: string, damage: () => Promise<unknown>) {
+async function damageAndRepair(model: typeof IcPost | typeof IcAuthor | typeof IcTag | typeof IcLog | typeof IcNote, kind: string, damage: () => Promise<unknown>) {
   await damage();
   const found = await model.check();
   expect(found.ok).toBe(false);
@@ -247,6 +253,60 @@ describe('memos (objects with a TTL)', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect((await IcLog.check()).violations).toEqual([]);
     await IcLog.sweep();
+  });
+});
+
+describe('expiry entries (exp follows the hash TTL)', () => {
+  const logBase = () => `${redis.prefix}:{IcLog}`;
+
+  it('an object whose hash expires but is not in exp is entered again at the time it expires', async () => {
+    const before = Date.now();
+    const { found } = await damageAndRepair(IcLog, 'missingEntry', () => redis.raw.zRem(`${logBase()}:exp`, '1'));
+    expect(found.violations).toEqual([expect.objectContaining({ kind: 'missingEntry', id: '1', key: `${logBase()}:exp` })]);
+    const at = Number(await redis.raw.zScore(`${logBase()}:exp`, '1'));
+    const left = await redis.raw.pTTL(`${logBase()}:obj:1`);
+    expect(Math.abs(at - (Date.now() + left))).toBeLessThan(5000);
+    expect(at).toBeGreaterThan(before);
+  });
+
+  it('an object given a TTL by hand, without exp entry or memo, is entered and keeps a memo', async () => {
+    const post = await IcPost.create({ topic: 'ttl', score: 70, slug: 'ttl-by-hand' });
+    const key = `${base('IcPost')}:obj:${post.id}`;
+    await damageAndRepair(IcPost, 'missingEntry', () => redis.raw.expire(key, 3600));
+    expect(await redis.raw.zScore(`${base('IcPost')}:exp`, post.id)).not.toBeNull();
+    expect(await redis.raw.exists(`${base('IcPost')}:memo:${post.id}`)).toBe(1);
+    await post.remove();
+    expect(await redis.raw.exists(`${base('IcPost')}:memo:${post.id}`)).toBe(0);
+  });
+
+  it('an object given a TTL by expire() whose memo is gone gets its memo back; one without entries needs none', async () => {
+    const note = await IcNote.create({ tag: 'memo', code: 'memo-gone' });
+    const bare = await IcNote.create({});
+    await note.expire(3600);
+    await bare.expire(3600);
+    const memo = `${redis.prefix}:{IcNote}:memo:${note.id}`;
+    const recorded = await redis.raw.hGetAll(memo);
+    expect(Object.keys(recorded)).toHaveLength(2);
+    expect(await redis.raw.exists(`${redis.prefix}:{IcNote}:memo:${bare.id}`)).toBe(0);
+    expect((await IcNote.check()).violations).toEqual([]);
+    const { found } = await damageAndRepair(IcNote, 'memoMismatch', () => redis.raw.del(memo));
+    expect(found.violations).toEqual([expect.objectContaining({ kind: 'memoMismatch', id: note.id, key: memo })]);
+    expect(await redis.raw.hGetAll(memo)).toEqual(recorded);
+    await IcNote.removeMany([note.id!, bare.id!]);
+  });
+
+  it('an exp entry of an object whose hash does not expire is removed', async () => {
+    await damageAndRepair(IcPost, 'wrongEntry', () => redis.raw.zAdd(`${base('IcPost')}:exp`, { score: Date.now() + 60_000, value: '4' }));
+    expect(await redis.raw.zScore(`${base('IcPost')}:exp`, '4')).toBeNull();
+  });
+
+  it('a hash whose TTL was removed by hand keeps the object, without its exp entry', async () => {
+    const log = await IcLog.create({ level: 'kept', at: 11 });
+    await damageAndRepair(IcLog, 'wrongEntry', () => redis.raw.persist(`${logBase()}:obj:${log.id}`));
+    expect(await redis.raw.zScore(`${logBase()}:exp`, log.id)).toBeNull();
+    expect(await redis.raw.pTTL(`${logBase()}:obj:${log.id}`)).toBe(-1);
+    expect(await IcLog.count({ level: 'kept' })).toBe(1);
+    await log.remove();
   });
 });
 

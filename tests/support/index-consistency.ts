@@ -132,6 +132,12 @@ export async function checkIndexConsistency(
   };
   const liveIds = [...allIds].filter((id) => objectKeys.has(id));
   const hashes = await Promise.all(liveIds.map((id) => raw.hGetAll(`${base}:obj:${id}`)));
+  // A live object is in `exp` exactly when its hash has a TTL (-2: it expired since it was listed).
+  const ttls = await Promise.all(liveIds.map((id) => raw.pTTL(`${base}:obj:${id}`)));
+  liveIds.forEach((id, i) => {
+    if (ttls[i] > 0 && !expiring.has(id)) violations.push(`hash of ${id} expires in ${ttls[i]} ms, but exp lacks ${id}`);
+    if (ttls[i] === -1 && expiring.has(id)) violations.push(`exp holds ${id}, whose hash does not expire`);
+  });
 
   // What the indexes must hold, computed from the stored values alone.
   const expected = new Map<string, Expected>();

@@ -22,7 +22,8 @@
 --          hash naming itself whose id is not a sequence number (1 to 2^53 - 1), in a sequence model, or is one
 --          another shard's sequence draws, in a sharded model: nothing written) |
 --          'not a hash' (the object's key holds another type: nothing written)
--- Guarantees: one atomic step (invariants 1 to 5 for this object); safe while the application writes, since
+-- Guarantees: one atomic step (invariants 1 to 5 for this object, and its `exp` entry: present, at the time the
+-- hash expires, exactly when the hash has a TTL; an object with a TTL keeps a memo); safe while the application writes, since
 -- every decision is taken on what is stored at that instant. Every check that can refuse the whole object
 -- comes before the first write (a sequence of another type is refused by GET before the hash is listed); a
 -- memo key of another type is no memo (the library owns `memo:` keys) and is deleted. No entry is ever written
@@ -73,6 +74,11 @@ end
 if not isHash(key) then
   return 'not a hash'
 end
+-- the object's `exp` entry follows its hash's TTL, as expire() and persist() keep them (written below, once the
+-- object is listed): `exp` is checked before the first write
+local expiring = base .. ':exp'
+expectType(expiring, 'zset')
+local left = redis.call('PTTL', key)
 
 local outcome = 'rebuilt'
 if not listed then
@@ -104,6 +110,13 @@ elseif redis.call('HGET', key, '#id') ~= id then
   redis.call('HSET', key, '#id', id)
   outcome = '#id restored'
 end
+-- a hash with a TTL is entered at the time it expires, so that the sweep then removes its entries (from its
+-- memo); one without has no entry
+if left > 0 then
+  redis.call('ZADD', expiring, string.format('%d', nowMs() + left), id)
+else
+  redis.call('ZREM', expiring, id)
+end
 local memoType = redis.call('TYPE', memo).ok
 if memoType ~= 'none' and memoType ~= 'hash' then
   redis.call('DEL', memo)
@@ -120,7 +133,7 @@ for f = 0, folds - 1 do
   end
 end
 
-local keepMemo = ARGV[3] == '1' or memoOf(base, id) ~= nil
+local keepMemo = ARGV[3] == '1' or memoOf(base, id) ~= nil or left > 0
 if keepMemo and ARGV[4] == 'full' then
   redis.call('DEL', memo)
 end
