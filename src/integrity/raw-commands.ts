@@ -16,6 +16,7 @@ export interface RawCommands {
   hmGet(key: string, fields: string[]): Promise<Array<string | null>>;
   hGet(key: string, field: string | Buffer): Promise<string | null>;
   zScore(key: string, member: string | Buffer): Promise<number | null>;
+  zmScore(key: string, members: string[]): Promise<Array<number | null>>;
   zRange(key: string, min: string | number, max: string | number, options: ZRangeWindow): Promise<string[]>;
   zRangeWithScores(key: string, min: string | number, max: string | number, options: ZRangeWindow): Promise<Array<{ value: string; score: number }>>;
   zCount(key: string, min: number, max: number): Promise<number>;

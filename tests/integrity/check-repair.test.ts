@@ -114,6 +114,15 @@ describe('objects and all (invariants 1 and 2)', () => {
     expect((await IcPost.findOrFail('3')).slug).toBe('s3');
   });
 
+  it('an id listed under another score than its own is scored by its number again', async () => {
+    const all = `${base('IcPost')}:all`;
+    const { found, repaired } = await damageAndRepair(IcPost, 'wrongEntry', () => redis.raw.zAdd(all, { score: 100, value: '5' }, { XX: true }));
+    expect(found.violations).toEqual([expect.objectContaining({ kind: 'wrongEntry', id: '5', key: all })]);
+    expect(repaired.fixed).toContain('object 5: rescored');
+    expect(await redis.raw.zScore(all, '5')).toBe(5);
+    expect(await IcPost.findIds({}, { limit: 100 })).toEqual(['1', '2', '3', '4', '5', '6']);
+  });
+
   it('an id in all without hash (and no expiry) is removed with its entries', async () => {
     const post = await IcPost.create({ topic: 'gone', score: 50, slug: 'gone' });
     await damageAndRepair(IcPost, 'missingHash', () => redis.raw.del(`${base('IcPost')}:obj:${post.id}`));
