@@ -13,8 +13,8 @@
 -- Returns: 'rebuilt' | 'relisted' (a hash whose #id is its id, put back in `all`, then rebuilt; with sequence
 --          ids, the sequence raised to at least that id's draw in the same step, so that no create takes the id
 --          again) | '#id restored' (a listed hash whose #id is not its id, or that has none: #id set to the id,
---          then rebuilt) | 'rescored' (in a sequence model, an id listed under another score than its own: a
---          sequence id's is its number, any other id's 0; rebuilt) | 'hash deleted' (a hash not listed whose #id is not its id) | 'unlisted' (an id in `all` without hash
+--          then rebuilt) | 'rescored' (in a sequence model, an id listed under another score than its own: an
+--          id of digits is scored by its number, any other id 0; rebuilt) | 'hash deleted' (a hash not listed whose #id is not its id) | 'unlisted' (an id in `all` without hash
 --          or expiry, or that is no valid id (ids.lua: `a:b`), removed; the key `<base>:obj:a:b` is no object and
 --          is left as it is) | 'memo deleted' | 'expired' (an expired object: left to the sweep); and outcomes
 --          that leave a violation:
@@ -107,9 +107,9 @@ if not listed then
   redis.call('ZADD', all, sequenceIds and id or 0, id)
   outcome = 'relisted'
 else
-  -- a sequence model scores a sequence id by its number, any other id (a uuid from before) 0; a model with
+  -- a sequence model scores an id of digits by its number, any other id (a uuid from before) 0; a model with
   -- uuids keeps the scores of the sequence ids it listed before (either is right there)
-  local score = isSequenceId(id) and id or '0'
+  local score = string.find(id, '^%d+$') and id or '0'
   if sequenceIds and tonumber(listed) ~= tonumber(score) then
     redis.call('ZADD', all, score, id)
     outcome = 'rescored'
