@@ -36,6 +36,7 @@ import type { CheckResult, IntegrityOptions, RepairResult } from '../integrity/v
 import type { ReindexResult } from '../integrity/reindex-model';
 import type { SchemaStatus } from '../schema/schema-status';
 import type { FindManyOptions, RemoveManyOptions, RemoveManyResult, SaveManyItem, SaveManyOptions, SaveManyResult } from '../types/bulk-types';
+import type { SaveManyItems } from '../types/save-many-items';
 import { saveMany } from './save-many';
 import { removeMany } from './remove-many';
 import { findMany } from './find-many';
@@ -201,14 +202,16 @@ export abstract class BaseEntity extends StatefulEntity {
   /**
    * Saves many entities (instances, or attribute objects of new ones) as save() saves each, with the writes
    * pipelined: new objects go to Redis in chunks, one script call per chunk. Each object is still written
-   * atomically; one item's failure does not stop the others. See docs/bulk-operations.md.
+   * atomically; one item's failure does not stop the others. An attribute object holding a key that is not an
+   * attribute (an id, a method's or a relation's name) fails to compile, as it does for build() and create()
+   * (SaveManyItems). See docs/bulk-operations.md.
    */
-  static saveMany<T extends BaseEntity>(
+  static saveMany<T extends BaseEntity, Items extends ReadonlyArray<SaveManyItem<NoInfer<T>>>>(
     this: EntityClass<T>,
-    entities: ReadonlyArray<SaveManyItem<NoInfer<T>>>,
+    entities: SaveManyItems<NoInfer<T>, Items>,
     options: SaveManyOptions = {},
   ): Promise<SaveManyResult<T>> {
-    return saveMany(this, entities, options);
+    return saveMany<T>(this, entities, options);
   }
 
   /**
