@@ -47,6 +47,7 @@ describe('a lock holder killed with SIGKILL', () => {
   let boxes: string[] = [];
   let locked = 0;
   let killed = 0;
+  let shortLeft = 0;
   let next: WorkerProcess;
 
   beforeAll(async () => {
@@ -60,6 +61,7 @@ describe('a lock holder killed with SIGKILL', () => {
     holder.child.kill('SIGKILL');
     await holder.finished;
     killed = Date.now();
+    shortLeft = await redis.raw.pTTL(lockKey(boxes[1]));
   });
 
   it('blocks others until ttlMs has passed, then another process takes the lock', async () => {
@@ -75,14 +77,16 @@ describe('a lock holder killed with SIGKILL', () => {
     reportOf(next);
     // not before the dead holder's lock expired (less the few ms between its SET and its report), not long after
     expect(acquired - locked).toBeGreaterThanOrEqual(ttlMs - 300);
-    expect(acquired - locked).toBeLessThan(ttlMs + 5000);
+    expect(acquired - locked).toBeLessThan(ttlMs + 10_000);
     expect(await redis.raw.exists(lockKey(boxes[0]))).toBe(0);
   });
 
   it('leaves no lock key behind once ttlMs has passed', async () => {
-    while ((await redis.raw.exists(lockKey(boxes[1]))) === 1 && Date.now() - killed < shortTtlMs + 2000) await sleep(20);
+    // the dead holder's lock expires by its own TTL, its ttlMs (-2: gone already, on a machine slow enough that
+    // more than ttlMs passed between the lock and this read); when is Redis's business, not timed here
+    expect(shortLeft === -2 || (shortLeft > 0 && shortLeft <= shortTtlMs)).toBe(true);
+    while ((await redis.raw.exists(lockKey(boxes[1]))) === 1 && Date.now() - killed < shortTtlMs + 10_000) await sleep(20);
     expect(await redis.raw.exists(lockKey(boxes[1]))).toBe(0);
-    expect(Date.now() - locked).toBeLessThanOrEqual(shortTtlMs + 2000);
   });
 });
 
