@@ -30,6 +30,7 @@ import { queryOptions } from '../query/query-options';
 import type { FindIdsOptions, FindOneOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
 import { afterSchema, schemaPending } from '../schema/first-use';
 import { asRejection } from '../errors/as-rejection';
+import { refuseExtraArguments } from '../errors/no-arguments';
 import { failingIterator } from '../query/failing-iterator';
 import { checkEntityModel, reindexEntityModel, repairEntityModel, schemaStatusOf } from '../schema/entity-integrity';
 import type { CheckResult, IntegrityOptions, RepairResult } from '../integrity/violations';
@@ -226,13 +227,15 @@ export abstract class BaseEntity extends StatefulEntity {
     return removeMany(this, ids, options);
   }
 
-  /** The object with this id, or null. One round trip. */
+  /** The object with this id, or null. One round trip. It takes the id alone (`include` is findBy's). */
   static find<T extends BaseEntity>(this: EntityClass<T>, id: string | number): Promise<Persisted<T> | null> {
+    if (arguments.length > 1) return extraArgumentsOf(this, 'find', arguments, () => findOne(this, id));
     return findOne(this, id);
   }
 
-  /** The object with this id; NotFoundError when there is none. */
+  /** The object with this id; NotFoundError when there is none. It takes the id alone, as find(). */
   static findOrFail<T extends BaseEntity>(this: EntityClass<T>, id: string | number): Promise<Persisted<T>> {
+    if (arguments.length > 1) return extraArgumentsOf(this, 'findOrFail', arguments, () => findOrFailOne(this, id));
     return findOrFailOne(this, id);
   }
 
@@ -248,8 +251,10 @@ export abstract class BaseEntity extends StatefulEntity {
     return findMany(this, ids, options);
   }
 
+  /** Whether an object with this id is stored (and has not expired). It takes the id alone, as find(). */
   static async exists<T extends BaseEntity>(this: EntityClass<T>, id: string | number): Promise<boolean> {
     const model = descriptorOf(this);
+    if (arguments.length > 1) refuseExtraArguments(`${model.name}.exists`, arguments, 1, 'an id');
     const normalized = normalizeId(model.name, id);
     return afterSchema(model, () => storeOf(model).exists(normalized));
   }
@@ -393,6 +398,17 @@ export abstract class BaseEntity extends StatefulEntity {
       yield* iterate(ctor, where, options);
     })(this);
   }
+}
+
+/**
+ * A call of `method` given more than the id (from a caller without types): the ArgumentError naming what came
+ * after it, as a rejection, or else `run`'s promise (an argument that is undefined is none).
+ */
+function extraArgumentsOf<R>(ctor: Function, method: string, given: ArrayLike<unknown>, run: () => Promise<R>): Promise<R> {
+  return asRejection(() => {
+    refuseExtraArguments(`${descriptorOf(ctor).name}.${method}`, given, 1, 'an id');
+    return run();
+  });
 }
 
 function buildEntity<T extends BaseEntity>(ctor: EntityClass<T>, input: AttributeInput<T>): T {

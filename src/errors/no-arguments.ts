@@ -7,7 +7,22 @@ import { ArgumentError } from './errors';
  * dropped, and every member counted or listed). An argument that is undefined is none, as everywhere.
  */
 export function refuseArguments(operation: string, given: ArrayLike<unknown>): void {
-  for (let i = 0; i < given.length; i++) {
-    if (given[i] !== undefined) throw new ArgumentError(`${operation} takes no arguments; got ${describeValue(given[i])}`);
-  }
+  const extra = firstGiven(given, 0);
+  if (extra !== undefined) throw new ArgumentError(`${operation} takes no arguments; got ${describeValue(extra)}`);
+}
+
+/**
+ * For a call that takes `count` arguments (`Post.find(id)`, `user.tags.add(tag)`): ArgumentError naming the
+ * first one given past them, from a caller without types (`Post.find(id, { include })`), rather than an answer
+ * that ignores what was asked. `takes` says what the call takes ('an id'); undefined is no argument.
+ */
+export function refuseExtraArguments(operation: string, given: ArrayLike<unknown>, count: number, takes: string): void {
+  const extra = firstGiven(given, count);
+  if (extra !== undefined) throw new ArgumentError(`${operation} takes ${takes} alone; got ${describeValue(extra)} after it`);
+}
+
+/** The first argument from position `from` on that is not undefined. */
+function firstGiven(given: ArrayLike<unknown>, from: number): unknown {
+  for (let i = from; i < given.length; i++) if (given[i] !== undefined) return given[i];
+  return undefined;
 }

@@ -1,4 +1,5 @@
 import type { Persisted } from '../types/entity-types';
+import { refuseArguments } from '../errors/no-arguments';
 import { relatedId } from './related-id';
 import { relationBrand, RelationHandle, RelationOwner } from './relation-handle';
 import { inSameTenant } from './tenant-scope';
@@ -54,6 +55,7 @@ export class BelongsToHandle<T> implements RelationHandle {
 
   /** The parent, read once (null when the pointer is empty or the parent is gone). */
   async load(): Promise<Persisted<T> | null> {
+    refuseArguments(`${this.name()}.load`, arguments);
     const id = this.id;
     if (id === undefined) return null;
     if (this.loaded?.id === id) return this.loaded.value;

@@ -7,7 +7,7 @@ import type { RelationDescriptor } from '../metadata/relation-descriptor';
 import { scripts } from '../scripts/scripts';
 import type { Persisted } from '../types/entity-types';
 import type { FindManyOptions } from '../types/bulk-types';
-import { refuseArguments } from '../errors/no-arguments';
+import { refuseArguments, refuseExtraArguments } from '../errors/no-arguments';
 import { findManyChunkSize } from '../entity/find-many';
 import { relatedId } from './related-id';
 import { ownerIdOf, relationBrand, RelationHandle, RelationOwner } from './relation-handle';
@@ -36,6 +36,7 @@ export class ManyToManyHandle<T> implements RelationHandle {
 
   /** Adds the membership (both objects must exist: RelationError otherwise). Adding twice is harmless. */
   async add(related: T | string | number): Promise<void> {
+    refuseExtraArguments(`${this.name()}.add`, arguments, 1, 'an object or an id');
     const reply = await this.change('add', related);
     if (Array.isArray(reply)) {
       const which = reply[1] === 'self' ? this.owner.model().name : this.targetModel().name;
@@ -45,10 +46,13 @@ export class ManyToManyHandle<T> implements RelationHandle {
 
   /** Removes the membership from both sides; removing one that is not there is harmless. */
   async remove(related: T | string | number): Promise<void> {
+    refuseExtraArguments(`${this.name()}.remove`, arguments, 1, 'an object or an id');
     await this.change('remove', related);
   }
 
+  /** Whether the membership is there (this side's set names the object). */
   async has(related: T | string | number): Promise<boolean> {
+    refuseExtraArguments(`${this.name()}.has`, arguments, 1, 'an object or an id');
     const reply = await this.readMine((client, mine) => client.sIsMember(mine, this.idOf(related)));
     return Number(reply) === 1;
   }

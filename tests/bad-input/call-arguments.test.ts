@@ -131,6 +131,21 @@ describe('count', () => {
   });
 });
 
+describe('find, findOrFail and exists', () => {
+  it('take the id alone: a second argument (an include, say) is refused, not ignored', async () => {
+    const item = await Item.create({ title: 'found' });
+    for (const method of ['find', 'findOrFail', 'exists'] as const) {
+      const call = Item[method] as unknown as (id: string, options: unknown) => Promise<unknown>;
+      const refused = await rejection(() => call.call(Item, item.id!, { include: ['author'] }));
+      expect(refused).toBeInstanceOf(ArgumentError);
+      expect((refused as Error).message).toBe(`CallArgItem.${method} takes an id alone; got an object after it`);
+      // undefined is no argument, as everywhere
+      expect(await call.call(Item, item.id!, undefined)).toBeTruthy();
+    }
+    await item.remove();
+  });
+});
+
 describe('withLock, expire and increment', () => {
   it('refuse a work that is not a function, a bigint of seconds and a symbol for a counter, writing nothing', async () => {
     const item = await Item.create({ title: 'kept' });

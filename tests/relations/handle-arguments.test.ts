@@ -477,6 +477,33 @@ describe("the handles' methods take the options of the model's methods", () => {
     await blog.remove();
   });
 
+  it('many-to-many add, remove and has take the object or id alone, and belongs-to load nothing: more is refused, writing nothing', async () => {
+    const { ann, bob, red, blue } = await people();
+    await ann.tags.add(blue);
+    const before = await snapshotKeys(redis.raw, redis.prefix);
+    const untyped = ann.tags as unknown as Record<'add' | 'remove' | 'has', (related: unknown, extra: unknown) => Promise<unknown>>;
+    for (const method of ['add', 'remove', 'has'] as const) {
+      await expectRejection(() => untyped[method](red, { inverse: false }), ArgumentError, `HaUser.tags.${method} takes an object or an id alone; got an object after it`);
+      await expectRejection(() => untyped[method](blue.id, 'red'), ArgumentError, `HaUser.tags.${method} takes an object or an id alone; got "red" after it`);
+    }
+    expect(await snapshotKeys(redis.raw, redis.prefix)).toEqual(before);
+    // undefined is no argument, as everywhere
+    await untyped.add(red, undefined);
+    expect(await untyped.has(red, undefined)).toBe(true);
+    await untyped.remove(red, undefined);
+    expect(await ann.tags.ids()).toEqual([blue.id]);
+
+    const post = HaPost.build({ title: 'p', published: new Date(0) });
+    post.author.set(ann);
+    await post.save();
+    const loaded = await HaPost.findOrFail(post.id!);
+    const load = loaded.author.load as unknown as (options: unknown) => Promise<unknown>;
+    await expectRejection(() => load.call(loaded.author, { include: ['posts'] }), ArgumentError, 'HaPost.author.load takes no arguments; got an object');
+    expect(((await load.call(loaded.author, undefined)) as HaUser).id).toBe(ann.id);
+    await post.remove();
+    await cleanUp(ann, bob, red, blue);
+  });
+
   it('many-to-many ids and count take no arguments, and refuse one given; list takes findMany\'s options', async () => {
     const { ann, bob, red, blue } = await people();
     await ann.tags.add(red);
