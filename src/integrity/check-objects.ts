@@ -99,8 +99,8 @@ async function checkExpiry(scope: ModelScope, findings: Findings, objects: Array
   ]);
   objects.forEach(([id], i) => {
     const fix = { type: 'object', id, folds: [] } as const;
-    // -2: the hash expired since it was read (gone, not a violation)
-    if (ttls[i] > 0 && entries[i] === null) {
+    // -2: the hash expired since it was read (gone, not a violation); -1: no TTL
+    if (ttls[i] >= 0 && entries[i] === null) {
       findings.add('missingEntry', { id, key: exp }, `${exp} lacks ${id}, whose hash expires in ${ttls[i]} ms: no sweep would remove its entries`, fix);
     } else if (ttls[i] === -1 && entries[i] !== null) {
       findings.add('wrongEntry', { id, key: exp }, `${exp} holds ${id}, whose hash does not expire`, fix);
@@ -109,7 +109,7 @@ async function checkExpiry(scope: ModelScope, findings: Findings, objects: Array
   // In a model with a ttl or a cap every object keeps a memo (checkMemos); in another, an object whose hash
   // expires keeps one too, which the key scan checks when it meets it: one it does not meet is checked here.
   if (scope.definition.ttlMs !== null || scope.definition.cap !== null) return;
-  const expiring = objects.filter((_, i) => ttls[i] > 0);
+  const expiring = objects.filter((_, i) => ttls[i] >= 0);
   const memos = await Promise.all(expiring.map(([id]) => client.exists(`${scope.keys.base}:memo:${id}`)));
   await checkMemos(scope, findings, expiring.filter((_, i) => Number(memos[i]) === 0), 'expiring');
 }

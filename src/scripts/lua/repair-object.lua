@@ -14,7 +14,8 @@
 --          ids, the sequence raised to at least that id's draw in the same step, so that no create takes the id
 --          again) | '#id restored' (a listed hash whose #id is not its id, or that has none: #id set to the id,
 --          then rebuilt) | 'rescored' (in a sequence model, an id listed under another score than its own: an
---          id of digits is scored by its number, any other id 0; rebuilt) | 'hash deleted' (a hash not listed whose #id is not its id) | 'unlisted' (an id in `all` without hash
+--          id of digits is scored by its number, any other id 0; rebuilt) | 'hash deleted' (a hash not listed
+--          whose #id is not its id) | 'unlisted' (an id in `all` without hash
 --          or expiry, or that is no valid id (ids.lua: `a:b`), removed; the key `<base>:obj:a:b` is no object and
 --          is left as it is) | 'memo deleted' | 'expired' (an expired object: left to the sweep); and outcomes
 --          that leave a violation:
@@ -24,13 +25,13 @@
 --          another shard's sequence draws, in a sharded model: nothing written) |
 --          'not a hash' (the object's key holds another type: nothing written)
 -- Guarantees: one atomic step (invariants 1 to 5 for this object, and its `exp` entry: present, at the time the
--- hash expires, exactly when the hash has a TTL; an object with a TTL keeps a memo); safe while the application writes, since
--- every decision is taken on what is stored at that instant. Every check that can refuse the whole object
--- comes before the first write (a sequence of another type is refused by GET before the hash is listed); a
--- memo key of another type is no memo (the library owns `memo:` keys) and is deleted. No entry is ever written
--- for an id that is not a valid id. A memo deleted with its object drops only the entries that can be the
--- object's own (a key of the model's under KEYS[2], the object's member: objects.lua's memoEntries); what else
--- it records is left as it is.
+-- hash expires, exactly when the hash has a TTL; an object with a TTL keeps a memo); safe while the
+-- application writes, since every decision is taken on what is stored at that instant. Every check that can
+-- refuse the whole object comes before the first write (a sequence of another type is refused by GET before
+-- the hash is listed, an `exp` of another type by TYPE); a memo key of another type is no memo (the library
+-- owns `memo:` keys) and is deleted. No entry is ever written for an id that is not a valid id. A memo deleted
+-- with its object drops only the entries that can be the object's own (a key of the model's under KEYS[2], the
+-- object's member: objects.lua's memoEntries); what else it records is left as it is.
 --!include key-types.lua
 --!include indexes.lua
 --!include objects.lua
@@ -122,7 +123,7 @@ else
 end
 -- a hash with a TTL is entered at the time it expires, so that the sweep then removes its entries (from its
 -- memo); one without has no entry
-if left > 0 then
+if left >= 0 then
   redis.call('ZADD', expiring, string.format('%d', nowMs() + left), id)
 else
   redis.call('ZREM', expiring, id)
@@ -143,7 +144,7 @@ for f = 0, folds - 1 do
   end
 end
 
-local keepMemo = ARGV[3] == '1' or memoOf(base, id) ~= nil or left > 0
+local keepMemo = ARGV[3] == '1' or memoOf(base, id) ~= nil or left >= 0
 if keepMemo and ARGV[4] == 'full' then
   redis.call('DEL', memo)
 end
