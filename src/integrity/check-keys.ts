@@ -4,6 +4,7 @@ import { Findings } from './findings';
 import { ModelScope } from './model-scope';
 import { binary, chunks, globEscape, isWrongType, latin1, raw, unlessWrongType } from './raw-commands';
 import { isSequenceId, isValidId } from '../keys/id-format';
+import { shardOfId } from '../keys/shard-tags';
 import { checkMembershipKey } from './check-memberships';
 import { checkMemos } from './check-objects';
 
@@ -89,8 +90,8 @@ async function checkOrphans(scope: ModelScope, findings: Findings, ids: string[]
     else if (ownIds[i] !== id) findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, and holds #id ${JSON.stringify(ownIds[i])}`, fix);
     else if (scope.definition.idStrategy === 'sequence' && !isSequenceId(id)) {
       findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, where a sequence model lists sequence ids only`);
-    } else if (scope.definition.idStrategy === 'sequence' && shard && (Number(id) - 1) % shard.count !== shard.index) {
-      const own = (Number(id) - 1) % shard.count;
+    } else if (scope.definition.idStrategy === 'sequence' && shard && shardOfId(id, shard.count, true) !== shard.index) {
+      const own = shardOfId(id, shard.count, true);
       findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, and ${id} is an id of shard ${own}, not of shard ${shard.index}`);
     } else findings.add('orphanHash', { id, key }, `hash of ${id} is not in all`, fix);
   });

@@ -62,6 +62,11 @@ export async function checkListed(scope: ModelScope, findings: Findings, listed:
   findings.objects += live.length;
 }
 
+/** The scores of `ids` in the sorted set `key` (null for a member it lacks): one ZMSCORE for a batch. */
+async function scoresOf(scope: ModelScope, key: string, ids: readonly string[]): Promise<Array<number | null>> {
+  return ids.length === 0 ? [] : raw(scope.client).zmScore(key, [...ids]);
+}
+
 /** An id of decimal digits, which a model with sequence ids scores by its number. */
 const DIGITS = /^\d+$/;
 
@@ -73,9 +78,9 @@ const DIGITS = /^\d+$/;
  * sequence ids it listed before: any score of theirs is one of the two, so none is checked.
  */
 async function checkScores(scope: ModelScope, findings: Findings, ids: readonly string[]): Promise<void> {
-  if (scope.definition.idStrategy !== 'sequence' || ids.length === 0) return;
+  if (scope.definition.idStrategy !== 'sequence') return;
   const all = scope.keys.all;
-  const scores = await raw(scope.client).zmScore(all, [...ids]);
+  const scores = await scoresOf(scope, all, ids);
   ids.forEach((id, i) => {
     const wanted = DIGITS.test(id) ? Number(id) : 0;
     if (scores[i] === null || scores[i] === wanted) return; // null: removed since it was listed
@@ -95,7 +100,7 @@ async function checkExpiry(scope: ModelScope, findings: Findings, objects: Array
   const exp = scope.keys.expiring;
   const [ttls, entries] = await Promise.all([
     Promise.all(objects.map(([id]) => client.pTTL(scope.keys.object(id)))),
-    Promise.all(objects.map(([id]) => client.zScore(exp, id))),
+    scoresOf(scope, exp, objects.map(([id]) => id)),
   ]);
   objects.forEach(([id], i) => {
     const fix = { type: 'object', id, folds: [] } as const;
@@ -116,8 +121,7 @@ async function checkExpiry(scope: ModelScope, findings: Findings, objects: Array
 
 /** Ids in `all` without a hash: fine when their `exp` entry says they expired (the sweep deletes them). */
 async function checkGone(scope: ModelScope, findings: Findings, ids: string[]): Promise<void> {
-  const client = raw(scope.client);
-  const expiring = await Promise.all(ids.map((id) => client.zScore(scope.keys.expiring, id)));
+  const expiring = await scoresOf(scope, scope.keys.expiring, ids);
   ids.forEach((id, i) => {
     if (expiring[i] === null) findings.add('missingHash', { id }, `${id} is in all but has no hash`, { type: 'object', id, folds: [] });
   });

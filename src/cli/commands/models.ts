@@ -45,7 +45,6 @@ export async function modelsCommand(context: CliContext): Promise<number> {
  * --tenant is listed only when that tenant holds a key of the model (live objects or not, as without --tenant).
  */
 async function tenantsWithData(context: CliContext, definition: StoredDefinition, scopes: readonly ModelScope[]): Promise<string[]> {
-  const tenants = scopes.filter((scope) => scope.tenant !== undefined).map(tenantLabel);
-  if (context.options.tenant === undefined) return tenants;
+  if (context.options.tenant === undefined) return scopes.filter((scope) => scope.tenant !== undefined).map(tenantLabel);
   return tenantsOf(context.client, context.prefix, definition, 1000, context.options.tenant);
 }
