@@ -37,7 +37,8 @@ class DcPin extends BaseEntity {
 
 const MODELS = [DcNode, DcTag, DcPin];
 const DEPTH = 25_000;
-const redis = useTestRedis();
+// its removals hold Redis for a second or more: a server of its own, so no other test file waits on them
+const redis = useTestRedis({ ownServer: true });
 
 /** A chain of `DEPTH` nodes, node i the parent of node i + 1; returns them in order, the root first. */
 async function chain(): Promise<DcNode[]> {

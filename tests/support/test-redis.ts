@@ -1,6 +1,7 @@
 import { randomBytes } from 'crypto';
 import { createClient } from 'redis';
 import { connect, disconnect } from '../../src';
+import { PrivateRedis, startPrivateRedis } from '../../tools/private-redis';
 
 export type RawClient = ReturnType<typeof createClient>;
 
@@ -19,22 +20,34 @@ export async function keysUnder(raw: RawClient, prefix: string): Promise<string[
 /**
  * Connects redis-record under a fresh prefix for the test file, gives a raw client for looking at keys,
  * and deletes every key under the prefix afterwards: a test never touches data it did not create.
+ *
+ * `ownServer`: the file's tests run scripts that hold Redis for seconds (a cascade over tens of thousands of
+ * objects), and Redis answers every other client BUSY once a script has run for 5 s, so on a slow machine
+ * they would fail the test file running beside them. Such a file gets a redis-server of its own, stopped
+ * after it, when the run's server is the run's private one; on a REDIS_URL given by the user it uses that.
  */
-export function useTestRedis(): { readonly prefix: string; readonly raw: RawClient } {
+export function useTestRedis(options: { ownServer?: boolean } = {}): {
+  readonly prefix: string;
+  readonly raw: RawClient;
+} {
   const context = { prefix: uniquePrefix(), raw: undefined as unknown as RawClient };
+  let server: PrivateRedis | undefined;
   beforeAll(async () => {
+    if (options.ownServer && process.env.PRIVATE_RUN_REDIS === '1') server = await startPrivateRedis();
+    const url = server?.url ?? process.env.REDIS_URL;
     // No per-command timer (node-redis arms 5 s by default): a consistency check pipelines a command per object,
     // and on a slow machine the last of 20,000 can wait longer than that in the queue. The test's own timeout
     // still bounds a hang.
-    context.raw = createClient({ url: process.env.REDIS_URL, commandOptions: { timeout: 0 } });
+    context.raw = createClient({ url, commandOptions: { timeout: 0 } });
     await context.raw.connect();
-    await connect({ url: process.env.REDIS_URL, prefix: context.prefix });
+    await connect({ url, prefix: context.prefix });
   });
   afterAll(async () => {
     await disconnect();
     const keys = await keysUnder(context.raw, context.prefix);
     for (let i = 0; i < keys.length; i += 500) await context.raw.del(keys.slice(i, i + 500));
     await context.raw.close();
+    await server?.stop();
   });
   return context;
 }
