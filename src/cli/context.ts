@@ -93,8 +93,13 @@ export class CliContext {
   /** The scopes to work on: the one of --tenant, or the model outside tenants and each tenant holding data. */
   async scopes(definition: StoredDefinition): Promise<ModelScope[]> {
     if (this.options.tenant !== undefined) return [this.scope(definition, this.options.tenant)];
-    const tenants = await tenantsOf(this.client, this.prefix, definition, 1000);
+    const tenants = await this.tenantsHolding(definition);
     return [undefined, ...tenants].map((tenant) => this.scope(definition, tenant));
+  }
+
+  /** The tenants holding a key of the model (tenantsOf): every one, or with `only`, that one if it does. */
+  tenantsHolding(definition: StoredDefinition, only?: string): Promise<string[]> {
+    return tenantsOf(this.client, this.prefix, definition, 1000, only);
   }
 
   /** A failure the command reports itself (an object `show` cannot find): its line on stderr, and exit code 2. */

@@ -51,7 +51,7 @@ async function checkUnlisted(scope: ModelScope, findings: Findings, hashes: stri
   const unlisted = memos.filter((_, i) => listed[hashes.length + i] === null);
   const foreign = await foreignEntries(scope, unlisted);
   unlisted.forEach((id, i) => {
-    const key = `${scope.keys.base}:memo:${id}`;
+    const key = scope.keys.memo(id);
     const others = foreign[i] > 0 ? `; records ${foreign[i]} entr${foreign[i] === 1 ? 'y' : 'ies'} that cannot be its object's (another key or member), left as they are` : '';
     findings.add('memoMismatch', { id, key }, `memo of ${id}, which is not in all${others}`, { type: 'object', id, folds: [] });
   });
@@ -64,7 +64,7 @@ async function checkUnlisted(scope: ModelScope, findings: Findings, hashes: stri
  */
 async function foreignEntries(scope: ModelScope, ids: string[]): Promise<number[]> {
   const client = binary(scope.client);
-  const memos = await Promise.all(ids.map((id) => unlessWrongType(client.hGetAll(`${scope.keys.base}:memo:${id}`), {})));
+  const memos = await Promise.all(ids.map((id) => unlessWrongType(client.hGetAll(scope.keys.memo(id)), {})));
   return ids.map((id, i) => Object.entries(memos[i]).filter(([field, member]) => !isOwnMemoEntry(scope.keys.base, field, latin1(member), id)).length);
 }
 

@@ -115,7 +115,7 @@ async function checkExpiry(scope: ModelScope, findings: Findings, objects: Array
   // expires keeps one too, which the key scan checks when it meets it: one it does not meet is checked here.
   if (scope.definition.ttlMs !== null || scope.definition.cap !== null) return;
   const expiring = objects.filter((_, i) => ttls[i] >= 0);
-  const memos = await Promise.all(expiring.map(([id]) => client.exists(`${scope.keys.base}:memo:${id}`)));
+  const memos = await Promise.all(expiring.map(([id]) => client.exists(scope.keys.memo(id))));
   await checkMemos(scope, findings, expiring.filter((_, i) => Number(memos[i]) === 0), 'expiring');
 }
 
@@ -244,7 +244,7 @@ export async function checkMemos(
   const keeps = which === 'expiring' || scope.definition.ttlMs !== null || scope.definition.cap !== null;
   if (!keeps && which === 'model') return; // memos of other models' objects are checked when the key scan meets them
   const client = binary(scope.client);
-  const memos = await Promise.all(objects.map(([id]) => unlessWrongType(client.hGetAll(`${scope.keys.base}:memo:${id}`), null)));
+  const memos = await Promise.all(objects.map(([id]) => unlessWrongType(client.hGetAll(scope.keys.memo(id)), null)));
   const entries = objects.map(([id, values]) => entriesOf(scope, values, id));
   const owned = await Promise.all(
     entries.map((list, i) =>
@@ -258,7 +258,7 @@ export async function checkMemos(
     ),
   );
   objects.forEach(([id], i) => {
-    const key = `${scope.keys.base}:memo:${id}`;
+    const key = scope.keys.memo(id);
     const fix = { type: 'object', id, folds: [] } as const;
     const stored = memos[i];
     // the object's repair deletes it (the library owns `memo:` keys) and writes its memo again

@@ -102,7 +102,7 @@ async function buildEntries(scope: ModelScope, added: readonly StoredIndex[], ba
 /** Whether object `id` has a memo or a time to live (an `exp` entry): it then keeps a memo in any model. */
 async function hasMemo(scope: ModelScope, id: string): Promise<boolean> {
   const client = raw(scope.client);
-  const [memo, expiring] = await Promise.all([client.exists(`${scope.keys.base}:memo:${id}`), client.zScore(scope.keys.expiring, id)]);
+  const [memo, expiring] = await Promise.all([client.exists(scope.keys.memo(id)), client.zScore(scope.keys.expiring, id)]);
   return Number(memo) === 1 || expiring !== null;
 }
 

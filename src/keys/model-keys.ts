@@ -67,6 +67,11 @@ export class ModelKeys {
     return scope ? `${key}@${scope.field}:${scope.value}` : key;
   }
 
+  /** The memo of an object with a TTL or a cap: the index entries it holds (read by the sweeps). */
+  memo(id: string): string {
+    return `${this.base}:memo:${id}`;
+  }
+
   lock(id: string): string {
     return `${this.base}:lock:${id}`;
   }

@@ -113,10 +113,11 @@ export async function checkIndexConsistency(
   }
 
   // Invariants 1 and 2: the live objects are the ids of `all` that have their hash.
-  const allIds = new Set(await raw.zRange(`${base}:all`, 0, -1));
+  const listed = await raw.zRangeWithScores(`${base}:all`, 0, -1);
+  const allIds = new Set(listed.map(({ value }) => value));
   if (model.idStrategy === 'sequence') {
     // a sequence model scores an id of digits by its number, any other id 0
-    for (const { value, score } of await raw.zRangeWithScores(`${base}:all`, 0, -1)) {
+    for (const { value, score } of listed) {
       const wanted = /^\d+$/.test(value) ? Number(value) : 0;
       if (score !== wanted) violations.push(`all scores ${value} ${score}, not ${wanted}`);
     }

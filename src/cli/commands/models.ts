@@ -1,4 +1,3 @@
-import { tenantsOf } from '../../integrity/tenants-of';
 import { ModelScope } from '../../integrity/model-scope';
 import { StoredDefinition } from '../../schema/stored-definition';
 import { CliContext, liveCount, tenantLabel } from '../context';
@@ -46,5 +45,5 @@ export async function modelsCommand(context: CliContext): Promise<number> {
  */
 async function tenantsWithData(context: CliContext, definition: StoredDefinition, scopes: readonly ModelScope[]): Promise<string[]> {
   if (context.options.tenant === undefined) return scopes.filter((scope) => scope.tenant !== undefined).map(tenantLabel);
-  return tenantsOf(context.client, context.prefix, definition, 1000, context.options.tenant);
+  return context.tenantsHolding(definition, context.options.tenant);
 }

@@ -85,7 +85,7 @@ async function scopeStats(context: CliContext, scope: ModelScope, indexes: Map<s
       }),
     );
   }
-  if (memos > 0) otherBytes += Math.round((await sampledAverage(client, scope, (id) => `${base}:memo:${id}`)).average * memos);
+  if (memos > 0) otherBytes += Math.round((await sampledAverage(client, scope, (id) => scope.keys.memo(id))).average * memos);
   return { objects, objectBytes: Math.round(objectSample.average * objects), sampled: objectSample.sampled, otherBytes };
 }
 

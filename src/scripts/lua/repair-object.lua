@@ -44,6 +44,7 @@ local sequenceIds = ARGV[2] ~= '0'
 local stride, shard = string.match(ARGV[2], '^(%d+):(%d+)$')
 local key = base .. ':obj:' .. id
 local memo = base .. ':memo:' .. id
+local expiring = base .. ':exp'
 local folds = tonumber(ARGV[5])
 local specs, fields = readSpecs(7 + 3 * folds, tonumber(ARGV[6 + 3 * folds]))
 local listed = redis.call('ZSCORE', all, id)
@@ -61,16 +62,16 @@ if not isValidId(id) then
   -- no object has this id: its key (`obj:a:b`) is not one, and is left as it is
   forgetMemo()
   redis.call('ZREM', all, id)
-  redis.call('ZREM', base .. ':exp', id)
+  redis.call('ZREM', expiring, id)
   return listed and 'unlisted' or 'memo deleted'
 end
 if redis.call('EXISTS', key) == 0 then
-  if listed and redis.call('ZSCORE', base .. ':exp', id) then
+  if listed and redis.call('ZSCORE', expiring, id) then
     return 'expired'
   end
   forgetMemo()
   redis.call('ZREM', all, id)
-  redis.call('ZREM', base .. ':exp', id)
+  redis.call('ZREM', expiring, id)
   return listed and 'unlisted' or 'memo deleted'
 end
 if not isHash(key) then
@@ -78,13 +79,13 @@ if not isHash(key) then
 end
 -- the object's `exp` entry follows its hash's TTL, as expire() and persist() keep them (written below, once the
 -- object is listed): `exp` is checked before the first write
-local expiring = base .. ':exp'
 expectType(expiring, 'zset')
 local left = redis.call('PTTL', key)
+local ownId = redis.call('HGET', key, '#id')
 
 local outcome = 'rebuilt'
 if not listed then
-  if redis.call('HGET', key, '#id') ~= id then
+  if ownId ~= id then
     forgetMemo()
     redis.call('DEL', key)
     return 'hash deleted'
@@ -116,7 +117,7 @@ else
     outcome = 'rescored'
   end
   -- `all` lists the id, so the hash is that object's: its #id field was changed or deleted by another program
-  if redis.call('HGET', key, '#id') ~= id then
+  if ownId ~= id then
     redis.call('HSET', key, '#id', id)
     outcome = '#id restored'
   end
