@@ -5,6 +5,7 @@ import { createClient } from 'redis';
 import { connect, disconnect } from '../../../src';
 import { PrivateRedis, startPrivateRedis } from '../../../tools/private-redis';
 import { checkIndexConsistency } from '../index-consistency';
+import { AofTarget, aofStepsNaming, describeStep } from './aof-history';
 import { checkRelations } from '../relation-consistency';
 import { RawClient, uniquePrefix } from '../test-redis';
 import { startWorkerProcess, WorkerProcess } from '../worker-processes/spawn-worker';
@@ -155,16 +156,23 @@ export class FaultWorld {
   private boardHits = 0;
   checks = 0;
   usedLibraryCheck = false;
+  /** For a round with violations, the AOF's steps that name the objects involved. */
+  readonly histories: string[] = [];
 
   constructor(readonly workerCount: number) {
     this.ledgers = Array.from({ length: workerCount }, (_, i) => new Ledger(i));
   }
 
-  /** Starts Redis (with `serverArgs`; AOF data in a dir that outlives restarts when `persistent`), connects, creates the board. */
+  /**
+   * Starts Redis (with `serverArgs`; AOF data in a dir that outlives restarts when `persistent`; an AOF, not
+   * fsynced, when `serverArgs` sets none), connects, creates the board.
+   */
   async start(serverArgs: string[] = [], persistent = false): Promise<void> {
     this.compiled = transpileWorkers(`faults-${this.prefix}`, ['tests/support/fault-workers']);
     if (persistent) this.dataDir = mkdtempSync(join(tmpdir(), 'redis-record-faults-'));
-    this.serverArgs = this.dataDir ? [...serverArgs, '--dir', this.dataDir] : serverArgs;
+    // an AOF in every scenario, fsynced or not, for the history of a violation (recordHistory)
+    const history = serverArgs.includes('--appendonly') ? [] : ['--appendonly', 'yes', '--appendfsync', 'no'];
+    this.serverArgs = [...history, ...serverArgs, ...(this.dataDir ? ['--dir', this.dataDir] : [])];
     this.server = await startPrivateRedis(this.serverArgs);
     const fast = { reconnectStrategy: (retries: number) => Math.min(20 * (retries + 1), 200) };
     this.raw = createClient({ url: this.server.url, name: 'fz-test-raw', socket: fast });
@@ -303,7 +311,30 @@ export class FaultWorld {
     }
     this.boardHits = hits;
     this.checks++;
+    if (this.violations.length > before) this.recordHistory(round, this.violations.slice(before));
     return this.violations.length - before;
+  }
+
+  /**
+   * What Redis's append-only file says was written to the objects a round's violations name: every write it
+   * acknowledged and will replay, so a failure shows how the objects got there. Every scenario's Redis keeps one
+   * (start()).
+   */
+  private recordHistory(round: string, violations: readonly string[]): void {
+    const targets = new Map<string, AofTarget>();
+    const add = (model: string, id: string) => targets.set(`${model}:${id}`, { model, id });
+    for (const violation of violations) {
+      for (const match of violation.matchAll(/"model":"(\w+)","id":"([^"]+)"/g)) add(match[1], match[2]);
+      const line = /^[^:]*: (\w+): (.*)$/.exec(violation);
+      if (!line) continue;
+      for (const pattern of [/unexpected id (\S+)/g, /hash of (\S+)/g, /^(\S+) is in all/g, /memo of (\S+),/g]) {
+        for (const match of line[2].matchAll(pattern)) add(line[1], match[1]);
+      }
+    }
+    if (targets.size === 0) return;
+    const steps = aofStepsNaming(this.dataDir ?? this.server.dir, [...targets.values()]);
+    const named = [...targets.keys()].join(', ');
+    this.histories.push(`${round}: the AOF's last ${steps.length} steps naming ${named}:`, ...steps.map((step) => `  ${describeStep(step)}`));
   }
 
   /** Objects stored now, over all workers. */
@@ -322,7 +353,8 @@ export class FaultWorld {
       `${name}: ${this.workerCount} workers, ${events}; ${this.counts.acknowledged} writes acknowledged, ` +
       `${this.counts.refused} refused, ${this.counts.failed} failed (read back), ${this.counts.uncertainAtKill} in flight at a kill; ` +
       `${this.checks} checks${this.usedLibraryCheck ? ' (with Model.check())' : ''}; ${this.violations.length} violations; ` +
-      `${((Date.now() - started) / 1000).toFixed(1)} s\n  sent: ${ops}\n`
+      `${((Date.now() - started) / 1000).toFixed(1)} s\n  sent: ${ops}\n` +
+      this.histories.map((line) => `${line}\n`).join('')
     );
   }
 
