@@ -75,8 +75,8 @@ export type {
   OrderableName,
   IncludableName,
   Direction,
-  SortableString,
 } from './query/where-types';
+export { SortableString } from './query/sortable-string';
 export type { SchemaStatus } from './schema/schema-status';
 export type { StoredDefinition, StoredAttribute, StoredIndex, StoredRelation } from './schema/stored-definition';
 export type { CheckResult, RepairResult, Violation, ViolationKind, IntegrityOptions } from './integrity/violations';

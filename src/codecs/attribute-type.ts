@@ -4,6 +4,7 @@ import { numberCodec } from './number-codec';
 import { booleanCodec } from './boolean-codec';
 import { dateCodec } from './date-codec';
 import { jsonCodec } from './json-codec';
+import { SortableString } from '../query/sortable-string';
 
 /** The attribute types redis-record knows; `custom` is any user codec. */
 export type AttributeType = 'string' | 'number' | 'boolean' | 'date' | 'json';
@@ -26,7 +27,7 @@ export function codecFor(type: AttributeType): Codec<any> {
 
 /** The type TypeScript's emitted `design:type` names, or undefined when it names none we can store. */
 export function typeFromDesignType(designType: unknown): AttributeType | undefined {
-  if (designType === String) return 'string';
+  if (designType === String || designType === SortableString) return 'string';
   if (designType === Number) return 'number';
   if (designType === Boolean) return 'boolean';
   if (designType === Date) return 'date';

@@ -1,12 +1,5 @@
 import type { AttributeName } from '../types/entity-types';
-
-declare const sortableBrand: unique symbol;
-
-/**
- * A string attribute kept in lexicographic order (`@Index({ sortable: true })`). Any string can be assigned to
- * it; declaring the attribute with this type is what lets range operators, startsWith and orderBy on it compile.
- */
-export type SortableString = string & { readonly [sortableBrand]?: true };
+import type { sortableBrand } from './sortable-string';
 
 type IsSortable<V> = typeof sortableBrand extends keyof V ? true : false;
 
