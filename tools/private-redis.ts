@@ -86,6 +86,20 @@ export async function startPrivateRedis(extraArgs: string[] = [], port?: number)
   }
 }
 
+/**
+ * Kills `server` with SIGKILL (a crash: nothing flushed but what it already wrote), runs `whileDown` on its files,
+ * and starts redis-server again on the same port with `extraArgs`; resolves to the new server. The old one's
+ * temp dir is removed; pass `--dir` in `extraArgs` for data that outlives the restart.
+ */
+export async function killAndRestart(server: PrivateRedis, extraArgs: string[], whileDown: () => void = () => undefined): Promise<PrivateRedis> {
+  const exited = new Promise((resolve) => server.process.once('exit', resolve));
+  server.process.kill('SIGKILL');
+  await exited;
+  await server.stop();
+  whileDown();
+  return startPrivateRedis(extraArgs, server.port);
+}
+
 async function stopServer(child: ChildProcess, dir: string): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((resolve) => child.once('exit', resolve));

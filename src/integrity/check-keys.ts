@@ -90,10 +90,13 @@ async function checkOrphans(scope: ModelScope, findings: Findings, ids: string[]
     else if (ownIds[i] !== id) findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, and holds #id ${JSON.stringify(ownIds[i])}`, fix);
     else if (scope.definition.idStrategy === 'sequence' && !isSequenceId(id)) {
       findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, where a sequence model lists sequence ids only`);
-    } else if (scope.definition.idStrategy === 'sequence' && shard && shardOfId(id, shard.count, true) !== shard.index) {
-      const own = shardOfId(id, shard.count, true);
-      findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, and ${id} is an id of shard ${own}, not of shard ${shard.index}`);
-    } else findings.add('orphanHash', { id, key }, `hash of ${id} is not in all`, fix);
+    } else {
+      // a sequence id names its shard: one drawn by another shard's sequence is not this shard's to list
+      const own = scope.definition.idStrategy === 'sequence' && shard ? shardOfId(id, shard.count, true) : undefined;
+      if (shard && own !== undefined && own !== shard.index) {
+        findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, and ${id} is an id of shard ${own}, not of shard ${shard.index}`);
+      } else findings.add('orphanHash', { id, key }, `hash of ${id} is not in all`, fix);
+    }
   });
 }
 

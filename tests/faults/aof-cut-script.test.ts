@@ -1,8 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync } from 'fs';
+import { mkdtempSync, readFileSync, rmSync, truncateSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { Attr, BaseEntity, connect, disconnect, Index, Model } from '../../src';
-import { PrivateRedis, startPrivateRedis } from '../../tools/private-redis';
+import { killAndRestart, PrivateRedis, startPrivateRedis } from '../../tools/private-redis';
+import { aofCommands, aofIncrFiles } from '../support/fault-workers/aof-history';
 import { fixAofTail } from '../support/fault-workers/fix-aof-tail';
 import { uniquePrefix } from '../support/test-redis';
 
@@ -37,18 +38,21 @@ afterEach(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const killAndStart = (mend: boolean) => killAndStartAfter(() => undefined, mend);
-
 /** Cuts the AOF inside its last MULTI block: in the middle of the block's fifth command, after four whole ones. */
 function cutInsideLastBlock(): void {
-  const dir = join(dataDir, 'appendonlydir');
-  const file = join(dir, readdirSync(dir).find((name) => name.endsWith('.incr.aof'))!);
-  const data = readFileSync(file);
-  const multi = data.lastIndexOf('*1\r\n$5\r\nMULTI\r\n');
+  const file = aofIncrFiles(dataDir).at(-1)!;
+  const commands = aofCommands(readFileSync(file));
+  const multi = commands.map(({ args }) => args[0]).lastIndexOf('MULTI');
   expect(multi).toBeGreaterThan(0);
-  let at = multi + '*1\r\n$5\r\nMULTI\r\n'.length;
-  for (let command = 0; command < 4; command++) at = data.indexOf('\r\n*', at) + 2;
-  truncateSync(file, at + 6);
+  truncateSync(file, commands[multi + 4].end + 6);
+}
+
+/** Kills the server, runs `change` on its files while it is down, mends the AOF's tail or not, and starts it again. */
+async function killAndStart(mend: boolean, change: () => void = () => undefined): Promise<void> {
+  redis = await killAndRestart(redis, [...AOF, '--dir', dataDir], () => {
+    change();
+    if (mend) fixAofTail(dataDir);
+  });
 }
 
 describe('a create cut by a kill inside its AOF block', () => {
@@ -62,7 +66,7 @@ describe('a create cut by a kill inside its AOF block', () => {
     // reply would then never have been sent)
     const lost = await CutNote.create({ tag: 'lost', rank: 1 });
     await disconnect();
-    await killAndStartAfter(() => cutInsideLastBlock(), mend);
+    await killAndStart(mend, cutInsideLastBlock);
     await connect({ url: redis.url, prefix });
     expect(await CutNote.find(lost.id)).toBeNull();
 
@@ -93,14 +97,3 @@ describe('a create cut by a kill inside its AOF block', () => {
     expect(await CutNote.count()).toBe(1);
   });
 });
-
-/** Kills the server, runs `change` on its files while it is down, and starts it again (mending the tail or not). */
-async function killAndStartAfter(change: () => void, mend: boolean): Promise<void> {
-  const exited = new Promise((resolve) => redis.process.once('exit', resolve));
-  redis.process.kill('SIGKILL');
-  await exited;
-  await redis.stop();
-  change();
-  if (mend) fixAofTail(dataDir);
-  redis = await startPrivateRedis([...AOF, '--dir', dataDir], redis.port);
-}

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'fs';
-import { join } from 'path';
+import { dirname, join } from 'path';
 
 /**
  * The write history a fault scenario's Redis kept in its append-only file, read back to explain a violation:
@@ -42,32 +42,45 @@ export function describeStep(step: AofStep, width = 60): string {
   return step.map((command) => command.map(cut).join(' ')).join(' | ');
 }
 
-export function readAofSteps(dataDir: string): AofStep[] {
+/** The manifest of the AOF Redis 7 keeps under `dataDir` (`appendonlydir/<name>.manifest`), or undefined. */
+export function aofManifest(dataDir: string): string | undefined {
   const dir = join(dataDir, 'appendonlydir');
-  if (!existsSync(dir)) return [];
-  const manifest = readdirSync(dir).find((name) => name.endsWith('.manifest'));
+  const manifest = existsSync(dir) ? readdirSync(dir).find((name) => name.endsWith('.manifest')) : undefined;
+  return manifest && join(dir, manifest);
+}
+
+/** The incremental files the manifest names, in order (the base file is empty here: no rewrite ever runs). */
+export function aofIncrFiles(dataDir: string): string[] {
+  const manifest = aofManifest(dataDir);
   if (!manifest) return [];
-  const files = readFileSync(join(dir, manifest), 'utf8')
+  return readFileSync(manifest, 'utf8')
     .split('\n')
     .map((line) => /^file (\S+) seq \d+ type i/.exec(line)?.[1])
-    .filter((name): name is string => name !== undefined);
+    .filter((name): name is string => name !== undefined)
+    .map((name) => join(dirname(manifest), name));
+}
+
+export function readAofSteps(dataDir: string): AofStep[] {
   const steps: AofStep[] = [];
-  for (const file of files) {
+  for (const file of aofIncrFiles(dataDir)) {
     let open: AofStep | undefined;
-    for (const command of parseCommands(readFileSync(join(dir, file)))) {
-      const name = command[0]?.toUpperCase();
+    for (const { args } of aofCommands(readFileSync(file))) {
+      const name = args[0]?.toUpperCase();
       if (name === 'MULTI') open = [];
       else if (name === 'EXEC' && open) (steps.push(open), (open = undefined));
-      else if (open) open.push(command);
-      else if (name !== 'SELECT') steps.push([command]);
+      else if (open) open.push(args);
+      else if (name !== 'SELECT') steps.push([args]);
     }
   }
   return steps;
 }
 
-/** The RESP arrays of an AOF file; a truncated tail (a write cut by the kill) ends the list. */
-function parseCommands(data: Buffer): string[][] {
-  const commands: string[][] = [];
+/**
+ * The RESP arrays of an AOF file, each with the offset just past it; a truncated tail (a write cut by the kill)
+ * ends the list.
+ */
+export function aofCommands(data: Buffer): Array<{ args: string[]; end: number }> {
+  const commands: Array<{ args: string[]; end: number }> = [];
   let at = 0;
   const line = (): string | undefined => {
     const end = data.indexOf('\r\n', at);
@@ -80,16 +93,16 @@ function parseCommands(data: Buffer): string[][] {
     const header = line();
     if (header === undefined || header[0] !== '*') break;
     const count = Number(header.slice(1));
-    const command: string[] = [];
+    const args: string[] = [];
     for (let i = 0; i < count; i++) {
       const size = line();
       if (size === undefined || size[0] !== '$') return commands;
       const length = Number(size.slice(1));
       if (at + length + 2 > data.length) return commands;
-      command.push(data.toString('utf8', at, at + length));
+      args.push(data.toString('utf8', at, at + length));
       at += length + 2;
     }
-    commands.push(command);
+    commands.push({ args, end: at });
   }
   return commands;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { createClient } from 'redis';
 import { connect, disconnect } from '../../../src';
-import { PrivateRedis, startPrivateRedis } from '../../../tools/private-redis';
+import { killAndRestart, PrivateRedis, startPrivateRedis } from '../../../tools/private-redis';
 import { checkIndexConsistency } from '../index-consistency';
 import { AofTarget, aofStepsNaming, describeStep } from './aof-history';
 import { fixAofTail } from './fix-aof-tail';
@@ -192,13 +192,11 @@ export class FaultWorld {
   /** Kills Redis with SIGKILL and starts it again on the same port and data dir; resolves once it answers. */
   async killAndRestartRedis(): Promise<number> {
     const started = Date.now();
-    const exited = new Promise((resolve) => this.server.process.once('exit', resolve));
-    this.server.process.kill('SIGKILL');
-    await exited;
-    await this.server.stop();
     // as an operator of Redis 7.0 must after a crash (fix-aof-tail.ts says why)
-    if (this.dataDir && fixAofTail(this.dataDir)) this.aofTailsCut++;
-    this.server = await startPrivateRedis(this.serverArgs, this.server.port);
+    const dataDir = this.dataDir;
+    this.server = await killAndRestart(this.server, this.serverArgs, () => {
+      if (dataDir && fixAofTail(dataDir)) this.aofTailsCut++;
+    });
     return Date.now() - started;
   }
 

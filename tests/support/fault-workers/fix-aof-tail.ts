@@ -1,6 +1,5 @@
 import { spawnSync } from 'child_process';
-import { existsSync, readdirSync } from 'fs';
-import { join } from 'path';
+import { aofManifest } from './aof-history';
 
 /**
  * Mends the append-only file a killed redis-server left in `dataDir` with `redis-check-aof --fix` (shipped with
@@ -14,10 +13,9 @@ import { join } from 'path';
  * cuts before the MULTI.
  */
 export function fixAofTail(dataDir: string): boolean {
-  const dir = join(dataDir, 'appendonlydir');
-  const manifest = existsSync(dir) ? readdirSync(dir).find((name) => name.endsWith('.manifest')) : undefined;
+  const manifest = aofManifest(dataDir);
   if (!manifest) return false;
-  const run = spawnSync('redis-check-aof', ['--fix', join(dir, manifest)], { input: 'y\n', encoding: 'utf8' });
+  const run = spawnSync('redis-check-aof', ['--fix', manifest], { input: 'y\n', encoding: 'utf8' });
   if (run.error) throw new Error(`redis-check-aof could not run (${run.error.message}): it comes with redis-server (Debian: redis-tools)`);
   const output = `${run.stdout}${run.stderr}`;
   if (run.status !== 0) throw new Error(`redis-check-aof --fix failed (exit ${run.status}): ${output.slice(-500)}`);
