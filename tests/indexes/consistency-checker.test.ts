@@ -19,7 +19,7 @@ class CheckedItem extends BaseEntity {
   @Attr() @Unique() code?: string;
 }
 
-@Model({ ttl: 0.2 })
+@Model({ ttl: 60 })
 class CheckedExpiring extends BaseEntity {
   @Attr() @Index() color?: string;
   @Attr() @Index() size?: number;
@@ -152,7 +152,7 @@ describe('the consistency checker', () => {
 
   it('tolerates the entries of an expired object until it is swept, and checks memos', async () => {
     const item = await CheckedExpiring.create({ color: 'red', size: 2, label: 'a', code: 'k1' });
-    await CheckedExpiring.create({ color: 'red', size: 1, label: 'b', code: 'k2' });
+    const other = await CheckedExpiring.create({ color: 'red', size: 1, label: 'b', code: 'k2' });
     expect((await expectIndexesConsistent(CheckedExpiring, redis.raw, redis.prefix)).objects).toBe(2);
     const memo = `${redis.prefix}:{CheckedExpiring}:memo:${item.id}`;
     const field = `S${redis.prefix}:{CheckedExpiring}:idx:color:red`;
@@ -162,7 +162,10 @@ describe('the consistency checker', () => {
     expect(report.violations.join('\n')).toMatch(/memo of \d+ lacks/);
     await redis.raw.hSet(memo, field, item.id);
 
-    await new Promise((resolve) => setTimeout(resolve, 300)); // both hashes have expired, not swept yet
+    // the model's ttl is long so that nothing expires while the memo is checked; both now expire at once
+    await item.expire(0.05);
+    await other.expire(0.05);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // both hashes have expired, not swept yet
     const expired = await checkIndexConsistency(CheckedExpiring, redis.raw, redis.prefix);
     expect(expired).toMatchObject({ violations: [], objects: 0 });
     expect(expired.indexKeys).toBeGreaterThan(0);
