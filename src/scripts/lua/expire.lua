@@ -22,6 +22,8 @@ if not redis.call('ZSCORE', all, id) or redis.call('EXISTS', key) == 0 then
 end
 local ttl = tonumber(ARGV[2])
 local specs, fields = readSpecs(4, tonumber(ARGV[3]))
-setExpiry(base, key, id, ttl)
+-- the memo first, from the values: a PEXPIREAT whose time has already passed deletes the hash at once (Redis
+-- before 7.2 compares with the clock, not the script's start), as when this script is delayed past a 1 ms TTL
 writeMemo(base, specs, readValues(key, fields), id)
+setExpiry(base, key, id, ttl)
 return 1

@@ -243,12 +243,6 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
     callWithArgs('HSET', key, setFrom, setFrom + 2 * setCount - 1, { '#id', id })
     -- sequence ids are scored by value, also one drawn ahead of the write (a sharded model's unique claims)
     redis.call('ZADD', all, model.numeric and id or 0, id)
-    if model.ttl then
-      setExpiry(base, key, id, model.ttl)
-    end
-    if model.expirable then
-      sweepDue(base, all, 10)
-    end
   end
 
   local after = #specs > 0 and readValues(key, fields) or before
@@ -258,6 +252,17 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
     elseif not sameEntry(spec, before, after) then
       removeEntry(base, spec, before, id, memo)
       addEntry(base, spec, after, id, memo)
+    end
+  end
+  if mode == 'c' then
+    -- The TTL once the entries and the memo are written: a PEXPIREAT whose time has already passed deletes the
+    -- hash at once (Redis before 7.2 compares with the clock, not the script's start), and the object is then
+    -- an expired one like any other, whole in its memo; its own sweep below removes it with its entries.
+    if model.ttl then
+      setExpiry(base, key, id, model.ttl)
+    end
+    if model.expirable then
+      sweepDue(base, all, 10)
     end
   end
   if model.capKey ~= '' then
