@@ -62,6 +62,25 @@ describe('a time to live that has already passed when Redis sets it', () => {
     await LateNote.create({ tag: 'c', code: 'c0' });
   });
 
+  it('what an earlier version left in that case (the entries of a swept object) is named by check() and removed by repair()', async () => {
+    const note = await LateNote.create({ tag: 'left', code: 'left-code' });
+    const base = `${redis.prefix}:{LateNote}`;
+    // as that sweep left it: hash, memo, `all` and `exp` entries gone, the index and unique entries kept
+    await redis.raw.del([`${base}:obj:${note.id}`, `${base}:memo:${note.id}`]);
+    await redis.raw.zRem(`${base}:all`, note.id);
+    const found = await LateNote.check();
+    expect(found.violations.map((v) => [v.kind, v.key])).toEqual(
+      expect.arrayContaining([
+        ['danglingEntry', `${base}:idx:tag:left`],
+        ['uniqueOwner', `${base}:uniq:code`],
+      ]),
+    );
+    expect((await LateNote.repair()).left).toEqual([]);
+    expect((await LateNote.check()).violations).toEqual([]);
+    expect(await redis.raw.exists(`${base}:idx:tag:left`)).toBe(0);
+    await LateNote.create({ tag: 'again', code: 'left-code' }); // the code is free again
+  });
+
   describe('a create of a model with a ttl', () => {
     const model = descriptorOf(LateSession) as { ttlMs: number | undefined };
     const ttlMs = model.ttlMs;
