@@ -13,7 +13,10 @@ export interface PrivateCluster {
   stop(): Promise<void>;
 }
 
-/** The bulk-string reply of one command to the node on `port` (a raw RESP exchange, no client library). */
+/**
+ * The reply of one command to the node on `port` (a raw RESP exchange, no client library): a bulk string, or
+ * a simple string or error line; '' when the node cannot be reached.
+ */
 function ask(port: number, command: string): Promise<string> {
   return new Promise((resolve) => {
     const socket = createConnection({ port, host: '127.0.0.1' });
@@ -22,7 +25,7 @@ function ask(port: number, command: string): Promise<string> {
     socket.on('data', (data) => {
       reply += data.toString();
       const header = reply.match(/^\$(\d+)\r\n/);
-      if (header && reply.length >= header[0].length + Number(header[1])) {
+      if ((header && reply.length >= header[0].length + Number(header[1])) || (/^[+-]/.test(reply) && reply.includes('\r\n'))) {
         socket.destroy();
         resolve(reply);
       }
@@ -52,12 +55,20 @@ export function clusterNodeArguments(nodeTimeoutMs: number): string[] {
   ];
 }
 
+/**
+ * The cluster-node-timeout the nodes are formed with. It is also how long a node waits for the handshake of a
+ * node it was told to meet before forgetting it, and `redis-cli --cluster create` sends each MEET once: a
+ * handshake slower than a short timeout (a loaded machine) left a node out for good, and the create waited
+ * for a join that never came. The timeout the caller asked for is set once the cluster is formed.
+ */
+const FORMING_NODE_TIMEOUT_MS = 15000;
+
 export async function startPrivateCluster(masters = 3, replicasPerMaster = 1, nodeTimeoutMs = 2000): Promise<PrivateCluster> {
   const count = masters * (1 + replicasPerMaster);
   const nodes: PrivateRedis[] = [];
   try {
     for (let i = 0; i < count; i++) {
-      nodes.push(await startPrivateRedis(clusterNodeArguments(nodeTimeoutMs)));
+      nodes.push(await startPrivateRedis(clusterNodeArguments(Math.max(nodeTimeoutMs, FORMING_NODE_TIMEOUT_MS))));
     }
     const addresses = nodes.map((node) => `127.0.0.1:${node.port}`);
     const created = spawnSync(
@@ -80,6 +91,8 @@ export async function startPrivateCluster(masters = 3, replicasPerMaster = 1, no
       if (i === 300) throw new Error('the replicas did not come online');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    const set = await Promise.all(nodes.map((node) => ask(node.port, `CONFIG SET cluster-node-timeout ${nodeTimeoutMs}`)));
+    if (!set.every((reply) => reply.startsWith('+OK'))) throw new Error(`cluster-node-timeout ${nodeTimeoutMs} was refused: ${set.join(' ')}`);
     return {
       nodes,
       rootNodes: nodes.slice(0, masters).map((node) => ({ url: node.url })),
