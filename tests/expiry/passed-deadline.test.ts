@@ -8,7 +8,7 @@ import { keysUnder, useTestRedis } from '../support/test-redis';
 /**
  * A time to live whose moment has passed by the time Redis sets it. A script reads the clock, then sets
  * PEXPIREAT; when Redis is held up between the two for longer than the TTL (a 1 ms expire() on a loaded
- * machine), Redis before 7.2 compares the deadline with its clock and deletes the hash at once, inside the
+ * machine), Redis 7.0 compares the deadline with its clock and deletes the hash at once, inside the
  * script. Whatever the script does after that sees no hash. Both writers of a TTL (expire() and a create of a
  * model with a ttl) write the memo of the object's entries before the TTL, so the object is then an expired one
  * like any other, whole in its memo, and its sweep leaves nothing.

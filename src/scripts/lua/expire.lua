@@ -23,7 +23,7 @@ end
 local ttl = tonumber(ARGV[2])
 local specs, fields = readSpecs(4, tonumber(ARGV[3]))
 -- the memo first, from the values: a PEXPIREAT whose time has already passed deletes the hash at once (Redis
--- before 7.2 compares with the clock, not the script's start), as when this script is delayed past a 1 ms TTL
+-- 7.0 compares with the clock, 7.2 with the script's start), as when this script is delayed past a 1 ms TTL
 writeMemo(base, specs, readValues(key, fields), id)
 setExpiry(base, key, id, ttl)
 return 1
