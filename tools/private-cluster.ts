@@ -121,7 +121,7 @@ export async function startPrivateCluster(masters = 3, replicasPerMaster = 1, no
       }
       const failure = await form(nodes, masters, replicasPerMaster);
       if (failure === undefined) break;
-      // new nodes on new ports: a node cluster create gave up on keeps what it was told
+      // new nodes on new ports: the nodes of a failed create keep the half-made cluster in their nodes.conf
       const message = `${failure}\n${nodeLogs(nodes)}`;
       await Promise.all(nodes.map((node) => node.stop()));
       nodes = [];
