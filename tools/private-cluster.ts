@@ -115,7 +115,6 @@ export async function startPrivateCluster(masters = 3, replicasPerMaster = 1, no
   let nodes: PrivateRedis[] = [];
   try {
     for (let attempt = 1; ; attempt++) {
-      nodes = [];
       for (let i = 0; i < count; i++) {
         nodes.push(await startPrivateRedis(clusterNodeArguments(Math.max(nodeTimeoutMs, FORMING_NODE_TIMEOUT_MS))));
       }

@@ -81,22 +81,20 @@ async function checkOrphans(scope: ModelScope, findings: Findings, ids: string[]
   const types = await Promise.all(ids.map((id) => client.type(scope.keys.object(id))));
   const ownIds = await Promise.all(ids.map((id, i) => (types[i] === 'hash' ? client.hGet(scope.keys.object(id), '#id') : null)));
   const shard = scope.keys.shard;
+  const sequence = scope.definition.idStrategy === 'sequence';
   ids.forEach((id, i) => {
     const key = scope.keys.object(id);
     const fix = { type: 'object', id, folds: [] } as const;
+    // a sequence id names its shard: one drawn by another shard's sequence is not this shard's to list
+    const ownShard = sequence && shard && isSequenceId(id) ? shardOfId(id, shard.count, true) : undefined;
     if (types[i] === 'none') return; // deleted since the scan
     if (types[i] !== 'hash') findings.add('wrongType', { id, key }, `${key} holds a ${types[i]}, not a hash`);
     else if (!isValidId(id)) findings.add('orphanHash', { id, key }, `${key} is no object: ${JSON.stringify(id)} is not a valid id`);
     else if (ownIds[i] !== id) findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, and holds #id ${JSON.stringify(ownIds[i])}`, fix);
-    else if (scope.definition.idStrategy === 'sequence' && !isSequenceId(id)) {
-      findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, where a sequence model lists sequence ids only`);
-    } else {
-      // a sequence id names its shard: one drawn by another shard's sequence is not this shard's to list
-      const own = scope.definition.idStrategy === 'sequence' && shard ? shardOfId(id, shard.count, true) : undefined;
-      if (shard && own !== undefined && own !== shard.index) {
-        findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, and ${id} is an id of shard ${own}, not of shard ${shard.index}`);
-      } else findings.add('orphanHash', { id, key }, `hash of ${id} is not in all`, fix);
-    }
+    else if (sequence && !isSequenceId(id)) findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, where a sequence model lists sequence ids only`);
+    else if (shard && ownShard !== undefined && ownShard !== shard.index) {
+      findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, and ${id} is an id of shard ${ownShard}, not of shard ${shard.index}`);
+    } else findings.add('orphanHash', { id, key }, `hash of ${id} is not in all`, fix);
   });
 }
 

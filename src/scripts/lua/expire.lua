@@ -22,8 +22,7 @@ if not redis.call('ZSCORE', all, id) or redis.call('EXISTS', key) == 0 then
 end
 local ttl = tonumber(ARGV[2])
 local specs, fields = readSpecs(4, tonumber(ARGV[3]))
--- the memo first, from the values: a PEXPIREAT whose time has already passed deletes the hash at once (Redis
--- 7.0 compares with the clock, 7.2 with the script's start), as when this script is delayed past a 1 ms TTL
+-- the memo first, from the values: setExpiry may delete the hash at once (objects.lua)
 writeMemo(base, specs, readValues(key, fields), id)
 setExpiry(base, key, id, ttl)
 return 1

@@ -13,7 +13,11 @@ local function nowMs()
   return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 
--- Gives object `id` a TTL: the hash expires at exactly the time its `exp` entry records.
+-- Gives object `id` a TTL: the hash expires at exactly the time its `exp` entry records. Call it after every
+-- read of the hash and the memo's writing: a PEXPIREAT whose time has passed deletes the hash at once, inside
+-- the script (Redis 7.0 compares the deadline with the clock, 7.2 with the script's start), as when Redis is
+-- held up between the TIME here and the PEXPIREAT for longer than a 1 ms TTL. The object is then an expired
+-- one like any other, whole in its memo.
 local function setExpiry(base, key, id, ttl)
   -- %d: a Lua number passed as is would be formatted like 1e+14, which PEXPIREAT refuses
   local at = string.format('%d', nowMs() + ttl)

@@ -255,9 +255,8 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
     end
   end
   if mode == 'c' then
-    -- The TTL once the entries and the memo are written: a PEXPIREAT whose time has already passed deletes the
-    -- hash at once (Redis 7.0 compares with the clock, 7.2 with the script's start), and the object is then
-    -- an expired one like any other, whole in its memo; its own sweep below removes it with its entries.
+    -- the TTL once the entries and the memo are written (setExpiry may delete the hash at once: objects.lua);
+    -- an object whose deadline has already passed is then removed whole by its own create's sweep
     if model.ttl then
       setExpiry(base, key, id, model.ttl)
     end
