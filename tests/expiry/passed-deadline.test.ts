@@ -34,29 +34,33 @@ class LateNote extends BaseEntity {
 const redis = useTestRedis();
 const PAST = -1000;
 
+/** The key base of a model of this file under the test's prefix. */
+const baseOf = (model: string) => `${redis.prefix}:{${model}}`;
+
 async function keysOf(model: string): Promise<string[]> {
-  return (await keysUnder(redis.raw, redis.prefix)).filter((key) => key.includes(`{${model}}`));
+  return (await keysUnder(redis.raw, redis.prefix)).filter((key) => key.startsWith(`${baseOf(model)}:`));
 }
 
 describe('a time to live that has already passed when Redis sets it', () => {
   it('expire(): the hash goes at once, its memo records every entry, and the sweep removes them all', async () => {
     const notes = await Promise.all(['a', 'b'].map((tag, i) => LateNote.create({ tag, code: `c${i}` })));
     const store = new ObjectStore(descriptorOf(LateNote), activeConnection());
+    const base = baseOf('LateNote');
     expect(await store.expire(notes[0].id, PAST)).toBe(true);
 
-    expect(await redis.raw.exists(`${redis.prefix}:{LateNote}:obj:${notes[0].id}`)).toBe(0);
-    expect(await redis.raw.hGetAll(`${redis.prefix}:{LateNote}:memo:${notes[0].id}`)).toEqual({
-      [`S${redis.prefix}:{LateNote}:idx:tag:a`]: notes[0].id,
-      [`U${redis.prefix}:{LateNote}:uniq:code`]: 'c0',
+    expect(await redis.raw.exists(`${base}:obj:${notes[0].id}`)).toBe(0);
+    expect(await redis.raw.hGetAll(`${base}:memo:${notes[0].id}`)).toEqual({
+      [`S${base}:idx:tag:a`]: notes[0].id,
+      [`U${base}:uniq:code`]: 'c0',
     });
     expect(await LateNote.find(notes[0].id)).toBeNull();
     expect((await expectIndexesConsistent(LateNote, redis.raw, redis.prefix)).objects).toBe(1);
 
     expect(await LateNote.sweep()).toBe(1);
     expect(await keysOf('LateNote')).toEqual(
-      [`${redis.prefix}:{LateNote}:all`, `${redis.prefix}:{LateNote}:idx:tag:b`, `${redis.prefix}:{LateNote}:obj:${notes[1].id}`, `${redis.prefix}:{LateNote}:seq`, `${redis.prefix}:{LateNote}:uniq:code`].sort(),
+      [`${base}:all`, `${base}:idx:tag:b`, `${base}:obj:${notes[1].id}`, `${base}:seq`, `${base}:uniq:code`].sort(),
     );
-    expect(await redis.raw.hGetAll(`${redis.prefix}:{LateNote}:uniq:code`)).toEqual({ c1: notes[1].id });
+    expect(await redis.raw.hGetAll(`${base}:uniq:code`)).toEqual({ c1: notes[1].id });
     expect((await expectIndexesConsistent(LateNote, redis.raw, redis.prefix)).objects).toBe(1);
     // its code is free again
     await LateNote.create({ tag: 'c', code: 'c0' });
@@ -64,7 +68,7 @@ describe('a time to live that has already passed when Redis sets it', () => {
 
   it('what an earlier version left in that case (the entries of a swept object) is named by check() and removed by repair()', async () => {
     const note = await LateNote.create({ tag: 'left', code: 'left-code' });
-    const base = `${redis.prefix}:{LateNote}`;
+    const base = baseOf('LateNote');
     // as that sweep left it: hash, memo, `all` and `exp` entries gone, the index and unique entries kept
     await redis.raw.del([`${base}:obj:${note.id}`, `${base}:memo:${note.id}`]);
     await redis.raw.zRem(`${base}:all`, note.id);
@@ -95,7 +99,7 @@ describe('a time to live that has already passed when Redis sets it', () => {
       expect(await LateSession.find(late.id)).toBeNull();
       expect(await LateSession.findBy({ user: 'u1' })).toEqual([expect.objectContaining({ id: kept.id })]);
       expect((await keysOf('LateSession')).filter((key) => key.endsWith(`:${late.id}`))).toEqual([]);
-      expect(await redis.raw.hGetAll(`${redis.prefix}:{LateSession}:uniq:token`)).toEqual({ kept: kept.id });
+      expect(await redis.raw.hGetAll(`${baseOf('LateSession')}:uniq:token`)).toEqual({ kept: kept.id });
       expect((await expectIndexesConsistent(LateSession, redis.raw, redis.prefix)).objects).toBe(1);
     });
 

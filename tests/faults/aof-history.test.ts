@@ -31,7 +31,7 @@ describe('fault suite: the AOF history of a violation', () => {
       expect(world.histories[2]).toBe(`  DEL ${key}`);
       expect(world.histories).toHaveLength(3);
 
-      const dataDir = persistent ? (world as unknown as { dataDir: string }).dataDir : world.server.dir;
+      const dataDir = world.aofDir;
       expect(readAofSteps(dataDir).length).toBeGreaterThanOrEqual(4); // the board, the user, the post, the DEL
       expect(aofStepsNaming(dataDir, [{ model: 'FzPost', id: 'no-such-id' }])).toEqual([]);
       // the post names the user only in keys of FzPost: the user's one step is its create

@@ -335,9 +335,14 @@ export class FaultWorld {
       }
     }
     if (targets.size === 0) return;
-    const steps = aofStepsNaming(this.dataDir ?? this.server.dir, [...targets.values()]);
+    const steps = aofStepsNaming(this.aofDir, [...targets.values()]);
     const named = [...targets.keys()].join(', ');
     this.histories.push(`${round}: the AOF's last ${steps.length} steps naming ${named}:`, ...steps.map((step) => `  ${describeStep(step)}`));
+  }
+
+  /** The directory of Redis's AOF: the data dir that outlives restarts, else the server's own temp dir. */
+  get aofDir(): string {
+    return this.dataDir ?? this.server.dir;
   }
 
   /** Objects stored now, over all workers. */
