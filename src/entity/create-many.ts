@@ -5,6 +5,7 @@ import { BulkTarget, bulkTarget, groupByTarget, onlyTarget } from '../mapper/bul
 import { BulkStore, NewObject } from '../mapper/bulk-store';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { HsetArgsSink, keptAfterWrite, newHsetArgs } from '../mapper/hset-args';
+import { ChunkSnapshots } from '../mapper/chunk-snapshots';
 import { createsWithoutChecks } from '../mapper/new-object-entries';
 import { SaveOutcome } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
@@ -55,7 +56,8 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
       refuseAll(model, entities, errors, error);
       return errors;
     }
-    const create: PlainCreate = { model, store, target, first, entities, errors };
+    const fieldList = model.dynamicProperty === undefined ? [...model.ownedFields] : undefined;
+    const create: PlainCreate = { model, store, target, first, entities, errors, fieldList };
     const insert = (chunk: readonly number[]) => insertChunk(create, chunk);
     // a few small chunks one at a time, then the window (RAMP_CHUNKS in bulk-options.ts says why)
     const small = firstChunks(entities.length, chunkSize);
@@ -108,13 +110,16 @@ interface PlainCreate {
   readonly first: number;
   readonly entities: readonly object[];
   readonly errors: Array<Error | undefined>;
+  /** The model's fields, in the order its snapshots keep them (chunk-snapshots.ts); none with dynamic attributes. */
+  readonly fieldList: readonly string[] | undefined;
 }
 
 /**
  * One chunk of a plain create: each entity encoded straight into its HSET arguments (no map per object),
- * written with one MULTI, then those arguments kept as its snapshot (hset-args.ts), without the key.
+ * written with one MULTI, then their values kept as the snapshots of the chunk (chunk-snapshots.ts), or for
+ * a model with dynamic attributes those arguments themselves (hset-args.ts), without the key.
  */
-async function insertChunk({ model, store, target, first, entities, errors }: PlainCreate, chunk: readonly number[]): Promise<void> {
+async function insertChunk({ model, store, target, first, entities, errors, fieldList }: PlainCreate, chunk: readonly number[]): Promise<void> {
   const sink = new HsetArgsSink();
   // room for every attribute; dynamic attributes grow the arguments past it
   const width = model.attributes.length;
@@ -145,10 +150,12 @@ async function insertChunk({ model, store, target, first, entities, errors }: Pl
     for (const at of ats) errors[at] = refusal;
     return;
   }
+  // the chunk's positions follow one another, and so do their ids (first + position)
+  const snapshots = fieldList && new ChunkSnapshots(fieldList, first + chunk[0], chunk[chunk.length - 1] - chunk[0] + 1);
   for (let i = 0; i < ats.length; i++) {
     const state = stateOf(entities[ats[i]]);
     state.id = ids[i];
-    state.stored = keptAfterWrite(hsets[i]);
+    state.stored = snapshots?.keep(ids[i], hsets[i]) ? snapshots : keptAfterWrite(hsets[i]);
   }
 }
 
