@@ -5,7 +5,7 @@ import { BulkTarget, bulkTarget, groupByTarget, onlyTarget } from '../mapper/bul
 import { BulkStore, NewObject } from '../mapper/bulk-store';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { HsetArgsSink, keptAfterWrite, newHsetArgs } from '../mapper/hset-args';
-import { ChunkSnapshots } from '../mapper/chunk-snapshots';
+import { sharedSnapshots } from '../mapper/shared-snapshots';
 import { createsWithoutChecks } from '../mapper/new-object-entries';
 import { SaveOutcome } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
@@ -110,14 +110,15 @@ interface PlainCreate {
   readonly first: number;
   readonly entities: readonly object[];
   readonly errors: Array<Error | undefined>;
-  /** The model's fields, in the order its snapshots keep them (chunk-snapshots.ts); none with dynamic attributes. */
+  /** The model's fields, in the order its snapshots keep them (shared-snapshots.ts); none with dynamic attributes. */
   readonly fieldList: readonly string[] | undefined;
 }
 
 /**
  * One chunk of a plain create: each entity encoded straight into its HSET arguments (no map per object),
- * written with one MULTI, then their values kept as the snapshots of the chunk (chunk-snapshots.ts), or for
- * a model with dynamic attributes those arguments themselves (hset-args.ts), without the key.
+ * written with one MULTI, then their values kept as the objects' snapshots, a few objects to an array
+ * (shared-snapshots.ts), or for a model with dynamic attributes those arguments themselves (hset-args.ts),
+ * without the key.
  */
 async function insertChunk({ model, store, target, first, entities, errors, fieldList }: PlainCreate, chunk: readonly number[]): Promise<void> {
   const sink = new HsetArgsSink();
@@ -150,12 +151,11 @@ async function insertChunk({ model, store, target, first, entities, errors, fiel
     for (const at of ats) errors[at] = refusal;
     return;
   }
-  // the chunk's positions follow one another, and so do their ids (first + position)
-  const snapshots = fieldList && new ChunkSnapshots(fieldList, first + chunk[0], chunk[chunk.length - 1] - chunk[0] + 1);
+  const kept = fieldList ? sharedSnapshots(fieldList, ids, hsets) : hsets.map(keptAfterWrite);
   for (let i = 0; i < ats.length; i++) {
     const state = stateOf(entities[ats[i]]);
     state.id = ids[i];
-    state.stored = snapshots?.keep(ids[i], hsets[i]) ? snapshots : keptAfterWrite(hsets[i]);
+    state.stored = kept[i];
   }
 }
 

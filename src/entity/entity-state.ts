@@ -3,18 +3,18 @@ import { describeValue } from '../errors/describe-value';
 import type { ModelDescriptor } from '../metadata/model-descriptor';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { fieldsOfHsetArgs } from '../mapper/hset-args';
-import { ChunkSnapshots } from '../mapper/chunk-snapshots';
+import { SharedSnapshots } from '../mapper/shared-snapshots';
 
 /**
  * What an entity instance knows about its stored copy, kept apart from its attributes (StatefulEntity).
  * `stored` is the stored form of the attributes at the last save or load: the base of the next update's
- * change set; undefined means not persisted. A bulk create leaves its chunk's snapshots there
- * (chunk-snapshots.ts), or for a model with dynamic attributes the HSET arguments it wrote (hset-args.ts),
+ * change set; undefined means not persisted. A bulk create leaves its shared snapshots there
+ * (shared-snapshots.ts), or for a model with dynamic attributes the HSET arguments it wrote (hset-args.ts),
  * made a map the first time something reads it: read it with snapshotOf.
  */
 export interface EntityState {
   id?: string;
-  stored?: EncodedFields | ChunkSnapshots | string[];
+  stored?: EncodedFields | SharedSnapshots | string[];
   /** The last operation of this instance: saves and removes of one instance run one after another. */
   queue: Promise<unknown>;
   /** Operations of this instance started or waiting, not yet settled. */
@@ -58,7 +58,7 @@ function notAnInstance(entity: object): ArgumentError {
 export function snapshotOf(state: EntityState): EncodedFields | undefined {
   const stored = state.stored;
   if (stored === undefined || stored instanceof Map) return stored;
-  return (state.stored = stored instanceof ChunkSnapshots ? stored.fieldsOf(state.id!) : fieldsOfHsetArgs(stored));
+  return (state.stored = stored instanceof SharedSnapshots ? stored.fieldsOf(state.id!) : fieldsOfHsetArgs(stored));
 }
 
 /** The state of an entity, made on first use. */

@@ -152,8 +152,9 @@ describe('saveMany of objects that need no check', () => {
     expect(reloaded.extra).toEqual({ colour: 'blue' });
   });
 
-  it("keeps each instance's snapshot in its chunk's array: save() after it writes exactly what changed", async () => {
-    // chunks of 7, two items refused by the Date codec in the middle of one (their slots stay empty)
+  it('keeps the snapshots of a few instances in one array: save() after it writes exactly what changed', async () => {
+    // one chunk, snapshots in groups of 16 ids; two items refused by the Date codec inside groups (their ids
+    // unused, their slots empty)
     const refused = new Set([9, 17]);
     const cards = Array.from({ length: 40 }, (_, i) =>
       PlainCard.build({
@@ -164,14 +165,14 @@ describe('saveMany of objects that need no check', () => {
         hits: i,
       }),
     );
-    const result = await PlainCard.saveMany(cards, { chunkSize: 7 });
+    const result = await PlainCard.saveMany(cards);
     expect(result.failed.map((failure) => failure.index)).toEqual([9, 17]);
     const saved = cards.filter((_, i) => !refused.has(i));
     // every snapshot is what was written: saving any of them again writes nothing
     counting.reset();
     for (const card of saved) await card.save();
     expect(counting.calls).toEqual([]);
-    // changes in the chunk of the refused items and around it: only what changed is written, entries move
+    // changes beside the refused items and in each group: only what changed is written, entries move
     const key = (card: PlainCard) => `${redis.prefix}:{PlainCard}:obj:${card.id}`;
     cards[8].kind = 'moved';
     cards[10].note = undefined;
