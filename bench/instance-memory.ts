@@ -11,9 +11,9 @@
  * A private redis-server is started unless REDIS_URL is set; keys go under a fresh prefix, removed at the end.
  */
 import 'reflect-metadata';
-import { connect, disconnect } from '../src';
 import { positiveInteger } from './support/args';
-import { connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
+import { describeRedis } from './support/bench-redis';
+import { runBenchSession } from './support/bench-session';
 import { check } from './support/measure';
 import { printTable } from './support/table';
 import { suitePostAttributes, SuitePost } from './peers/redis-record-peer';
@@ -22,6 +22,7 @@ import { makePosts } from './workloads/posts';
 const N = positiveInteger('n', 'N', 100_000);
 
 const collect = (globalThis as { gc?: () => void }).gc;
+if (!collect) throw new Error('run with node --expose-gc (see the header of bench/instance-memory.ts)');
 
 /** The heap in use after two full collections (the second finishes what weak references held back). */
 function heapUsed(): number {
@@ -30,48 +31,31 @@ function heapUsed(): number {
   return process.memoryUsage().heapUsed;
 }
 
-async function main(): Promise<void> {
-  if (!collect) throw new Error('run with node --expose-gc (see the header of bench/instance-memory.ts)');
-  const redis = await redisForRun();
-  const prefix = `mem${randomHex()}`;
-  const client = await connectedClient(redis.url);
-  try {
-    await connect({ url: redis.url, prefix });
-    const { posts } = makePosts(N, 7);
-    const start = heapUsed();
-    const attributes = posts.map(suitePostAttributes);
-    const afterAttributes = heapUsed();
-    const built = attributes.map((input) => SuitePost.build(input));
-    const afterBuild = heapUsed();
-    const result = await SuitePost.saveMany(built);
-    check(result.ok && result.saved.length === N, `saveMany failed ${result.failed.length} items`);
-    const afterSave = heapUsed();
-    const loaded = await SuitePost.findMany(built.map((post) => post.id!));
-    check(loaded.every((post) => post !== null), 'findMany: a post is missing');
-    const afterLoad = heapUsed();
-    const per = (bytes: number) => (bytes / N).toFixed(0);
-    console.log(`client heap per instance, ${N.toLocaleString('en-US')} of the suite's posts, Node ${process.version}, ${describeRedis(redis.url)}`);
-    printTable(
-      ['step', 'bytes kept per instance'],
-      ['left', 'right'],
-      [
-        ['the attribute objects given to build() (their strings are shared)', per(afterAttributes - start)],
-        ['build(): the instances', per(afterBuild - afterAttributes)],
-        ['saveMany(): what saving adds to them (id, state, snapshot)', per(afterSave - afterBuild)],
-        ['findMany(): loaded instances (attributes, id, state, snapshot)', per(afterLoad - afterSave)],
-      ],
-    );
-    // keep everything measured alive until the last reading
-    check(attributes.length + built.length + loaded.length === 3 * N, 'lost an instance');
-  } finally {
-    await disconnect();
-    await deleteKeys(client, prefix);
-    await client.close();
-    await redis.stop();
-  }
-}
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
+runBenchSession('mem', async ({ url }) => {
+  const { posts } = makePosts(N, 7);
+  const start = heapUsed();
+  const attributes = posts.map(suitePostAttributes);
+  const afterAttributes = heapUsed();
+  const built = attributes.map((input) => SuitePost.build(input));
+  const afterBuild = heapUsed();
+  const result = await SuitePost.saveMany(built);
+  check(result.ok && result.saved.length === N, `saveMany failed ${result.failed.length} items`);
+  const afterSave = heapUsed();
+  const loaded = await SuitePost.findMany(built.map((post) => post.id!));
+  check(loaded.every((post) => post !== null), 'findMany: a post is missing');
+  const afterLoad = heapUsed();
+  const per = (bytes: number) => (bytes / N).toFixed(0);
+  console.log(`client heap per instance, ${N.toLocaleString('en-US')} of the suite's posts, Node ${process.version}, ${describeRedis(url)}`);
+  printTable(
+    ['step', 'bytes kept per instance'],
+    ['left', 'right'],
+    [
+      ['the attribute objects given to build() (their strings are shared)', per(afterAttributes - start)],
+      ['build(): the instances', per(afterBuild - afterAttributes)],
+      ['saveMany(): what saving adds to them (id, state, snapshot)', per(afterSave - afterBuild)],
+      ['findMany(): loaded instances (attributes, id, state, snapshot)', per(afterLoad - afterSave)],
+    ],
+  );
+  // keep everything measured alive until the last reading
+  check(attributes.length + built.length + loaded.length === 3 * N, 'lost an instance');
 });

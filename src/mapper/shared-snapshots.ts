@@ -29,12 +29,13 @@ export class SharedSnapshots {
   }
 
   /**
-   * Keeps the fields of written HSET arguments (hset-args.ts) as the snapshot of the object `id`. False, with
-   * nothing kept, when a field is not one of the model's (the caller keeps the arguments themselves then).
+   * Keeps the fields of written HSET arguments (hset-args.ts) as the snapshot of the object `id` (its sequence
+   * number). False, with nothing kept, when a field is not one of the model's (the caller keeps the arguments
+   * themselves then).
    */
-  keep(id: string, args: readonly string[]): boolean {
+  keep(id: number, args: readonly string[]): boolean {
     const fields = this.fields;
-    const base = (Number(id) - this.firstId) * fields.length;
+    const base = (id - this.firstId) * fields.length;
     // the fields come in the list's order (encodeAttributesInto's), so each search goes on from the last match
     let next = 0;
     for (let at = FIRST_FIELD; at + 1 < args.length; at += 2) {
@@ -81,7 +82,7 @@ export function sharedSnapshots(fields: readonly string[], ids: readonly string[
       group = new SharedSnapshots(fields, id, count);
       groupEnd = id + count;
     }
-    kept[i] = group.keep(ids[i], hsets[i]) ? group : keptAfterWrite(hsets[i]);
+    kept[i] = group.keep(id, hsets[i]) ? group : keptAfterWrite(hsets[i]);
   }
   return kept;
 }
