@@ -1,10 +1,8 @@
-import { activeConnection } from '../connection/connection';
 import { attributeFailure } from '../errors/attribute-failure';
 import { describeValue } from '../errors/describe-value';
 import { ArgumentError, NotFoundError, ValidationError } from '../errors/errors';
 import { normalizeId } from '../keys/id-format';
-import { ObjectStore } from '../mapper/object-store';
-import { ModelDescriptor } from '../metadata/model-descriptor';
+import { activeStore } from './active-store';
 import { descriptorOf } from '../metadata/model-registry';
 import { AttributeInput, CounterName, EntityClass, entityInstance, Persisted, SaveOptions } from '../types/entity-types';
 import { idOf, requireId, serialized, StatefulEntity, stateOf } from './entity-state';
@@ -47,10 +45,6 @@ import { findMany } from './find-many';
  * on a model class and not on the abstract BaseEntity itself, which has no model.
  */
 type ModelClass = new (...args: never[]) => BaseEntity;
-
-function storeOf(model: ModelDescriptor): ObjectStore {
-  return new ObjectStore(model, activeConnection());
-}
 
 /** The ActiveRecord facade: model classes extend it and get persistence as static and instance methods. */
 export abstract class BaseEntity extends StatefulEntity {
@@ -105,7 +99,7 @@ export abstract class BaseEntity extends StatefulEntity {
       const model = descriptorOf(this.constructor);
       const id = requireId(model, this);
       refuseFrozen(model, this, 'reload');
-      const fields = await afterSchema(model, () => storeOf(model).loadOne(id));
+      const fields = await afterSchema(model, () => activeStore(model).loadOne(id));
       if (!fields) throw new NotFoundError(model.name, id);
       await applyStored(model, this, id, fields);
       return this;
@@ -256,7 +250,7 @@ export abstract class BaseEntity extends StatefulEntity {
     const model = descriptorOf(this);
     if (arguments.length > 1) refuseExtraArguments(`${model.name}.exists`, arguments, 1, 'an id');
     const normalized = normalizeId(model.name, id);
-    return afterSchema(model, () => storeOf(model).exists(normalized));
+    return afterSchema(model, () => activeStore(model).exists(normalized));
   }
 
   /** Deletes every expired object with its index and unique entries; resolves to how many. */
@@ -318,7 +312,7 @@ export abstract class BaseEntity extends StatefulEntity {
       if (extra !== undefined) {
         throw new ArgumentError(`${model.name}.count takes a where alone, it has no options; got ${describeValue(extra)}`);
       }
-      return afterSchema(model, () => (where === undefined ? storeOf(model).count() : countWhere(this, where)));
+      return afterSchema(model, () => (where === undefined ? activeStore(model).count() : countWhere(this, where)));
     });
   }
 
@@ -457,7 +451,7 @@ async function findOrFailOne<T extends BaseEntity>(ctor: EntityClass<T>, id: str
 async function findOne<T extends BaseEntity>(ctor: EntityClass<T>, id: string | number): Promise<Persisted<T> | null> {
   const model = descriptorOf(ctor);
   const normalized = normalizeId(model.name, id);
-  const fields = await afterSchema(model, () => storeOf(model).loadOne(normalized));
+  const fields = await afterSchema(model, () => activeStore(model).loadOne(normalized));
   if (!fields) return null;
   const entity = buildStored(ctor, model, normalized, fields);
   const hooks = runHooks(model, entity, 'afterLoad');

@@ -1,7 +1,6 @@
-import { activeConnection } from '../connection/connection';
 import { describeValue } from '../errors/describe-value';
 import { ArgumentError, DecodeError, NotFoundError, RedisRecordError } from '../errors/errors';
-import { ObjectStore } from '../mapper/object-store';
+import { activeStore } from './active-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { EntityState, snapshotOf } from './entity-state';
 
@@ -26,7 +25,7 @@ export async function incrementCounter(
   }
   const snapshot = snapshotOf(state);
   if (snapshot === undefined || state.id === undefined) throw new RedisRecordError(`${model.name}: this instance is not saved`);
-  const outcome = await new ObjectStore(model, activeConnection()).increment(state.id, attribute.field, amount);
+  const outcome = await activeStore(model).increment(state.id, attribute.field, amount);
   if ('gone' in outcome) throw new NotFoundError(model.name, state.id);
   if ('outOfRange' in outcome) {
     throw new ArgumentError(`${model.name}.${property}: adding ${amount} would leave the range of finite numbers; nothing was written`);

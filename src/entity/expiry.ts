@@ -1,12 +1,7 @@
 import { wholeMilliseconds } from '../metadata/whole-milliseconds';
-import { activeConnection } from '../connection/connection';
 import { ArgumentError, NotFoundError, SchemaError } from '../errors/errors';
-import { ObjectStore } from '../mapper/object-store';
+import { activeStore } from './active-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
-
-function storeOf(model: ModelDescriptor): ObjectStore {
-  return new ObjectStore(model, activeConnection());
-}
 
 /** A time to live Redis can hold: whole milliseconds, at least 1, ending within the next 100,000 years. */
 const LONGEST_MS = 100_000 * 365 * 86_400_000;
@@ -23,23 +18,23 @@ export async function expireObject(model: ModelDescriptor, id: string, seconds: 
   if (!model.expirable) {
     throw new SchemaError(`${model.name}: objects of this model do not expire; declare @Model({ expirable: true }) or a ttl`);
   }
-  if (!(await storeOf(model).expire(id, milliseconds(model, seconds)))) throw new NotFoundError(model.name, id);
+  if (!(await activeStore(model).expire(id, milliseconds(model, seconds)))) throw new NotFoundError(model.name, id);
 }
 
 export async function persistObject(model: ModelDescriptor, id: string): Promise<void> {
-  if (!(await storeOf(model).persist(id))) throw new NotFoundError(model.name, id);
+  if (!(await activeStore(model).persist(id))) throw new NotFoundError(model.name, id);
 }
 
 /** Seconds left (fractional), or null when the object does not expire. */
 export async function ttlOf(model: ModelDescriptor, id: string): Promise<number | null> {
-  const left = await storeOf(model).ttl(id);
+  const left = await activeStore(model).ttl(id);
   if (left === undefined) throw new NotFoundError(model.name, id);
   return left === null ? null : left / 1000;
 }
 
 /** Deletes every expired object, `batch` per script call; resolves to how many. */
 export async function sweepModel(model: ModelDescriptor, batch = 1000): Promise<number> {
-  const store = storeOf(model);
+  const store = activeStore(model);
   let total = 0;
   for (;;) {
     const swept = await store.sweep(batch);

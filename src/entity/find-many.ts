@@ -4,7 +4,7 @@ import { normalizeId } from '../keys/id-format';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { ObjectStore } from '../mapper/object-store';
 import { descriptorOf } from '../metadata/model-registry';
-import { activeConnection } from '../connection/connection';
+import { activeStore } from './active-store';
 import { afterSchema } from '../schema/first-use';
 import type { FindManyOptions } from '../types/bulk-types';
 import type { EntityClass, Persisted } from '../types/entity-types';
@@ -31,7 +31,7 @@ export async function findMany<T extends BaseEntity>(
   // by position, so that a hole in a sparse array is an invalid id (undefined) like any other
   const normalized = new Array<string>(ids.length);
   for (let at = 0; at < ids.length; at++) normalized[at] = normalizeId(model.name, ids[at]);
-  const store = new ObjectStore(model, activeConnection());
+  const store = activeStore(model);
   const loaded = await afterSchema(model, () => (normalized.length <= chunkSize ? store.loadMany(normalized) : inChunks(store, normalized, chunkSize)));
   return materializeAll(ctor, model, loaded.map((fields, i) => (fields ? { id: normalized[i], fields } : null)));
 }
