@@ -8,12 +8,19 @@ import { keysUnder, useTestRedis } from '../support/test-redis';
  * (same attributes, other name) and meets expired objects nobody has swept yet: each check first shows the
  * expired objects still in `all` with their memo, then that the read does not see them.
  *
- * The timeline is shared: objects are created once (model ttl 1 s; two per model persisted so they stay),
- * the tests run in order, past the 1 s mark, then past 1.6 s.
+ * The timeline is shared: objects are created once (model ttl TTL seconds; two per model persisted so they
+ * stay), the tests run in order, past the TTL, then 1.5 s past it.
  */
 
+/**
+ * Seconds every object here is first given: the first test reads them all before their time, so the setup
+ * must end well before it, on a loaded machine too. Three seconds leave it 2.5 s (one left it 0.9 s); the
+ * file waits 2 s longer for it.
+ */
+const TTL = 3;
+
 function expiringModel(name: string) {
-  @Model({ name, ttl: 1 })
+  @Model({ name, ttl: TTL })
   class Expiring extends BaseEntity {
     @Attr() @Index() kind?: string;
     @Attr() @Index() rank?: number;
@@ -83,20 +90,20 @@ beforeAll(async () => {
       ids.set(path, { expired: expired.map((e) => e.id), live: live.map((e) => e.id) });
     }),
   );
-  deadlines.models = Date.now() + 1000;
+  deadlines.models = Date.now() + TTL * 1000;
   notes = {
     kept: await ExpiryNote.create({ tag: 'n', slug: 'kept' }),
     short: await ExpiryNote.create({ tag: 'n', slug: 'short' }),
     longer: await ExpiryNote.create({ tag: 'n', slug: 'longer' }),
   };
-  await notes.kept.expire(1);
-  await notes.short.expire(1);
-  deadlines.short = Date.now() + 1000;
+  await notes.kept.expire(TTL);
+  await notes.short.expire(TTL);
+  deadlines.short = Date.now() + TTL * 1000;
   // 1.5 s past the short ones: the test reads it as still there after waiting for them, on a loaded machine too
-  await notes.longer.expire(2.5);
-  deadlines.longer = Date.now() + 2500;
+  await notes.longer.expire(TTL + 1.5);
+  deadlines.longer = Date.now() + (TTL + 1.5) * 1000;
   await notes.kept.persist();
-  if (Date.now() - started > 900) throw new Error('setup took too long for a 1 s TTL: the machine is overloaded');
+  if (Date.now() - started > (TTL - 0.5) * 1000) throw new Error(`setup took too long for a ${TTL} s TTL: the machine is overloaded`);
 });
 
 describe('objects of a model with a ttl, before their time', () => {
@@ -105,7 +112,7 @@ describe('objects of a model with a ttl, before their time', () => {
     const one = await Lookups.findOrFail(ids.get('Lookups')!.expired[0]);
     const left = await one.ttl();
     expect(left).toBeGreaterThan(0);
-    expect(left).toBeLessThanOrEqual(1);
+    expect(left).toBeLessThanOrEqual(TTL);
     expect(await (await Lookups.findOrFail(ids.get('Lookups')!.live[0])).ttl()).toBeNull();
     expect(await Lookups.count()).toBe(5);
     expect(await notes.kept.ttl()).toBeNull();
