@@ -5,6 +5,7 @@ import { ModelScope, relatedScope } from './model-scope';
 import { idsInOrder } from './ids-in-order';
 import { binary, latin1, raw, unlessWrongType } from './raw-commands';
 import { isSequenceId, isValidId } from '../keys/id-format';
+import { expiryReads } from './expiry-reads';
 
 const show = (member: string) => JSON.stringify(Buffer.from(member, 'latin1').toString('utf8')).slice(0, 80);
 
@@ -91,23 +92,19 @@ async function checkScores(scope: ModelScope, findings: Findings, ids: readonly 
 /**
  * A live object's `exp` entry follows its hash's TTL, as expire(), persist() and every save keep them: an object
  * whose hash expires has its entry (without it no sweep removes its entries once the hash is gone), and one
- * whose hash does not has none (a sweep takes such an entry out once it is due). The two are read
- * one after the other, not in one step: an expire() or persist() between them can be reported, and its repair
- * then finds nothing to change.
+ * whose hash does not has none (a sweep takes such an entry out once it is due). The TTLs and the entries are
+ * read in one transaction (expiry-reads.ts), so an expire() or persist() under way is seen whole or not at all.
  */
 async function checkExpiry(scope: ModelScope, findings: Findings, objects: Array<[string, Map<string, string>]>): Promise<void> {
   const client = raw(scope.client);
   const exp = scope.keys.expiring;
-  const [ttls, entries] = await Promise.all([
-    Promise.all(objects.map(([id]) => client.pTTL(scope.keys.object(id)))),
-    scoresOf(scope, exp, objects.map(([id]) => id)),
-  ]);
+  const { ttls, entries } = await expiryReads(scope, objects.map(([id]) => id));
   objects.forEach(([id], i) => {
     const fix = { type: 'object', id, folds: [] } as const;
     // -2: the hash expired since it was read (gone, not a violation); -1: no TTL
-    if (ttls[i] >= 0 && entries[i] === null) {
+    if (ttls[i] >= 0 && !entries[i]) {
       findings.add('missingEntry', { id, key: exp }, `${exp} lacks ${id}, whose hash expires in ${ttls[i]} ms: no sweep would remove its entries`, fix);
-    } else if (ttls[i] === -1 && entries[i] !== null) {
+    } else if (ttls[i] === -1 && entries[i]) {
       findings.add('wrongEntry', { id, key: exp }, `${exp} holds ${id}, whose hash does not expire`, fix);
     }
   });

@@ -1,0 +1,44 @@
+import { Attr, BaseEntity, Index, Model } from '../../src';
+import { useTestRedis } from '../support/test-redis';
+
+/**
+ * check() reads each object's hash TTL and its `exp` entry in one transaction (src/integrity/expiry-reads.ts):
+ * expire(), persist() and every save change the two in one step, so a check under way never sees one without
+ * the other. Seen from Redis itself: MONITOR lists what the server ran, a transaction's commands between its
+ * MULTI and EXEC.
+ */
+
+@Model({ ttl: 3600 })
+class ReadLog extends BaseEntity {
+  @Attr() @Index() level?: string;
+}
+
+const redis = useTestRedis();
+
+it('reads the TTLs and the exp entries of a batch between one MULTI and its EXEC', async () => {
+  const created = await ReadLog.saveMany([{ level: 'info' }, { level: 'warn' }, { level: 'info' }]);
+  expect(created.ok).toBe(true);
+  const ids = created.saved.map((log) => log.id!);
+  const base = `${redis.prefix}:{ReadLog}`;
+  const monitor = redis.raw.duplicate();
+  await monitor.connect();
+  const seen: string[] = [];
+  try {
+    await monitor.monitor((line) => {
+      if (line.includes(base) || /"(multi|exec)"/i.test(line)) seen.push(line.slice(line.indexOf('"')));
+    });
+    expect((await ReadLog.check()).violations).toEqual([]);
+  } finally {
+    await monitor.close();
+  }
+  const exp = JSON.stringify(`${base}:exp`);
+  // the TTL reads, the exp entries' and the transactions around them (check() also reads `all`'s scores)
+  const reads = seen.filter((line) => /^"(pttl|multi|exec)"/i.test(line) || line.startsWith(`"ZMSCORE" ${exp}`));
+  expect(reads).toEqual([
+    '"MULTI"',
+    ...ids.map((id) => `"PTTL" ${JSON.stringify(`${base}:obj:${id}`)}`),
+    `"ZMSCORE" ${exp} ${ids.map((id) => JSON.stringify(id)).join(' ')}`,
+    '"EXEC"',
+  ]);
+  await ReadLog.removeMany(ids);
+});
