@@ -28,7 +28,7 @@ import { queryOptions } from '../query/query-options';
 import type { FindIdsOptions, FindOneOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
 import { afterSchema, schemaPending } from '../schema/first-use';
 import { asRejection } from '../errors/as-rejection';
-import { refuseExtraArguments } from '../errors/no-arguments';
+import { firstGiven, refuseExtraArguments } from '../errors/no-arguments';
 import { failingIterator } from '../query/failing-iterator';
 import { checkEntityModel, reindexEntityModel, repairEntityModel, schemaStatusOf } from '../schema/entity-integrity';
 import type { CheckResult, IntegrityOptions, RepairResult } from '../integrity/violations';
@@ -306,7 +306,7 @@ export abstract class BaseEntity extends StatefulEntity {
   static count<T extends BaseEntity>(this: EntityClass<T>, where?: Where<T>): Promise<number> {
     // Not async: a bare count is then the ZCARD's promise itself, without the ticks of async layers. Errors
     // thrown here (bad arguments, no connection) still come as rejections.
-    const extra = arguments.length > 1 ? arguments[1] : undefined;
+    const extra = arguments.length > 1 ? firstGiven(arguments, 1) : undefined;
     return asRejection(() => {
       const model = descriptorOf(this);
       if (extra !== undefined) {

@@ -21,8 +21,8 @@ export function refuseExtraArguments(operation: string, given: ArrayLike<unknown
   if (extra !== undefined) throw new ArgumentError(`${operation} takes ${takes} alone; got ${describeValue(extra)} after it`);
 }
 
-/** The first argument from position `from` on that is not undefined. */
-function firstGiven(given: ArrayLike<unknown>, from: number): unknown {
+/** The first argument from position `from` on that is not undefined (undefined when there is none). */
+export function firstGiven(given: ArrayLike<unknown>, from: number): unknown {
   for (let i = from; i < given.length; i++) if (given[i] !== undefined) return given[i];
   return undefined;
 }

@@ -1,5 +1,6 @@
 import { describeValue } from '../errors/describe-value';
 import { ArgumentError, QueryError } from '../errors/errors';
+import { firstGiven } from '../errors/no-arguments';
 import type { ModelDescriptor } from '../metadata/model-descriptor';
 import { isPlainObject } from '../types/plain-object';
 import { failingIterator } from '../query/failing-iterator';
@@ -59,9 +60,9 @@ export class HasManyHandle<T> implements RelationHandle {
   }
 
   async count(where: Where<T> = {}): Promise<number> {
-    // no options, as the model's count; one given anyway (`{ limit }` from a caller without types) is passed
-    // on for it to refuse, rather than dropped here and the whole count answered
-    const noOptions: unknown = arguments.length > 1 ? arguments[1] : undefined;
+    // no options, as the model's count; one given anyway (`{ limit }` from a caller without types, in any
+    // place after the where) is passed on for it to refuse, rather than dropped here and the whole count answered
+    const noOptions: unknown = arguments.length > 1 ? firstGiven(arguments, 1) : undefined;
     return this.child().count(this.scoped(where), noOptions);
   }
 

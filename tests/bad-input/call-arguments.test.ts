@@ -126,6 +126,10 @@ describe('count', () => {
     const limited = await rejection(() => count.call(Item, {}, { limit: 0 }));
     expect(limited).toBeInstanceOf(ArgumentError);
     expect((limited as Error).message).toBe('CallArgItem.count takes a where alone, it has no options; got an object');
+    // in any place after the where
+    const later = count as unknown as (where: object, ...rest: unknown[]) => Promise<number>;
+    const third = await rejection(() => later.call(Item, {}, undefined, { limit: 0 }));
+    expect((third as Error).message).toBe('CallArgItem.count takes a where alone, it has no options; got an object');
     // undefined is no argument, as everywhere
     expect(await count.call(Item, {}, undefined)).toBe(await Item.count());
   });

@@ -454,6 +454,8 @@ describe("the handles' methods take the options of the model's methods", () => {
       expect(fromHandle.message).toBe(fromModel.message);
       expect(fromHandle.message).toMatch(/^HaEntry\.count takes a where alone, it has no options; got /);
     }
+    const later = blog.entries.count as unknown as (where: object, ...rest: unknown[]) => Promise<number>;
+    expect((await rejectionOf(() => later.call(blog.entries, {}, undefined, { limit: 1 }))).message).toMatch(/^HaEntry\.count takes a where alone/);
     expect(await count.call(blog.entries, {}, undefined)).toBe(2);
     expect(await blog.entries.count({ text: 'one' })).toBe(1);
     await blog.remove();
