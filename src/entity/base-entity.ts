@@ -306,7 +306,7 @@ export abstract class BaseEntity extends StatefulEntity {
   static count<T extends BaseEntity>(this: EntityClass<T>, where?: Where<T>): Promise<number> {
     // Not async: a bare count is then the ZCARD's promise itself, without the ticks of async layers. Errors
     // thrown here (bad arguments, no connection) still come as rejections.
-    const extra = arguments.length > 1 ? firstGiven(arguments, 1) : undefined;
+    const extra = firstGiven(arguments, 1);
     return asRejection(() => {
       const model = descriptorOf(this);
       if (extra !== undefined) {

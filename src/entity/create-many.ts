@@ -151,7 +151,7 @@ async function insertChunk({ model, store, target, first, entities, errors, fiel
     for (const at of ats) errors[at] = refusal;
     return;
   }
-  const kept = fieldList ? sharedSnapshots(fieldList, ids, hsets) : hsets.map(keptAfterWrite);
+  const kept = fieldList ? sharedSnapshots(fieldList, first, ats, hsets) : hsets.map(keptAfterWrite);
   for (let i = 0; i < ats.length; i++) {
     const state = stateOf(entities[ats[i]]);
     state.id = ids[i];

@@ -65,17 +65,23 @@ export class SharedSnapshots {
 }
 
 /**
- * The snapshots of written new objects, `hsets[i]` holding the HSET arguments of the object `ids[i]` (sequence
- * ids, ascending): one SharedSnapshots per SNAPSHOT_GROUP ids, or where a field is not one of `fields` the
+ * The snapshots of written new objects, `hsets[i]` holding the HSET arguments of the object at position
+ * `positions[i]` (ascending) of a call whose ids run from `first` (position p has id first + p, as createMany
+ * draws them): one SharedSnapshots per SNAPSHOT_GROUP ids, or where a field is not one of `fields` the
  * object's own arguments, without the key (keptAfterWrite).
  */
-export function sharedSnapshots(fields: readonly string[], ids: readonly string[], hsets: readonly string[][]): Array<SharedSnapshots | string[]> {
-  const kept: Array<SharedSnapshots | string[]> = new Array(ids.length);
-  const last = ids.length > 0 ? Number(ids[ids.length - 1]) : 0;
+export function sharedSnapshots(
+  fields: readonly string[],
+  first: number,
+  positions: readonly number[],
+  hsets: readonly string[][],
+): Array<SharedSnapshots | string[]> {
+  const kept: Array<SharedSnapshots | string[]> = new Array(positions.length);
+  const last = positions.length > 0 ? first + positions[positions.length - 1] : 0;
   let group: SharedSnapshots | undefined;
   let groupEnd = 0;
-  for (let i = 0; i < ids.length; i++) {
-    const id = Number(ids[i]);
+  for (let i = 0; i < positions.length; i++) {
+    const id = first + positions[i];
     if (!group || id >= groupEnd) {
       // a group begins at its first written id: ids its codecs refused leave no slot before it
       const count = Math.min(SNAPSHOT_GROUP, last - id + 1);

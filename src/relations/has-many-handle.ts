@@ -62,7 +62,7 @@ export class HasManyHandle<T> implements RelationHandle {
   async count(where: Where<T> = {}): Promise<number> {
     // no options, as the model's count; one given anyway (`{ limit }` from a caller without types, in any
     // place after the where) is passed on for it to refuse, rather than dropped here and the whole count answered
-    const noOptions: unknown = arguments.length > 1 ? firstGiven(arguments, 1) : undefined;
+    const noOptions: unknown = firstGiven(arguments, 1);
     return this.child().count(this.scoped(where), noOptions);
   }
 

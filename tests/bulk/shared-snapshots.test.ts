@@ -53,7 +53,8 @@ describe('shared snapshots', () => {
       ids.push(String(id));
       hsets.push(id === 120 ? written(String(id), 'kind', 'x', '~extra', 'sz') : written(String(id), 'kind', `k${id}`));
     }
-    const kept = sharedSnapshots(['kind', 'at'], ids, hsets);
+    // the call's ids run from 100: the object at position p has id 100 + p
+    const kept = sharedSnapshots(['kind', 'at'], 100, ids.map((id) => Number(id) - 100), hsets);
     const of = (id: number) => kept[ids.indexOf(String(id))];
     // 101 to 116 share one array, 117 to 132 the next, 133 to 140 a last one
     expect(SNAPSHOT_GROUP).toBe(16);
