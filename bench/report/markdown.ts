@@ -191,6 +191,9 @@ export function renderMarkdown(results: SuiteResults): string {
     '',
     'Ratios are throughputs: *redis-record vs X* = redis-record\'s operations per second / X\'s (above 1: redis-record is faster).',
     '',
+    'What bounds the bulk targets and the sequential ones, measured: [Where the 8x target stands](bulk-operations.md#where-the-8x-target-stands) ' +
+      'and [One operation at a time](bulk-operations.md#one-operation-at-a-time-the-round-trip), in the guide to bulk operations.',
+    '',
     ...tableOneSection(
       `Table I, sequential: ${integer(tableOne.sequential.n)} posts, one operation at a time`,
       'The workload of the ActiveRedis paper\'s Table I: create, count, load, update (the content) and delete of each post, ' +

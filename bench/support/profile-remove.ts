@@ -1,9 +1,11 @@
 /**
  * Where the time of the CRUD benchmark's delete goes: remove() of loaded posts (an equality index and a Date
  * index, as in the suite) against the same script called directly with the same keys and arguments, which is
- * what remove() costs without the library's own work around it. One call awaited after the other, as the
- * benchmarks run them; the two alternate, round after round, each on freshly created posts. Prints per call:
- * wall time, this process's CPU, Redis's main-thread CPU, and the script's own time (INFO commandstats). For
+ * what remove() costs without the library's own work around it, and against a bare PING on a node-redis client
+ * of its own: the round trip alone, what any one-command operation costs at least (nohm's delete is two round
+ * trips: an SMEMBERS, then a MULTI). One call awaited after the other, as the benchmarks run them; the three
+ * take turns, round after round, remove() and the script each on freshly created posts. Prints per call: wall
+ * time, this process's CPU, Redis's main-thread CPU, and the script's own time (INFO commandstats). For
  * finding costs, not for publishing figures (npm run bench is that).
  *
  *   npx ts-node --transpile-only --project tsconfig.json bench/support/profile-remove.ts [--n 5000] [--rounds 4]
@@ -28,7 +30,7 @@ class Post extends BaseEntity {
 const N = positiveInteger('n', 'N', 5000);
 const ROUNDS = positiveInteger('rounds', 'ROUNDS', 4);
 
-runBenchSession('profr', async ({ prefix, raw }) => {
+runBenchSession('profr', async ({ prefix, raw, client: pinger }) => {
   const base = `${prefix}:{ProfileRemovedPost}`;
   const script = indexedRemovalScript(descriptorOf(Post).indexes);
   const fresh = async (round: number) => {
@@ -56,16 +58,23 @@ runBenchSession('profr', async ({ prefix, raw }) => {
     const evalsha = commandTimeBetween(before, await commandTimes(raw), 'evalsha');
     return { ...cost, script: evalsha.usec / evalsha.calls };
   };
+  const pings = () =>
+    callCosts(raw, N, async () => {
+      for (let i = 0; i < N; i++) await pinger.ping();
+    });
   await measure(record); // warm-up
   await measure(direct);
+  await pings();
   for (let r = 0; r < ROUNDS; r++) {
     const first = r % 2 === 0 ? record : direct;
     const a = await measure(first);
     const b = await measure(first === record ? direct : record);
     const [own, bare] = first === record ? [a, b] : [b, a];
+    const ping = await pings();
     console.log(
       `remove, per call (wall / Node CPU / Redis CPU): remove() ${formatCost(own)}, script ${own.script.toFixed(1)} us; ` +
-        `the script alone ${formatCost(bare)}; wall ratio ${(own.wall / bare.wall).toFixed(2)}`,
+        `the script alone ${formatCost(bare)}; PING ${formatCost(ping)}; wall ratio to the script ${(own.wall / bare.wall).toFixed(2)}, ` +
+        `to PING ${(own.wall / ping.wall).toFixed(2)}`,
     );
   }
 });
