@@ -8,6 +8,8 @@ import GithubSlugger from 'github-slugger';
 const root = join(__dirname, '..', '..');
 const docs = join(root, 'docs');
 const pages = readdirSync(docs).filter((name) => name.endsWith('.md'));
+/** Every Markdown file of the documentation, from the root. */
+const markdownFiles = [...pages.map((page) => join('docs', page)), 'README.md', 'CHANGELOG.md', 'CONTRIBUTING.md'];
 
 /** A Markdown file's text without its fenced code blocks (whose lines are neither links nor headings). */
 const prose = (file: string) => readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
@@ -36,7 +38,7 @@ describe('documentation links', () => {
     expect(pages.filter((page) => page !== 'index.md' && !linked.has(page))).toEqual([]);
   });
 
-  it.each([...pages.map((page) => join('docs', page)), 'README.md', 'CHANGELOG.md', 'CONTRIBUTING.md'])(
+  it.each(markdownFiles)(
     '%s links only files that exist',
     (file) => {
       const path = join(root, file);
@@ -45,13 +47,13 @@ describe('documentation links', () => {
     },
   );
 
-  it.each([...pages.map((page) => join('docs', page)), 'README.md', 'CHANGELOG.md', 'CONTRIBUTING.md'])(
+  it.each(markdownFiles)(
     "%s's #fragments name headings that exist",
     (file) => {
       const path = join(root, file);
       const unknown = relativeTargets(path)
         // fragments of Markdown pages: this page's (no path) or another's
-        .filter((target) => target.includes('#') && /^(.*\.md)?#/.test(target))
+        .filter((target) => /^(.*\.md)?#/.test(target))
         .filter((target) => {
           const [page, fragment] = target.split('#');
           const linked = page === '' ? path : resolve(dirname(path), page);
