@@ -95,3 +95,14 @@ export type { ModelKeys } from './keys/model-keys';
 export type { StoredType } from './codecs/attribute-type';
 export type { IndexKind } from './metadata/index-descriptor';
 export type { RelationHandle } from './relations/relation-handle';
+export type { InstantiableModel } from './entity/base-entity';
+export type { RelationTarget } from './decorators/relations';
+export type { SaveManyItems } from './types/save-many-items';
+export type { NoRanges, NoStartsWith } from './query/where-types';
+// The compile-time guards of the decorators' key arguments: a property declared with another type than the
+// decorator needs makes the key argument fail to compile, with the guard's `mismatch` text in the error.
+export type { DeclaredExactly } from './types/declared-exactly';
+export type { HoldsCodecValue, CodecMismatch } from './decorators/attr';
+export type { DeclaredAsBag, NumberMismatch, BagMismatch } from './decorators/roles';
+export type { DeclaredAs, InverseOf, RelationMismatch, InverseMismatch } from './decorators/relations';
+export type { DeclaredAsString, SortableMismatch } from './decorators/indexes';

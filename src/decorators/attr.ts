@@ -22,8 +22,8 @@ const ATTR_OPTIONS = ['type', 'codec'] as const satisfies ReadonlyArray<keyof At
  * undefined) is the codec's value type `V`. Another type makes the key argument fail to compile, with this
  * message in the error.
  */
-type HoldsCodecValue<P, K, V> = DeclaredExactly<P, K, V, CodecMismatch>;
-type CodecMismatch = { mismatch: "a property declared with the codec's value type" };
+export type HoldsCodecValue<P, K, V> = DeclaredExactly<P, K, V, CodecMismatch>;
+export type CodecMismatch = { mismatch: "a property declared with the codec's value type" };
 
 /** The decorator `@Attr({ codec })` returns, for a codec of values `V`. */
 export type CodecAttrDecorator<V> = <P extends object, K extends string | symbol>(target: P, property: K & HoldsCodecValue<P, K, V>) => void;

@@ -36,7 +36,7 @@ function propertyDecorator(kind: 'index' | 'unique', given: object | undefined):
 }
 
 /** `unknown` when property `K` of `P` is declared (less null and undefined) as a string, else `{ mismatch: Why }`. */
-type DeclaredAsString<P, K, Why> = K extends keyof P ? ([NonNullable<P[K]>] extends [string] ? unknown : { mismatch: Why }) : { mismatch: Why };
+export type DeclaredAsString<P, K, Why> = K extends keyof P ? ([NonNullable<P[K]>] extends [string] ? unknown : { mismatch: Why }) : { mismatch: Why };
 
 /**
  * The decorator `@Unique({ caseInsensitive: true })` and `@Index({ sortable: true })` return: it goes on a property
@@ -47,7 +47,7 @@ export type StringAttrDecorator<Why extends string = 'a property declared as a s
   property: K & DeclaredAsString<P, K, Why>,
 ) => void;
 
-type SortableMismatch = 'a property declared as a string (sortable orders strings; numbers and Dates are always ordered)';
+export type SortableMismatch = 'a property declared as a string (sortable orders strings; numbers and Dates are always ordered)';
 
 /** A secondary index on the attribute, maintained in the same atomic script as every write. */
 export function Index(options: IndexOptions & { sortable: true }): StringAttrDecorator<SortableMismatch>;

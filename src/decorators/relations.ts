@@ -21,8 +21,8 @@ export type ManyToMany<T> = ManyToManyHandle<T>;
  * else (another model's handle, another kind of handle, a static property) makes the key argument fail to
  * compile, with this message in the error.
  */
-type DeclaredAs<P, K, H> = P extends Function ? RelationMismatch : DeclaredExactly<P, K, H, RelationMismatch>;
-type RelationMismatch = { mismatch: "an instance property declared as the handle of the decorator's target model" };
+export type DeclaredAs<P, K, H> = P extends Function ? RelationMismatch : DeclaredExactly<P, K, H, RelationMismatch>;
+export type RelationMismatch = { mismatch: "an instance property declared as the handle of the decorator's target model" };
 
 /** The decorator a relation decorator returns: `H` is the property's handle type. */
 export type RelationDecorator<H> = <P extends object, K extends string>(prototype: P, key: K & DeclaredAs<P, K, H>) => void;
@@ -32,12 +32,12 @@ export type RelationDecorator<H> = <P extends object, K extends string>(prototyp
  * `BelongsTo` of the owner `P`, else `InverseMismatch`. An inverse known only as a `string` (options held in a
  * variable typed HasManyOptions) is left to the run-time check.
  */
-type InverseOf<T, I extends string, P> = string extends I
+export type InverseOf<T, I extends string, P> = string extends I
   ? unknown
   : I extends keyof T
     ? DeclaredExactly<T, I, BelongsTo<P>, InverseMismatch>
     : InverseMismatch;
-type InverseMismatch = { mismatch: "an inverse naming the related model's @BelongsTo of this model" };
+export type InverseMismatch = { mismatch: "an inverse naming the related model's @BelongsTo of this model" };
 
 /**
  * The decorator `@HasMany` returns: as RelationDecorator, and its `inverse` (`I`) must name the related model's
@@ -49,7 +49,7 @@ export type HasManyDecorator<T, I extends string> = <P extends object, K extends
 ) => void;
 
 /** The model class a relation decorator's target returns: its instances are `T`. */
-type ModelClass<T> = { prototype: T };
+export type RelationTarget<T> = { prototype: T };
 
 function instanceProperty(decorator: string, target: object, property: string | symbol): string {
   if (typeof target === 'function' || typeof property !== 'string') {
@@ -83,7 +83,7 @@ const MANY_TO_MANY_OPTIONS = ['inverse'] as const satisfies ReadonlyArray<keyof 
  * The object belongs to one object of another model. The parent's id is stored in the indexed attribute
  * `<property>Id`; saving a pointer to a missing object throws RelationError.
  */
-export function BelongsTo<T>(target: () => ModelClass<T>, given?: BelongsToOptions): RelationDecorator<BelongsTo<T>> {
+export function BelongsTo<T>(target: () => RelationTarget<T>, given?: BelongsToOptions): RelationDecorator<BelongsTo<T>> {
   return (prototype: object, key: string | symbol) => {
     const property = instanceProperty('BelongsTo', prototype, key);
     const owner = prototype.constructor.name;
@@ -106,7 +106,7 @@ export interface HasManyOptions {
 }
 
 /** The objects of another model that belong to this one (through their `@BelongsTo` named `inverse`). */
-export function HasMany<T, I extends string>(target: () => ModelClass<T>, options: HasManyOptions & { inverse: I }): HasManyDecorator<T, I> {
+export function HasMany<T, I extends string>(target: () => RelationTarget<T>, options: HasManyOptions & { inverse: I }): HasManyDecorator<T, I> {
   return (prototype: object, key: string | symbol) => {
     const property = instanceProperty('HasMany', prototype, key);
     const owner = prototype.constructor.name;
@@ -135,7 +135,7 @@ export interface ManyToManyOptions {
 }
 
 /** Membership on both sides, changed atomically; deleting either object removes it from the other side. */
-export function ManyToMany<T>(target: () => ModelClass<T>, given?: ManyToManyOptions): RelationDecorator<ManyToMany<T>> {
+export function ManyToMany<T>(target: () => RelationTarget<T>, given?: ManyToManyOptions): RelationDecorator<ManyToMany<T>> {
   return (prototype: object, key: string | symbol) => {
     const property = instanceProperty('ManyToMany', prototype, key);
     const owner = prototype.constructor.name;

@@ -6,7 +6,7 @@ import { refuseDecoratorArguments } from '../metadata/decorator-options';
 import { nameOf } from '../metadata/resolve-attribute';
 import type { DeclaredExactly } from '../types/declared-exactly';
 
-type NumberMismatch = { mismatch: 'a property declared as a number' };
+export type NumberMismatch = { mismatch: 'a property declared as a number' };
 
 /**
  * The decorator `@Counter()` and `@Version()` return: it applies to a property declared (less null and
@@ -40,13 +40,13 @@ export function Version(): NumberAttrDecorator {
 
 /** What TypeScript emits as a design type other than Object: `@DynamicAttrs` is refused on these at run time. */
 type NotABag = string | number | boolean | bigint | symbol | Function | Date | ReadonlyArray<unknown> | ReadonlyMap<unknown, unknown> | ReadonlySet<unknown>;
-type BagMismatch = { mismatch: 'a property declared as an object (Record<string, string | number | boolean>)' };
+export type BagMismatch = { mismatch: 'a property declared as an object (Record<string, string | number | boolean>)' };
 
 /**
  * `unknown` when property `K` of `P` is declared as an object that is not an array, a Date, a Map, a Set or a
  * function (`any` included), else `BagMismatch`.
  */
-type DeclaredAsBag<P, K> = K extends keyof P
+export type DeclaredAsBag<P, K> = K extends keyof P
   ? 0 extends 1 & P[K]
     ? unknown
     : [NonNullable<P[K]>] extends [NotABag]

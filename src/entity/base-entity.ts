@@ -44,7 +44,7 @@ import { findMany } from './find-many';
  * The `this` of the statics that take no type parameter: a class that can be instantiated, so that they compile
  * on a model class and not on the abstract BaseEntity itself, which has no model.
  */
-type ModelClass = new (...args: never[]) => BaseEntity;
+export type InstantiableModel = new (...args: never[]) => BaseEntity;
 
 /** The ActiveRecord facade: model classes extend it and get persistence as static and instance methods. */
 export abstract class BaseEntity extends StatefulEntity {
@@ -286,7 +286,7 @@ export abstract class BaseEntity extends StatefulEntity {
    * The model within a tenant: the same API, with every key (objects, sequence, indexes, uniques) under the
    * tenant's namespace, so tenants never mix. Relations of a tenant's objects stay within the tenant.
    */
-  static scope<C extends ModelClass>(this: C, tenant: string): C {
+  static scope<C extends InstantiableModel>(this: C, tenant: string): C {
     return scopedClass(this, tenant);
   }
 
@@ -347,12 +347,12 @@ export abstract class BaseEntity extends StatefulEntity {
    * Every violation of the invariants in this model (in the tenant scope it is called on), streamed with
    * SCAN/ZSCAN/SSCAN/HSCAN in batches of `batchSize`; reads only. See docs/operations.md.
    */
-  static check(this: ModelClass, options?: IntegrityOptions): Promise<CheckResult> {
+  static check(this: InstantiableModel, options?: IntegrityOptions): Promise<CheckResult> {
     return asRejection(() => checkEntityModel(descriptorOf(this), options));
   }
 
   /** Finds the violations check() reports and fixes each in one atomic step; says what it did. */
-  static repair(this: ModelClass, options?: IntegrityOptions): Promise<RepairResult> {
+  static repair(this: InstantiableModel, options?: IntegrityOptions): Promise<RepairResult> {
     return asRejection(() => repairEntityModel(descriptorOf(this), options));
   }
 
@@ -362,12 +362,12 @@ export abstract class BaseEntity extends StatefulEntity {
    * object's in a model with a ttl or a cap (on every run), and when indexes change, those of objects that keep
    * one (docs/operations.md).
    */
-  static reindex(this: ModelClass, options?: IntegrityOptions): Promise<ReindexResult> {
+  static reindex(this: InstantiableModel, options?: IntegrityOptions): Promise<ReindexResult> {
     return asRejection(() => reindexEntityModel(descriptorOf(this), options));
   }
 
   /** How the definition stored in Redis compares with this model's: indexes added and dropped. */
-  static schemaStatus(this: ModelClass): Promise<SchemaStatus> {
+  static schemaStatus(this: InstantiableModel): Promise<SchemaStatus> {
     return asRejection(() => schemaStatusOf(descriptorOf(this)));
   }
 

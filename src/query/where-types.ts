@@ -15,13 +15,13 @@ export interface RangeOperators<V> {
  * Operators an attribute's type does not take, spelled out as `never`: a condition object built apart (held in a
  * variable, where no excess-property check applies) must not carry them either.
  */
-interface NoRanges {
+export interface NoRanges {
   gt?: never;
   gte?: never;
   lt?: never;
   lte?: never;
 }
-interface NoStartsWith {
+export interface NoStartsWith {
   startsWith?: never;
 }
 
