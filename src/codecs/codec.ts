@@ -11,6 +11,10 @@ export interface Codec<T = unknown> {
 /** A value a codec refuses; reported to the caller as a ValidationError of the attribute. */
 export class CodecError extends Error {
   constructor(
+    /**
+     * The name the failure is reported under in the ValidationError item's `constraints` (`isFinite`, say), the
+     * message being its text. Thrown by decode, it fails the read with a DecodeError that quotes the message.
+     */
     readonly constraint: string,
     message: string,
   ) {

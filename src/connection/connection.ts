@@ -69,9 +69,12 @@ export interface ConnectOptions {
 /** The client and prefix every model uses. */
 export class Connection {
   constructor(
+    /** The node-redis client commands are sent through; for a cluster, its view of cluster-commands.ts. */
     readonly client: RedisCommands,
+    /** Namespace of every key (`connect({ prefix })`, default `rr`). */
     readonly prefix: string,
     private readonly close: (() => Promise<void>) | undefined,
+    /** `connect({ onSchemaChange })`; undefined when not given, and a changed model is then reported with console.warn. */
     readonly onSchemaChange?: (status: SchemaStatus) => void,
   ) {}
 

@@ -23,7 +23,14 @@ const ATTR_OPTIONS = ['type', 'codec'] as const satisfies ReadonlyArray<keyof At
  * message in the error.
  */
 export type HoldsCodecValue<P, K, V> = DeclaredExactly<P, K, V, CodecMismatch>;
-export type CodecMismatch = { mismatch: "a property declared with the codec's value type" };
+/**
+ * What `@Attr({ codec })` asks for: a property declared (less null and undefined) as the codec's value type. A
+ * property declared otherwise makes the decorator's key argument fail to compile.
+ */
+export type CodecMismatch = {
+  /** What the declaration should be: shown in the compiler's error. */
+  mismatch: "a property declared with the codec's value type";
+};
 
 /** The decorator `@Attr({ codec })` returns, for a codec of values `V`. */
 export type CodecAttrDecorator<V> = <P extends object, K extends string | symbol>(target: P, property: K & HoldsCodecValue<P, K, V>) => void;

@@ -36,7 +36,17 @@ function propertyDecorator(kind: 'index' | 'unique', given: object | undefined):
 }
 
 /** `unknown` when property `K` of `P` is declared (less null and undefined) as a string, else `{ mismatch: Why }`. */
-export type DeclaredAsString<P, K, Why> = K extends keyof P ? ([NonNullable<P[K]>] extends [string] ? unknown : { mismatch: Why }) : { mismatch: Why };
+export type DeclaredAsString<P, K, Why> = K extends keyof P
+  ? ([NonNullable<P[K]>] extends [string]
+      ? unknown
+      : {
+          /** What the declaration should be (`Why`): shown in the compiler's error. */
+          mismatch: Why;
+        })
+  : {
+      /** What the declaration should be (`Why`): shown in the compiler's error. */
+      mismatch: Why;
+    };
 
 /**
  * The decorator `@Unique({ caseInsensitive: true })` and `@Index({ sortable: true })` return: it goes on a property
@@ -47,6 +57,10 @@ export type StringAttrDecorator<Why extends string = 'a property declared as a s
   property: K & DeclaredAsString<P, K, Why>,
 ) => void;
 
+/**
+ * What `@Index({ sortable: true })` asks for: a property declared as a string. A property declared otherwise makes
+ * the decorator's key argument fail to compile, with this text as the `mismatch` in the error.
+ */
 export type SortableMismatch = 'a property declared as a string (sortable orders strings; numbers and Dates are always ordered)';
 
 /** A secondary index on the attribute, maintained in the same atomic script as every write. */

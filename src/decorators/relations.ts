@@ -22,7 +22,14 @@ export type ManyToMany<T> = ManyToManyHandle<T>;
  * compile, with this message in the error.
  */
 export type DeclaredAs<P, K, H> = P extends Function ? RelationMismatch : DeclaredExactly<P, K, H, RelationMismatch>;
-export type RelationMismatch = { mismatch: "an instance property declared as the handle of the decorator's target model" };
+/**
+ * What `@BelongsTo`, `@HasMany` and `@ManyToMany` ask for: an instance property declared as the handle of the
+ * decorator's target model. A property declared otherwise makes the decorator's key argument fail to compile.
+ */
+export type RelationMismatch = {
+  /** What the declaration should be: shown in the compiler's error. */
+  mismatch: "an instance property declared as the handle of the decorator's target model";
+};
 
 /** The decorator a relation decorator returns: `H` is the property's handle type. */
 export type RelationDecorator<H> = <P extends object, K extends string>(prototype: P, key: K & DeclaredAs<P, K, H>) => void;
@@ -37,7 +44,14 @@ export type InverseOf<T, I extends string, P> = string extends I
   : I extends keyof T
     ? DeclaredExactly<T, I, BelongsTo<P>, InverseMismatch>
     : InverseMismatch;
-export type InverseMismatch = { mismatch: "an inverse naming the related model's @BelongsTo of this model" };
+/**
+ * What a `@HasMany`'s `inverse` asks for: the name of the related model's `@BelongsTo` property of this model.
+ * Another name makes the decorator's key argument fail to compile.
+ */
+export type InverseMismatch = {
+  /** What the inverse should be: shown in the compiler's error. */
+  mismatch: "an inverse naming the related model's @BelongsTo of this model";
+};
 
 /**
  * The decorator `@HasMany` returns: as RelationDecorator, and its `inverse` (`I`) must name the related model's
@@ -49,7 +63,10 @@ export type HasManyDecorator<T, I extends string> = <P extends object, K extends
 ) => void;
 
 /** The model class a relation decorator's target returns: its instances are `T`. */
-export type RelationTarget<T> = { prototype: T };
+export type RelationTarget<T> = {
+  /** The class's prototype, whose type gives the related instances' type `T`. */
+  prototype: T;
+};
 
 function instanceProperty(decorator: string, target: object, property: string | symbol): string {
   if (typeof target === 'function' || typeof property !== 'string') {

@@ -6,7 +6,14 @@ import { refuseDecoratorArguments } from '../metadata/decorator-options';
 import { nameOf } from '../metadata/resolve-attribute';
 import type { DeclaredExactly } from '../types/declared-exactly';
 
-export type NumberMismatch = { mismatch: 'a property declared as a number' };
+/**
+ * What `@Counter()` and `@Version()` ask for: a property declared (less null and undefined) as a number. A
+ * property declared otherwise makes the decorator's key argument fail to compile.
+ */
+export type NumberMismatch = {
+  /** What the declaration should be: shown in the compiler's error. */
+  mismatch: 'a property declared as a number';
+};
 
 /**
  * The decorator `@Counter()` and `@Version()` return: it applies to a property declared (less null and
@@ -40,7 +47,14 @@ export function Version(): NumberAttrDecorator {
 
 /** What TypeScript emits as a design type other than Object: `@DynamicAttrs` is refused on these at run time. */
 type NotABag = string | number | boolean | bigint | symbol | Function | Date | ReadonlyArray<unknown> | ReadonlyMap<unknown, unknown> | ReadonlySet<unknown>;
-export type BagMismatch = { mismatch: 'a property declared as an object (Record<string, string | number | boolean>)' };
+/**
+ * What `@DynamicAttrs()` asks for: a property declared as an object, not an array, Date, Map, Set or function. A
+ * property declared otherwise makes the decorator's key argument fail to compile.
+ */
+export type BagMismatch = {
+  /** What the declaration should be: shown in the compiler's error. */
+  mismatch: 'a property declared as an object (Record<string, string | number | boolean>)';
+};
 
 /**
  * `unknown` when property `K` of `P` is declared as an object that is not an array, a Date, a Map, a Set or a

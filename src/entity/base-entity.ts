@@ -56,6 +56,10 @@ export abstract class BaseEntity extends StatefulEntity {
     return stateOf(this).id;
   }
 
+  /**
+   * Whether the instance holds a stored copy: true once saved or loaded, false when built and not saved yet or
+   * after its remove(). Known from the instance alone: Redis is not read.
+   */
   isPersisted(): boolean {
     return stateOf(this).stored !== undefined;
   }

@@ -23,6 +23,10 @@ export class ConnectionError extends RedisRecordError {}
  * `errors` is class-validator's array (codec failures such as NaN appear there too).
  */
 export class ValidationError extends RedisRecordError {
+  /**
+   * class-validator's errors (`property`, `value`, `constraints`); values an attribute type cannot store, and
+   * names that are not attributes (`unknownAttribute`), are reported in the same shape.
+   */
   readonly errors: ClassValidatorError[];
   constructor(model: string, errors: ClassValidatorError[]) {
     super(`${model} is not valid: ${describe(errors)}`);
@@ -33,7 +37,9 @@ export class ValidationError extends RedisRecordError {
 /** The object does not exist (any more). */
 export class NotFoundError extends RedisRecordError {
   constructor(
+    /** The model's name (`@Model({ name })`, by default the class name). */
     readonly model: string,
+    /** The id that names no object (any more). */
     readonly id: string,
   ) {
     super(`${model} ${JSON.stringify(id)} not found`);
@@ -43,7 +49,9 @@ export class NotFoundError extends RedisRecordError {
 /** An id that is not of the form a model's keys can hold; it could otherwise forge another key. */
 export class InvalidIdError extends RedisRecordError {
   constructor(
+    /** The model's name (`@Model({ name })`, by default the class name). */
     readonly model: string,
+    /** The id as it was given, of whatever type (a malformed string, a negative or fractional number, `null`). */
     readonly id: unknown,
   ) {
     super(
@@ -55,8 +63,11 @@ export class InvalidIdError extends RedisRecordError {
 /** A value read from Redis that the attribute's codec cannot decode (written by something else). */
 export class DecodeError extends RedisRecordError {
   constructor(
+    /** The model's name (`@Model({ name })`, by default the class name). */
     readonly model: string,
+    /** The id of the object whose stored value cannot be decoded. */
     readonly id: string,
+    /** The attribute (its property name) whose stored value its codec refuses. */
     readonly attribute: string,
     reason: string,
   ) {
@@ -67,8 +78,11 @@ export class DecodeError extends RedisRecordError {
 /** A unique value is already held by another object; nothing was written. */
 export class UniqueConstraintError extends RedisRecordError {
   constructor(
+    /** The model's name (`@Model({ name })`, by default the class name). */
     readonly model: string,
+    /** The `@Unique` attribute (its property name) whose value is taken. */
     readonly attribute: string,
+    /** The value that is taken, as the saved instance holds it (not lower-cased for `caseInsensitive`). */
     readonly value: unknown,
   ) {
     super(`${model}.${attribute} must be unique: ${safeRepr(value)} is taken`);
@@ -78,7 +92,9 @@ export class UniqueConstraintError extends RedisRecordError {
 /** The instance's `@Version` is behind the stored one: someone saved in between. Nothing was written. */
 export class StaleObjectError extends RedisRecordError {
   constructor(
+    /** The model's name (`@Model({ name })`, by default the class name). */
     readonly model: string,
+    /** The id of the object saved by someone else since this instance read it. */
     readonly id: string,
   ) {
     super(`${model} ${JSON.stringify(id)} was changed by someone else since it was loaded; reload and retry`);
@@ -88,8 +104,11 @@ export class StaleObjectError extends RedisRecordError {
 /** withLock could not take the lock within waitMs. */
 export class LockTimeoutError extends RedisRecordError {
   constructor(
+    /** The model's name (`@Model({ name })`, by default the class name). */
     readonly model: string,
+    /** The id of the object whose lock was not acquired. */
     readonly id: string,
+    /** How long withLock waited for the lock, in milliseconds: its `waitMs` option (default 2000). */
     readonly waitMs: number,
   ) {
     super(`${model} ${JSON.stringify(id)}: lock not acquired within ${waitMs} ms`);
@@ -108,11 +127,17 @@ export class RelationError extends RedisRecordError {}
  */
 export class ReplicationError extends RedisRecordError {
   constructor(
+    /** The model's name (`@Model({ name })`, by default the class name). */
     readonly model: string,
+    /** The id of the object written. */
     readonly id: string,
+    /** The write that was not acknowledged enough: `'create'`, `'save'`, `'remove'` or `'increment'`. */
     readonly operation: string,
+    /** How many replicas had to acknowledge the write: `waitReplicas`. */
     readonly wanted: number,
+    /** How many replicas acknowledged it within the timeout: fewer than `wanted`. */
     readonly acknowledged: number,
+    /** How long the write waited for them, in milliseconds: `waitTimeoutMs` (default 1000). */
     readonly timeoutMs: number,
   ) {
     super(
@@ -137,8 +162,11 @@ export class CrossSlotError extends RedisRecordError {}
  */
 export class WrongTypeError extends RedisRecordError {
   constructor(
+    /** The full name of the key, prefix included (docs/keys.md). */
     readonly key: string,
+    /** The Redis type redis-record keeps at the key, as `TYPE` names it: string, hash, set or zset. */
     readonly expected: string,
+    /** The Redis type the key holds instead, as `TYPE` names it (a list, say). */
     readonly found: string,
   ) {
     super(`${key} holds a ${found}, not the ${expected} redis-record keeps there; nothing was written (check() names such keys, repair() settles them)`);

@@ -10,10 +10,15 @@ export type DefinitionLookup = (name: string) => StoredDefinition | undefined;
  * Built from a stored definition alone, so a tool without the application's classes can run them.
  */
 export interface ModelScope {
+  /** The model's stored definition: its name, key layout, attributes, indexes and relations. */
   readonly definition: StoredDefinition;
+  /** The key prefix the data lives under (the connection's `prefix`). */
   readonly prefix: string;
+  /** The tenant whose data this is; undefined for the model's data outside tenants. */
   readonly tenant: string | undefined;
+  /** The model's key names in this scope (one shard's, in the scope of a shard). */
   readonly keys: ModelKeys;
+  /** Finds the stored definitions of related models, for foreign keys and memberships. */
   readonly lookup: DefinitionLookup;
   /** A node-redis client (or cluster client). */
   readonly client: unknown;

@@ -28,6 +28,7 @@ export interface ReindexResult {
   readonly scopes: number;
   /** Objects whose entries were written. */
   readonly objects: number;
+  /** Keys deleted: those of dropped and stale indexes, and in a sharded model the claims of their unique values. */
   readonly keysDeleted: number;
 }
 

@@ -21,16 +21,23 @@ export type ViolationKind =
 
 /** One broken invariant that `check()` found: its kind, the model, the object's id or the key, and a line saying what is wrong (docs/operations.md#violations). */
 export interface Violation {
+  /** Which invariant is broken, and how (see ViolationKind; docs/operations.md#violations). */
   readonly kind: ViolationKind;
+  /** The name of the model checked. */
   readonly model: string;
+  /** The object concerned (for a `uniqueOwner` or `staleClaim`, the one the entry or claim names); absent for a key alone (`unknownKey`, `sequenceBehind`). */
   readonly id?: string;
+  /** The Redis key concerned (a hash, index key, memo, membership set or claim); absent when only an id is named (`missingHash`). */
   readonly key?: string;
+  /** A line saying what is wrong, naming the key, id or value. */
   readonly detail: string;
 }
 
 /** What `Model.check()` resolves to (docs/operations.md#checking). */
 export interface CheckResult {
+  /** True when no violation was found (`violations` is empty). */
   readonly ok: boolean;
+  /** Every violation found, in the order the check met them; empty when `ok`. */
   readonly violations: Violation[];
   /** Live objects checked. */
   readonly objects: number;
@@ -40,8 +47,11 @@ export interface CheckResult {
 
 /** What repair() did: one line per fix applied, and what it left (violations it cannot decide). */
 export interface RepairResult {
+  /** Every violation the repair's check found, fixed or not. */
   readonly found: Violation[];
+  /** One line per fix applied (`object 2: relisted`, `sequence raised to 9`). */
   readonly fixed: string[];
+  /** Violations still there: those repair() cannot decide (`duplicateUnique`, say) and those a fix left; empty when all were fixed. */
   readonly left: Violation[];
 }
 

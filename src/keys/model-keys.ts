@@ -29,20 +29,33 @@ import { shardTag } from './shard-tags';
  *                           under `<prefix>:` shows the data only
  */
 export class ModelKeys {
+  /** The key base every other key starts with: `<prefix>:{<tag>}`, followed by `:<Model>` for a model of a group. */
   readonly base: string;
+  /** `<base>:seq`: the last sequence id drawn (INCR); never created for uuid ids. */
   readonly sequence: string;
+  /** `<base>:all`: sorted set of every id; score = the id for sequence ids, 0 for uuids. */
   readonly all: string;
   /** Object keys are `objectPrefix + id`; scripts derive them from this declared key (same hash tag). */
   readonly objectPrefix: string;
+  /** `<base>:exp`: sorted set of the ids of objects with a time to live, scored by when each expires (ms since the epoch). */
   readonly expiring: string;
 
   constructor(
+    /** The connection's key prefix (`connect({ prefix })`, default `rr`). */
     readonly prefix: string,
+    /** The model's name (`@Model({ name })`, default the class name). */
     readonly model: string,
+    /** The model's group (`@Model({ group })`), whose name is then the hash tag; undefined when it has none. */
     readonly group?: string,
+    /** The tenant of a tenant scope (`Model.scope(tenant)`), `<tenant>/` inside the hash tag; undefined outside one. */
     readonly tenant?: string,
     /** Set for one shard of a sharded model: which shard, of how many. */
-    readonly shard?: { readonly index: number; readonly count: number },
+    readonly shard?: {
+      /** Which shard, from 0 to `count - 1`. */
+      readonly index: number;
+      /** How many shards the model has (`@Model({ shards })`). */
+      readonly count: number;
+    },
   ) {
     const unsharded = `${tenant === undefined ? '' : `${tenant}/`}${group ?? model}`;
     const tag = shard === undefined ? unsharded : shardTag(unsharded, shard.index, shard.count);
@@ -53,10 +66,12 @@ export class ModelKeys {
     this.expiring = `${this.base}:exp`;
   }
 
+  /** `<base>:obj:<id>`: the hash of object `id` (its attributes and internal fields). */
   object(id: string): string {
     return this.objectPrefix + id;
   }
 
+  /** `<base>:idx:<field>:<value>`: the set of ids whose `field` holds `value` (stored form), an equality index entry. */
   valueSet(field: string, value: string): string {
     return `${this.base}:idx:${field}:${value}`;
   }
@@ -72,10 +87,12 @@ export class ModelKeys {
     return `${this.base}:memo:${id}`;
   }
 
+  /** `<base>:lock:<id>`: the holder's token while `withLock` holds the object's lock, with the lock's TTL. */
   lock(id: string): string {
     return `${this.base}:lock:${id}`;
   }
 
+  /** `<base>:uniq:<field>`: the `@Unique` hash, value (lower-cased when case-insensitive) -> the id holding it. */
   unique(field: string): string {
     return `${this.base}:uniq:${field}`;
   }

@@ -42,8 +42,11 @@ export interface ModelOptions extends ReplicaOptions {
 
 /** `@Model({ cap })`: keep the first `keep` objects by the indexed number or Date `by`, highest first unless `order` is 'asc' (docs/expiry-and-capped.md#capped-models). */
 export interface CapOptions {
+  /** The attribute the objects are ranked by: a number or Date attribute with an unscoped `@Index()`, which every object must hold. */
   by: string;
+  /** How many objects the model keeps (a whole number, 1 or more); a write that passes it removes the rest whole. */
   keep: number;
+  /** 'desc' (the default) keeps the highest values of `by`, 'asc' the lowest; ties are ordered by id. */
   order?: 'desc' | 'asc';
 }
 

@@ -5,7 +5,10 @@ export declare const sortableBrand: unique symbol;
  * A string attribute kept in lexicographic order (`@Index({ sortable: true })`). Any string can be assigned to
  * it; declaring the attribute with this type is what lets range operators, startsWith and orderBy on it compile.
  */
-export type SortableString = string & { readonly [sortableBrand]?: true };
+export type SortableString = string & {
+  /** @hidden */
+  readonly [sortableBrand]?: true;
+};
 
 /**
  * The runtime side of the type of the same name, so that an attribute declared `SortableString` is read as a

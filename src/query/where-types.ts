@@ -5,9 +5,13 @@ type IsSortable<V> = typeof sortableBrand extends keyof V ? true : false;
 
 /** The range operators of an ordered attribute (a number, a Date or a `SortableString`) in a where. */
 export interface RangeOperators<V> {
+  /** Matches values greater than this one (strings compared by their UTF-8 bytes). */
   gt?: V;
+  /** Matches values greater than or equal to this one. */
   gte?: V;
+  /** Matches values less than this one; absent values, though last in ascending order, never match. */
   lt?: V;
+  /** Matches values less than or equal to this one. */
   lte?: V;
 }
 
@@ -16,35 +20,65 @@ export interface RangeOperators<V> {
  * variable, where no excess-property check applies) must not carry them either.
  */
 export interface NoRanges {
+  /** Not accepted: ranges apply only to numbers, Dates and `SortableString`s. */
   gt?: never;
+  /** Not accepted: ranges apply only to numbers, Dates and `SortableString`s. */
   gte?: never;
+  /** Not accepted: ranges apply only to numbers, Dates and `SortableString`s. */
   lt?: never;
+  /** Not accepted: ranges apply only to numbers, Dates and `SortableString`s. */
   lte?: never;
 }
+/**
+ * `startsWith`, which only a `SortableString` takes, spelled out as `never` for every other type: a condition
+ * object built apart must not carry it either.
+ */
 export interface NoStartsWith {
+  /** Not accepted: only a `SortableString` attribute takes `startsWith`. */
   startsWith?: never;
 }
 
 /** The conditions one attribute accepts, by its type: ranges only where an ordered index can exist. */
 export type Condition<V> = [V] extends [Date]
-  ? Date | ({ in?: readonly Date[] } & RangeOperators<Date> & NoStartsWith)
+  ? Date | ({
+      /** Matches any of these values; `[]` matches nothing. */
+      in?: readonly Date[];
+    } & RangeOperators<Date> & NoStartsWith)
   : [V] extends [number]
-    ? V | ({ in?: readonly V[] } & RangeOperators<number> & NoStartsWith)
+    ? V | ({
+        /** Matches any of these values; `[]` matches nothing. */
+        in?: readonly V[];
+      } & RangeOperators<number> & NoStartsWith)
     : [V] extends [boolean]
-      ? boolean | ({ in?: readonly boolean[] } & NoRanges & NoStartsWith)
+      ? boolean | ({
+          /** Matches any of these values; `[]` matches nothing. */
+          in?: readonly boolean[];
+        } & NoRanges & NoStartsWith)
       : [V] extends [string]
         ? IsSortable<V> extends true
-          ? string | ({ in?: readonly string[]; startsWith?: string } & RangeOperators<string>)
-          : V | ({ in?: readonly V[] } & NoRanges & NoStartsWith)
+          ? string | ({
+              /** Matches any of these values; `[]` matches nothing. */
+              in?: readonly string[];
+              /** Matches values that begin with this string; `''` matches every present value. */
+              startsWith?: string;
+            } & RangeOperators<string>)
+          : V | ({
+              /** Matches any of these values; `[]` matches nothing. */
+              in?: readonly V[];
+            } & NoRanges & NoStartsWith)
         : [V] extends [object]
           ? never
-          : V | ({ in?: readonly V[] } & NoRanges & NoStartsWith);
+          : V | ({
+              /** Matches any of these values; `[]` matches nothing. */
+              in?: readonly V[];
+            } & NoRanges & NoStartsWith);
 
 /**
  * Conditions on attributes, ANDed; `OR` adds alternatives (each a Where), ANDed with the rest. `OR` takes at least
  * one alternative: an empty OR would match nothing (or, read as "no alternative", everything), so it is refused.
  */
 export type Where<T> = { [K in AttributeName<T>]?: Condition<NonNullable<T[K]>> } & {
+  /** Alternatives, each a Where: an object matches when it matches at least one (and the rest of the where). */
   OR?: readonly [Where<T>, ...Array<Where<T>>];
 };
 
@@ -60,7 +94,12 @@ export type Direction = 'asc' | 'desc';
 
 /** `@BelongsTo` properties, whose parents `include` loads in one more round trip. */
 export type IncludableName<T> = {
-  [K in keyof T]-?: NonNullable<T[K]> extends { set(parent: any): void; load(): Promise<unknown> } ? K : never;
+  [K in keyof T]-?: NonNullable<T[K]> extends {
+    /** The handle's `set`: with `load`, what tells a `@BelongsTo` property from the others. */
+    set(parent: any): void;
+    /** The handle's `load`, which answers without a read once `include` has read the parent. */
+    load(): Promise<unknown>;
+  } ? K : never;
 }[keyof T] &
   string;
 
@@ -68,9 +107,11 @@ export type IncludableName<T> = {
 export interface FindOptions<T> {
   /** One indexed attribute. Ties are ordered by id; 'desc' is the exact reverse of 'asc'. Default: by id. */
   orderBy?: { [K in OrderableName<T>]?: Direction };
+  /** How many matches to skip before the page (a whole number >= 0; absent: 0). Deep pages cost O(offset). */
   offset?: number;
+  /** The most matches the page holds (a whole number >= 0; 0 returns nothing); absent: every match from `offset` on. */
   limit?: number;
-  /** `@BelongsTo` relations whose parents are read too: one more round trip for all of them, no N+1. */
+  /** `@BelongsTo` relations whose parents are read too: one more round trip per relation, whatever the page's size (no N+1). */
   include?: ReadonlyArray<IncludableName<T>>;
 }
 
@@ -78,10 +119,16 @@ export interface FindOptions<T> {
  * What findIds takes: FindOptions without `include` (it returns ids, with nothing to include). `include` is
  * spelled out as `never`, so that options held in a variable of type FindOptions<T> are refused as well.
  */
-export type FindIdsOptions<T> = Omit<FindOptions<T>, 'include'> & { include?: never };
+export type FindIdsOptions<T> = Omit<FindOptions<T>, 'include'> & {
+  /** Not accepted: findIds returns ids, with no object to include parents into. */
+  include?: never
+};
 
 /** What findOneBy takes: FindOptions without `limit` (it answers one object), spelled out as `never` likewise. */
-export type FindOneOptions<T> = Omit<FindOptions<T>, 'limit'> & { limit?: never };
+export type FindOneOptions<T> = Omit<FindOptions<T>, 'limit'> & {
+  /** Not accepted: findOneBy sets its own limit (one object). */
+  limit?: never
+};
 
 /** The options of `iterate`. */
 export interface IterateOptions {

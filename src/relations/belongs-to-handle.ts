@@ -17,6 +17,7 @@ type Loadable<T> = { find(id: string): Promise<Persisted<T> | null> };
  * saved with the object; `set` changes it, `load` reads the parent (or takes it from an `include`).
  */
 export class BelongsToHandle<T> implements RelationHandle {
+  /** @hidden */
   declare readonly [relationBrand]: true;
 
   private loaded: { id: string; value: Persisted<T> | null } | undefined;
@@ -84,6 +85,7 @@ export class BelongsToHandle<T> implements RelationHandle {
     return inSameTenant(this.owner.model(), this.target());
   }
 
+  /** The parent's id, or undefined for an empty pointer: JSON.stringify writes the handle as that id, or leaves it out. */
   toJSON(): string | undefined {
     return this.id;
   }

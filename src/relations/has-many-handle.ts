@@ -37,6 +37,7 @@ interface ChildModel<T> {
  * rejection (iterate: on the first next()).
  */
 export class HasManyHandle<T> implements RelationHandle {
+  /** @hidden */
   declare readonly [relationBrand]: true;
 
   constructor(
@@ -47,18 +48,22 @@ export class HasManyHandle<T> implements RelationHandle {
     private readonly property: string,
   ) {}
 
+  /** The owner's related objects matching `where`, as the model's findBy finds them; `options` (orderBy, offset, limit, include) as it takes them. */
   async findBy(where: Where<T> = {}, options: FindOptions<T> = {}): Promise<Array<Persisted<T>>> {
     return this.child().findBy(this.scoped(where), options);
   }
 
+  /** The first of the owner's related objects matching `where` (by id, or by `orderBy`), or null when none does. */
   async findOneBy(where: Where<T> = {}, options: FindOneOptions<T> = {}): Promise<Persisted<T> | null> {
     return this.child().findOneBy(this.scoped(where), options);
   }
 
+  /** The ids of the owner's related objects matching `where`, as the model's findIds gives them. */
   async findIds(where: Where<T> = {}, options: FindIdsOptions<T> = {}): Promise<string[]> {
     return this.child().findIds(this.scoped(where), options);
   }
 
+  /** How many of the owner's related objects match `where` (all of them without one); it takes no options. */
   async count(where: Where<T> = {}): Promise<number> {
     // no options, as the model's count; one given anyway (`{ limit }` from a caller without types, in any
     // place after the where) is passed on for it to refuse, rather than dropped here and the whole count answered
@@ -66,6 +71,7 @@ export class HasManyHandle<T> implements RelationHandle {
     return this.child().count(this.scoped(where), noOptions);
   }
 
+  /** Every one of the owner's related objects matching `where`, in id order, read `batchSize` per round trip. */
   iterate(where: Where<T> = {}, options: IterateOptions = {}): AsyncGenerator<Persisted<T>> {
     let scoped: Where<T>;
     try {

@@ -27,6 +27,7 @@ type Related<T> = { findMany(ids: readonly string[], options?: FindManyOptions):
  * target model's findMany, which reads the objects, and passes them on.
  */
 export class ManyToManyHandle<T> implements RelationHandle {
+  /** @hidden */
   declare readonly [relationBrand]: true;
 
   constructor(
@@ -75,6 +76,7 @@ export class ManyToManyHandle<T> implements RelationHandle {
     return found.filter((item): item is Persisted<T> => item !== null);
   }
 
+  /** How many ids the owner's side of the membership holds (an expired or evicted object still counts, as in ids()). */
   async count(): Promise<number> {
     refuseArguments(`${this.name()}.count`, arguments);
     return Number(await this.readMine((client, mine) => client.sCard(mine)));

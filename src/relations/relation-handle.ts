@@ -6,6 +6,7 @@ export declare const relationBrand: unique symbol;
 
 /** What every relation handle (`BelongsTo`, `HasMany`, `ManyToMany`) is: a property that is not an attribute. */
 export interface RelationHandle {
+  /** @hidden */
   readonly [relationBrand]: true;
 }
 

@@ -4,6 +4,7 @@ import { indexName, keepsMemo, layoutChanges, StoredDefinition } from './stored-
 export interface SchemaStatus {
   /** The stored definition (undefined before the model's first use under this prefix). */
   readonly stored: StoredDefinition | undefined;
+  /** The model's definition as the application defines it now: what reindex() stores. */
   readonly current: StoredDefinition;
   /** Indexes the application declares that the stored data was not built with: reindex() builds them. */
   readonly added: string[];

@@ -12,25 +12,62 @@ export const DEFINITION_FORMAT = 1;
 
 /** One attribute of a stored model definition: its property, hash field, stored type and role. */
 export interface StoredAttribute {
+  /** The property name on the model class. */
   readonly property: string;
+  /** The hash field the value is stored in (the property name). */
   readonly field: string;
+  /** How the value is stored: `string`, `number`, `boolean`, `date`, `json`, or `custom` for a custom codec. */
   readonly type: StoredType;
+  /** `counter` (`@Counter`, changed by increment()), `version` (`@Version`, optimistic lock), null for a plain attribute. */
   readonly role: 'counter' | 'version' | null;
 }
 
 /** An index by the fields it reads: `attribute` and `scope` are hash fields. */
 export interface StoredIndex {
+  /** `set` (equality), `score` (numbers, Dates), `lex` (sortable strings) or `unique` (docs/keys.md). */
   readonly kind: IndexKind;
+  /** The hash field of the indexed attribute. */
   readonly attribute: string;
+  /** The hash field of the scope attribute (one sorted set per scope value); null for an unscoped index. */
   readonly scope: string | null;
+  /** A unique index that compares values in lower case (`#ci:<attr>` field); false for every other index. */
   readonly caseInsensitive: boolean;
 }
 
 /** One relation of a stored model definition. */
 export type StoredRelation =
-  | { readonly kind: 'belongsTo'; readonly property: string; readonly target: string; readonly foreignKey: string }
-  | { readonly kind: 'hasMany'; readonly property: string; readonly target: string; readonly inverse: string; readonly onDelete: OnDelete }
-  | { readonly kind: 'manyToMany'; readonly property: string; readonly target: string; readonly inverse: string | null };
+  | {
+      /** `@BelongsTo`: the object holds its parent's id. */
+      readonly kind: 'belongsTo';
+      /** The relation's property on the model. */
+      readonly property: string;
+      /** The name of the parent model. */
+      readonly target: string;
+      /** The indexed attribute holding the parent's id (`<property>Id` unless given). */
+      readonly foreignKey: string;
+    }
+  | {
+      /** `@HasMany`: the parent side of the target's `@BelongsTo`. */
+      readonly kind: 'hasMany';
+      /** The relation's property on the model. */
+      readonly property: string;
+      /** The name of the child model. */
+      readonly target: string;
+      /** The child model's `@BelongsTo` property that points back to this model. */
+      readonly inverse: string;
+      /** What removing the parent does to its children: `restrict`, `cascade` or `nullify`. */
+      readonly onDelete: OnDelete;
+    }
+  | {
+      /** `@ManyToMany`: a set of related ids on each side. */
+      readonly kind: 'manyToMany';
+      /** The relation's property on the model. */
+      readonly property: string;
+      /** The name of the related model. */
+      readonly target: string;
+      /** The target's property for the other side of the same membership; null when the target does not expose it (`rev:` sets). */
+      readonly inverse: string | null;
+    };
 
 /**
  * Everything the integrity tools need to know about a model, without its class: what `connect()`'s first use
@@ -39,16 +76,39 @@ export type StoredRelation =
  * `:<name>`; tenants add `<tenant>/` inside the tag. `ttlMs` and `cap` decide whether objects keep memos.
  */
 export interface StoredDefinition {
+  /** The definition format it was written in (DEFINITION_FORMAT); another one is refused as broken. */
   readonly format: number;
+  /** The model's name (`<Model>` in its keys), also the field of `<prefix>#models` the definition is stored under. */
   readonly name: string;
+  /** The model's group (`@Model({ group })`), whose name is then the hash tag; null when it has none. */
   readonly group: string | null;
-  readonly layout: { readonly hashTag: 'model' | 'group'; readonly tenants: '<tenant>/ inside the hash tag' };
+  /** How key names are built, for tools reading the definition (docs/keys.md). */
+  readonly layout: {
+    /** `model`: the hash tag is the model's name; `group`: the group's name, followed by `:<name>` (as `group` says). */
+    readonly hashTag: 'model' | 'group';
+    /** Always this text: a tenant scope's keys put `<tenant>/` in front of the name inside the hash tag. */
+    readonly tenants: '<tenant>/ inside the hash tag';
+  };
+  /** How new ids are made: `sequence` (from the `seq` counter) or `uuid` (random v4). */
   readonly idStrategy: IdStrategy;
+  /** How long each object lives after its creation, in milliseconds (`@Model({ ttl })`); null without a ttl. */
   readonly ttlMs: number | null;
-  readonly cap: { readonly by: string; readonly keep: number; readonly order: 'asc' | 'desc' } | null;
+  /** `@Model({ cap })`: the model keeps only its first `keep` objects by `by`; null when it is not capped. */
+  readonly cap: {
+    /** The hash field of the score-indexed number or Date attribute the cap orders by. */
+    readonly by: string;
+    /** How many objects the model keeps (at least 1). */
+    readonly keep: number;
+    /** `desc` keeps the highest values, `asc` the lowest. */
+    readonly order: 'asc' | 'desc';
+  } | null;
+  /** The `@DynamicAttrs` property, whose keys are stored as hash fields `~<key>`; null when the model has none. */
   readonly dynamicProperty: string | null;
+  /** The model's attributes (foreign keys of `@BelongsTo` included). */
   readonly attributes: readonly StoredAttribute[];
+  /** The model's indexes, unique values included. */
   readonly indexes: readonly StoredIndex[];
+  /** The model's relations; empty when it has none. */
   readonly relations: readonly StoredRelation[];
   /** Set for a sharded model only: how many shards (hash tags `<Model>#<shard>.<salt>`, src/keys/shard-tags.ts). */
   readonly shards?: number;

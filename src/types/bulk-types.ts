@@ -71,6 +71,7 @@ export interface RemoveManyResult {
   readonly removed: string[];
   /** The ids of objects that did not exist (or had expired), in the order given. */
   readonly missing: string[];
+  /** The ids not removed, or whose AfterRemove hook or replica wait failed, each with its error, in the order given. */
   readonly failed: RemoveManyFailure[];
 }
 

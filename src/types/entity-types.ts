@@ -31,10 +31,16 @@ export declare const entityInstance: unique symbol;
  * What `build` and `create` accept: any subset of the attributes, each of its declared type (or null = absent);
  * not an entity, whose properties are not attributes given by the caller.
  */
-export type AttributeInput<T> = { [K in AttributeName<T>]?: T[K] | null } & { readonly [entityInstance]?: never };
+export type AttributeInput<T> = { [K in AttributeName<T>]?: T[K] | null } & {
+  /** @hidden */
+  readonly [entityInstance]?: never;
+};
 
 /** An entity known to be stored: its id is set. */
-export type Persisted<T> = T & { readonly id: string };
+export type Persisted<T> = T & {
+  /** The object's id ('1', '2', ... or a uuid), always set. */
+  readonly id: string;
+};
 
 /** A model class, as the `this` of BaseEntity's static methods, so `Post.find` resolves to Post. */
 export interface EntityClass<T extends BaseEntity> {
