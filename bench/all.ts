@@ -90,8 +90,8 @@ async function main(): Promise<void> {
       await redisOmPeer(redis.url, `${prefix}om`),
     );
     const sizes = querySizes();
-    const redisVersion = await server.version();
-    log(`benchmark suite${QUICK ? ' (quick)' : ''}: Table I ${N} posts, bulk ${BULK}, memory ${MEMORY}, queries at ${sizes.join(', ')}; redis ${redisVersion} at ${redis.url}`);
+    const serverName = await server.serverName();
+    log(`benchmark suite${QUICK ? ' (quick)' : ''}: Table I ${N} posts, bulk ${BULK}, memory ${MEMORY}, queries at ${sizes.join(', ')}; ${serverName} at ${redis.url}`);
     const data = makePosts(Math.max(N, BULK, MEMORY), SEED, N);
 
     const common = { n: N, reps: REPS, warmup: SIZES.warmup, log };
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
       generatedAt: new Date().toISOString(),
       command: `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`,
       quick: QUICK,
-      machine: describeMachine(redisVersion, loadAtStart),
+      machine: describeMachine(serverName, loadAtStart),
       peers: peers.map((peer) => ({ name: peer.name, version: peer.version, notes: peer.notes })),
       tableOne: { sequential, concurrent },
       bulk,

@@ -8,7 +8,8 @@ export interface Machine {
   ramGiB: number;
   os: string;
   node: string;
-  redis: string;
+  /** The suite's private server and its version: `Redis 7.0.15`, `Valkey 8.0.1`. */
+  server: string;
   /** os.loadavg() when the run started, and when it ended: how busy the machine was besides the suite. */
   loadAverage: { start: number[]; end: number[] };
 }
@@ -23,7 +24,7 @@ function distribution(): string | undefined {
 
 const round = (value: number) => Math.round(value * 100) / 100;
 
-export function describeMachine(redisVersion: string, loadAtStart: number[]): Machine {
+export function describeMachine(server: string, loadAtStart: number[]): Machine {
   const cpus = os.cpus();
   const kernel = `${os.type()} ${os.release()} ${os.arch()}`;
   const name = distribution();
@@ -33,7 +34,7 @@ export function describeMachine(redisVersion: string, loadAtStart: number[]): Ma
     ramGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
     os: name ? `${name} (${kernel})` : kernel,
     node: process.version,
-    redis: redisVersion,
+    server,
     loadAverage: { start: loadAtStart.map(round), end: os.loadavg().map(round) },
   };
 }

@@ -176,7 +176,7 @@ export function renderMarkdown(results: SuiteResults): string {
         ['OS', machine.os],
         ['Load average (1, 5, 15 min)', `${machine.loadAverage.start.join(', ')} at the start, ${machine.loadAverage.end.join(', ')} at the end`],
         ['Node', machine.node],
-        ['Redis', `redis-server ${machine.redis} (private, no persistence)`],
+        ['Server', `${machine.server} (a private redis-server, no persistence)`],
         ...results.peers.map((peer) => [peer.name, peer.name === 'hand-written' ? `node-redis ${peer.version}` : peer.version]),
       ],
     ),

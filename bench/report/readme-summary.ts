@@ -33,7 +33,7 @@ export function renderSummary(results: SuiteResults): string {
   const met = results.targets.filter((target) => target.met).length;
   return [
     `Measured by \`npm run bench\` on ${results.machine.cpu} (${results.machine.cores} cores), Node ${results.machine.node}, ` +
-      `Redis ${results.machine.redis}, ${results.generatedAt.slice(0, 10)}; posts with two indexed attributes. ` +
+      `${results.machine.server}, ${results.generatedAt.slice(0, 10)}; posts with two indexed attributes. ` +
       'redis-om (hash storage, no RediSearch) keeps no index and has no query.',
     '',
     ...markdownTable(['', ...PEER_NAMES], ['left', ...PEER_NAMES.map(() => 'right' as const)], rows),
