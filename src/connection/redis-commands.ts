@@ -14,10 +14,6 @@ export interface EvalArguments {
 export interface RedisTransaction {
   /** ZCARD: the size of a sorted set (`count()` reads `all` and `exp` together). */
   zCard(key: string): RedisTransaction;
-  /** ZREM: removes one member from a sorted set. */
-  zRem(key: string, member: string): RedisTransaction;
-  /** DEL: deletes a key. */
-  del(key: string): RedisTransaction;
   /** ZRANGE WITHSCORES by rank: a window read takes the first entry of `exp`, the next object due to expire and when (ms). */
   zRangeWithScores(key: string, start: number, stop: number): RedisTransaction;
   /** ZCOUNT: how many members score from `min` to `max`; gives where a query's window sits in its index. */
@@ -46,8 +42,6 @@ export interface RedisCommands {
   type(key: string): Promise<string>;
   /** INCR: draws the next sequence id from `seq` (a sharded model's id drawn ahead of its unique-value claims). */
   incr(key: string): Promise<number>;
-  /** INCRBY: adds `increment` to the integer at a key; resolves to the new value. */
-  incrBy(key: string, increment: number): Promise<number>;
   /** HGET: one field of a hash (a stored definition, an object's `#id`, the id holding a unique value); null when absent. */
   hGet(key: string, field: string): Promise<string | null | undefined>;
   /** HGETALL: every field of a hash (an object, a memo, `<prefix>#models`); empty when the key does not exist. */
