@@ -68,6 +68,8 @@ export type {
   Where,
   Condition,
   RangeOperators,
+  InOperator,
+  StartsWithOperator,
   FindOptions,
   FindIdsOptions,
   FindOneOptions,

@@ -38,40 +38,32 @@ export interface NoStartsWith {
   startsWith?: never;
 }
 
+/** `in`, which every indexed attribute takes in a where. */
+export interface InOperator<V> {
+  /** Matches any of these values; `[]` matches nothing. */
+  in?: readonly V[];
+}
+
+/** `startsWith`, which a `SortableString` attribute takes in a where. */
+export interface StartsWithOperator {
+  /** Matches values that begin with this string; `''` matches every present value. */
+  startsWith?: string;
+}
+
 /** The conditions one attribute accepts, by its type: ranges only where an ordered index can exist. */
 export type Condition<V> = [V] extends [Date]
-  ? Date | ({
-      /** Matches any of these values; `[]` matches nothing. */
-      in?: readonly Date[];
-    } & RangeOperators<Date> & NoStartsWith)
+  ? Date | (InOperator<Date> & RangeOperators<Date> & NoStartsWith)
   : [V] extends [number]
-    ? V | ({
-        /** Matches any of these values; `[]` matches nothing. */
-        in?: readonly V[];
-      } & RangeOperators<number> & NoStartsWith)
+    ? V | (InOperator<V> & RangeOperators<number> & NoStartsWith)
     : [V] extends [boolean]
-      ? boolean | ({
-          /** Matches any of these values; `[]` matches nothing. */
-          in?: readonly boolean[];
-        } & NoRanges & NoStartsWith)
+      ? boolean | (InOperator<boolean> & NoRanges & NoStartsWith)
       : [V] extends [string]
         ? IsSortable<V> extends true
-          ? string | ({
-              /** Matches any of these values; `[]` matches nothing. */
-              in?: readonly string[];
-              /** Matches values that begin with this string; `''` matches every present value. */
-              startsWith?: string;
-            } & RangeOperators<string>)
-          : V | ({
-              /** Matches any of these values; `[]` matches nothing. */
-              in?: readonly V[];
-            } & NoRanges & NoStartsWith)
+          ? string | (InOperator<string> & StartsWithOperator & RangeOperators<string>)
+          : V | (InOperator<V> & NoRanges & NoStartsWith)
         : [V] extends [object]
           ? never
-          : V | ({
-              /** Matches any of these values; `[]` matches nothing. */
-              in?: readonly V[];
-            } & NoRanges & NoStartsWith);
+          : V | (InOperator<V> & NoRanges & NoStartsWith);
 
 /**
  * Conditions on attributes, ANDed; `OR` adds alternatives (each a Where), ANDed with the rest. `OR` takes at least

@@ -26,10 +26,16 @@ function relativeLinks(file: string): string[] {
     .map((target) => target.split('#')[0]);
 }
 
-/** The anchors GitHub gives the headings of a Markdown file. */
+/** The anchors GitHub gives the headings of a Markdown file, read once per file. */
+const anchors = new Map<string, Set<string>>();
 function anchorsOf(file: string): Set<string> {
-  const slugger = new GithubSlugger();
-  return new Set([...prose(file).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)].map((match) => slugger.slug(match[1])));
+  let found = anchors.get(file);
+  if (!found) {
+    const slugger = new GithubSlugger();
+    found = new Set([...prose(file).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)].map((match) => slugger.slug(match[1])));
+    anchors.set(file, found);
+  }
+  return found;
 }
 
 describe('documentation links', () => {
