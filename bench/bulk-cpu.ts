@@ -1,17 +1,18 @@
 /**
  * Where a bulk create's time goes: the suite's bulk workload (100,000 of its posts) written by `saveMany`, as
- * the suite calls it, and by the transport reference (bench/peers/transport-reference.ts: node-redis alone
- * sending the same commands, built before the clock starts), taking turns, each in a process of its own as in
- * the suite (bench/workloads/writer-child.ts). Per run: posts/s, the writer process's CPU per post
+ * the suite calls it, by the transport reference as the suite runs it (bench/peers/transport-reference.ts:
+ * node-redis alone sending the same commands, built from the posts chunk by chunk inside the timing), and by
+ * the same reference with every command built before the clock starts, taking turns, each in a process of its
+ * own as in the suite (bench/workloads/writer-child.ts). Per run: posts/s, the writer process's CPU per post
  * (`process.cpuUsage()`, garbage collection included) and Redis's main thread's (`INFO cpu`). Prints every
  * run, then a table of medians and ranges, Redis's time per post split by command (INFO commandstats), and
- * saveMany's share of the reference round by round. The first round is a warm-up, not counted. Each run
+ * saveMany's share of each reference round by round. The first round is a warm-up, not counted. Each run
  * also counts the minor page faults of the writer process and of Redis (a server on this machine), per
  * thousand posts: memory touched for the first time, or again after it was given back to the kernel.
  * `--idle=S` waits S seconds before each run, as a writer of the suite waits while the others run: after ten
  * seconds or so of idle, Redis's allocator has given the memory it had freed back to the kernel.
  *
- * `--node-flags=F,G` starts both writer processes with those Node.js options (V8's too, which NODE_OPTIONS does
+ * `--node-flags=F,G` starts every writer process with those Node.js options (V8's too, which NODE_OPTIONS does
  * not take), to see what a setting changes: `--idle=30 --node-flags=--no-flush-bytecode`, say, keeps V8 from
  * dropping the bytecode of functions left unused while a writer idles.
  *
@@ -25,13 +26,14 @@ import { CallCost, commandTimeBetween, CommandTimes, commandTimes, redisCpu } fr
 import { check, median } from './support/measure';
 import { faultsBetween, redisFaults } from './support/redis-faults';
 import { printTable } from './support/table';
+import type { WriterKind } from './workloads/bulk-writers';
 import { startWriter, WriterProcess } from './workloads/writer-process';
 
 const N = positiveInteger('n', 'N', 100_000);
 const ROUNDS = positiveInteger('rounds', 'ROUNDS', 9);
 /** Seconds of idle before each run (none by default). */
 const IDLE = nonNegativeNumber('idle', 'IDLE', 0);
-/** Node.js options of both writer processes (none by default). */
+/** Node.js options of every writer process (none by default). */
 const NODE_FLAGS = (option('node-flags', 'NODE_FLAGS') ?? '').split(',').filter((flag) => flag !== '');
 for (const flag of NODE_FLAGS) if (!flag.startsWith('--')) throw new Error(`--node-flags: ${JSON.stringify(flag)} is not a Node.js option (--name)`);
 /** The posts' seed (bench/workloads/posts.ts). */
@@ -48,7 +50,7 @@ type Run = CallCost & {
   redisFaults: number | null;
 };
 
-/** The commands both writers send: the ids' INCRBY, and MULTI ... EXEC around the objects' writes. */
+/** The commands the writers send: the ids' INCRBY, and MULTI ... EXEC around the objects' writes. */
 const WRITES = ['hset', 'zadd', 'sadd'] as const;
 /**
  * Where Redis's main thread spends its time per post: each command of the objects' writes, EXEC's own share
@@ -70,21 +72,27 @@ function partsOf(before: CommandTimes, after: CommandTimes, redisMicros: number,
 
 const perSecond = (run: Run) => 1e6 / run.wall;
 
+/** The writers, taking turns in this order each round: saveMany first, then the two forms of the reference. */
+const WRITERS: ReadonlyArray<{ kind: WriterKind; short: string; title: string }> = [
+  { kind: 'redis-record', short: 'saveMany', title: 'saveMany (building the entities in the timing)' },
+  { kind: 'reference', short: 'reference', title: "reference (building the commands in the timing, as the suite's)" },
+  { kind: 'reference-prebuilt', short: 'prebuilt reference', title: 'reference with the commands built before the clock' },
+];
+
 async function main(): Promise<void> {
   const redis = await redisForRun();
   const raw = await connectedClient(redis.url);
   const prefix = `bulkcpu${randomHex()}`;
   const writers: WriterProcess[] = [];
   const faultsOfRedis = await redisFaults(raw, redis.url);
-  // both writers start from an empty key space of their own (the reference hands out ids from 1)
-  const clear = async () => void (await Promise.all([deleteKeys(raw, prefix), deleteKeys(raw, `${prefix}ref`)]));
-  const runs: Record<'saveMany' | 'reference', Run[]> = { saveMany: [], reference: [] };
+  // every writer starts from an empty key space of its own (the prebuilt reference hands out ids from 1)
+  const clear = async () => void (await Promise.all(['', 'ref', 'built'].map((suffix) => deleteKeys(raw, `${prefix}${suffix}`))));
+  const runs: Run[][] = WRITERS.map(() => []);
   const idling = IDLE > 0 ? `, ${IDLE} s of idle before each run` : '';
   const flags = NODE_FLAGS.length > 0 ? `, writers started with ${NODE_FLAGS.join(' ')}` : '';
   console.log(`bulk create of ${N.toLocaleString('en-US')} suite posts, ${ROUNDS} rounds (the first not counted)${idling}${flags}, ${describeRedis(redis.url)}`);
   try {
-    for (const kind of ['redis-record', 'reference'] as const) writers.push(await startWriter({ kind, url: redis.url, prefix, posts: N, seed: SEED }, NODE_FLAGS));
-    const [own, carrier] = writers;
+    for (const { kind } of WRITERS) writers.push(await startWriter({ kind, url: redis.url, prefix, posts: N, seed: SEED }, NODE_FLAGS));
     const measured = async (writer: WriterProcess): Promise<Run> => {
       await clear();
       if (IDLE > 0) await new Promise((resolve) => setTimeout(resolve, IDLE * 1000));
@@ -107,15 +115,14 @@ async function main(): Promise<void> {
       };
     };
     for (let round = 0; round < ROUNDS; round++) {
-      const saved = await measured(own);
-      const carried = await measured(carrier);
+      const measuredRuns: Run[] = [];
+      for (const writer of writers) measuredRuns.push(await measured(writer));
       const line = (name: string, run: Run) =>
         `${name} ${Math.round(perSecond(run)).toLocaleString('en-US')} posts/s, client ${run.cpu.toFixed(2)} us, Redis ${run.redis.toFixed(2)} us per post, ` +
         `page faults per 1,000 posts: client ${run.clientFaults.toFixed(0)}, Redis ${run.redisFaults === null ? '-' : run.redisFaults.toFixed(0)}`;
-      console.log(`round ${round + 1}${round === 0 ? ' (warm-up)' : ''}: ${line('saveMany', saved)}; ${line('reference', carried)}`);
+      console.log(`round ${round + 1}${round === 0 ? ' (warm-up)' : ''}: ${measuredRuns.map((run, i) => line(WRITERS[i].short, run)).join('; ')}`);
       if (round === 0) continue;
-      runs.saveMany.push(saved);
-      runs.reference.push(carried);
+      measuredRuns.forEach((run, i) => runs[i].push(run));
     }
   } finally {
     await Promise.all(writers.map((writer) => writer.close()));
@@ -136,16 +143,19 @@ async function main(): Promise<void> {
   printTable(
     ['writer', 'thousand posts/s', 'client CPU us/post', 'Redis CPU us/post', 'client faults/1,000 posts', 'Redis faults/1,000 posts'],
     ['left', 'right', 'right', 'right', 'right', 'right'],
-    [row('saveMany (building the entities in the timing)', runs.saveMany), row('reference (arguments built before the clock)', runs.reference)],
+    WRITERS.map(({ title }, i) => row(title, runs[i])),
   );
   console.log("\nRedis's main thread per post, in us (medians; INFO cpu, and INFO commandstats for the commands):");
   printTable(
-    ['part', 'saveMany', 'reference'],
-    ['left', 'right', 'right'],
-    PARTS.map((part) => [part, ...[runs.saveMany, runs.reference].map((list) => median(list.map((run) => run.parts[part])).toFixed(2))]),
+    ['part', ...WRITERS.map(({ short }) => short)],
+    ['left', ...WRITERS.map(() => 'right' as const)],
+    PARTS.map((part) => [part, ...runs.map((list) => median(list.map((run) => run.parts[part])).toFixed(2))]),
   );
-  const shares = runs.saveMany.map((run, i) => perSecond(run) / perSecond(runs.reference[i]));
-  console.log(`saveMany's share of the reference, round by round: median ${(median(shares) * 100).toFixed(0)}% (${shares.map((s) => `${(s * 100).toFixed(0)}%`).join(', ')})`);
+  for (let w = 1; w < WRITERS.length; w++) {
+    const shares = runs[0].map((run, i) => perSecond(run) / perSecond(runs[w][i]));
+    const each = shares.map((share) => `${(share * 100).toFixed(0)}%`).join(', ');
+    console.log(`saveMany's share of the ${WRITERS[w].short}, round by round: median ${(median(shares) * 100).toFixed(0)}% (${each})`);
+  }
 }
 
 main().catch((error) => {

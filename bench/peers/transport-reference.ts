@@ -14,14 +14,22 @@ type Command = string[];
  * Not a library: node-redis alone carrying the writes redis-record's saveMany makes for the suite's posts, on
  * the same key layout. Per chunk (saveMany's default size) one MULTI of a DEL of the chunk's object keys (a
  * stray hash is replaced, not merged into), an HSET per post (`#id` and the four attributes), one ZADD to
- * `all`, one ZADD to the createdAt index and one SADD per topic; saveMany's small
- * first chunks one at a time, then as many chunks in flight as saveMany (bulk-options.ts); the ids from one
- * INCRBY. Every command's arguments are built in `prepare`, before the clock starts, and sent with
- * `multi().addCommand`, node-redis's cheapest way in. What it reaches is what the client and the machine can
- * carry for these writes in this run: the ceiling for these native commands, sent atomically through
- * node-redis.
+ * `all`, one ZADD to the createdAt index and one SADD per topic; saveMany's small first chunks one at a time,
+ * then as many chunks in flight as saveMany (bulk-options.ts); the ids from one INCRBY. Each chunk's commands
+ * are built from the posts as a lane takes the chunk, inside the timing, as saveMany builds them, and sent with
+ * `multi().addCommand`, node-redis's cheapest way in: hand-written code starting from the same data, without
+ * an entity, a state or a snapshot per object. What it reaches is what these atomic writes can get through
+ * node-redis on this machine in this run.
+ *
+ * With `prebuilt` (bench/bulk-cpu.ts's third writer) every command is built in `prepare`, before the clock
+ * starts. That is slower, not faster: the commands of 100,000 posts held at once grow the heap, which the
+ * run then pays for (docs/bulk-operations.md, "Where the time goes").
  */
-export async function transportReference(url: string, prefix: string): Promise<BulkWriter & { close(): Promise<void> }> {
+export async function transportReference(
+  url: string,
+  prefix: string,
+  { prebuilt = false }: { prebuilt?: boolean } = {},
+): Promise<BulkWriter & { close(): Promise<void> }> {
   // as redis-record opens its own client: no per-command timer, and its socket's 1 MiB write buffer
   const client = createClient({ url, commandOptions: { timeout: 0 }, socket: socketOptions(undefined) as RedisClientOptions['socket'] });
   client.on('error', (error) => console.error('transport reference client:', error.message));
@@ -29,12 +37,14 @@ export async function transportReference(url: string, prefix: string): Promise<B
   const base = `${prefix}:{RefPost}`;
   const sequence = `${base}:seq`;
   const all = `${base}:all`;
-  let chunks: Command[][] = [];
+  /** The chunks of the run, as ranges of posts: [from, to) each, the small first ones first. */
+  let ranges: Array<[number, number]> = [];
+  /** The commands of each chunk when they are built before the clock starts (`prebuilt`). */
+  let built: Command[][] = [];
   /** How many of the chunks are the small first ones, sent one at a time. */
   let smallChunks = 0;
-  let prepared = 0;
 
-  const build = (posts: readonly PostData[], from: number, to: number, firstId: number): Command[] => {
+  const build = (posts: readonly PostData[], [from, to]: [number, number], firstId: number): Command[] => {
     const stray: Command = ['DEL'];
     const commands: Command[] = [stray];
     const allEntries: Command = ['ZADD', all];
@@ -56,43 +66,54 @@ export async function transportReference(url: string, prefix: string): Promise<B
     return commands;
   };
 
+  /** Cuts [from, to) into saveMany's chunks: its small first ones, then chunks of CHUNK. */
+  const cut = (from: number, to: number) => {
+    const small = firstChunks(to - from, CHUNK);
+    let at = from;
+    for (; at < from + small.objects; at += small.size, smallChunks++) ranges.push([at, Math.min(at + small.size, from + small.objects)]);
+    for (; at < to; at += CHUNK) ranges.push([at, Math.min(at + CHUNK, to)]);
+  };
+
   return {
-    name: 'node-redis transport (reference)',
+    name: prebuilt ? 'node-redis transport, its commands built before the clock' : 'node-redis transport (reference)',
     reset() {
-      chunks = [];
+      ranges = [];
+      built = [];
       smallChunks = 0;
-      prepared = 0;
     },
-    prepare(posts, from, to) {
-      // the database is emptied before each run: the INCRBY of the run hands out ids 1..(to - from)
-      const small = firstChunks(to - from, CHUNK);
-      let at = from;
-      for (; at < from + small.objects; at += small.size, smallChunks++) {
-        chunks.push(build(posts, at, Math.min(at + small.size, from + small.objects), 1 - from));
-      }
-      for (; at < to; at += CHUNK) chunks.push(build(posts, at, Math.min(at + CHUNK, to), 1 - from));
-      prepared = to - from;
-    },
-    async bulkCreate(_posts, from, to) {
+    // the database is emptied before each run: the INCRBY of the run hands out ids 1..(to - from)
+    ...(prebuilt && {
+      prepare(posts: readonly PostData[], from: number, to: number) {
+        cut(from, to);
+        built = ranges.map((range) => build(posts, range, 1 - from));
+      },
+    }),
+    async bulkCreate(posts, from, to) {
+      if (!prebuilt) cut(from, to);
       const first = Number(await client.incrBy(sequence, to - from)) - (to - from) + 1;
-      if (first !== 1 || to - from !== prepared) throw new Error(`transport reference: prepared ${prepared} posts from id 1, asked ${to - from} from id ${first}`);
-      const send = async (commands: Command[]) => {
+      const prepared = ranges.length === 0 ? 0 : ranges[ranges.length - 1][1] - ranges[0][0];
+      if (to - from !== prepared || (prebuilt && first !== 1)) {
+        throw new Error(`transport reference: prepared ${prepared} posts from id 1, asked ${to - from} from id ${first}`);
+      }
+      // each chunk's commands, built as a lane takes it (as saveMany builds them), unless built before the clock
+      const commandsOf = (chunk: number) => (prebuilt ? built[chunk] : build(posts, ranges[chunk], first - from));
+      const send = async (chunk: number) => {
         const multi = client.multi();
-        for (const command of commands) multi.addCommand(command);
+        for (const command of commandsOf(chunk)) multi.addCommand(command);
         await multi.exec();
       };
-      for (let i = 0; i < smallChunks; i++) await send(chunks[i]);
+      for (let i = 0; i < smallChunks; i++) await send(i);
       let next = smallChunks;
       const lane = async () => {
-        while (next < chunks.length) await send(chunks[next++]);
+        while (next < ranges.length) await send(next++);
       };
       await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
       // sent: let the commands go, so that the next writer's run does not carry them in its heap
-      chunks = [];
+      built = [];
     },
     count: async () => Number(await client.zCard(all)),
     bulkMethod: () =>
-      `the commands of saveMany, built before the clock starts: INCRBY once, then one MULTI per ${CHUNK} posts (the first ${RAMP_CHUNKS} of ${RAMP_CHUNK_SIZE}, one at a time), ${IN_FLIGHT} in flight`,
+      `the commands of saveMany, built ${prebuilt ? 'before the clock starts' : 'from the posts inside the timing, as each chunk is sent'}: INCRBY once, then one MULTI per ${CHUNK} posts (the first ${RAMP_CHUNKS} of ${RAMP_CHUNK_SIZE}, one at a time), ${IN_FLIGHT} in flight`,
     close: async () => void (await client.close()),
   };
 }

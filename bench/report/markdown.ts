@@ -67,9 +67,10 @@ function bulkSection(results: SuiteResults): string[] {
     ...(reference && record
       ? [
           `*${reference.name}* is not a library: node-redis alone sending the very commands saveMany sends for these posts, ` +
-            'every argument built before the clock starts (bench/peers/transport-reference.ts). It takes its turns in the ' +
-            'rotation like the libraries, so it measures what the client and this machine could carry for these atomic writes ' +
-            `in this run: saveMany reached ${Math.round((100 * record.objectsPerSecond) / reference.objectsPerSecond)}% of it ` +
+            'built from the posts chunk by chunk inside the timing, as saveMany builds them, but with no entity, state or ' +
+            'snapshot per post (bench/peers/transport-reference.ts). It takes its turns in the rotation like the libraries, so ' +
+            'it measures what these atomic writes can get through node-redis on this machine in this run; what saveMany ' +
+            `falls short of it is the cost of its instances ([Where the time goes](bulk-operations.md#where-the-time-goes)): saveMany reached ${Math.round((100 * record.objectsPerSecond) / reference.objectsPerSecond)}% of it ` +
             `(runs: saveMany ${record.runs.map((seconds) => integer(bulk.n / seconds)).join(', ')}; ` +
             `reference ${reference.runs.map((seconds) => integer(bulk.n / seconds)).join(', ')} posts/s).`,
           '',

@@ -67,6 +67,7 @@ export async function bulkCreate(
   let reference: BulkResult['reference'];
   for (const writer of writers) {
     if (writer.kind === 'reference') reference = { name: writer.name, ...figure(writer) };
+    else if (writer.kind === 'reference-prebuilt') throw new Error("bulkCreate: the prebuilt reference is bench/bulk-cpu.ts's, not the suite's");
     else results[writer.kind] = figure(writer);
   }
   return { n, reps, warmup, results, ...(reference && { reference }) };

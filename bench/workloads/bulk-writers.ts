@@ -5,8 +5,11 @@ import { redisOmPeer } from '../peers/redis-om-peer';
 import { redisRecordPeer } from '../peers/redis-record-peer';
 import { transportReference } from '../peers/transport-reference';
 
-/** The writers the bulk workload times: the libraries, and the transport reference (not a library). */
-export type WriterKind = PeerName | 'reference';
+/**
+ * The writers the bulk workload times: the libraries, and the transport reference (not a library); and for
+ * bench/bulk-cpu.ts the same reference with its commands built before the clock.
+ */
+export type WriterKind = PeerName | 'reference' | 'reference-prebuilt';
 
 export type OpenWriter = BulkWriter & { close(): Promise<void> };
 
@@ -23,5 +26,7 @@ export async function openWriter(kind: WriterKind, url: string, prefix: string):
       return redisOmPeer(url, `${prefix}om`);
     case 'reference':
       return transportReference(url, `${prefix}ref`);
+    case 'reference-prebuilt':
+      return transportReference(url, `${prefix}built`, { prebuilt: true });
   }
 }
