@@ -5,7 +5,7 @@ import { BulkTarget, bulkTarget, groupByTarget, onlyTarget } from '../mapper/bul
 import { BulkStore, NewObject } from '../mapper/bulk-store';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { HsetArgsSink, keptAfterWrite, newHsetArgs } from '../mapper/hset-args';
-import { sharedSnapshots } from '../mapper/shared-snapshots';
+import { sharedSnapshots, SnapshotFields, snapshotFields } from '../mapper/shared-snapshots';
 import { createsWithoutChecks } from '../mapper/new-object-entries';
 import { SaveOutcome } from '../mapper/object-store';
 import { ModelDescriptor } from '../metadata/model-descriptor';
@@ -56,8 +56,8 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
       refuseAll(model, entities, errors, error);
       return errors;
     }
-    const fieldList = model.dynamicProperty === undefined ? [...model.ownedFields] : undefined;
-    const create: PlainCreate = { model, store, target, first, entities, errors, fieldList };
+    const fields = model.dynamicProperty === undefined ? snapshotFields(model) : undefined;
+    const create: PlainCreate = { model, store, target, first, entities, errors, fields };
     const insert = (chunk: readonly number[]) => insertChunk(create, chunk);
     // a few small chunks one at a time, then the window (RAMP_CHUNKS in bulk-options.ts says why)
     const small = firstChunks(entities.length, chunkSize);
@@ -111,7 +111,7 @@ interface PlainCreate {
   readonly entities: readonly object[];
   readonly errors: Array<Error | undefined>;
   /** The model's fields, in the order its snapshots keep them (shared-snapshots.ts); none with dynamic attributes. */
-  readonly fieldList: readonly string[] | undefined;
+  readonly fields: SnapshotFields | undefined;
 }
 
 /**
@@ -120,7 +120,7 @@ interface PlainCreate {
  * (shared-snapshots.ts), or for a model with dynamic attributes those arguments themselves (hset-args.ts),
  * without the key.
  */
-async function insertChunk({ model, store, target, first, entities, errors, fieldList }: PlainCreate, chunk: readonly number[]): Promise<void> {
+async function insertChunk({ model, store, target, first, entities, errors, fields }: PlainCreate, chunk: readonly number[]): Promise<void> {
   const sink = new HsetArgsSink();
   // room for every attribute; dynamic attributes grow the arguments past it
   const width = model.attributes.length;
@@ -151,7 +151,7 @@ async function insertChunk({ model, store, target, first, entities, errors, fiel
     for (const at of ats) errors[at] = refusal;
     return;
   }
-  const kept = fieldList ? sharedSnapshots(fieldList, first, ats, hsets) : hsets.map(keptAfterWrite);
+  const kept = fields ? sharedSnapshots(fields, first, ats, hsets) : hsets.map(keptAfterWrite);
   for (let i = 0; i < ats.length; i++) {
     const state = stateOf(entities[ats[i]]);
     state.id = ids[i];

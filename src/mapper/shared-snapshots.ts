@@ -1,3 +1,5 @@
+import { dateCodec, millisString } from '../codecs/date-codec';
+import { ModelDescriptor } from '../metadata/model-descriptor';
 import { EncodedFields } from './encoded-fields';
 import { FIRST_FIELD, keptAfterWrite } from './hset-args';
 
@@ -9,23 +11,43 @@ import { FIRST_FIELD, keptAfterWrite } from './hset-args';
 export const SNAPSHOT_GROUP = 16;
 
 /**
+ * The fields a model's shared snapshots hold, in order (its attributes', then its `#ci:` fields), and for
+ * each whether it holds a Date's milliseconds as dateCodec writes them. Such a value is kept as its number,
+ * not as the string written: a time is one heap number, where the string made for the write (two parts
+ * joined, then made flat as it was sent) is two objects, and what a chunk keeps is copied by each of the
+ * young generation's collections it lives through. dateCodec's string for a time and the number it
+ * parses back to give each other back exactly (millisString), so the snapshot is the same.
+ */
+export interface SnapshotFields {
+  readonly names: readonly string[];
+  readonly times: readonly boolean[];
+}
+
+/** The snapshot fields of a model without dynamic attributes (ownedFields, in order). */
+export function snapshotFields(model: ModelDescriptor): SnapshotFields {
+  const names = [...model.ownedFields];
+  const times = names.map((field) => model.attributes.some((attribute) => attribute.field === field && attribute.codec === dateCodec));
+  return { names, times };
+}
+
+/**
  * The snapshots of a few new objects of a plain bulk create (ids `firstId` on, one after another), kept in one
- * array of values: each object's slot holds the value of each of the model's fields (`fields`: its
- * attributes', then its `#ci:` fields), in that order, or undefined for a field it did not write. The
+ * array of values: each object's slot holds the value of each of the model's fields (`fields`), in that order,
+ * or undefined for a field it did not write; a Date's as its number of milliseconds (SnapshotFields). The
  * instances refer to this one object until something reads their snapshot (snapshotOf in entity-state.ts
  * makes it a map then), so a saved instance keeps a few pointers instead of an array of its HSET arguments:
  * about 100 bytes less per instance, and less for the young generation to copy during a bulk load.
  */
 export class SharedSnapshots {
-  private readonly values: Array<string | undefined>;
+  private readonly values: Array<string | number | undefined>;
 
-  /** Room for `count` objects, ids `firstId` on; `fields` is the model's field list (ownedFields, in order). */
+  /** Room for `count` objects, ids `firstId` on, each with the model's `fields` (snapshotFields). */
   constructor(
-    private readonly fields: readonly string[],
+    private readonly fields: SnapshotFields,
     private readonly firstId: number,
     count: number,
   ) {
-    this.values = new Array(count * fields.length);
+    this.values = new Array(count * fields.names.length);
   }
 
   /**
@@ -34,7 +56,7 @@ export class SharedSnapshots {
    * themselves then).
    */
   keep(id: number, args: readonly string[]): boolean {
-    const fields = this.fields;
+    const { names: fields, times } = this.fields;
     const base = (id - this.firstId) * fields.length;
     // the fields come in the list's order (encodeAttributesInto's), so each search goes on from the last match
     let next = 0;
@@ -45,7 +67,7 @@ export class SharedSnapshots {
         for (let k = 0; k < fields.length; k++) this.values[base + k] = undefined;
         return false;
       }
-      this.values[base + slot] = args[at + 1];
+      this.values[base + slot] = times[slot] ? Number(args[at + 1]) : args[at + 1];
       next = slot + 1;
     }
     return true;
@@ -53,12 +75,12 @@ export class SharedSnapshots {
 
   /** The snapshot of the object `id`, as a map in the fields' order. */
   fieldsOf(id: string): EncodedFields {
-    const fields = this.fields;
+    const fields = this.fields.names;
     const base = (Number(id) - this.firstId) * fields.length;
     const snapshot: EncodedFields = new Map();
     for (let k = 0; k < fields.length; k++) {
       const value = this.values[base + k];
-      if (value !== undefined) snapshot.set(fields[k], value);
+      if (value !== undefined) snapshot.set(fields[k], typeof value === 'number' ? millisString(value) : value);
     }
     return snapshot;
   }
@@ -71,7 +93,7 @@ export class SharedSnapshots {
  * object's own arguments, without the key (keptAfterWrite).
  */
 export function sharedSnapshots(
-  fields: readonly string[],
+  fields: SnapshotFields,
   first: number,
   positions: readonly number[],
   hsets: readonly string[][],

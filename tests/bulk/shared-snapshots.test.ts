@@ -1,4 +1,5 @@
-import { SharedSnapshots, sharedSnapshots, SNAPSHOT_GROUP } from '../../src/mapper/shared-snapshots';
+import { SharedSnapshots, sharedSnapshots, SNAPSHOT_GROUP, SnapshotFields } from '../../src/mapper/shared-snapshots';
+import { millisString } from '../../src/codecs/date-codec';
 import { HsetArgsSink, newHsetArgs } from '../../src/mapper/hset-args';
 
 /** The snapshots of a few new objects of a bulk create: one array of values, each object's slot found from its id. */
@@ -12,9 +13,11 @@ describe('shared snapshots', () => {
     args[3] = id;
     return args;
   };
+  /** Fields of which none holds a Date. */
+  const plain = (...names: string[]): SnapshotFields => ({ names, times: names.map(() => false) });
 
   it("give each id back its own fields, absent ones left out, in the model's order", () => {
-    const snapshots = new SharedSnapshots(['kind', 'at', 'note'], 41, 3);
+    const snapshots = new SharedSnapshots(plain('kind', 'at', 'note'), 41, 3);
     expect(snapshots.keep(41, written('41', 'kind', 'a', 'at', '1', 'note', 'x'))).toBe(true);
     // 42 was refused before the write: its slot is never filled
     expect(snapshots.keep(43, written('43', 'at', '3'))).toBe(true);
@@ -27,8 +30,22 @@ describe('shared snapshots', () => {
     expect(snapshots.fieldsOf('42').size).toBe(0);
   });
 
+  it("keep a Date's milliseconds as a number and give back the very string written, whatever the time", () => {
+    // the times dateCodec writes in each of millisString's ways: below 10^6, split in two, past the split, negative
+    const times = [0, 999_999, 1_000_000, 1_700_000_000_123, 2 ** 31 * 1e6 - 1, 2 ** 31 * 1e6, 8.64e15, -1, -8.64e15];
+    const fields: SnapshotFields = { names: ['kind', 'at'], times: [false, true] };
+    const snapshots = new SharedSnapshots(fields, 1, times.length);
+    times.forEach((time, i) => expect(snapshots.keep(1 + i, written(String(1 + i), 'kind', '7', 'at', millisString(time)))).toBe(true));
+    times.forEach((time, i) => {
+      const snapshot = snapshots.fieldsOf(String(1 + i));
+      expect(snapshot.get('at')).toBe(String(time));
+      // a field not marked as a time keeps its string as it is, number-like or not
+      expect(snapshot.get('kind')).toBe('7');
+    });
+  });
+
   it('take fields out of order, and a field written twice keeps its last value, as HSET does', () => {
-    const snapshots = new SharedSnapshots(['kind', 'at', 'note'], 1, 1);
+    const snapshots = new SharedSnapshots(plain('kind', 'at', 'note'), 1, 1);
     expect(snapshots.keep(1, written('1', 'note', 'x', 'kind', 'a', 'note', 'y'))).toBe(true);
     expect([...snapshots.fieldsOf('1')]).toEqual([
       ['kind', 'a'],
@@ -37,7 +54,7 @@ describe('shared snapshots', () => {
   });
 
   it("refuse a field that is not the model's, keeping nothing of that object", () => {
-    const snapshots = new SharedSnapshots(['kind', 'at'], 1, 2);
+    const snapshots = new SharedSnapshots(plain('kind', 'at'), 1, 2);
     expect(snapshots.keep(2, written('2', 'kind', 'b', '~extra', 'sz'))).toBe(false);
     expect(snapshots.fieldsOf('2').size).toBe(0);
     expect(snapshots.keep(1, written('1', 'kind', 'a'))).toBe(true);
@@ -54,7 +71,7 @@ describe('shared snapshots', () => {
       hsets.push(id === 120 ? written(String(id), 'kind', 'x', '~extra', 'sz') : written(String(id), 'kind', `k${id}`));
     }
     // the call's ids run from 100: the object at position p has id 100 + p
-    const kept = sharedSnapshots(['kind', 'at'], 100, ids.map((id) => Number(id) - 100), hsets);
+    const kept = sharedSnapshots(plain('kind', 'at'), 100, ids.map((id) => Number(id) - 100), hsets);
     const of = (id: number) => kept[ids.indexOf(String(id))];
     // 101 to 116 share one array, 117 to 132 the next, 133 to 140 a last one
     expect(SNAPSHOT_GROUP).toBe(16);
