@@ -22,8 +22,9 @@ type Command = string[];
  * node-redis on this machine in this run.
  *
  * With `prebuilt` (bench/bulk-cpu.ts's third writer) every command is built in `prepare`, before the clock
- * starts. That is slower, not faster: the commands of 100,000 posts held at once grow the heap, which the
- * run then pays for (docs/bulk-operations.md, "Where the time goes").
+ * starts: what node-redis carries for these commands with none of their building in the timing. Back to back
+ * that form was the slower of the two (the commands of 100,000 posts held at once grow the heap); after an
+ * idle, the faster (docs/bulk-operations.md, "Where the time goes").
  */
 export async function transportReference(
   url: string,
