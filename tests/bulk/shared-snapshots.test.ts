@@ -14,7 +14,7 @@ describe('shared snapshots', () => {
     return args;
   };
   /** Fields of which none holds a Date. */
-  const plain = (...names: string[]): SnapshotFields => ({ names, times: names.map(() => false) });
+  const plain = (...names: string[]): SnapshotFields => ({ names, dates: names.map(() => false) });
 
   it("give each id back its own fields, absent ones left out, in the model's order", () => {
     const snapshots = new SharedSnapshots(plain('kind', 'at', 'note'), 41, 3);
@@ -33,7 +33,7 @@ describe('shared snapshots', () => {
   it("keep a Date's milliseconds as a number and give back the very string written, whatever the time", () => {
     // the times dateCodec writes in each of millisString's ways: below 10^6, split in two, past the split, negative
     const times = [0, 999_999, 1_000_000, 1_700_000_000_123, 2 ** 31 * 1e6 - 1, 2 ** 31 * 1e6, 8.64e15, -1, -8.64e15];
-    const fields: SnapshotFields = { names: ['kind', 'at'], times: [false, true] };
+    const fields: SnapshotFields = { names: ['kind', 'at'], dates: [false, true] };
     const snapshots = new SharedSnapshots(fields, 1, times.length);
     times.forEach((time, i) => expect(snapshots.keep(1 + i, written(String(1 + i), 'kind', '7', 'at', millisString(time)))).toBe(true));
     times.forEach((time, i) => {
