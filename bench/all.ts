@@ -34,10 +34,10 @@ import { renderSummary, updateReadme } from './report/readme-summary';
 import type { SuiteResults } from './report/results';
 import { judgeTargets } from './report/targets';
 import { option, positiveInteger } from './support/args';
-import { connectedClient, randomHex } from './support/bench-redis';
+import { connectedClient, randomHex, serverName } from './support/bench-redis';
 import { redisFaults } from './support/redis-faults';
 import { bulkCreate } from './workloads/bulk-create';
-import { WriterKind } from './workloads/bulk-writers';
+import { SuiteWriterKind } from './workloads/bulk-writers';
 import { memoryPerObject } from './workloads/memory';
 import { makePosts } from './workloads/posts';
 import { makeQueryPosts } from './workloads/query-data';
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   const peers: Peer[] = [];
   const nohmClient = await ioredisClient(redis.url);
   const queryClient = await connectedClient(redis.url); // the hand-written queries' own connection
-  const writers: WriterProcess[] = [];
+  const writers: Array<WriterProcess<SuiteWriterKind>> = [];
   try {
     peers.push(
       await redisRecordPeer(redis.url, prefix),
@@ -90,8 +90,8 @@ async function main(): Promise<void> {
       await redisOmPeer(redis.url, `${prefix}om`),
     );
     const sizes = querySizes();
-    const serverName = await server.serverName();
-    log(`benchmark suite${QUICK ? ' (quick)' : ''}: Table I ${N} posts, bulk ${BULK}, memory ${MEMORY}, queries at ${sizes.join(', ')}; ${serverName} at ${redis.url}`);
+    const named = await serverName(server.client);
+    log(`benchmark suite${QUICK ? ' (quick)' : ''}: Table I ${N} posts, bulk ${BULK}, memory ${MEMORY}, queries at ${sizes.join(', ')}; ${named} at ${redis.url}`);
     const data = makePosts(Math.max(N, BULK, MEMORY), SEED, N);
 
     const common = { n: N, reps: REPS, warmup: SIZES.warmup, log };
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     // there pays one-time costs (the heap growing to hold a bulk load, code being optimized): redis-record's
     // measured 106,000 to 114,000 posts/s against 125,000 to 131,000 for the runs after it, in three fresh
     // processes. So the warm-up is a whole run, not measured.
-    const kinds: WriterKind[] = [...peers.map((peer) => peer.name), 'reference'];
+    const kinds: SuiteWriterKind[] = [...peers.map((peer) => peer.name), 'reference'];
     for (const kind of kinds) writers.push(await startWriter({ kind, url: redis.url, prefix: `${prefix}bulk`, posts: BULK, seed: SEED }));
     const bulk = await bulkCreate(writers, server, { n: BULK, reps: REPS, warmup: BULK, log });
     await Promise.all(writers.splice(0).map((writer) => writer.close()));
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
       generatedAt: new Date().toISOString(),
       command: `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`,
       quick: QUICK,
-      machine: describeMachine(serverName, loadAtStart),
+      machine: describeMachine(named, loadAtStart),
       peers: peers.map((peer) => ({ name: peer.name, version: peer.version, notes: peer.notes })),
       tableOne: { sequential, concurrent },
       bulk,

@@ -26,7 +26,7 @@ import { CallCost, commandTimeBetween, CommandTimes, commandTimes, redisCpu } fr
 import { check, median } from './support/measure';
 import { faultsBetween, redisFaults } from './support/redis-faults';
 import { printTable } from './support/table';
-import type { WriterKind } from './workloads/bulk-writers';
+import { WriterKind, writerPrefix } from './workloads/bulk-writers';
 import { startWriter, WriterProcess } from './workloads/writer-process';
 
 const N = positiveInteger('n', 'N', 100_000);
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   const writers: WriterProcess[] = [];
   const faultsOfRedis = await redisFaults(raw, redis.url);
   // every writer starts from an empty key space of its own (the prebuilt reference hands out ids from 1)
-  const clear = async () => void (await Promise.all(['', 'ref', 'built'].map((suffix) => deleteKeys(raw, `${prefix}${suffix}`))));
+  const clear = async () => void (await Promise.all(WRITERS.map(({ kind }) => deleteKeys(raw, writerPrefix(kind, prefix)))));
   const runs: Run[][] = WRITERS.map(() => []);
   const idling = IDLE > 0 ? `, ${IDLE} s of idle before each run` : '';
   const flags = NODE_FLAGS.length > 0 ? `, writers started with ${NODE_FLAGS.join(' ')}` : '';

@@ -27,7 +27,7 @@ import 'reflect-metadata';
 import { Nohm } from 'nohm';
 import { Attr, BaseEntity, connect, disconnect, Index, Model } from '../src';
 import { jsonFileOption, option, positiveNumber, writeJsonReport } from './support/args';
-import { Client, connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
+import { Client, connectedClient, deleteKeys, describeRedis, randomHex, redisForRun, serverName } from './support/bench-redis';
 import { redisCpu } from './support/call-costs';
 import { check, median } from './support/measure';
 import { printTable } from './support/table';
@@ -414,14 +414,14 @@ async function main(): Promise<void> {
       libraries.push(nohmLibrary());
     }
     const labels = libraries.map((library) => library.label);
-    const server = (await raw.info('server')).match(/redis_version:(\S+)/)?.[1];
+    const server = await serverName(raw);
 
     console.log(
       `# Query benchmark: sizes ${SIZES.map((size) => size.toLocaleString('en-US')).join(', ')}; up to ${REPS} reps per query ` +
         `(>= ${MIN_REPS}, ${BUDGET_SECONDS} s budget per library and query); loads ${BATCH} creates in flight; Node ${process.version}`,
     );
     console.log(
-      `redis ${server}: ${describeRedis(redis.url)}; ` +
+      `${server}: ${describeRedis(redis.url)}; ` +
         `nohm ${require('nohm/package.json').version} over ioredis ${require('ioredis/package.json').version}`,
     );
 
@@ -472,7 +472,7 @@ async function main(): Promise<void> {
         budgetSeconds: BUDGET_SECONDS,
         batch: BATCH,
         node: process.version,
-        redis: server,
+        server,
         nohm: skipNohm ? undefined : require('nohm/package.json').version,
         date: new Date().toISOString(),
         results,

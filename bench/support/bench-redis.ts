@@ -27,6 +27,17 @@ export function describeRedis(url: string): string {
   return url === process.env.REDIS_URL ? url : `private redis-server at ${url}`;
 }
 
+/**
+ * The server and its version, as the reports name them: `Redis 7.0.15`, or `Valkey 8.0.1` for a Valkey, which
+ * also gives a `redis_version` (the Redis version it answers as, 7.2.4 for Valkey 8).
+ */
+export async function serverName(client: Client): Promise<string> {
+  const info = await client.info('server');
+  const field = (name: string) => new RegExp(`^${name}:(\\S+)`, 'm').exec(info)?.[1];
+  const valkey = field('valkey_version');
+  return valkey ? `Valkey ${valkey}` : `Redis ${field('redis_version') ?? 'unknown'}`;
+}
+
 /** Unlinks every key under `prefix:` (SCAN, never KEYS); resolves to how many there were. */
 export async function deleteKeys(client: Client, prefix: string): Promise<number> {
   let deleted = 0;

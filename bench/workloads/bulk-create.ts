@@ -2,6 +2,7 @@ import { check, median } from '../support/measure';
 import type { PeerName } from '../peers/peer';
 import { faultsBetween } from '../support/redis-faults';
 import type { Server } from './server';
+import type { SuiteWriterKind } from './bulk-writers';
 import type { WriterProcess } from './writer-process';
 
 /**
@@ -28,13 +29,13 @@ export interface BulkResult {
 }
 
 export async function bulkCreate(
-  writers: readonly WriterProcess[],
+  writers: ReadonlyArray<WriterProcess<SuiteWriterKind>>,
   server: Server,
   options: { n: number; reps: number; warmup: number; log: (line: string) => void },
 ): Promise<BulkResult> {
   const { n, reps } = options;
-  const runs = new Map<WriterProcess, number[]>(writers.map((writer) => [writer, []]));
-  const once = async (writer: WriterProcess, size: number) => {
+  const runs = new Map<WriterProcess<SuiteWriterKind>, number[]>(writers.map((writer) => [writer, []]));
+  const once = async (writer: WriterProcess<SuiteWriterKind>, size: number) => {
     await server.flush();
     const redisBefore = server.pageFaults();
     const { seconds, cpuMicros, pageFaults, stored } = await writer.run(size);
@@ -59,7 +60,7 @@ export async function bulkCreate(
       options.log(`bulk create ${rep + 1}/${reps}: ${writer.name} ${Math.round(n / seconds).toLocaleString('en-US')} posts/s, ${cpu} us of its CPU per post, ${faults}`);
     }
   }
-  const figure = (writer: WriterProcess): BulkFigure => {
+  const figure = (writer: WriterProcess<SuiteWriterKind>): BulkFigure => {
     const seconds = median(runs.get(writer)!);
     return { seconds, objectsPerSecond: n / seconds, runs: runs.get(writer)!, method: writer.method };
   };
@@ -67,7 +68,6 @@ export async function bulkCreate(
   let reference: BulkResult['reference'];
   for (const writer of writers) {
     if (writer.kind === 'reference') reference = { name: writer.name, ...figure(writer) };
-    else if (writer.kind === 'reference-prebuilt') throw new Error("bulkCreate: the prebuilt reference is bench/bulk-cpu.ts's, not the suite's");
     else results[writer.kind] = figure(writer);
   }
   return { n, reps, warmup, results, ...(reference && { reference }) };

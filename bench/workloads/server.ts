@@ -40,15 +40,4 @@ export class Server {
     for await (const batch of this.client.scanIterator({ MATCH: pattern, COUNT: 5000 })) keys.push(...batch);
     return keys;
   }
-
-  /**
-   * The server and its version, as the page names them: `Redis 7.0.15`, or `Valkey 8.0.1` for a Valkey, which
-   * also gives a `redis_version` (the Redis version it answers as, 7.2.4 for Valkey 8).
-   */
-  async serverName(): Promise<string> {
-    const info = await this.client.info('server');
-    const field = (name: string) => new RegExp(`^${name}:(\\S+)`, 'm').exec(info)?.[1];
-    const valkey = field('valkey_version');
-    return valkey ? `Valkey ${valkey}` : `Redis ${field('redis_version') ?? 'unknown'}`;
-  }
 }

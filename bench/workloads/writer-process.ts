@@ -7,8 +7,8 @@ import type { FromWriter, ToWriter, WriterSetup } from './writer-messages';
 export type WriterRun = Omit<Extract<FromWriter, { type: 'ran' }>, 'type'>;
 
 /** A writer of the bulk workload running in a process of its own (writer-child.ts explains why). */
-export interface WriterProcess {
-  readonly kind: WriterKind;
+export interface WriterProcess<K extends WriterKind = WriterKind> {
+  readonly kind: K;
   readonly name: string;
   /** How the writer writes many posts (its bulkMethod). */
   readonly method: string;
@@ -24,7 +24,7 @@ export interface WriterProcess {
  * compiled copy, it runs the compiled child. `nodeFlags` are given to the child's Node.js (V8 options such as
  * `--no-flush-bytecode`, which NODE_OPTIONS does not take); none by default, as for an application.
  */
-export function startWriter(setup: WriterSetup, nodeFlags: readonly string[] = []): Promise<WriterProcess> {
+export function startWriter<K extends WriterKind>(setup: WriterSetup & { readonly kind: K }, nodeFlags: readonly string[] = []): Promise<WriterProcess<K>> {
   const compiled = extname(__filename) === '.js';
   const child = fork(join(__dirname, `writer-child${extname(__filename)}`), [JSON.stringify(setup)], {
     execArgv: [...nodeFlags, ...(compiled ? [] : ['-r', 'ts-node/register/transpile-only'])],
