@@ -50,8 +50,11 @@ type Run = CallCost & {
   redisFaults: number | null;
 };
 
-/** The commands the writers send: the ids' INCRBY, and MULTI ... EXEC around the objects' writes. */
-const WRITES = ['hset', 'zadd', 'sadd'] as const;
+/**
+ * The commands the writers send: the ids' INCRBY, and MULTI ... EXEC around the objects' writes (a chunk's DEL
+ * of its object keys, each object's HSET, the ZADDs and SADDs of `all` and the indexes).
+ */
+const WRITES = ['del', 'hset', 'zadd', 'sadd'] as const;
 /**
  * Where Redis's main thread spends its time per post: each command of the objects' writes, EXEC's own share
  * (its time less that of the commands it ran), MULTI and INCRBY, and the rest of the thread's CPU outside
