@@ -1,4 +1,4 @@
-import { dateCodec, millisString } from '../codecs/date-codec';
+import { dateCodec } from '../codecs/date-codec';
 import { ModelDescriptor } from '../metadata/model-descriptor';
 import { EncodedFields } from './encoded-fields';
 import { FIRST_FIELD, keptAfterWrite } from './hset-args';
@@ -15,8 +15,9 @@ export const SNAPSHOT_GROUP = 16;
  * each whether it holds a Date's milliseconds as dateCodec writes them. Such a value is kept as its number,
  * a heap number of 16 bytes, not as the string written for it: a saved instance of the suite's posts keeps
  * 148 bytes instead of 165 (bench/instance-memory.ts), and what a chunk keeps is copied by each of the young
- * generation's collections it lives through. dateCodec's string for a time and the number it parses back to
- * give each other back exactly (millisString), so the snapshot read is the same.
+ * generation's collections it lives through. dateCodec writes a time as String(time), and a time is a whole
+ * number of milliseconds within ±8.64e15, so Number and String give each other back exactly: the snapshot read
+ * is the same.
  */
 export interface SnapshotFields {
   readonly names: readonly string[];
@@ -81,7 +82,7 @@ export class SharedSnapshots {
     const snapshot: EncodedFields = new Map();
     for (let k = 0; k < fields.length; k++) {
       const value = this.values[base + k];
-      if (value !== undefined) snapshot.set(fields[k], typeof value === 'number' ? millisString(value) : value);
+      if (value !== undefined) snapshot.set(fields[k], typeof value === 'number' ? String(value) : value);
     }
     return snapshot;
   }
