@@ -31,8 +31,8 @@ describe('shared snapshots', () => {
   });
 
   it("keep a Date's milliseconds as a number and give back the very string written, whatever the time", () => {
-    // times of every size a Date holds, written as dateCodec writes them: small, past 2^31 and 2^53's range of
-    // small integers, the ends of a Date's range, negative
+    // times of every size a Date holds, written as dateCodec writes them: below 10^6, past 2^31 * 10^6, the
+    // ends of a Date's range (±8.64e15), negative
     const times = [0, 999_999, 1_000_000, 1_700_000_000_123, 2 ** 31 * 1e6 - 1, 2 ** 31 * 1e6, 8.64e15, -1, -8.64e15];
     const fields: SnapshotFields = { names: ['kind', 'at'], dates: [false, true] };
     const snapshots = new SharedSnapshots(fields, 1, times.length);
