@@ -4,9 +4,9 @@
  * time to make, but a rope of two strings, not one flat string). Each post of the suite's shape goes the way a
  * bulk create sends it: the HSET with the value and the ZADD of the createdAt index with it as the score, each
  * encoded by node-redis's own encoder (a module of @redis/client, the package `redis` is made of) and each
- * piece made bytes (Buffer.from) as the socket's write makes
- * them, then the snapshot's parse of the value back to a number. No Redis: client CPU only. The two forms
- * take turns, round after round; medians of the rounds after the first.
+ * piece made bytes (Buffer.from) as the socket's write makes them, then the snapshot's parse of the value back
+ * to a number. No Redis: client CPU only. The two forms take turns, round after round; medians of the rounds
+ * after the first.
  *
  *   npx ts-node --transpile-only --project tsconfig.json bench/date-encoding.ts [--n=100000] [--rounds=12]
  */
