@@ -5,7 +5,10 @@
  * - `save(), C in flight`: `SuitePost.create(...)` for each post, C at a time: one create-plain.lua call each;
  * - `hand-written, C in flight`: the suite's hand-written peer (bench/peers/hand-written-peer.ts), C at a time:
  *   INCR for the id, then one MULTI of HSET, ZADD all, SADD topic, ZADD createdAt;
- * - `saveMany`: one `SuitePost.saveMany(...)` call with every post (its default chunks).
+ * - `saveMany`: one `SuitePost.saveMany(...)` call with every post (its default chunks): one MULTI per chunk;
+ * - `saveMany, save-many.lua`: the same call for a twin of SuitePost that also declares a foreign key, left
+ *   unset: the very same writes (the hash, `all`, the topic and createdAt entries), made by one save-many.lua
+ *   call per chunk, as for every model with a foreign key (docs/bulk-operations.md, "How the writes are sent").
  *
  * Per writer: posts/s, this process's CPU per post, Redis's main thread's (INFO cpu), and how much of that
  * Redis's own timers put inside scripts (EVALSHA, EVAL) and inside transactions (EXEC). Medians over the
@@ -17,6 +20,7 @@
  * A private redis-server is started unless REDIS_URL is set; keys go under a fresh prefix, removed at the end.
  */
 import 'reflect-metadata';
+import { Attr, BaseEntity, BelongsTo, Index, Model } from '../src';
 import { handWrittenPeer } from './peers/hand-written-peer';
 import { inFlight } from './peers/peer';
 import { SuitePost, suitePostAttributes } from './peers/redis-record-peer';
@@ -32,6 +36,16 @@ const N = positiveInteger('n', 'N', 10_000);
 const ROUNDS = positiveInteger('rounds', 'ROUNDS', 7);
 const IN_FLIGHT = positiveInteger('in-flight', 'IN_FLIGHT', 50);
 const SEED = 13;
+
+/** SuitePost with a foreign key it never sets: its creates take save-many.lua, with SuitePost's writes. */
+@Model({ name: 'ScriptedPost' })
+class ScriptedPost extends BaseEntity {
+  @Attr({ type: 'string' }) author!: string;
+  @Attr({ type: 'string' }) @Index() topic!: string;
+  @Attr({ type: 'string' }) content!: string;
+  @Attr({ type: 'date' }) @Index() createdAt!: Date;
+  @BelongsTo(() => SuitePost) origin!: BelongsTo<SuitePost>;
+}
 
 /** A run's costs per post, with Redis's time inside scripts and inside EXEC. */
 type Run = CallCost & { scripts: number; transactions: number };
@@ -56,6 +70,10 @@ runBenchSession('createcosts', async ({ url, prefix, raw }) => {
     saveMany: {
       run: () => SuitePost.saveMany(posts.map((post) => SuitePost.build(suitePostAttributes(post)))),
       count: countRecord,
+    },
+    'saveMany, save-many.lua': {
+      run: () => ScriptedPost.saveMany(posts.map((post) => ScriptedPost.build(suitePostAttributes(post)))),
+      count: () => ScriptedPost.count(),
     },
   };
   const names = Object.keys(writers);

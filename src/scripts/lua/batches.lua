@@ -16,18 +16,23 @@ local function callInSlices(command, key, values)
   end
 end
 
--- A batch: key -> the arguments to add to it, per command, in first-seen key order (so that replies are
--- reproducible).
+-- A batch: command -> key -> the arguments to add to it, in first-seen order of command and key (so that replies
+-- are reproducible). (Keyed by command, then key, rather than by the two joined: no string is built per entry.)
 local function newBatch()
   return { order = {}, args = {} }
 end
 
 -- Adds `a` (and `b`, when given) to the arguments of `command key` in the batch.
 local function batchAdd(batch, command, key, a, b)
-  local list = batch.args[command .. key]
+  local byKey = batch.args[command]
+  if not byKey then
+    byKey = {}
+    batch.args[command] = byKey
+  end
+  local list = byKey[key]
   if not list then
     list = {}
-    batch.args[command .. key] = list
+    byKey[key] = list
     batch.order[#batch.order + 1] = { command, key }
   end
   list[#list + 1] = a
@@ -39,6 +44,6 @@ end
 -- Sends the batch: one command per key and command, in the order they were first added.
 local function runBatch(batch)
   for _, target in ipairs(batch.order) do
-    callInSlices(target[1], target[2], batch.args[target[1] .. target[2]])
+    callInSlices(target[1], target[2], batch.args[target[1]][target[2]])
   end
 end

@@ -146,5 +146,5 @@ end
 if found == 'hash' then
   redis.call('DEL', key)
 end
-callWithArgs('HSET', key, 2, 1 + 2 * fieldCount, { '#id', id })
+callWithArgs('HSET', key, 2, 1 + 2 * fieldCount, '#id', id)
 return id

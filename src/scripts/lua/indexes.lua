@@ -159,19 +159,20 @@ local function removeEntry(base, spec, values, id, memo)
   end
 end
 
--- Calls `command key` with ARGV[from .. to] appended, in chunks (Lua's unpack takes about 8000 values at most).
-local function callWithArgs(command, key, from, to, lead)
+-- Calls `command key` with ARGV[from .. to] appended, in chunks (Lua's unpack takes about 8000 values at most),
+-- and the pair `leadA`, `leadB` (when given) ahead of the first chunk's values (no table made for the pair).
+local function callWithArgs(command, key, from, to, leadA, leadB)
   for start = from, to, 1000 do
     local stop = math.min(start + 999, to)
-    if lead then
-      redis.call(command, key, lead[1], lead[2], unpack(ARGV, start, stop))
-      lead = nil
+    if leadA then
+      redis.call(command, key, leadA, leadB, unpack(ARGV, start, stop))
+      leadA = nil
     else
       redis.call(command, key, unpack(ARGV, start, stop))
     end
   end
-  if lead then
-    redis.call(command, key, lead[1], lead[2])
+  if leadA then
+    redis.call(command, key, leadA, leadB)
   end
 end
 

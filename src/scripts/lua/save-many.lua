@@ -63,7 +63,9 @@ end
 -- key of another type writes nothing, not even the objects ahead of the one whose key it is
 local seen = {}
 for _, item in ipairs(items) do
-  expectSaveTypes(model, 'c', item.id, item.setFrom, item.setCount, item.setFrom, 0, specs, fields, seen)
+  -- the written values, read once: the batched path's checks and entries take them from here
+  local _, written = expectSaveTypes(model, 'c', item.id, item.setFrom, item.setCount, item.setFrom, 0, specs, fields, seen)
+  item.written = written
 end
 
 -- The chunk's sequence ids, checked before its first write: a chunk whose draws would pass 2^53 - 1 is refused
@@ -116,7 +118,7 @@ local function createBatched()
     if item.id ~= '' and (claimed['#id'][item.id] or redis.call('ZSCORE', model.all, item.id)) then
       outcomes[i] = false
     else
-      local written = writtenValues(item.setFrom, item.setCount)
+      local written = item.written
       local refusal = claimRefusal(model.base, item.id, written, specs, parentsFrom, claimed)
       if refusal and refusal[1] == 'relation' and ownParents[refusal[2]] then
         return nil
@@ -131,7 +133,7 @@ local function createBatched()
           end
         end
         claimed['#id'][item.id] = true
-        item.at, item.values = i, written
+        item.at = i
         accepted[#accepted + 1] = item
         if item.id == '' then
           drawn = drawn + 1
@@ -156,11 +158,11 @@ local function createBatched()
   for _, item in ipairs(accepted) do
     local id, score = item.id, item.score or 0
     local key = base .. ':obj:' .. id
-    callWithArgs('HSET', key, item.setFrom, item.setFrom + 2 * item.setCount - 1, { '#id', id })
+    callWithArgs('HSET', key, item.setFrom, item.setFrom + 2 * item.setCount - 1, '#id', id)
     members[#members + 1] = score
     members[#members + 1] = id
     for _, spec in ipairs(specs) do
-      batchEntry(batch, base, spec, item.values, id)
+      batchEntry(batch, base, spec, item.written, id)
     end
     outcomes[item.at] = id
   end
