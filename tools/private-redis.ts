@@ -23,7 +23,8 @@ export function redisServerInstalled(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 that nothing listens on at this moment. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -35,7 +36,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-function ping(port: number): Promise<boolean> {
+/** Whether a Redis on 127.0.0.1:`port` answers PING. */
+export function ping(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ port, host: '127.0.0.1' });
     let reply = '';
