@@ -20,10 +20,10 @@
  * A private redis-server is started unless REDIS_URL is set; keys go under a fresh prefix, removed at the end.
  */
 import 'reflect-metadata';
-import { Attr, BaseEntity, BelongsTo, Index, Model } from '../src';
 import { handWrittenPeer } from './peers/hand-written-peer';
 import { inFlight } from './peers/peer';
 import { SuitePost, suitePostAttributes } from './peers/redis-record-peer';
+import { ScriptedPost } from './peers/scripted-post';
 import { positiveInteger } from './support/args';
 import { deleteKeys, describeRedis } from './support/bench-redis';
 import { runBenchSession } from './support/bench-session';
@@ -36,16 +36,6 @@ const N = positiveInteger('n', 'N', 10_000);
 const ROUNDS = positiveInteger('rounds', 'ROUNDS', 7);
 const IN_FLIGHT = positiveInteger('in-flight', 'IN_FLIGHT', 50);
 const SEED = 13;
-
-/** SuitePost with a foreign key it never sets: its creates take save-many.lua, with SuitePost's writes. */
-@Model({ name: 'ScriptedPost' })
-class ScriptedPost extends BaseEntity {
-  @Attr({ type: 'string' }) author!: string;
-  @Attr({ type: 'string' }) @Index() topic!: string;
-  @Attr({ type: 'string' }) content!: string;
-  @Attr({ type: 'date' }) @Index() createdAt!: Date;
-  @BelongsTo(() => SuitePost) origin!: BelongsTo<SuitePost>;
-}
 
 /** A run's costs per post, with Redis's time inside scripts and inside EXEC. */
 type Run = CallCost & { scripts: number; transactions: number };

@@ -25,9 +25,10 @@ import { spawn, spawnSync } from 'child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { Attr, BaseEntity, BelongsTo, connect, disconnect, Index, Model } from '../src';
+import { connect, disconnect } from '../src';
 import { freePort, ping } from '../tools/private-redis';
 import { SuitePost, suitePostAttributes } from './peers/redis-record-peer';
+import { ScriptedPost } from './peers/scripted-post';
 import { positiveInteger } from './support/args';
 import { check, median } from './support/measure';
 import { printTable } from './support/table';
@@ -35,16 +36,6 @@ import { makePosts } from './workloads/posts';
 
 const CHUNK = positiveInteger('chunk', 'CHUNK', 250);
 const ROUNDS = positiveInteger('rounds', 'ROUNDS', 4);
-
-/** SuitePost with a foreign key it never sets: its creates take save-many.lua, with SuitePost's writes. */
-@Model({ name: 'ScriptedPost' })
-class ScriptedPost extends BaseEntity {
-  @Attr({ type: 'string' }) author!: string;
-  @Attr({ type: 'string' }) @Index() topic!: string;
-  @Attr({ type: 'string' }) content!: string;
-  @Attr({ type: 'date' }) @Index() createdAt!: Date;
-  @BelongsTo(() => SuitePost) origin!: BelongsTo<SuitePost>;
-}
 
 /** A redis-server under callgrind, counting from its start; `count(work)` gives the instructions `work` made it run. */
 async function countingRedis(): Promise<{ url: string; count(work: () => Promise<unknown>): Promise<number>; stop(): Promise<void> }> {

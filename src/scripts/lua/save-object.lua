@@ -120,9 +120,9 @@ end
 
 -- The part of expectSaveTypes' checks that is a create's own: the key of each entry the new object adds, given its
 -- written values (field -> value). A new object has no entries before: the only key a create would find for
--- values before it, an unscoped sorted index's, is that of its entry whatever the values, so no values-after
--- table is built (about a third of the check's time per object). save-many.lua runs it, after the checks of
--- `all` and the sequence, for every object of a model that keeps no memo, cannot expire and has no cap.
+-- values before it, an unscoped sorted index's, is that of its entry whatever the values, so neither a table of
+-- values after nor a second look-up of that key is needed (save-many.lua runs the check for every object of a
+-- chunk; docs/bulk-operations.md, "Creates that go through save-many.lua").
 local function expectNewEntryTypes(model, id, written, specs, seen)
   for _, spec in ipairs(specs) do
     local kind, key = entryOf(model.base, spec, written, id)
