@@ -3,6 +3,7 @@ import { entryOf, idOfLexMember, isOwnMemoEntry, withFolds } from './expected-en
 import { Findings } from './findings';
 import { ModelScope } from './model-scope';
 import { binary, chunks, globEscape, isWrongType, latin1, raw, unlessWrongType } from './raw-commands';
+import { scoresIn } from './batched-reads';
 import { isSequenceId, isValidId } from '../keys/id-format';
 import { shardOfId } from '../keys/shard-tags';
 import { checkMembershipKey } from './check-memberships';
@@ -35,7 +36,7 @@ export async function checkKeys(scope: ModelScope, findings: Findings, batchSize
 
 async function checkUnlisted(scope: ModelScope, findings: Findings, hashes: string[], memos: string[]): Promise<void> {
   const client = raw(scope.client);
-  const listed = await Promise.all([...hashes, ...memos].map((id) => client.zScore(scope.keys.all, id)));
+  const listed = await scoresIn(client, scope.keys.all, [...hashes, ...memos]);
   // a key whose id is no valid id holds no object, even while `all` lists that id (the objects' side reports
   // the id as `missingHash`, and repair takes it out of `all`): named here either way, so that a repair's `left`
   // names it at once
@@ -157,18 +158,20 @@ async function checkMembers(scope: ModelScope, findings: Findings, index: Stored
   const client = raw(scope.client);
   const fields = [index.attribute, ...(index.scope ? [index.scope] : []), '#id'];
   const ids = members.map(([, id]) => Buffer.from(id, 'latin1').toString('utf8'));
-  const states = await Promise.all(
-    ids.map(async (id) => {
-      if (!isValidId(id)) return { values: [] as Array<string | null>, listed: null };
-      // a key of another type than a hash is no object
-      const [values, listed] = await Promise.all([unlessWrongType(client.hmGet(scope.keys.object(id), fields), []), client.zScore(scope.keys.all, id)]);
-      return { values, listed };
-    }),
-  );
+  const valid = ids.map((id) => isValidId(id));
+  // each valid id's `all` score with one read for the batch, beside its hash's fields (a key of another type
+  // than a hash is no object)
+  const [values, scores] = await Promise.all([
+    Promise.all(ids.map((id, i) => (valid[i] ? unlessWrongType(client.hmGet(scope.keys.object(id), fields), []) : []))),
+    scoresIn(client, scope.keys.all, ids.filter((_, i) => valid[i])),
+  ]);
+  let next = 0;
+  const states = ids.map((_, i) => ({ values: values[i] as Array<string | null>, listed: valid[i] ? scores[next++] : null }));
   // Listed without a hash: an expired object awaiting its sweep when `exp` has it (read for those only).
-  const expiring = await Promise.all(
-    ids.map((id, i) => (states[i].listed !== null && states[i].values[fields.length - 1] === null ? client.zScore(scope.keys.expiring, id) : null)),
-  );
+  const unread = ids.filter((_, i) => states[i].listed !== null && states[i].values[fields.length - 1] === null);
+  const unreadScores = await scoresIn(client, scope.keys.expiring, unread);
+  const expiringOf = new Map(unread.map((id, i) => [id, unreadScores[i]]));
+  const expiring = ids.map((id) => expiringOf.get(id) ?? null);
   const fix = (member: string) => ({ type: 'entries', index, key, members: [member] }) as const;
   members.forEach(([member], i) => {
     const id = ids[i];

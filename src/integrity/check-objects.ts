@@ -3,7 +3,8 @@ import { foldCase } from '../metadata/index-descriptor';
 import { Findings } from './findings';
 import { ModelScope, relatedScope } from './model-scope';
 import { idsInOrder } from './ids-in-order';
-import { binary, latin1, raw, unlessWrongType } from './raw-commands';
+import { binary, latin1, raw, RawCommands, unlessWrongType } from './raw-commands';
+import { membershipsIn, scoresIn, valuesIn } from './batched-reads';
 import { isSequenceId, isValidId } from '../keys/id-format';
 import { expiryReads } from './expiry-reads';
 
@@ -63,10 +64,6 @@ export async function checkListed(scope: ModelScope, findings: Findings, listed:
   findings.objects += live.length;
 }
 
-/** The scores of `ids` in the sorted set `key` (null for a member it lacks): one ZMSCORE for a batch. */
-async function scoresOf(scope: ModelScope, key: string, ids: readonly string[]): Promise<Array<number | null>> {
-  return ids.length === 0 ? [] : raw(scope.client).zmScore(key, [...ids]);
-}
 
 /** An id of decimal digits, which a model with sequence ids scores by its number. */
 const DIGITS = /^\d+$/;
@@ -81,7 +78,7 @@ const DIGITS = /^\d+$/;
 async function checkScores(scope: ModelScope, findings: Findings, ids: readonly string[]): Promise<void> {
   if (scope.definition.idStrategy !== 'sequence') return;
   const all = scope.keys.all;
-  const scores = await scoresOf(scope, all, ids);
+  const scores = await scoresIn(raw(scope.client), all, ids);
   ids.forEach((id, i) => {
     const wanted = DIGITS.test(id) ? Number(id) : 0;
     if (scores[i] === null || scores[i] === wanted) return; // null: removed since it was listed
@@ -118,7 +115,7 @@ async function checkExpiry(scope: ModelScope, findings: Findings, objects: Array
 
 /** Ids in `all` without a hash: fine when their `exp` entry says they expired (the sweep deletes them). */
 async function checkGone(scope: ModelScope, findings: Findings, ids: string[]): Promise<void> {
-  const expiring = await scoresOf(scope, scope.keys.expiring, ids);
+  const expiring = await scoresIn(raw(scope.client), scope.keys.expiring, ids);
   ids.forEach((id, i) => {
     if (expiring[i] === null) findings.add('missingHash', { id }, `${id} is in all but has no hash`, { type: 'object', id, folds: [] });
   });
@@ -157,17 +154,8 @@ async function checkEntries(
   objects: Array<[string, Map<string, string>]>,
   folds: Map<string, Array<[string, string, string]>>,
 ): Promise<void> {
-  const client = binary(scope.client);
   const wanted: Array<[string, ExpectedEntry]> = objects.flatMap(([id, values]) => entriesOf(scope, values, id).map((e) => [id, e] as [string, ExpectedEntry]));
-  const found = await Promise.all(
-    wanted.map(([, entry]) => {
-      const member = Buffer.from(entry.member, 'latin1');
-      // an index key of another type holds no entry (the key scan names it)
-      if (entry.kind === 'S') return unlessWrongType(client.sIsMember(entry.key, member), null);
-      if (entry.kind === 'Z') return unlessWrongType(client.zScore(entry.key, member), null);
-      return unlessWrongType(client.hGet(entry.key, member), null);
-    }),
-  );
+  const found = await readEntries(binary(scope.client), wanted.map(([, entry]) => entry));
   const wrongOwners: Array<[string, ExpectedEntry, string]> = [];
   const valuesOf = new Map(objects);
   wanted.forEach(([id, entry], i) => {
@@ -175,7 +163,7 @@ async function checkEntries(
     const reply = found[i];
     const where = { id, key: entry.key };
     if (entry.kind === 'S') {
-      if (Number(reply) !== 1) findings.add('missingEntry', where, `${entry.key} lacks ${id}`, fix);
+      if (reply !== true) findings.add('missingEntry', where, `${entry.key} lacks ${id}`, fix);
     } else if (entry.kind === 'Z') {
       if (Number.isNaN(entry.score)) {
         const value = show(bytes(valuesOf.get(id)?.get(entry.index.attribute) ?? ''));
@@ -189,6 +177,33 @@ async function checkEntries(
     }
   });
   await checkOwners(scope, findings, wrongOwners, folds);
+}
+
+/** What an expected entry's key holds for it (readEntries). */
+type EntryReply = boolean | number | string | Buffer | null;
+
+/**
+ * What each expected entry's key holds for it: whether the set has the member (S), the member's score (Z) or
+ * the object the unique value maps to (U), null when the key lacks it or holds another type (the key scan
+ * names such a key). One read per key and kind for all the entries of a batch (batched-reads.ts).
+ */
+async function readEntries(client: RawCommands, entries: readonly ExpectedEntry[]): Promise<EntryReply[]> {
+  const found = new Array<EntryReply>(entries.length);
+  const byKey = new Map<string, { kind: ExpectedEntry['kind']; key: string; at: number[]; members: Buffer[] }>();
+  entries.forEach((entry, at) => {
+    const group = byKey.get(entry.kind + entry.key) ?? { kind: entry.kind, key: entry.key, at: [], members: [] };
+    if (group.at.length === 0) byKey.set(entry.kind + entry.key, group);
+    group.at.push(at);
+    group.members.push(Buffer.from(entry.member, 'latin1'));
+  });
+  await Promise.all(
+    [...byKey.values()].map(async ({ kind, key, at, members }) => {
+      const read: Promise<EntryReply[]> = kind === 'S' ? membershipsIn(client, key, members) : kind === 'Z' ? scoresIn(client, key, members) : valuesIn(client, key, members);
+      const replies = (await unlessWrongType(read, null)) ?? members.map(() => null);
+      at.forEach((position, i) => (found[position] = replies[i]));
+    }),
+  );
+  return found;
 }
 
 /**
@@ -277,18 +292,15 @@ async function checkForeignKeys(scope: ModelScope, findings: Findings, objects: 
     const parent = relatedScope(scope, relation.target);
     if (!parent) continue;
     const pointing = objects.filter(([, values]) => values.has(relation.foreignKey));
-    const alive = await Promise.all(
-      pointing.map(async ([, values]) => {
-        const parentId = values.get(relation.foreignKey)!;
-        // a parent whose hash fell out of `all` but names itself (#id) is the parent model's orphanHash, which
-        // its repair lists again: the foreign key still names it, and is not reported (nor nullified) here
-        const [ownId, listed] = await Promise.all([
-          unlessWrongType(client.hGet(parent.keys.object(parentId), '#id'), null), // a key of another type is no parent
-          client.zScore(parent.keys.all, parentId),
-        ]);
-        return ownId !== null && ownId !== undefined && (listed !== null || ownId === parentId);
-      }),
-    );
+    const parentIds = pointing.map(([, values]) => values.get(relation.foreignKey)!);
+    const [ownIds, listed] = await Promise.all([
+      // a key of another type is no parent
+      Promise.all(parentIds.map((parentId) => unlessWrongType(client.hGet(parent.keys.object(parentId), '#id'), null))),
+      scoresIn(client, parent.keys.all, parentIds),
+    ]);
+    // a parent whose hash fell out of `all` but names itself (#id) is the parent model's orphanHash, which its
+    // repair lists again: the foreign key still names it, and is not reported (nor nullified) here
+    const alive = parentIds.map((parentId, i) => ownIds[i] !== null && ownIds[i] !== undefined && (listed[i] !== null || ownIds[i] === parentId));
     pointing.forEach(([id, values], i) => {
       if (alive[i]) return;
       const parentId = values.get(relation.foreignKey)!;

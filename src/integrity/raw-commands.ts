@@ -13,15 +13,16 @@ export interface RawCommands {
   sScanIterator(key: string, options: { COUNT: number }): AsyncIterable<Array<string | Buffer>>;
   hScanIterator(key: string, options: { COUNT: number }): AsyncIterable<Array<{ field: string | Buffer; value: string | Buffer }>>;
   hGetAll(key: string): Promise<Record<string, string | Buffer>>;
-  hmGet(key: string, fields: string[]): Promise<Array<string | null>>;
+  hmGet(key: string, fields: Array<string | Buffer>): Promise<Array<string | null>>;
   hGet(key: string, field: string | Buffer): Promise<string | null>;
   zScore(key: string, member: string | Buffer): Promise<number | null>;
-  zmScore(key: string, members: string[]): Promise<Array<number | null>>;
+  zmScore(key: string, members: Array<string | Buffer>): Promise<Array<number | null>>;
   zRange(key: string, min: string | number, max: string | number, options: ZRangeWindow): Promise<string[]>;
   zRangeWithScores(key: string, min: string | number, max: string | number, options: ZRangeWindow): Promise<Array<{ value: string; score: number }>>;
   zCount(key: string, min: number, max: number): Promise<number>;
   zCard(key: string): Promise<number>;
   sIsMember(key: string, member: string | Buffer): Promise<number | boolean>;
+  smIsMember(key: string, members: Array<string | Buffer>): Promise<Array<number | boolean>>;
   exists(key: string): Promise<number>;
   pTTL(key: string): Promise<number>;
   type(key: string): Promise<string>;
