@@ -168,9 +168,9 @@ async function checkMembers(scope: ModelScope, findings: Findings, index: Stored
   let next = 0;
   const states = ids.map((_, i) => ({ values: values[i] as Array<string | null>, listed: valid[i] ? scores[next++] : null }));
   // Listed without a hash: an expired object awaiting its sweep when `exp` has it (read for those only).
-  const unread = ids.filter((_, i) => states[i].listed !== null && states[i].values[fields.length - 1] === null);
-  const unreadScores = await scoresIn(client, scope.keys.expiring, unread);
-  const expiringOf = new Map(unread.map((id, i) => [id, unreadScores[i]]));
+  const hashless = ids.filter((_, i) => states[i].listed !== null && states[i].values[fields.length - 1] === null);
+  const hashlessScores = await scoresIn(client, scope.keys.expiring, hashless);
+  const expiringOf = new Map(hashless.map((id, i) => [id, hashlessScores[i]]));
   const expiring = ids.map((id) => expiringOf.get(id) ?? null);
   const fix = (member: string) => ({ type: 'entries', index, key, members: [member] }) as const;
   members.forEach(([member], i) => {

@@ -191,8 +191,8 @@ async function readEntries(client: RawCommands, entries: readonly ExpectedEntry[
   const found = new Array<EntryReply>(entries.length);
   const byKey = new Map<string, { kind: ExpectedEntry['kind']; key: string; at: number[]; members: Buffer[] }>();
   entries.forEach((entry, at) => {
-    const group = byKey.get(entry.kind + entry.key) ?? { kind: entry.kind, key: entry.key, at: [], members: [] };
-    if (group.at.length === 0) byKey.set(entry.kind + entry.key, group);
+    let group = byKey.get(entry.kind + entry.key);
+    if (!group) byKey.set(entry.kind + entry.key, (group = { kind: entry.kind, key: entry.key, at: [], members: [] }));
     group.at.push(at);
     group.members.push(Buffer.from(entry.member, 'latin1'));
   });
