@@ -64,7 +64,6 @@ export async function checkListed(scope: ModelScope, findings: Findings, listed:
   findings.objects += live.length;
 }
 
-
 /** An id of decimal digits, which a model with sequence ids scores by its number. */
 const DIGITS = /^\d+$/;
 
