@@ -257,16 +257,16 @@ export async function checkMemos(
   const client = binary(scope.client);
   const memos = await Promise.all(objects.map(([id]) => unlessWrongType(client.hGetAll(scope.keys.memo(id)), null)));
   const entries = objects.map(([id, values]) => entriesOf(scope, values, id));
-  const owned = await Promise.all(
-    entries.map((list, i) =>
-      Promise.all(
-        list.map(async (entry) => {
-          if (entry.kind !== 'U') return true;
-          const owner = await unlessWrongType(client.hGet(entry.key, Buffer.from(entry.member, 'latin1')), null);
-          return owner !== null && latin1(owner as unknown as Buffer) === bytes(objects[i][0]);
-        }),
-      ),
-    ),
+  // the owner of each unique value, with one read per unique hash for the batch
+  const uniques = entries.flat().filter((entry) => entry.kind === 'U');
+  const owners = await readEntries(client, uniques);
+  let next = 0;
+  const owned = entries.map((list, i) =>
+    list.map((entry) => {
+      if (entry.kind !== 'U') return true;
+      const owner = owners[next++];
+      return owner !== null && latin1(owner as Buffer) === bytes(objects[i][0]);
+    }),
   );
   objects.forEach(([id], i) => {
     const key = scope.keys.memo(id);
