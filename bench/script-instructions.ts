@@ -21,12 +21,12 @@
  * Needs valgrind (apt-get install -y valgrind) and redis-server on PATH; takes about a minute.
  */
 import 'reflect-metadata';
-import { spawn, spawnSync } from 'child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'fs';
+import { spawnSync } from 'child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { connect, disconnect } from '../src';
-import { freePort, ping } from '../tools/private-redis';
+import { startPrivateRedis } from '../tools/private-redis';
 import { SuitePost, suitePostAttributes } from './peers/redis-record-peer';
 import { ScriptedPost } from './peers/scripted-post';
 import { positiveInteger } from './support/args';
@@ -37,46 +37,30 @@ import { makePosts } from './workloads/posts';
 const CHUNK = positiveInteger('chunk', 'CHUNK', 250);
 const ROUNDS = positiveInteger('rounds', 'ROUNDS', 4);
 
-/** A redis-server under callgrind, counting from its start; `count(work)` gives the instructions `work` made it run. */
+/** A private redis-server under callgrind (tools/private-redis.ts); `count(work)` gives the instructions `work` made it run. */
 async function countingRedis(): Promise<{ url: string; count(work: () => Promise<unknown>): Promise<number>; stop(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'redis-record-callgrind-'));
-  const port = await freePort();
-  const child = spawn(
-    'valgrind',
-    ['--tool=callgrind', `--callgrind-out-file=${join(dir, 'callgrind.out')}`, 'redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-    { stdio: 'ignore' },
-  );
-  let exited = false;
-  child.once('exit', () => (exited = true));
-  // valgrind takes a few seconds to start the server
-  for (let i = 0; i < 300 && !exited && !(await ping(port)); i++) await new Promise((r) => setTimeout(r, 100));
-  check(!exited && (await ping(port)), `redis-server under valgrind did not start on port ${port}`);
+  // callgrind's dumps go to a directory of their own: callgrind.out.1, .2, ... one per count
+  const out = mkdtempSync(join(tmpdir(), 'redis-record-callgrind-'));
+  const server = await startPrivateRedis([], undefined, { under: ['valgrind', '--tool=callgrind', `--callgrind-out-file=${join(out, 'callgrind.out')}`], startMs: 30_000 });
   const control = (option: string) => {
-    const result = spawnSync('callgrind_control', [option, String(child.pid)], { encoding: 'utf8' });
+    const result = spawnSync('callgrind_control', [option, String(server.process.pid)], { encoding: 'utf8' });
     check(result.status === 0, `callgrind_control ${option} failed: ${result.stderr}`);
   };
   let dumps = 0;
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: server.url,
     async count(work) {
       control('--zero');
       await work();
       control('--dump');
-      dumps++;
-      // callgrind numbers its dumps: callgrind.out.1, .2, ...
-      const file = readdirSync(dir).find((name) => name === `callgrind.out.${dumps}`);
-      check(file !== undefined, `no callgrind dump ${dumps} in ${dir}`);
-      const totals = readFileSync(join(dir, file!), 'utf8').match(/^(?:summary|totals): (\d+)/m);
+      const file = join(out, `callgrind.out.${++dumps}`);
+      const totals = readFileSync(file, 'utf8').match(/^(?:summary|totals): (\d+)/m);
       check(totals !== null, `no totals in ${file}`);
       return Number(totals![1]);
     },
     async stop() {
-      if (!exited) {
-        const gone = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await gone;
-      }
-      rmSync(dir, { recursive: true, force: true });
+      await server.stop();
+      rmSync(out, { recursive: true, force: true });
     },
   };
 }

@@ -23,8 +23,7 @@ export function redisServerInstalled(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
-/** A TCP port on 127.0.0.1 that nothing listens on at this moment. */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -36,8 +35,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Whether a Redis on 127.0.0.1:`port` answers PING. */
-export function ping(port: number): Promise<boolean> {
+function ping(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ port, host: '127.0.0.1' });
     let reply = '';
@@ -59,19 +57,30 @@ export function ping(port: number): Promise<boolean> {
   });
 }
 
-/** Starts redis-server with `extraArgs` appended (e.g. ['--appendonly', 'yes']); resolves once it answers PING. */
-export async function startPrivateRedis(extraArgs: string[] = [], port?: number): Promise<PrivateRedis> {
+/** How redis-server is run: under another program (`under`: its command line, redis-server's appended), given `startMs` to answer. */
+export interface RedisLaunch {
+  readonly under?: readonly string[];
+  readonly startMs?: number;
+}
+
+/**
+ * Starts redis-server with `extraArgs` appended (e.g. ['--appendonly', 'yes']), or under another program
+ * (`launch.under`: valgrind, say); resolves once it answers PING (within 5 s unless `launch.startMs` says more).
+ */
+export async function startPrivateRedis(extraArgs: string[] = [], port?: number, launch: RedisLaunch = {}): Promise<PrivateRedis> {
+  const [command, ...prefix] = [...(launch.under ?? []), 'redis-server'];
+  const tries = Math.ceil((launch.startMs ?? 5000) / 50);
   for (let attempt = 0; ; attempt++) {
     const chosen = port ?? (await freePort());
     const dir = mkdtempSync(join(tmpdir(), 'redis-record-'));
     const child = spawn(
-      'redis-server',
-      ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extraArgs],
+      command,
+      [...prefix, '--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extraArgs],
       { stdio: 'ignore' },
     );
     let exited = false;
     child.once('exit', () => (exited = true));
-    for (let i = 0; i < 100 && !exited; i++) {
+    for (let i = 0; i < tries && !exited; i++) {
       if (await ping(chosen)) {
         return {
           url: `redis://127.0.0.1:${chosen}`,

@@ -13,6 +13,13 @@ export function scoresIn(client: RawCommands, key: string, members: ReadonlyArra
   return members.length === 0 ? Promise.resolve([]) : client.zmScore(key, [...members]);
 }
 
+/** scoresIn for the members `wanted` marks, null for the others: aligned with `members`, one read for them all. */
+export async function scoresWhere(client: RawCommands, key: string, members: readonly string[], wanted: readonly boolean[]): Promise<Array<number | null>> {
+  const scores = await scoresIn(client, key, members.filter((_, i) => wanted[i]));
+  let next = 0;
+  return members.map((_, i) => (wanted[i] ? scores[next++] : null));
+}
+
 /** Whether the set `key` holds each member. */
 export async function membershipsIn(client: RawCommands, key: string, members: ReadonlyArray<string | Buffer>): Promise<boolean[]> {
   if (members.length === 0) return [];
@@ -23,4 +30,3 @@ export async function membershipsIn(client: RawCommands, key: string, members: R
 export function valuesIn(client: RawCommands, key: string, fields: ReadonlyArray<string | Buffer>): Promise<Array<string | Buffer | null>> {
   return fields.length === 0 ? Promise.resolve([]) : client.hmGet(key, [...fields]);
 }
-

@@ -3,7 +3,7 @@ import { entryOf, idOfLexMember, isOwnMemoEntry, withFolds } from './expected-en
 import { Findings } from './findings';
 import { ModelScope } from './model-scope';
 import { binary, chunks, globEscape, isWrongType, latin1, raw, unlessWrongType } from './raw-commands';
-import { scoresIn } from './batched-reads';
+import { scoresIn, scoresWhere } from './batched-reads';
 import { isSequenceId, isValidId } from '../keys/id-format';
 import { shardOfId } from '../keys/shard-tags';
 import { checkMembershipKey } from './check-memberships';
@@ -163,15 +163,12 @@ async function checkMembers(scope: ModelScope, findings: Findings, index: Stored
   // than a hash is no object)
   const [values, scores] = await Promise.all([
     Promise.all(ids.map((id, i) => (valid[i] ? unlessWrongType(client.hmGet(scope.keys.object(id), fields), []) : []))),
-    scoresIn(client, scope.keys.all, ids.filter((_, i) => valid[i])),
+    scoresWhere(client, scope.keys.all, ids, valid),
   ]);
-  let next = 0;
-  const states = ids.map((_, i) => ({ values: values[i] as Array<string | null>, listed: valid[i] ? scores[next++] : null }));
+  const states = ids.map((_, i) => ({ values: values[i] as Array<string | null>, listed: scores[i] }));
   // Listed without a hash: an expired object awaiting its sweep when `exp` has it (read for those only).
-  const hashless = ids.filter((_, i) => states[i].listed !== null && states[i].values[fields.length - 1] === null);
-  const hashlessScores = await scoresIn(client, scope.keys.expiring, hashless);
-  const expiringOf = new Map(hashless.map((id, i) => [id, hashlessScores[i]]));
-  const expiring = ids.map((id) => expiringOf.get(id) ?? null);
+  const hashless = states.map(({ values, listed }) => listed !== null && values[fields.length - 1] === null);
+  const expiring = await scoresWhere(client, scope.keys.expiring, ids, hashless);
   const fix = (member: string) => ({ type: 'entries', index, key, members: [member] }) as const;
   members.forEach(([member], i) => {
     const id = ids[i];

@@ -145,20 +145,20 @@ local function createBatched()
   local base, batch, members = model.base, newBatch(), {}
   -- the ids first: any stray hash or memo under them (another program's, or the sequence set back) is deleted
   -- with one command, so that each object replaces it rather than merges into it
+  -- (object n's key at 2n - 1, its memo's at 2n; the HSETs take the object keys from here)
   local stray = {}
-  for _, item in ipairs(accepted) do
+  for n, item in ipairs(accepted) do
     if item.id == '' then
       item.id, nextDrawn = sequenceId(model, nextDrawn), nextDrawn + 1
       item.score = item.id
     end
-    stray[#stray + 1] = base .. ':obj:' .. item.id
-    stray[#stray + 1] = base .. ':memo:' .. item.id
+    stray[2 * n - 1] = base .. ':obj:' .. item.id
+    stray[2 * n] = base .. ':memo:' .. item.id
   end
   callInSlices('DEL', nil, stray)
-  for _, item in ipairs(accepted) do
+  for n, item in ipairs(accepted) do
     local id, score = item.id, item.score or 0
-    local key = base .. ':obj:' .. id
-    callWithArgs('HSET', key, item.setFrom, item.setFrom + 2 * item.setCount - 1, '#id', id)
+    callWithArgs('HSET', stray[2 * n - 1], item.setFrom, item.setFrom + 2 * item.setCount - 1, '#id', id)
     members[#members + 1] = score
     members[#members + 1] = id
     for _, spec in ipairs(specs) do
