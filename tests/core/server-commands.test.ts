@@ -1,0 +1,80 @@
+import { createClient } from 'redis';
+import { Attr, BaseEntity, connect, ConnectionError, disconnect, Model } from '../../src';
+import { SINCE_REDIS_6_2 } from '../../src/connection/server-commands';
+import { PrivateRedis, startPrivateRedis } from '../../tools/private-redis';
+import { useCli } from '../cli/run-cli';
+import { uniquePrefix } from '../support/test-redis';
+
+/**
+ * connect() and the command-line tool refuse a server that lacks a command Redis added in 6.2 (a Redis older
+ * than 6.2, or the command renamed away), before anything is written: on such a server a script would fail part
+ * way through its writes. No Redis older than 6.2 runs here, so the servers of this file are private
+ * redis-servers started with `--rename-command <command> ""`: each then answers COMMAND INFO as an older Redis
+ * does, with a null for the command it lacks.
+ */
+
+@Model()
+class SvNote extends BaseEntity {
+  @Attr() text?: string;
+}
+
+const cli = useCli('server-commands');
+const prefix = uniquePrefix('server-commands');
+const servers: PrivateRedis[] = [];
+
+async function serverWithout(command: string): Promise<PrivateRedis> {
+  const server = await startPrivateRedis(['--rename-command', command, '']);
+  servers.push(server);
+  return server;
+}
+
+async function keysOf(server: PrivateRedis): Promise<number> {
+  const admin = createClient({ url: server.url });
+  await admin.connect();
+  try {
+    return await admin.dbSize();
+  } finally {
+    await admin.close();
+  }
+}
+
+afterAll(async () => {
+  await disconnect();
+  await Promise.all(servers.map((server) => server.stop()));
+});
+
+describe('a server without a command of Redis 6.2', () => {
+  it.each(SINCE_REDIS_6_2)('without %s: connect() is a ConnectionError naming it and the server, and writes nothing', async (command) => {
+    const server = await serverWithout(command);
+    const error = await connect({ url: server.url, prefix }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toMatch(
+      new RegExp(`^connect: the server \\((Redis|Valkey) \\d+\\.\\d+\\.\\d+\\) has no ${command}: redis-record needs Redis 6.2 or later, or Valkey.*Nothing was written$`),
+    );
+    // not even the model definitions, which connect() writes once the server is known to be fit
+    expect(await keysOf(server)).toBe(0);
+    // and no connection is left: an operation is refused as without connect()
+    await expect(SvNote.create({ text: 'a' })).rejects.toBeInstanceOf(ConnectionError);
+  });
+
+  it('the command-line tool refuses it too: exit code 2 (a failure, not violations found), the reason on stderr, nothing written', async () => {
+    const server = await serverWithout('ZMSCORE');
+    const run = await cli.run(['check'], { url: server.url });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/the server \((Redis|Valkey) [\d.]+\) has no ZMSCORE: redis-record needs Redis 6\.2 or later/);
+    expect(await keysOf(server)).toBe(0);
+  });
+});
+
+describe('a server that does not answer COMMAND', () => {
+  it('is not refused: what it lacks cannot be told, and it works as before', async () => {
+    const server = await serverWithout('COMMAND');
+    await connect({ url: server.url, prefix });
+    const note = await SvNote.create({ text: 'kept' });
+    expect((await SvNote.find(note.id))?.text).toBe('kept');
+    await disconnect();
+  });
+});
