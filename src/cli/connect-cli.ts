@@ -1,7 +1,7 @@
 import { createClient, createCluster } from 'redis';
 import { commandsFor } from '../connection/cluster-commands';
 import type { RedisCommands } from '../connection/redis-commands';
-import { refuseMissingCommands } from '../connection/server-commands';
+import { refuseUnfitServer } from '../connection/server-requirements';
 import { UsageError } from './errors';
 
 function create(url: string) {
@@ -29,7 +29,7 @@ export async function openClient(url: string): Promise<CliClient> {
     client.destroy();
     throw new Error(`cannot connect to Redis: ${(error as Error).message}`);
   }
-  await refuseOlderServer(client);
+  await refuseUnfit(client);
   return client;
 }
 
@@ -74,17 +74,17 @@ export async function openClusterClient(list: string): Promise<CliClient> {
     cluster.destroy();
     throw new Error(`cannot connect to the Redis Cluster: ${(error as Error).message}`);
   }
-  await refuseOlderServer(cluster);
+  await refuseUnfit(cluster);
   return commandsFor(cluster) as unknown as CliClient;
 }
 
 /**
- * A server without the commands of Redis 6.2 (server-commands.ts) is refused, as connect() refuses it: the
- * repairs' scripts would fail part way through their writes. The client is closed then.
+ * A server redis-record cannot keep its guarantees on (server-requirements.ts) is refused, as connect()
+ * refuses it: the repairs' scripts would fail part way through their writes. The client is closed then.
  */
-async function refuseOlderServer(client: { destroy(): void }): Promise<void> {
+async function refuseUnfit(client: { destroy(): void }): Promise<void> {
   try {
-    await refuseMissingCommands(client as unknown as RedisCommands);
+    await refuseUnfitServer(client as unknown as RedisCommands);
   } catch (error) {
     client.destroy();
     throw error;

@@ -14,7 +14,7 @@ import { reconnectStrategy } from './reconnect';
 import { socketOptions } from './socket-defaults';
 import { everyMaster, isCluster } from './topology';
 import { refuseReplica } from './writable-master';
-import { refuseMissingCommands } from './server-commands';
+import { refuseUnfitServer } from './server-requirements';
 
 export { DEFAULT_PREFIX } from './connect-options';
 
@@ -143,7 +143,7 @@ async function replaceCurrent(options: CheckedConnectOptions, opening: Opening):
   const connection = new Connection(commandsFor(client), options.prefix, release, options.onSchemaChange);
   try {
     // the server is checked before anything is written (registerModels writes the model definitions)
-    await Promise.all([refuseReplica(connection.client), refuseMissingCommands(connection.client), preloadScripts(connection.client)]);
+    await Promise.all([refuseReplica(connection.client), refuseUnfitServer(connection.client), preloadScripts(connection.client)]);
     await registerModels(connection);
   } catch (error) {
     // A client opened for a connection that did not come about is closed, not left behind.

@@ -53,6 +53,14 @@ export const scripts = {
 };
 
 /**
+ * Scripts connect() runs once per master to see what the server does, before anything is written
+ * (src/connection/server-requirements.ts). Not preloaded: an older server refuses to compile them.
+ */
+export const probes = {
+  errorCodes: script('probe-error-codes.lua'),
+};
+
+/**
  * Scripts that never run as they are: each runs as copies with a model's data bound into the source
  * (src/scripts/bound-script.ts), loaded with the model's registration. connect() does not load these.
  */
