@@ -7,12 +7,13 @@ import { useCli } from '../cli/run-cli';
 import { uniquePrefix } from '../support/test-redis';
 
 /**
- * connect() and the command-line tool refuse a server that lacks a command Redis added in 6.2 (a Redis older
- * than 6.2, or the command renamed away), before anything is written: on such a server a script would fail part
- * way through its writes. No Redis older than 7.0 runs here, so the servers of this file are private
- * redis-servers started with `--rename-command <command> ""`: each then answers COMMAND INFO as an older Redis
- * does, with a null for the command it lacks. (The other requirement, scripts' error codes passed on, cannot be
- * taken away from a Redis 7: CONTRIBUTING.md says how to see Redis 6.0 refused for both.)
+ * connect() and the command-line tool refuse, before anything is written, a server redis-record cannot keep its
+ * guarantees on (src/connection/server-requirements.ts). One requirement is the commands Redis added in 6.2:
+ * without them a script fails part way through its writes. No Redis older than 7.0 runs here, so the servers of
+ * this file are private redis-servers started with `--rename-command <command> ""`: each then answers COMMAND
+ * INFO as an older Redis does, with a null for the command it lacks. The other requirement, a script's error
+ * code passed on, cannot be taken away from a Redis 7: its probe is checked here on a server that passes it,
+ * and CONTRIBUTING.md says how to see Redis 6.0 refused for both.
  */
 
 @Model()
@@ -20,8 +21,8 @@ class SvNote extends BaseEntity {
   @Attr() text?: string;
 }
 
-const cli = useCli('server-commands');
-const prefix = uniquePrefix('server-commands');
+const cli = useCli('server-requirements');
+const prefix = uniquePrefix('server-requirements');
 const servers: PrivateRedis[] = [];
 
 async function serverWithout(command: string): Promise<PrivateRedis> {
