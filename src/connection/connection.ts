@@ -79,6 +79,40 @@ export class Connection {
     readonly onSchemaChange?: (status: SchemaStatus) => void,
   ) {}
 
+  /** Whether the server is fit, as last asked (fitServer); undefined until asked, or after a refusal. */
+  private fit: Promise<void> | undefined;
+
+  /**
+   * Resolves once the server is known to be one redis-record can keep its guarantees on
+   * (server-requirements.ts), and rejects with the ConnectionError that says why not. Asked at connect(), and
+   * again after each reconnection of the client (reconnected), since the server behind the address may have
+   * changed; every registration of a model waits for it, so nothing is written on a server found unfit. A
+   * refusal is asked again the next time.
+   */
+  fitServer(): Promise<void> {
+    return (this.fit ??= this.askFit(true));
+  }
+
+  /**
+   * The client has reconnected: the server is asked again. Only a definite refusal counts then; a probe that
+   * could not run (a cluster node down in the middle of a failover) is not held against the server, as it was
+   * fit before.
+   */
+  reconnected(): void {
+    this.fit = this.askFit(false);
+    // the refusal is for the operations that wait for it; no one may be waiting yet
+    this.fit.catch(() => undefined);
+  }
+
+  private askFit(strict: boolean): Promise<void> {
+    const asked: Promise<void> = refuseUnfitServer(this.client, strict ? 'connect' : 'after the client reconnected').catch((error: unknown) => {
+      if (!strict && !(error instanceof ConnectionError)) return;
+      if (this.fit === asked) this.fit = undefined;
+      throw error;
+    });
+    return asked;
+  }
+
   /**
    * Closes the client if redis-record opened it; a client passed in by the caller stays theirs (no longer
    * listened to).
@@ -143,7 +177,7 @@ async function replaceCurrent(options: CheckedConnectOptions, opening: Opening):
   const connection = new Connection(commandsFor(client), options.prefix, release, options.onSchemaChange);
   try {
     // the server is checked before anything is written (registerModels writes the model definitions)
-    await Promise.all([refuseReplica(connection.client), refuseUnfitServer(connection.client), preloadScripts(connection.client)]);
+    await Promise.all([refuseReplica(connection.client), connection.fitServer(), preloadScripts(connection.client)]);
     await registerModels(connection);
   } catch (error) {
     // A client opened for a connection that did not come about is closed, not left behind.
@@ -152,7 +186,10 @@ async function replaceCurrent(options: CheckedConnectOptions, opening: Opening):
   }
   // The server may come back without the model definitions (restarted without persistence, a replica
   // promoted): they are written again after each reconnection (first-use.ts).
-  stopWatching = onReconnect(client, () => registerAgain(connection));
+  stopWatching = onReconnect(client, () => {
+    connection.reconnected();
+    registerAgain(connection);
+  });
   current = connection;
   return connection;
 }

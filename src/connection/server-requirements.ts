@@ -26,9 +26,9 @@ const PROBE_CODE = 'RRPROBE ';
  * What the server does is asked, not inferred from its version string, so a server that claims another
  * version (Valkey reports `redis_version:7.2.4`) is judged by what it does. A probe the server does not answer
  * (`COMMAND` renamed, a command refused to the ACL user, a script still running) refuses nothing: what it lacks
- * cannot be told.
+ * cannot be told. `when` begins the refusal's message: `connect`, or when else the server was asked.
  */
-export async function refuseUnfitServer(client: RedisCommands): Promise<void> {
+export async function refuseUnfitServer(client: RedisCommands, when = 'connect'): Promise<void> {
   await everyMaster(client, async (node) => {
     const [missing, errorCodes] = await Promise.all([missingCommands(node), passesErrorCodes(node)]);
     const lacks: string[] = [];
@@ -37,7 +37,7 @@ export async function refuseUnfitServer(client: RedisCommands): Promise<void> {
     if (lacks.length === 0) return;
     const version = await serverVersion(node);
     throw new ConnectionError(
-      `connect: the server${version ? ` (${version})` : ''} ${lacks.join(' and ')}: redis-record needs Redis 7.0 or later, or Valkey; on this server its scripts would fail part way through their writes, or without a typed error. Nothing was written`,
+      `${when}: the server${version ? ` (${version})` : ''} ${lacks.join(' and ')}: redis-record needs Redis 7.0 or later, or Valkey; on this server its scripts would fail part way through their writes, or without a typed error. Nothing was written`,
     );
   });
 }

@@ -31,6 +31,8 @@ async function register(connection: Connection, model: ModelDescriptor): Promise
   } catch {
     return; // a definition error (a relation to a class that is no model): the operation reports it itself
   }
+  // nothing is written on a server found unfit (after a reconnection, the server behind the address may be another)
+  await connection.fitServer();
   preloadModelScripts(connection, model);
   let stored;
   try {

@@ -1,5 +1,6 @@
 import { createClient } from 'redis';
 import { Attr, BaseEntity, connect, ConnectionError, disconnect, Model } from '../../src';
+import { currentConnection } from '../../src/connection/connection';
 import { SINCE_REDIS_6_2 } from '../../src/connection/server-requirements';
 import { probes } from '../../src/scripts/scripts';
 import { PrivateRedis, startPrivateRedis } from '../../tools/private-redis';
@@ -79,6 +80,44 @@ describe('a server that does not answer a probe', () => {
     await connect({ url: server.url, prefix });
     const note = await SvNote.create({ text: 'kept' });
     expect((await SvNote.find(note.id))?.text).toBe('kept');
+    await disconnect();
+  });
+});
+
+describe('a server that comes back unfit after a reconnection', () => {
+  /** Stops `server` and starts another on its port with `args`, resolving once the connection's client is ready on it. */
+  async function replaceServer(server: PrivateRedis, args: string[]): Promise<PrivateRedis> {
+    const client = currentConnection()!.client as unknown as { once(event: 'ready', listener: () => void): unknown };
+    const ready = new Promise<void>((resolve) => client.once('ready', () => resolve()));
+    await server.stop();
+    const next = await startPrivateRedis(args, server.port);
+    servers.push(next);
+    await ready;
+    return next;
+  }
+
+  it('refuses the operations that follow, writing nothing, until a fit server is back', async () => {
+    const first = await startPrivateRedis();
+    servers.push(first);
+    await connect({ url: first.url, prefix });
+    await SvNote.create({ text: 'before' });
+
+    // the same address, another server (no persistence: it comes back empty), without ZMSCORE
+    const unfit = await replaceServer(first, ['--rename-command', 'ZMSCORE', '']);
+    const error = await SvNote.create({ text: 'refused' }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toMatch(/^after the client reconnected: the server \((Redis|Valkey) [\d.]+\) has no ZMSCORE: .*Nothing was written$/);
+    // neither the object nor the model definitions, which a reconnection writes again
+    expect(await keysOf(unfit)).toBe(0);
+
+    // a fit server back: the next operation asks again, and goes on
+    const fit = await replaceServer(unfit, []);
+    const note = await SvNote.create({ text: 'after' });
+    expect((await SvNote.find(note.id))?.text).toBe('after');
+    expect(await keysOf(fit)).toBeGreaterThan(0);
     await disconnect();
   });
 });
