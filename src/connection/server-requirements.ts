@@ -14,8 +14,9 @@ export const SINCE_REDIS_6_2 = ['ZRANGESTORE', 'ZMSCORE', 'SMISMEMBER'] as const
 const PROBE_CODE = 'RRPROBE ';
 
 /**
- * Refuses, before connect() writes anything, a server (or a cluster master) on which redis-record cannot keep
- * its guarantees, as it does on Redis 6.0:
+ * Refuses a server (or a cluster master) on which redis-record cannot keep its guarantees, as on Redis 6.0:
+ * connect() asks before it writes anything, again after each reconnection of its client (Connection.fitServer),
+ * and so does the command-line tool. Such a server is:
  * - one that lacks a command of SINCE_REDIS_6_2 (older than 6.2, or the command renamed or disabled): a script
  *   would fail part way through its writes (a capped model's create stored, its trim refused, and the create
  *   reported as failed). Read from `COMMAND INFO`, which names an unknown command with a null;
