@@ -34,6 +34,7 @@ import { renderSummary, updateReadme } from './report/readme-summary';
 import type { SuiteResults } from './report/results';
 import { judgeTargets } from './report/targets';
 import { option, positiveInteger } from './support/args';
+import { freshPageMicros } from './support/fresh-page-cost';
 import { connectedClient, randomHex, serverName } from './support/bench-redis';
 import { redisFaults } from './support/redis-faults';
 import { bulkCreate } from './workloads/bulk-create';
@@ -72,6 +73,7 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 
 async function main(): Promise<void> {
   const loadAtStart = loadavg();
+  const pageAtStart = freshPageMicros();
   if (!redisServerInstalled()) throw new Error('redis-server is not on PATH: install Redis (apt-get install -y redis-server)');
   // Always a server of its own, never REDIS_URL: the suite empties its database between libraries.
   const redis = await startPrivateRedis();
@@ -122,7 +124,7 @@ async function main(): Promise<void> {
       generatedAt: new Date().toISOString(),
       command: `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`,
       quick: QUICK,
-      machine: describeMachine(named, loadAtStart),
+      machine: describeMachine(named, loadAtStart, pageAtStart),
       peers: peers.map((peer) => ({ name: peer.name, version: peer.version, notes: peer.notes })),
       tableOne: { sequential, concurrent },
       bulk,

@@ -4,11 +4,13 @@
  * node-redis alone sending the same commands, built from the posts chunk by chunk inside the timing), and by
  * the same reference with every command built before the clock starts, taking turns, each in a process of its
  * own as in the suite (bench/workloads/writer-child.ts). Per run: posts/s, the writer process's CPU per post
- * (`process.cpuUsage()`, garbage collection included) and Redis's main thread's (`INFO cpu`). Prints every
+ * (`process.cpuUsage()`, garbage collection included, with the main thread's garbage-collection pauses apart)
+ * and Redis's main thread's (`INFO cpu`). Prints every
  * run, then a table of medians and ranges, Redis's time per post split by command (INFO commandstats), and
  * saveMany's share of each reference round by round. The first round is a warm-up, not counted. Each run
  * also counts the minor page faults of the writer process and of Redis (a server on this machine), per
- * thousand posts: memory touched for the first time, or again after it was given back to the kernel.
+ * thousand posts: memory touched for the first time, or again after it was given back to the kernel; what one
+ * such page costs on this machine is measured before the first run and after the last (fresh-page-cost.ts).
  * `--idle=S` waits S seconds before each run, as a writer of the suite waits while the others run: after ten
  * seconds or so of idle, Redis's allocator has given the memory it had freed back to the kernel.
  *
@@ -23,6 +25,7 @@
 import { nonNegativeNumber, option, positiveInteger } from './support/args';
 import { connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
 import { CallCost, commandTimeBetween, CommandTimes, commandTimes, redisCpu } from './support/call-costs';
+import { freshPageMicros } from './support/fresh-page-cost';
 import { check, median } from './support/measure';
 import { faultsBetween, redisFaults } from './support/redis-faults';
 import { printTable } from './support/table';
@@ -45,6 +48,8 @@ const SEED = 7;
  */
 type Run = CallCost & {
   parts: Record<Part, number>;
+  /** The writer's main thread stood still for garbage collection this long per post, in microseconds (part of `cpu`). */
+  gc: number;
   /** Minor page faults per thousand posts: the writer process's, and Redis's (null when it cannot be read). */
   clientFaults: number;
   redisFaults: number | null;
@@ -94,6 +99,11 @@ async function main(): Promise<void> {
   const idling = IDLE > 0 ? `, ${IDLE} s of idle before each run` : '';
   const flags = NODE_FLAGS.length > 0 ? `, writers started with ${NODE_FLAGS.join(' ')}` : '';
   console.log(`bulk create of ${N.toLocaleString('en-US')} suite posts, ${ROUNDS} rounds (the first not counted)${idling}${flags}, ${describeRedis(redis.url)}`);
+  const pageCost = () => {
+    const micros = freshPageMicros();
+    return micros === null ? 'not measurable' : `${micros} us`;
+  };
+  console.log(`a page of fresh memory: ${pageCost()} per 4 KiB page (bench/support/fresh-page-cost.ts)`);
   try {
     for (const { kind } of WRITERS) writers.push(await startWriter({ kind, url: redis.url, prefix, posts: N, seed: SEED }, NODE_FLAGS));
     const measured = async (writer: WriterProcess): Promise<Run> => {
@@ -102,7 +112,7 @@ async function main(): Promise<void> {
       const redisBefore = await redisCpu(raw);
       const timesBefore = await commandTimes(raw);
       const faultsBefore = faultsOfRedis();
-      const { seconds, cpuMicros, pageFaults, stored } = await writer.run(N);
+      const { seconds, cpuMicros, gcMicros, pageFaults, stored } = await writer.run(N);
       const redisFaulted = faultsBetween(faultsBefore, faultsOfRedis());
       const redisSeconds = (await redisCpu(raw)) - redisBefore;
       const parts = partsOf(timesBefore, await commandTimes(raw), redisSeconds * 1e6, N);
@@ -111,6 +121,7 @@ async function main(): Promise<void> {
       return {
         wall: (seconds * 1e6) / N,
         cpu: cpuMicros / N,
+        gc: gcMicros / N,
         redis: (redisSeconds * 1e6) / N,
         parts,
         clientFaults: perThousand(pageFaults),
@@ -121,7 +132,7 @@ async function main(): Promise<void> {
       const measuredRuns: Run[] = [];
       for (const writer of writers) measuredRuns.push(await measured(writer));
       const line = (name: string, run: Run) =>
-        `${name} ${Math.round(perSecond(run)).toLocaleString('en-US')} posts/s, client ${run.cpu.toFixed(2)} us, Redis ${run.redis.toFixed(2)} us per post, ` +
+        `${name} ${Math.round(perSecond(run)).toLocaleString('en-US')} posts/s, client ${run.cpu.toFixed(2)} us (GC pauses ${run.gc.toFixed(2)}), Redis ${run.redis.toFixed(2)} us per post, ` +
         `page faults per 1,000 posts: client ${run.clientFaults.toFixed(0)}, Redis ${run.redisFaults === null ? '-' : run.redisFaults.toFixed(0)}`;
       console.log(`round ${round + 1}${round === 0 ? ' (warm-up)' : ''}: ${measuredRuns.map((run, i) => line(WRITERS[i].short, run)).join('; ')}`);
       if (round === 0) continue;
@@ -133,19 +144,21 @@ async function main(): Promise<void> {
     await raw.close();
     await redis.stop();
   }
+  console.log(`a page of fresh memory, after the runs: ${pageCost()}`);
   const span = (values: number[], digits: number) =>
     `${median(values).toFixed(digits)} (${Math.min(...values).toFixed(digits)} to ${Math.max(...values).toFixed(digits)})`;
   const row = (name: string, list: Run[]) => [
     name,
     span(list.map((run) => perSecond(run) / 1000), 1),
     span(list.map((run) => run.cpu), 2),
+    span(list.map((run) => run.gc), 2),
     span(list.map((run) => run.redis), 2),
     span(list.map((run) => run.clientFaults), 0),
     list.some((run) => run.redisFaults === null) ? '-' : span(list.map((run) => run.redisFaults!), 0),
   ];
   printTable(
-    ['writer', 'thousand posts/s', 'client CPU us/post', 'Redis CPU us/post', 'client faults/1,000 posts', 'Redis faults/1,000 posts'],
-    ['left', 'right', 'right', 'right', 'right', 'right'],
+    ['writer', 'thousand posts/s', 'client CPU us/post', 'its GC pauses us/post', 'Redis CPU us/post', 'client faults/1,000 posts', 'Redis faults/1,000 posts'],
+    ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
     WRITERS.map(({ title }, i) => row(title, runs[i])),
   );
   console.log("\nRedis's main thread per post, in us (medians; INFO cpu, and INFO commandstats for the commands):");

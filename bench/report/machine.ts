@@ -1,5 +1,6 @@
 import { readFileSync } from 'fs';
 import * as os from 'os';
+import { freshPageMicros } from '../support/fresh-page-cost';
 
 /** The machine and software a run measured on, recorded with its figures. */
 export interface Machine {
@@ -12,6 +13,11 @@ export interface Machine {
   server: string;
   /** os.loadavg() when the run started, and when it ended: how busy the machine was besides the suite. */
   loadAverage: { start: number[]; end: number[] };
+  /**
+   * Microseconds per 4 KiB page a process touches for the first time, when the run started and when it ended
+   * (fresh-page-cost.ts; null where it could not be told). Absent from runs recorded before it was measured.
+   */
+  freshPage?: { start: number | null; end: number | null };
 }
 
 function distribution(): string | undefined {
@@ -24,7 +30,8 @@ function distribution(): string | undefined {
 
 const round = (value: number) => Math.round(value * 100) / 100;
 
-export function describeMachine(server: string, loadAtStart: number[]): Machine {
+/** The machine at the end of a run; `loadAtStart` and `pageAtStart` were read when it started. */
+export function describeMachine(server: string, loadAtStart: number[], pageAtStart: number | null): Machine {
   const cpus = os.cpus();
   const kernel = `${os.type()} ${os.release()} ${os.arch()}`;
   const name = distribution();
@@ -36,5 +43,6 @@ export function describeMachine(server: string, loadAtStart: number[]): Machine 
     node: process.version,
     server,
     loadAverage: { start: loadAtStart.map(round), end: os.loadavg().map(round) },
+    freshPage: { start: pageAtStart, end: freshPageMicros() },
   };
 }

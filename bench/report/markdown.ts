@@ -2,6 +2,7 @@ import { PEER_NAMES } from '../peers/peer';
 import type { BulkFigure } from '../workloads/bulk-create';
 import type { TableOneResult } from '../workloads/table-one';
 import { integer, markdownTable, milliseconds, times } from './format';
+import type { Machine } from './machine';
 import type { SuiteResults } from './results';
 
 const DASH = '–';
@@ -148,6 +149,15 @@ function memorySection(results: SuiteResults): string[] {
 }
 
 /** docs/benchmarks.md, entirely from `results`. */
+/** The machine's cost of a fresh page, at the start and the end of the run (fresh-page-cost.ts). */
+function freshPage({ start, end }: NonNullable<Machine['freshPage']>): string {
+  const at = (micros: number | null) => (micros === null ? 'not measurable' : `${micros} us`);
+  return (
+    `${at(start)} per 4 KiB page at the start, ${at(end)} at the end: what a process waits for each page it touches for the first time ` +
+    '(the suite\'s log gives the page faults of each bulk run; [bulk operations](bulk-operations.md#memory-redis-takes-back) says what they cost)'
+  );
+}
+
 export function renderMarkdown(results: SuiteResults): string {
   const { machine, tableOne } = results;
   const lines: string[] = [
@@ -176,6 +186,7 @@ export function renderMarkdown(results: SuiteResults): string {
         ['RAM', `${machine.ramGiB} GiB`],
         ['OS', machine.os],
         ['Load average (1, 5, 15 min)', `${machine.loadAverage.start.join(', ')} at the start, ${machine.loadAverage.end.join(', ')} at the end`],
+        ...(machine.freshPage ? [['A page of fresh memory', freshPage(machine.freshPage)]] : []),
         ['Node', machine.node],
         ['Server', `${machine.server} (a private redis-server, no persistence)`],
         ...results.peers.map((peer) => [peer.name, peer.name === 'hand-written' ? `node-redis ${peer.version}` : peer.version]),

@@ -38,26 +38,26 @@ export async function bulkCreate(
   const once = async (writer: WriterProcess<SuiteWriterKind>, size: number) => {
     await server.flush();
     const redisBefore = server.pageFaults();
-    const { seconds, cpuMicros, pageFaults, stored } = await writer.run(size);
+    const { seconds, cpuMicros, gcMicros, pageFaults, stored } = await writer.run(size);
     const redisFaults = faultsBetween(redisBefore, server.pageFaults());
     const count = stored ?? (await server.keyCount());
     check(count === size, `${writer.name} holds ${count} posts after bulk create, expected ${size}`);
     await server.flush();
-    return { seconds, cpuMicros, pageFaults, redisFaults };
+    return { seconds, cpuMicros, gcMicros, pageFaults, redisFaults };
   };
   const warmup = Math.min(options.warmup, n);
   for (const writer of writers) await once(writer, warmup);
   for (let rep = 0; rep < reps; rep++) {
     for (let k = 0; k < writers.length; k++) {
       const writer = writers[(k + rep) % writers.length];
-      const { seconds, cpuMicros, pageFaults, redisFaults } = await once(writer, n);
+      const { seconds, cpuMicros, gcMicros, pageFaults, redisFaults } = await once(writer, n);
       runs.get(writer)!.push(seconds);
       // the writer process's CPU per post: what tells a slow run of a busy machine from a costlier one; the page
       // faults: memory the writer and Redis took from the kernel during the run (docs/bulk-operations.md)
-      const cpu = (cpuMicros / n).toFixed(1);
+      const cpu = `${(cpuMicros / n).toFixed(1)} us of its CPU per post (GC pauses ${(gcMicros / n).toFixed(1)})`;
       const perThousand = (faults: number) => Math.round((faults * 1000) / n);
       const faults = `page faults per 1,000 posts: its ${perThousand(pageFaults)}, Redis's ${redisFaults === null ? '-' : perThousand(redisFaults)}`;
-      options.log(`bulk create ${rep + 1}/${reps}: ${writer.name} ${Math.round(n / seconds).toLocaleString('en-US')} posts/s, ${cpu} us of its CPU per post, ${faults}`);
+      options.log(`bulk create ${rep + 1}/${reps}: ${writer.name} ${Math.round(n / seconds).toLocaleString('en-US')} posts/s, ${cpu}, ${faults}`);
     }
   }
   const figure = (writer: WriterProcess<SuiteWriterKind>): BulkFigure => {

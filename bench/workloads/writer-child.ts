@@ -7,11 +7,12 @@
  * writer on node-redis after it then paid for that (in one process, saveMany after the hand-written bulk
  * load: 70,600 and 89,900 posts/s, against 103,800 and 98,800 without it).
  *
- * Started with its WriterSetup (JSON) as argument; answers `run` with the seconds, the CPU time and the page
- * faults of one bulk create of the first `size` posts on the emptied database, and the writer's own count of
- * what it stored.
+ * Started with its WriterSetup (JSON) as argument; answers `run` with the seconds, the CPU time, the
+ * garbage-collection pauses and the page faults of one bulk create of the first `size` posts on the emptied
+ * database, and the writer's own count of what it stored.
  */
 import 'reflect-metadata';
+import { PerformanceObserver } from 'perf_hooks';
 import { makePosts } from './posts';
 import { openWriter } from './bulk-writers';
 import type { FromWriter, ToWriter, WriterSetup } from './writer-messages';
@@ -22,6 +23,14 @@ async function main(): Promise<void> {
   const setup = JSON.parse(process.argv[2]) as WriterSetup;
   const writer = await openWriter(setup.kind, setup.url, setup.prefix);
   const { posts } = makePosts(setup.posts, setup.seed, 0);
+  // the main thread's garbage-collection pauses so far, in milliseconds (each reported once it has ended)
+  let paused = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) paused += entry.duration;
+  }).observe({ entryTypes: ['gc'] });
+  // the pauses up to now, their entries delivered: Node queues each entry as an immediate once the pause has
+  // ended, and hands it to the observer on a later one
+  const pausedSoFar = () => new Promise<number>((resolve) => setImmediate(() => setImmediate(() => resolve(paused))));
   // one message at a time: the suite waits for each answer before it sends the next
   process.on('message', (message: ToWriter) => {
     if (message.type === 'close') {
@@ -32,6 +41,7 @@ async function main(): Promise<void> {
       try {
         writer.reset(message.size);
         writer.prepare?.(posts, 0, message.size);
+        const pausedBefore = await pausedSoFar();
         const faults = process.resourceUsage().minorPageFault;
         const cpu = process.cpuUsage();
         const began = process.hrtime.bigint();
@@ -39,7 +49,8 @@ async function main(): Promise<void> {
         const seconds = Number(process.hrtime.bigint() - began) / 1e9;
         const used = process.cpuUsage(cpu);
         const pageFaults = process.resourceUsage().minorPageFault - faults;
-        send({ type: 'ran', seconds, cpuMicros: used.user + used.system, pageFaults, stored: writer.count ? await writer.count() : null });
+        const gcMicros = ((await pausedSoFar()) - pausedBefore) * 1000;
+        send({ type: 'ran', seconds, cpuMicros: used.user + used.system, gcMicros, pageFaults, stored: writer.count ? await writer.count() : null });
       } catch (error) {
         send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       }

@@ -12,7 +12,7 @@ export interface WriterProcess<K extends WriterKind = WriterKind> {
   readonly name: string;
   /** How the writer writes many posts (its bulkMethod). */
   readonly method: string;
-  /** One bulk create of the first `size` posts; resolves to its seconds, CPU time, page faults and own count. */
+  /** One bulk create of the first `size` posts; resolves to its seconds, CPU time, garbage-collection pauses, page faults and own count. */
   run(size: number): Promise<WriterRun>;
   /** Closes the writer's connections and waits for its process to end. */
   close(): Promise<void>;
@@ -41,7 +41,7 @@ export function startWriter<K extends WriterKind>(setup: WriterSetup & { readonl
         child.send({ type: 'run', size } satisfies ToWriter);
         const reply = await replies.next();
         if (reply.type !== 'ran') throw new Error(`${ready.name}: ${reply.type === 'failed' ? reply.message : 'unexpected reply'}`);
-        return { seconds: reply.seconds, cpuMicros: reply.cpuMicros, pageFaults: reply.pageFaults, stored: reply.stored };
+        return { seconds: reply.seconds, cpuMicros: reply.cpuMicros, gcMicros: reply.gcMicros, pageFaults: reply.pageFaults, stored: reply.stored };
       },
       async close() {
         if (child.exitCode !== null || child.signalCode !== null) return;

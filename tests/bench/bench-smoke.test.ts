@@ -66,6 +66,10 @@ test('the JSON holds every workload for every library, with the machine and vers
   expect(results.machine.cores).toBeGreaterThan(0);
   expect(results.machine.server).toMatch(/^(Redis|Valkey) \d+\.\d+/);
   expect(results.machine.node).toBe(process.version);
+  // the cost of a fresh page, at the start and the end: a positive time, or null where faults are not counted
+  for (const micros of [results.machine.freshPage!.start, results.machine.freshPage!.end]) {
+    if (micros !== null) expect(micros).toBeGreaterThan(0);
+  }
   for (const table of [results.tableOne.sequential, results.tableOne.concurrent]) {
     expect(table.operations.map((row) => row.operation)).toEqual(['create', 'count', 'load', 'update', 'delete']);
     for (const row of table.operations) {
@@ -101,6 +105,7 @@ test('the page shows the figures of the JSON: rates, ratios and the targets as j
   expect(page).toContain(results.machine.cpu);
   expect(page).toContain('npm run bench');
   expect(page).toContain(`| Server | ${results.machine.server} (a private redis-server`);
+  expect(page).toMatch(/\| A page of fresh memory \| (\d+(\.\d+)? us|not measurable) per 4 KiB page at the start, /);
 });
 
 test("the bulk section and the bulk targets show what node-redis alone carried for the same writes", () => {
