@@ -4,22 +4,38 @@
  * applied) while the arguments of a huge call are built a few slices at a time, not all at once.
  * Resolves once every slice is done; the first rejection rejects it (after the slices in flight settle).
  */
-export async function inWindows<I>(
+export function inWindows<I>(
   items: readonly I[],
   size: number,
   inFlight: number,
   work: (slice: readonly I[]) => Promise<void>,
 ): Promise<void> {
-  let next = 0;
+  return inRanges(0, items.length, size, inFlight, (from, to) => work(items.slice(from, to)));
+}
+
+/**
+ * inWindows over the positions `start` to `end` (excluded) of a list the caller holds: `work(from, to)` for
+ * each slice, with no array of positions made (a bulk call of 100,000 items would make one of 800 KB, and
+ * memory that large is taken fresh from the kernel on each call).
+ */
+export async function inRanges(
+  start: number,
+  end: number,
+  size: number,
+  inFlight: number,
+  work: (from: number, to: number) => Promise<void>,
+): Promise<void> {
+  let next = start;
   const lane = async (): Promise<void> => {
-    while (next < items.length) {
-      const slice = items.slice(next, next + size);
-      next += size;
-      await work(slice);
+    while (next < end) {
+      const from = next;
+      next = Math.min(next + size, end);
+      await work(from, next);
     }
   };
   const lanes: Array<Promise<void>> = [];
-  for (let i = 0; i < inFlight && i * size < items.length; i++) lanes.push(lane());
+  // a lane per slice, up to inFlight (`at` steps rather than i * size, which is NaN for i = 0 and size Infinity)
+  for (let i = 0, at = start; i < inFlight && at < end; i++, at += size) lanes.push(lane());
   const settled = await Promise.allSettled(lanes);
   for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
 }

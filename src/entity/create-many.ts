@@ -12,7 +12,7 @@ import { ModelDescriptor } from '../metadata/model-descriptor';
 import { refuseCrossSlotParent } from '../relations/cross-slot';
 import { parentChecks } from '../relations/parent-checks';
 import { CREATES_IN_FLIGHT, firstChunks } from './bulk-options';
-import { inWindows } from './bulk-windows';
+import { inRanges } from './bulk-windows';
 import { stateOf } from './entity-state';
 import { prepareWrite, refusal } from './write-entity';
 import { asError } from '../errors/as-error';
@@ -42,7 +42,6 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
   const connection = activeConnection();
   const store = new BulkStore(model, connection);
   const parents = parentChecks(model, connection);
-  const positions = entities.map((_, at) => at);
   // When every new object takes the plain path (sequence ids, nothing to check, no foreign key), one INCRBY
   // draws the ids of the whole call first, the entity at position p taking first + p: a chunk then needs no
   // round trip before its write, which would wait behind the chunks already sent. An entity its codecs refuse
@@ -58,18 +57,17 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
     }
     const fields = model.dynamicProperty === undefined ? snapshotFields(model) : undefined;
     const create: PlainCreate = { model, store, target, first, entities, errors, fields };
-    const insert = (chunk: readonly number[]) => insertChunk(create, chunk);
+    const insert = (from: number, to: number) => insertChunk(create, from, to);
     // a few small chunks one at a time, then the window (RAMP_CHUNKS in bulk-options.ts says why)
     const small = firstChunks(entities.length, chunkSize);
-    await inWindows(positions.slice(0, small.objects), small.size, 1, insert);
-    await inWindows(positions.slice(small.objects), chunkSize, CREATES_IN_FLIGHT, insert);
+    await inRanges(0, small.objects, small.size, 1, insert);
+    await inRanges(small.objects, entities.length, chunkSize, CREATES_IN_FLIGHT, insert);
     return errors;
   }
   const uuids = model.idStrategy === 'uuid';
-  await inWindows(positions, chunkSize, CREATES_IN_FLIGHT, async (chunk) => {
+  await inRanges(0, entities.length, chunkSize, CREATES_IN_FLIGHT, async (from, to) => {
     const pending: PendingCreate[] = [];
-    for (let i = 0; i < chunk.length; i++) {
-      const at = chunk[i];
+    for (let at = from; at < to; at++) {
       try {
         prepareWrite(model, entities[at], true);
         const fields = encodeAttributes(model, entities[at]);
@@ -115,12 +113,12 @@ interface PlainCreate {
 }
 
 /**
- * One chunk of a plain create: each entity encoded straight into its HSET arguments (no map per object),
- * written with one MULTI, then their values kept as the objects' snapshots, a few objects to an array
- * (shared-snapshots.ts), or for a model with dynamic attributes those arguments themselves (hset-args.ts),
- * without the key.
+ * One chunk of a plain create, the entities at positions `from` to `to` (excluded): each entity encoded
+ * straight into its HSET arguments (no map per object), written with one MULTI, then their values kept as the
+ * objects' snapshots, a few objects to an array (shared-snapshots.ts), or for a model with dynamic attributes
+ * those arguments themselves (hset-args.ts), without the key.
  */
-async function insertChunk({ model, store, target, first, entities, errors, fields }: PlainCreate, chunk: readonly number[]): Promise<void> {
+async function insertChunk({ model, store, target, first, entities, errors, fields }: PlainCreate, from: number, to: number): Promise<void> {
   const sink = new HsetArgsSink();
   // room for every attribute; dynamic attributes grow the arguments past it
   const width = model.attributes.length;
@@ -128,8 +126,7 @@ async function insertChunk({ model, store, target, first, entities, errors, fiel
   const ats: number[] = [];
   const ids: string[] = [];
   const hsets: string[][] = [];
-  for (let i = 0; i < chunk.length; i++) {
-    const at = chunk[i];
+  for (let at = from; at < to; at++) {
     try {
       const args = newHsetArgs(width);
       prepareWrite(model, entities[at], true);

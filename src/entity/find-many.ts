@@ -10,7 +10,7 @@ import type { FindManyOptions } from '../types/bulk-types';
 import type { EntityClass, Persisted } from '../types/entity-types';
 import type { BaseEntity } from './base-entity';
 import { chunkSizeOption, READS_IN_FLIGHT } from './bulk-options';
-import { inWindows } from './bulk-windows';
+import { inRanges } from './bulk-windows';
 import { materializeAll } from './materialize';
 import { knownOptions } from '../errors/options-argument';
 import { FIND_MANY_OPTIONS } from './option-names';
@@ -48,10 +48,9 @@ export function findManyChunkSize(operation: string, options: FindManyOptions | 
 /** loadMany of `ids` in transactions of `chunkSize` ids, READS_IN_FLIGHT at once; the answers in the ids' order. */
 async function inChunks(store: ObjectStore, ids: readonly string[], chunkSize: number): Promise<Array<EncodedFields | null>> {
   const loaded = new Array<EncodedFields | null>(ids.length);
-  const positions = ids.map((_, at) => at);
-  await inWindows(positions, chunkSize, READS_IN_FLIGHT, async (chunk) => {
-    const fields = await store.loadMany(chunk.map((at) => ids[at]));
-    chunk.forEach((at, i) => (loaded[at] = fields[i]));
+  await inRanges(0, ids.length, chunkSize, READS_IN_FLIGHT, async (from, to) => {
+    const fields = await store.loadMany(ids.slice(from, to));
+    for (let i = 0; i < fields.length; i++) loaded[from + i] = fields[i];
   });
   return loaded;
 }

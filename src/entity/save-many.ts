@@ -120,68 +120,80 @@ async function saveItems<T extends BaseEntity>(
   replicas: ReplicaPolicy | undefined,
   fail: (index: number, entity: T, error: unknown, written?: boolean) => void,
 ): Promise<Array<Persisted<T>>> {
-  // known once the instances' earlier operations have settled (a save under way may have created one)
-  const creating = new Array<boolean>(entities.length);
-  for (let at = 0; at < entities.length; at++) creating[at] = states[at].stored === undefined;
+  // The call's lists of one entry per item are sized once, never grown (a list grown item by item is copied
+  // each time it grows), and its flags are bytes: past about 16,000 items a list is memory of its own, taken
+  // fresh from the kernel on every call, and on the virtual machines the suite runs on each fresh 4 KiB page
+  // costs about 12 us (docs/bulk-operations.md, "Memory Redis takes back").
+  // 1 for an instance to create: known once the instances' earlier operations have settled (a save under way
+  // may have created one)
+  const creating = new Uint8Array(entities.length);
+  for (let at = 0; at < entities.length; at++) creating[at] = states[at].stored === undefined ? 1 : 0;
   // the positions of the instances that passed the steps before their write
-  const ready: number[] = [];
+  const ready: number[] = new Array(entities.length);
+  let readyCount = 0;
   const stepsBefore = hasBeforeSteps(model, validate);
   for (let at = 0; at < entities.length; at++) {
     if (!stepsBefore) {
-      ready.push(at);
+      ready[readyCount++] = at;
       continue;
     }
     try {
-      await before(model, entities[at], creating[at], validate);
-      ready.push(at);
+      await before(model, entities[at], creating[at] === 1, validate);
+      ready[readyCount++] = at;
     } catch (error) {
       fail(indexes[at], entities[at], error);
     }
   }
+  ready.length = readyCount;
 
-  const written = new Array<boolean>(entities.length).fill(false);
+  // 1 for an instance written
+  const written = new Uint8Array(entities.length);
   await afterSchema(model, async () => {
     // Changes to loaded objects first, in chunks (update-many.lua), then the new objects, in chunks. A sharded
     // model's unique values are claimed object by object (claimed-write.ts): its changes, then its creates, go
     // one save.lua call each (writeEntity, as save() does), pipelined, at most UPDATES_IN_FLIGHT under way, but
     // those sharing a unique value one after the other, in order (claim-order.ts).
     const oneByOne = claimsUniques(model);
-    const updates: number[] = [];
-    const creates: number[] = [];
-    for (let i = 0; i < ready.length; i++) {
+    let createCount = 0;
+    for (let i = 0; i < ready.length; i++) createCount += creating[ready[i]];
+    const updates: number[] = new Array(ready.length - createCount);
+    const creates: number[] = new Array(createCount);
+    for (let i = 0, u = 0, c = 0; i < ready.length; i++) {
       const at = ready[i];
-      if (creating[at]) creates.push(at);
-      else updates.push(at);
+      if (creating[at] === 1) creates[c++] = at;
+      else updates[u++] = at;
     }
     if (oneByOne) {
       await writeEach(updates);
       await writeEach(creates);
       return;
     }
+    // every item an update, or every item a create (a bulk load): the lists as they are, no copy
+    const allUpdates = updates.length === entities.length;
     const updateErrors = await updateMany(
       model,
-      updates.map((at) => entities[at]),
-      updates.map((at) => states[at]),
+      allUpdates ? entities : updates.map((at) => entities[at]),
+      allUpdates ? states : updates.map((at) => states[at]),
       chunkSize,
     );
     for (let i = 0; i < updates.length; i++) record(updates[i], updateErrors[i]);
     const createErrors = await createMany(
       model,
-      creates.map((at) => entities[at]),
+      creates.length === entities.length ? entities : creates.map((at) => entities[at]),
       chunkSize,
     );
     for (let i = 0; i < creates.length; i++) record(creates[i], createErrors[i]);
   });
 
   function record(at: number, error: unknown): void {
-    if (error === undefined) written[at] = true;
+    if (error === undefined) written[at] = 1;
     else fail(indexes[at], entities[at], error);
   }
 
   async function writeOne(at: number): Promise<void> {
     try {
       await writeEntity(model, entities[at], states[at]);
-      written[at] = true;
+      written[at] = 1;
     } catch (error) {
       fail(indexes[at], entities[at], error);
     }
@@ -207,7 +219,8 @@ async function saveItems<T extends BaseEntity>(
     shortfalls = await bulkReplicaShortfalls(model, operations, replicas);
   }
 
-  const saved: Array<Persisted<T>> = [];
+  const saved: Array<Persisted<T>> = new Array(ready.length);
+  let savedCount = 0;
   const hooksAfter = AFTER.some((kind) => model.hookMethods(kind).length > 0);
   for (let i = 0; i < ready.length; i++) {
     const at = ready[i];
@@ -225,8 +238,9 @@ async function saveItems<T extends BaseEntity>(
     // as save() throws a replica shortfall after its after-hooks
     const shortfall = shortfalls?.get(states[at].id!);
     if (shortfall) fail(indexes[at], entity, shortfall, true);
-    else saved.push(entity as Persisted<T>);
+    else saved[savedCount++] = entity as Persisted<T>;
   }
+  saved.length = savedCount;
   return saved;
 }
 

@@ -9,7 +9,7 @@ import { ModelDescriptor } from '../metadata/model-descriptor';
 import { refuseCrossSlotParent } from '../relations/cross-slot';
 import { parentChecks } from '../relations/parent-checks';
 import { UPDATE_CHUNKS_IN_FLIGHT } from './bulk-options';
-import { inWindows } from './bulk-windows';
+import { inRanges } from './bulk-windows';
 import { EntityState } from './entity-state';
 import { keepUpdate, planEntityUpdate, refusal } from './write-entity';
 
@@ -39,10 +39,9 @@ export async function updateMany(
   const connection = activeConnection();
   const store = new BulkStore(model, connection);
   const parents = parentChecks(model, connection);
-  const positions = entities.map((_, at) => at);
-  await inWindows(positions, chunkSize, UPDATE_CHUNKS_IN_FLIGHT, async (chunk) => {
+  await inRanges(0, entities.length, chunkSize, UPDATE_CHUNKS_IN_FLIGHT, async (from, to) => {
     const pending: PendingChange[] = [];
-    for (const at of chunk) {
+    for (let at = from; at < to; at++) {
       try {
         const { changes, readVersion, stored } = planEntityUpdate(model, entities[at], states[at]);
         refuseCrossSlotParent(parents, changes.set);
