@@ -148,7 +148,6 @@ function memorySection(results: SuiteResults): string[] {
   ];
 }
 
-/** docs/benchmarks.md, entirely from `results`. */
 /** The machine's cost of a fresh page, at the start and the end of the run (fresh-page-cost.ts). */
 function freshPage({ start, end }: NonNullable<Machine['freshPage']>): string {
   const at = (micros: number | null) => (micros === null ? 'not measurable' : `${micros} us`);
@@ -158,6 +157,7 @@ function freshPage({ start, end }: NonNullable<Machine['freshPage']>): string {
   );
 }
 
+/** docs/benchmarks.md, entirely from `results`. */
 export function renderMarkdown(results: SuiteResults): string {
   const { machine, tableOne } = results;
   const lines: string[] = [

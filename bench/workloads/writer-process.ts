@@ -12,7 +12,10 @@ export interface WriterProcess<K extends WriterKind = WriterKind> {
   readonly name: string;
   /** How the writer writes many posts (its bulkMethod). */
   readonly method: string;
-  /** One bulk create of the first `size` posts; resolves to its seconds, CPU time, garbage-collection pauses, page faults and own count. */
+  /**
+   * One bulk create of the first `size` posts; resolves to its seconds, CPU time, garbage-collection pauses,
+   * page faults and own count.
+   */
   run(size: number): Promise<WriterRun>;
   /** Closes the writer's connections and waits for its process to end. */
   close(): Promise<void>;

@@ -2,7 +2,8 @@
  * Runs `work` on consecutive slices of `items` of at most `size`, with at most `inFlight` slices awaiting
  * Redis at once: enough to keep the connection busy (each slice is sent while the previous ones are being
  * applied) while the arguments of a huge call are built a few slices at a time, not all at once.
- * Resolves once every slice is done; the first rejection rejects it (after the slices in flight settle).
+ * Resolves once every slice is done. A slice that rejects stops its lane; the others go on to the end, and
+ * the call then rejects with the first rejection.
  */
 export function inWindows<I>(
   items: readonly I[],
