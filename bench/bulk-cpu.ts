@@ -24,7 +24,7 @@
 import { nonNegativeNumber, option, positiveInteger } from './support/args';
 import { connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
 import { CallCost, commandTimeBetween, CommandTimes, commandTimes, redisCpu } from './support/call-costs';
-import { freshPageMicros } from './support/fresh-page-cost';
+import { describeFreshPage, freshPageMicros } from './support/fresh-page-cost';
 import { check, median } from './support/measure';
 import { faultsBetween, redisFaults } from './support/redis-faults';
 import { printTable } from './support/table';
@@ -98,10 +98,7 @@ async function main(): Promise<void> {
   const idling = IDLE > 0 ? `, ${IDLE} s of idle before each run` : '';
   const flags = NODE_FLAGS.length > 0 ? `, writers started with ${NODE_FLAGS.join(' ')}` : '';
   console.log(`bulk create of ${N.toLocaleString('en-US')} suite posts, ${ROUNDS} rounds (the first not counted)${idling}${flags}, ${describeRedis(redis.url)}`);
-  const pageCost = () => {
-    const micros = freshPageMicros();
-    return micros === null ? 'not measurable' : `${micros} us`;
-  };
+  const pageCost = () => describeFreshPage(freshPageMicros());
   console.log(`a page of fresh memory: ${pageCost()} per 4 KiB page (bench/support/fresh-page-cost.ts)`);
   try {
     for (const { kind } of WRITERS) writers.push(await startWriter({ kind, url: redis.url, prefix, posts: N, seed: SEED }, NODE_FLAGS));

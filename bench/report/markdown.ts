@@ -2,6 +2,7 @@ import { PEER_NAMES } from '../peers/peer';
 import type { BulkFigure } from '../workloads/bulk-create';
 import type { TableOneResult } from '../workloads/table-one';
 import { integer, markdownTable, milliseconds, times } from './format';
+import { describeFreshPage } from '../support/fresh-page-cost';
 import type { Machine } from './machine';
 import type { SuiteResults } from './results';
 
@@ -150,9 +151,8 @@ function memorySection(results: SuiteResults): string[] {
 
 /** The machine's cost of a fresh page, at the start and the end of the run (fresh-page-cost.ts). */
 function freshPage({ start, end }: NonNullable<Machine['freshPage']>): string {
-  const at = (micros: number | null) => (micros === null ? 'not measurable' : `${micros} us`);
   return (
-    `${at(start)} per 4 KiB page at the start, ${at(end)} at the end: what a process waits for each page it touches for the first time ` +
+    `${describeFreshPage(start)} per 4 KiB page at the start, ${describeFreshPage(end)} at the end: what a process waits for each page it touches for the first time ` +
     '(the suite\'s log gives the page faults of each bulk run; [bulk operations](bulk-operations.md#memory-redis-takes-back) says what they cost)'
   );
 }

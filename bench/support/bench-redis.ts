@@ -1,5 +1,6 @@
 import { randomBytes } from 'crypto';
 import { createClient } from 'redis';
+import { serverNameOf } from '../../src/connection/server-name';
 import { redisForRun } from '../../tools/private-redis';
 
 export { redisForRun };
@@ -27,15 +28,9 @@ export function describeRedis(url: string): string {
   return url === process.env.REDIS_URL ? url : `private redis-server at ${url}`;
 }
 
-/**
- * The server and its version, as the reports name them: `Redis 7.0.15`, or `Valkey 8.0.1` for a Valkey, which
- * also gives a `redis_version` (the Redis version it answers as, 7.2.4 for Valkey 8).
- */
+/** The server and its version, as the reports name them (serverNameOf): `Redis 7.0.15`, `Valkey 8.0.1`. */
 export async function serverName(client: Client): Promise<string> {
-  const info = await client.info('server');
-  const field = (name: string) => new RegExp(`^${name}:(\\S+)`, 'm').exec(info)?.[1];
-  const valkey = field('valkey_version');
-  return valkey ? `Valkey ${valkey}` : `Redis ${field('redis_version') ?? 'unknown'}`;
+  return serverNameOf(await client.info('server')) ?? 'Redis unknown';
 }
 
 /** Unlinks every key under `prefix:` (SCAN, never KEYS); resolves to how many there were. */

@@ -23,3 +23,8 @@ export function freshPageMicros(): number | null {
   if (faults < size / PAGE / 2) return null;
   return Math.round((micros / faults) * 100) / 100;
 }
+
+/** How the reports give a reading of freshPageMicros: `12.4 us`, or `not measurable`. */
+export function describeFreshPage(micros: number | null): string {
+  return micros === null ? 'not measurable' : `${micros} us`;
+}

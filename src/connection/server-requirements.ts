@@ -1,6 +1,7 @@
 import { ConnectionError } from '../errors/errors';
 import { probes } from '../scripts/scripts';
 import type { RedisCommands } from './redis-commands';
+import { serverNameOf } from './server-name';
 import { everyMaster, NodeCommands } from './topology';
 
 /**
@@ -74,11 +75,7 @@ async function passesErrorCodes(node: NodeCommands): Promise<boolean> {
 /** `Redis 6.0.16`, say, from INFO server, for the refusal's message; undefined when it cannot be read. */
 async function serverVersion(node: NodeCommands): Promise<string | undefined> {
   try {
-    const info = String(await node.sendCommand(['INFO', 'server']));
-    const valkey = /^valkey_version:(\S+)/m.exec(info);
-    if (valkey) return `Valkey ${valkey[1]}`;
-    const redis = /^redis_version:(\S+)/m.exec(info);
-    return redis ? `Redis ${redis[1]}` : undefined;
+    return serverNameOf(String(await node.sendCommand(['INFO', 'server'])));
   } catch {
     return undefined;
   }

@@ -168,20 +168,9 @@ async function saveItems<T extends BaseEntity>(
       await writeEach(creates);
       return;
     }
-    // every item an update, or every item a create (a bulk load): the lists as they are, no copy
-    const allUpdates = updates.length === entities.length;
-    const updateErrors = await updateMany(
-      model,
-      allUpdates ? entities : updates.map((at) => entities[at]),
-      allUpdates ? states : updates.map((at) => states[at]),
-      chunkSize,
-    );
+    const updateErrors = await updateMany(model, atPositions(entities, updates), atPositions(states, updates), chunkSize);
     for (let i = 0; i < updates.length; i++) record(updates[i], updateErrors[i]);
-    const createErrors = await createMany(
-      model,
-      creates.length === entities.length ? entities : creates.map((at) => entities[at]),
-      chunkSize,
-    );
+    const createErrors = await createMany(model, atPositions(entities, creates), chunkSize);
     for (let i = 0; i < creates.length; i++) record(creates[i], createErrors[i]);
   });
 
@@ -242,6 +231,14 @@ async function saveItems<T extends BaseEntity>(
   }
   saved.length = savedCount;
   return saved;
+}
+
+/**
+ * The items at `positions` (increasing, each at most once): the list itself when they are all of it (a bulk
+ * load of new objects only, or of changes only), with no copy of a list that may hold millions.
+ */
+function atPositions<I>(items: readonly I[], positions: readonly number[]): readonly I[] {
+  return positions.length === items.length ? items : positions.map((at) => items[at]);
 }
 
 const BEFORE: readonly HookKind[] = ['beforeValidate', 'beforeSave', 'beforeCreate', 'beforeUpdate'];
