@@ -81,6 +81,8 @@ export class Connection {
 
   /** Whether the server is fit, as last asked (fitServer); undefined until asked, or after a refusal. */
   private fit: Promise<void> | undefined;
+  /** When the server is asked, as a refusal's message begins: at connect(), until the client first reconnects. */
+  private asking = 'connect';
 
   /**
    * Resolves once the server is known to be one redis-record can keep its guarantees on
@@ -99,13 +101,15 @@ export class Connection {
    * fit before.
    */
   reconnected(): void {
+    this.asking = 'after the client reconnected';
     this.fit = this.askFit(false);
     // the refusal is for the operations that wait for it; no one may be waiting yet
     this.fit.catch(() => undefined);
   }
 
   private askFit(strict: boolean): Promise<void> {
-    const asked: Promise<void> = refuseUnfitServer(this.client, strict ? 'connect' : 'after the client reconnected').catch((error: unknown) => {
+    // a refusal asked again later (strict) still says it came after a reconnection, once there was one
+    const asked: Promise<void> = refuseUnfitServer(this.client, this.asking).catch((error: unknown) => {
       if (!strict && !(error instanceof ConnectionError)) return;
       if (this.fit === asked) this.fit = undefined;
       throw error;

@@ -110,7 +110,16 @@ describe('a server that comes back unfit after a reconnection', () => {
     );
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toMatch(/^after the client reconnected: the server \((Redis|Valkey) [\d.]+\) has no ZMSCORE: .*Nothing was written$/);
-    // neither the object nor the model definitions, which a reconnection writes again
+    // the next operation asks again (a refusal is not kept), and is refused the same way: once the client has
+    // reconnected, a refusal never reads as one at connect(), whether or not the reconnection's own ask had
+    // already settled when the operation came
+    const again = await SvNote.create({ text: 'refused again' }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(again).toBeInstanceOf(ConnectionError);
+    expect((again as Error).message).toMatch(/^after the client reconnected: the server \((Redis|Valkey) [\d.]+\) has no ZMSCORE: /);
+    // neither the objects nor the model definitions, which a reconnection writes again
     expect(await keysOf(unfit)).toBe(0);
 
     // a fit server back: the next operation asks again, and goes on
