@@ -81,7 +81,7 @@ const perSecond = (run: Run) => 1e6 / run.wall;
 
 /** The writers, taking turns in this order each round: saveMany first, then the two forms of the reference. */
 const WRITERS: ReadonlyArray<{ kind: WriterKind; short: string; title: string }> = [
-  { kind: 'redis-record', short: 'saveMany', title: 'saveMany (building the entities in the timing)' },
+  { kind: 'redis-record', short: 'saveMany', title: "saveMany (given the posts' attributes, building the instances in the timing)" },
   { kind: 'reference', short: 'reference', title: "reference (building the commands in the timing, as the suite's)" },
   { kind: 'reference-prebuilt', short: 'prebuilt reference', title: 'reference with the commands built before the clock' },
 ];

@@ -13,7 +13,10 @@ export class SuitePost extends BaseEntity {
 }
 
 /** The shape of `Model.saveMany` the bulk workload relies on: per-item failures reported, not thrown. */
-type SaveMany = (this: typeof SuitePost, entities: SuitePost[]) => Promise<{ failed?: ReadonlyArray<{ index: number; error: Error }> }>;
+type SaveMany = (
+  this: typeof SuitePost,
+  items: Array<ReturnType<typeof suitePostAttributes>>,
+) => Promise<{ saved: SuitePost[]; failed?: ReadonlyArray<{ index: number; error: Error }> }>;
 
 /** Creates in flight when saveMany is not there. */
 const FALLBACK_IN_FLIGHT = 1000;
@@ -70,17 +73,18 @@ export async function redisRecordPeer(url: string, prefix: string): Promise<Peer
         await inFlight(from, to, FALLBACK_IN_FLIGHT, async (i) => void (ids[i] = (await SuitePost.create(suitePostAttributes(posts[i]))).id));
         return;
       }
-      // One call, as an application would make it: saveMany chunks and pipelines the writes itself.
-      const entities: SuitePost[] = [];
-      for (let i = from; i < to; i++) entities.push(SuitePost.build(suitePostAttributes(posts[i])));
-      const result = await saveMany.call(SuitePost, entities);
+      // One call, as an application loading its data makes it: the posts' attributes, from which saveMany builds
+      // the instances it hands back, chunking and pipelining the writes itself.
+      const items = new Array<ReturnType<typeof suitePostAttributes>>(to - from);
+      for (let i = from; i < to; i++) items[i - from] = suitePostAttributes(posts[i]);
+      const result = await saveMany.call(SuitePost, items);
       const failed = result.failed ?? [];
       if (failed.length > 0) throw new Error(`redis-record saveMany: ${failed.length} failed, first: ${failed[0].error.message}`);
-      for (let i = from; i < to; i++) ids[i] = String(entities[i - from].id);
+      for (let i = from; i < to; i++) ids[i] = String(result.saved[i - from].id);
     },
     bulkMethod: () =>
       saveManyOf()
-        ? 'SuitePost.saveMany(entities), one call with every post (its default chunks)'
+        ? "SuitePost.saveMany(attributes), one call with every post's attributes (its default chunks)"
         : `SuitePost.create() with ${FALLBACK_IN_FLIGHT} in flight (saveMany not available in this build)`,
     close: () => disconnect(),
   };
