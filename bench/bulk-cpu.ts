@@ -6,10 +6,11 @@
  * own as in the suite (bench/workloads/writer-child.ts). Per run: posts/s, the writer process's CPU per post
  * (`process.cpuUsage()`, garbage collection included, with the main thread's garbage-collection pauses apart)
  * and Redis's main thread's (`INFO cpu`). Prints every run, then a table of medians and ranges, Redis's time
- * per post split by command (INFO commandstats), and saveMany's share of each reference round by round. The first round is a warm-up, not counted. Each run
- * also counts the minor page faults of the writer process and of Redis (a server on this machine), per
- * thousand posts: memory touched for the first time, or again after it was given back to the kernel; what one
- * such page costs on this machine is measured before the first run and after the last (fresh-page-cost.ts).
+ * per post split by command (INFO commandstats), and saveMany's share of each reference round by round. The
+ * first round is a warm-up, not counted. Each run also counts the minor page faults of the writer process and
+ * of Redis (a server on this machine), per thousand posts: memory touched for the first time, or again after
+ * it was given back to the kernel; what one such page costs on this machine is measured before the first run
+ * and after the last (fresh-page-cost.ts).
  * `--idle=S` waits S seconds before each run, as a writer of the suite waits while the others run: after ten
  * seconds or so of idle, Redis's allocator has given the memory it had freed back to the kernel.
  *

@@ -15,7 +15,7 @@ export class SuitePost extends BaseEntity {
 /** The shape of `Model.saveMany` the bulk workload relies on: per-item failures reported, not thrown. */
 type SaveMany = (
   this: typeof SuitePost,
-  items: Array<ReturnType<typeof suitePostAttributes>>,
+  items: SuitePostAttributes[],
 ) => Promise<{ saved: SuitePost[]; failed?: ReadonlyArray<{ index: number; error: Error }> }>;
 
 /** Creates in flight when saveMany is not there. */
@@ -33,6 +33,9 @@ export const suitePostAttributes = (post: PostData) => ({
   content: post.content,
   createdAt: new Date(post.createdAt),
 });
+
+/** What suitePostAttributes gives: the items the bulk workload hands saveMany. */
+export type SuitePostAttributes = ReturnType<typeof suitePostAttributes>;
 
 /** redis-record through its ActiveRecord API, connected with its own client under `prefix`. */
 export async function redisRecordPeer(url: string, prefix: string): Promise<Peer> {
@@ -75,7 +78,7 @@ export async function redisRecordPeer(url: string, prefix: string): Promise<Peer
       }
       // One call, as an application loading its data makes it: the posts' attributes, from which saveMany builds
       // the instances it hands back, chunking and pipelining the writes itself.
-      const items = new Array<ReturnType<typeof suitePostAttributes>>(to - from);
+      const items = new Array<SuitePostAttributes>(to - from);
       for (let i = from; i < to; i++) items[i - from] = suitePostAttributes(posts[i]);
       const result = await saveMany.call(SuitePost, items);
       const failed = result.failed ?? [];

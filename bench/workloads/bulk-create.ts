@@ -38,12 +38,12 @@ export async function bulkCreate(
   const once = async (writer: WriterProcess<SuiteWriterKind>, size: number) => {
     await server.flush();
     const redisBefore = server.pageFaults();
-    const { seconds, cpuMicros, gcMicros, pageFaults, stored } = await writer.run(size);
+    const run = await writer.run(size);
     const redisFaults = faultsBetween(redisBefore, server.pageFaults());
-    const count = stored ?? (await server.keyCount());
+    const count = run.stored ?? (await server.keyCount());
     check(count === size, `${writer.name} holds ${count} posts after bulk create, expected ${size}`);
     await server.flush();
-    return { seconds, cpuMicros, gcMicros, pageFaults, redisFaults };
+    return { ...run, redisFaults };
   };
   const warmup = Math.min(options.warmup, n);
   for (const writer of writers) await once(writer, warmup);

@@ -44,7 +44,9 @@ export function startWriter<K extends WriterKind>(setup: WriterSetup & { readonl
         child.send({ type: 'run', size } satisfies ToWriter);
         const reply = await replies.next();
         if (reply.type !== 'ran') throw new Error(`${ready.name}: ${reply.type === 'failed' ? reply.message : 'unexpected reply'}`);
-        return { seconds: reply.seconds, cpuMicros: reply.cpuMicros, gcMicros: reply.gcMicros, pageFaults: reply.pageFaults, stored: reply.stored };
+        // the reply's figures as they came (WriterRun: the 'ran' message without its type)
+        const { type: _ran, ...measured } = reply;
+        return measured;
       },
       async close() {
         if (child.exitCode !== null || child.signalCode !== null) return;
