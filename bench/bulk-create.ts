@@ -16,7 +16,7 @@ import { Attr, BaseEntity, connect, disconnect, Index, Model } from '../src';
 import { SAVE_CHUNK_SIZE } from '../src/entity/bulk-options';
 import { seeded } from '../tools/seeded-random';
 import { positiveInteger } from './support/args';
-import { Client, connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
+import { Client, connectedClient, deleteKeys, describeRedis, forgetPrefix, randomHex, redisForRun } from './support/bench-redis';
 import { check, median } from './support/measure';
 
 const N = positiveInteger('n', 'N', 100_000);
@@ -132,7 +132,7 @@ async function main(): Promise<void> {
     console.log(`median: saveMany ${Math.round(rate('saveMany')).toLocaleString('en-US')} objects/s, hand-written ${Math.round(rate('hand-written')).toLocaleString('en-US')} objects/s (saveMany / hand-written = ${(rate('saveMany') / rate('hand-written')).toFixed(2)})`);
   } finally {
     await disconnect();
-    await deleteKeys(client, prefix);
+    await forgetPrefix(client, prefix);
     await client.close();
     await redis.stop();
   }

@@ -15,7 +15,7 @@ import 'reflect-metadata';
 import { Attr, BaseEntity, connect, disconnect, Model } from '../src';
 import { seeded } from '../tools/seeded-random';
 import { jsonFileOption, positiveInteger, writeJsonReport } from './support/args';
-import { Client, connectedClient, deleteKeys, describeRedis, randomHex, redisForRun } from './support/bench-redis';
+import { Client, connectedClient, describeRedis, forgetPrefix, randomHex, redisForRun } from './support/bench-redis';
 import { check, median } from './support/measure';
 import { printTable } from './support/table';
 import { GUARDED_HSET } from './support/guarded-hset';
@@ -334,7 +334,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await disconnect();
-    await deleteKeys(handClient, prefix);
+    await forgetPrefix(handClient, prefix);
     await handClient.close();
     await recordClient.close();
     await redis.stop();

@@ -27,7 +27,7 @@ import 'reflect-metadata';
 import { Nohm } from 'nohm';
 import { Attr, BaseEntity, connect, disconnect, Index, Model } from '../src';
 import { jsonFileOption, option, positiveNumber, writeJsonReport } from './support/args';
-import { Client, connectedClient, deleteKeys, describeRedis, randomHex, redisForRun, serverName } from './support/bench-redis';
+import { Client, connectedClient, deleteKeys, describeRedis, forgetPrefix, randomHex, redisForRun, serverName } from './support/bench-redis';
 import { redisCpu } from './support/call-costs';
 import { check, median } from './support/measure';
 import { printTable } from './support/table';
@@ -482,7 +482,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await disconnect();
-    const removed = (await deleteKeys(raw, recordPrefix)) + (await deleteKeys(raw, nohmPrefix));
+    const removed = (await forgetPrefix(raw, recordPrefix)) + (await deleteKeys(raw, nohmPrefix));
     process.stderr.write(`removed ${removed} keys\n`);
     if (nohmClient.status === 'ready') await nohmClient.quit();
     else nohmClient.disconnect();

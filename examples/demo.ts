@@ -3,9 +3,9 @@
 // In an application, import from 'redis-record' instead of '../src'.
 import 'reflect-metadata';
 import { IsNotEmpty, MaxLength } from 'class-validator';
-import { createClient } from 'redis';
 import { Attr, BaseEntity, BeforeSave, Model, ValidationError, connect, disconnect } from '../src';
 import { redisForRun } from '../tools/private-redis';
+import { deletePrefix, keysUnder, prefixInUse, rawClient, RawClient } from './support/prefix-keys';
 
 @Model()
 class Post extends BaseEntity {
@@ -24,14 +24,6 @@ class Post extends BaseEntity {
 const show = (value: unknown) => JSON.stringify(value);
 const step = (title: string) => console.log(`\n== ${title}`);
 
-const rawClient = (url: string) => createClient({ url });
-type RawClient = ReturnType<typeof rawClient>;
-
-async function keysUnder(raw: RawClient, prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  for await (const batch of raw.scanIterator({ MATCH: `${prefix}:*`, COUNT: 100 })) keys.push(...batch);
-  return keys.sort();
-}
 
 async function story(raw: RawClient, prefix: string): Promise<void> {
   step('create');
@@ -82,17 +74,14 @@ export async function runDemo(url: string, prefix: string): Promise<void> {
   raw.on('error', () => undefined);
   try {
     await raw.connect();
-    if ((await keysUnder(raw, prefix)).length > 0) {
-      throw new Error(`keys already exist under "${prefix}:"; set DEMO_PREFIX to another prefix`);
-    }
+    const inUse = await prefixInUse(raw, prefix);
+    if (inUse) throw new Error(`${inUse}; set DEMO_PREFIX to another prefix`);
     await connect({ url, prefix });
     try {
       await story(raw, prefix);
     } finally {
       await disconnect();
-      const keys = await keysUnder(raw, prefix);
-      if (keys.length > 0) await raw.del(keys);
-      console.log(`\n== cleanup: deleted ${keys.length} keys under "${prefix}:"`);
+      console.log(`\n== cleanup: ${await deletePrefix(raw, prefix)}`);
     }
   } finally {
     if (raw.isOpen) await raw.close();

@@ -1,6 +1,7 @@
 import { randomBytes } from 'crypto';
 import { createClient } from 'redis';
 import { serverNameOf } from '../../src/connection/server-name';
+import { registryKey } from '../../src/schema/schema-registry';
 import { redisForRun } from '../../tools/private-redis';
 
 export { redisForRun };
@@ -40,4 +41,13 @@ export async function deleteKeys(client: Client, prefix: string): Promise<number
     if (keys.length > 0) deleted += await client.unlink(keys);
   }
   return deleted;
+}
+
+/**
+ * Everything a run left under `prefix` once it is over: the keys under `prefix:` (deleteKeys) and redis-record's
+ * registry of the prefix's model definitions, `<prefix>#models`, which lies outside them. Not during a run: a
+ * connection registers each model once. Resolves to how many keys there were.
+ */
+export async function forgetPrefix(client: Client, prefix: string): Promise<number> {
+  return (await deleteKeys(client, prefix)) + (await client.unlink(registryKey(prefix)));
 }

@@ -1,5 +1,5 @@
 import { connect, disconnect } from '../../src';
-import { Client, connectedClient, deleteKeys, randomHex, redisForRun } from './bench-redis';
+import { Client, connectedClient, forgetPrefix, randomHex, redisForRun } from './bench-redis';
 
 /** What a benchmark or profiling script works with. */
 export interface BenchSession {
@@ -28,7 +28,7 @@ export function runBenchSession(label: string, work: (session: BenchSession) => 
       await work({ url: redis.url, prefix, raw, client });
     } finally {
       await disconnect();
-      await deleteKeys(raw, prefix);
+      await forgetPrefix(raw, prefix);
       await client.close();
       await raw.close();
       await redis.stop();

@@ -1,23 +1,14 @@
 // Runs one example application under its own key prefix, on a Redis given by URL, and deletes every key it
 // wrote afterwards. Used by each example when run alone and by `npm run demo` for all of them in a row.
-import { createClient } from 'redis';
 import { connect, disconnect } from '../../src';
 import { redisForRun } from '../../tools/private-redis';
+import { deletePrefix, prefixInUse, rawClient } from './prefix-keys';
 
 /** Where an example writes its output: console.log when run from the command line, a collector in tests. */
 export type Print = (line: string) => void;
 
 /** An example application: it expects a connection and resolves to values a test can check. */
 export type ExampleRun<R> = (print: Print) => Promise<R>;
-
-const rawClient = (url: string) => createClient({ url });
-type RawClient = ReturnType<typeof rawClient>;
-
-async function keysUnder(raw: RawClient, prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  for await (const batch of raw.scanIterator({ MATCH: `${prefix}:*`, COUNT: 100 })) keys.push(...batch);
-  return keys;
-}
 
 /**
  * Connects redis-record to `url` under `prefix`, runs the example, disconnects, and deletes the keys under
@@ -29,18 +20,15 @@ export async function runExample<R>(url: string, prefix: string, title: string, 
   raw.on('error', () => undefined);
   await raw.connect();
   try {
-    if ((await keysUnder(raw, prefix)).length > 0) {
-      throw new Error(`keys already exist under "${prefix}:"; set EXAMPLE_PREFIX to another prefix`);
-    }
+    const inUse = await prefixInUse(raw, prefix);
+    if (inUse) throw new Error(`${inUse}; set EXAMPLE_PREFIX to another prefix`);
     console.log(`\n#### ${title} (prefix "${prefix}")`);
     await connect({ url, prefix });
     try {
       return await run((line) => console.log(line));
     } finally {
       await disconnect();
-      const keys = await keysUnder(raw, prefix);
-      for (let i = 0; i < keys.length; i += 500) await raw.del(keys.slice(i, i + 500));
-      console.log(`(cleanup: deleted ${keys.length} keys under "${prefix}:")`);
+      console.log(`(cleanup: ${await deletePrefix(raw, prefix)})`);
     }
   } finally {
     if (raw.isOpen) await raw.close();

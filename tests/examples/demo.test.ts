@@ -59,9 +59,11 @@ describe('examples/demo.ts', () => {
       publishedAt: '1735787045678',
     });
     expect(stdout).toContain('post.remove() -> Post.exists("1") is false, Post.count() is 1');
-    expect(stdout).toContain(`cleanup: deleted 3 keys under "${prefix}:"`);
+    expect(stdout).toContain(`cleanup: deleted 3 keys under "${prefix}:" and "${prefix}#models"`);
 
     expect(await keysUnder(raw, prefix)).toEqual([]);
+    // the prefix's registry of model definitions lies outside `<prefix>:`, and goes too
+    expect(await raw.exists(`${prefix}#models`)).toBe(0);
   }, DEMO_LIMIT_MS + 10_000);
 
   it('refuses to run under a prefix that already holds keys, and touches none of them', async () => {
@@ -74,6 +76,20 @@ describe('examples/demo.ts', () => {
       expect(await keysUnder(raw, prefix)).toEqual([`${prefix}:someone-else`]);
     } finally {
       await raw.del(`${prefix}:someone-else`);
+    }
+  });
+
+  it('refuses a prefix whose registry of model definitions exists, and leaves the registry as it was', async () => {
+    const prefix = uniquePrefix('demo');
+    await raw.hSet(`${prefix}#models`, 'Post', 'theirs');
+    try {
+      const { status, stderr } = runDemo({ ...process.env, DEMO_PREFIX: prefix, TS_NODE_TRANSPILE_ONLY: 'true' });
+      expect(status).toBe(1);
+      expect(stderr).toContain(`"${prefix}#models" already exists; set DEMO_PREFIX`);
+      expect(await raw.hGetAll(`${prefix}#models`)).toEqual({ Post: 'theirs' });
+      expect(await keysUnder(raw, prefix)).toEqual([]);
+    } finally {
+      await raw.del(`${prefix}#models`);
     }
   });
 

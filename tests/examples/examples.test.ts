@@ -218,11 +218,14 @@ describe('npm run demo (examples/all.ts)', () => {
     expect(result.stderr).not.toMatch(/failed|Error/);
     expect(result.status).toBe(0);
     for (const suffix of ['logs', 'leaderboard', 'feeds', 'profiles', 'blog']) {
-      expect(result.stdout).toMatch(new RegExp(`\\(prefix "${base}-${suffix}"\\)[\\s\\S]*\\(cleanup: deleted [1-9]\\d* keys under "${base}-${suffix}:"\\)`));
+      expect(result.stdout).toMatch(
+        new RegExp(`\\(prefix "${base}-${suffix}"\\)[\\s\\S]*\\(cleanup: deleted [1-9]\\d* keys under "${base}-${suffix}:" and "${base}-${suffix}#models"\\)`),
+      );
     }
     expect(result.stdout).toContain('users by name: Alex, Anna, Bruno, Cleo, Mia');
     for (const prefix of [base, ...['logs', 'leaderboard', 'feeds', 'profiles', 'blog'].map((s) => `${base}-${s}`)]) {
       expect(await keysUnder(redis.raw, prefix)).toEqual([]);
+      expect(await redis.raw.exists(`${prefix}#models`)).toBe(0);
     }
   }, 180000);
 });

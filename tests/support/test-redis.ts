@@ -1,6 +1,7 @@
 import { randomBytes } from 'crypto';
 import { createClient } from 'redis';
 import { connect, disconnect } from '../../src';
+import { registryKey } from '../../src/schema/schema-registry';
 import { PrivateRedis, startPrivateRedis } from '../../tools/private-redis';
 
 export type RawClient = ReturnType<typeof createClient>;
@@ -18,8 +19,18 @@ export async function keysUnder(raw: RawClient, prefix: string): Promise<string[
 }
 
 /**
+ * Deletes every key of `prefix` once redis-record is disconnected: those under `prefix:` and the prefix's registry
+ * of model definitions, `<prefix>#models`, which lies outside them.
+ */
+export async function deletePrefix(raw: RawClient, prefix: string): Promise<void> {
+  const keys = await keysUnder(raw, prefix);
+  for (let i = 0; i < keys.length; i += 500) await raw.del(keys.slice(i, i + 500));
+  await raw.del(registryKey(prefix));
+}
+
+/**
  * Connects redis-record under a fresh prefix for the test file, gives a raw client for looking at keys,
- * and deletes every key under the prefix afterwards: a test never touches data it did not create.
+ * and deletes every key of the prefix afterwards (deletePrefix): a test never touches data it did not create.
  *
  * `ownServer`: the file's tests run scripts that hold Redis for seconds (a cascade over tens of thousands of
  * objects), and Redis answers every other client BUSY once a script has run for 5 s, so on a slow machine
@@ -44,8 +55,7 @@ export function useTestRedis(options: { ownServer?: boolean } = {}): {
   });
   afterAll(async () => {
     await disconnect();
-    const keys = await keysUnder(context.raw, context.prefix);
-    for (let i = 0; i < keys.length; i += 500) await context.raw.del(keys.slice(i, i + 500));
+    await deletePrefix(context.raw, context.prefix);
     await context.raw.close();
     await server?.stop();
   });
@@ -65,10 +75,7 @@ export function useOwnPrefixes(label: string): { readonly raw: RawClient; freshP
   });
   afterAll(async () => {
     await disconnect();
-    for (const prefix of prefixes) {
-      const keys = await keysUnder(raw, prefix);
-      if (keys.length > 0) await raw.del(keys);
-    }
+    for (const prefix of prefixes) await deletePrefix(raw, prefix);
     await raw.close();
   });
   return {
