@@ -24,7 +24,6 @@ class Post extends BaseEntity {
 const show = (value: unknown) => JSON.stringify(value);
 const step = (title: string) => console.log(`\n== ${title}`);
 
-
 async function story(raw: RawClient, prefix: string): Promise<void> {
   step('create');
   const post = await Post.create({ title: 'Hello, Redis!', tags: ['intro'] });

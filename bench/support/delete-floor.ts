@@ -120,6 +120,7 @@ async function main(): Promise<void> {
     const data = makePosts(Math.max(N, HELD_POSTS), SEED, N);
     // the suite's sequential Table I (bench/all.ts): blocks of 100, 500 posts of warm-up
     const options = { n: N, reps: REPS, warmup: 500, concurrency: 1, block: 100, log: () => undefined };
+    // tableOne keys its rows by the writer's name, and 'script' and 'function' are no library's (PeerName)
     const result = await tableOne(writers as unknown as Peer[], data, options);
     const deletes = result.operations.find((row) => row.operation === 'delete')!.results as Record<string, { runs: number[] }>;
     const rate = (name: string, rep: number) => N / deletes[name].runs[rep];

@@ -1,7 +1,8 @@
 // The keys a prefix holds, for the examples and the demo: they refuse a prefix already in use, and delete
 // what they wrote afterwards. redis-record keeps its data under `<prefix>:` and, beside it, the prefix's
-// registry of model definitions, `<prefix>#models` (docs/keys.md).
+// registry of model definitions, `<prefix>#models` (registryKey, docs/keys.md).
 import { createClient } from 'redis';
+import { registryKey } from '../../src';
 
 export const rawClient = (url: string) => createClient({ url });
 export type RawClient = ReturnType<typeof rawClient>;
@@ -13,13 +14,10 @@ export async function keysUnder(raw: RawClient, prefix: string): Promise<string[
   return keys.sort();
 }
 
-/** The prefix's registry of model definitions. */
-const registryOf = (prefix: string) => `${prefix}#models`;
-
 /** Why `prefix` cannot be used (it holds keys already), or undefined when it holds none. */
 export async function prefixInUse(raw: RawClient, prefix: string): Promise<string | undefined> {
   if ((await keysUnder(raw, prefix)).length > 0) return `keys already exist under "${prefix}:"`;
-  if ((await raw.exists(registryOf(prefix))) > 0) return `"${registryOf(prefix)}" already exists`;
+  if ((await raw.exists(registryKey(prefix))) > 0) return `"${registryKey(prefix)}" already exists`;
   return undefined;
 }
 
@@ -30,6 +28,6 @@ export async function prefixInUse(raw: RawClient, prefix: string): Promise<strin
 export async function deletePrefix(raw: RawClient, prefix: string): Promise<string> {
   const keys = await keysUnder(raw, prefix);
   for (let i = 0; i < keys.length; i += 500) await raw.del(keys.slice(i, i + 500));
-  const registry = await raw.del(registryOf(prefix));
-  return `deleted ${keys.length} keys under "${prefix}:"${registry > 0 ? ` and "${registryOf(prefix)}"` : ''}`;
+  const registry = await raw.del(registryKey(prefix));
+  return `deleted ${keys.length} keys under "${prefix}:"${registry > 0 ? ` and "${registryKey(prefix)}"` : ''}`;
 }

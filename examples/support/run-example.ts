@@ -11,8 +11,8 @@ export type Print = (line: string) => void;
 export type ExampleRun<R> = (print: Print) => Promise<R>;
 
 /**
- * Connects redis-record to `url` under `prefix`, runs the example, disconnects, and deletes the keys under
- * the prefix. A prefix that already holds keys is refused before anything is written: the cleanup must
+ * Connects redis-record to `url` under `prefix`, runs the example, disconnects, and deletes every key of the
+ * prefix (deletePrefix). A prefix that already holds keys is refused before anything is written: the cleanup must
  * never delete data the example did not create.
  */
 export async function runExample<R>(url: string, prefix: string, title: string, run: ExampleRun<R>): Promise<R> {
