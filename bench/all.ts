@@ -20,13 +20,11 @@ import { mkdirSync, writeFileSync } from 'fs';
 import { loadavg } from 'os';
 import { join, resolve } from 'path';
 import { redisServerInstalled, startPrivateRedis } from '../tools/private-redis';
-import { handWrittenPeer } from './peers/hand-written-peer';
 import { handWrittenQueries } from './peers/hand-written-queries';
-import { closeIORedis, ioredisClient, nohmPeer } from './peers/nohm-peer';
+import { closeIORedis, ioredisClient } from './peers/nohm-peer';
 import type { Peer } from './peers/peer';
 import { nohmQueries, recordQueries } from './peers/query-peers';
-import { redisOmPeer } from './peers/redis-om-peer';
-import { redisRecordPeer } from './peers/redis-record-peer';
+import { openSuitePeers } from './peers/suite-peers';
 import { renderChart } from './report/chart-svg';
 import { describeMachine } from './report/machine';
 import { renderMarkdown } from './report/markdown';
@@ -40,7 +38,7 @@ import { redisFaults } from './support/redis-faults';
 import { bulkCreate } from './workloads/bulk-create';
 import { SuiteWriterKind } from './workloads/bulk-writers';
 import { memoryPerObject } from './workloads/memory';
-import { makePosts } from './workloads/posts';
+import { makePosts, SUITE_SEED } from './workloads/posts';
 import { makeQueryPosts } from './workloads/query-data';
 import { queryWorkload } from './workloads/query-workload';
 import { Server } from './workloads/server';
@@ -59,7 +57,6 @@ const REPS = positiveInteger('reps', 'REPS', SIZES.reps);
 const BULK = positiveInteger('bulk', 'BULK', SIZES.bulk);
 const MEMORY = positiveInteger('memory', 'MEMORY', SIZES.memory);
 const CONCURRENCY = 50;
-const SEED = 20240601;
 
 function querySizes(): number[] {
   const raw = option('sizes', 'SIZES');
@@ -85,16 +82,11 @@ async function main(): Promise<void> {
   const queryClient = await connectedClient(redis.url); // the hand-written queries' own connection
   const writers: Array<WriterProcess<SuiteWriterKind>> = [];
   try {
-    peers.push(
-      await redisRecordPeer(redis.url, prefix),
-      await handWrittenPeer(redis.url, prefix),
-      await nohmPeer(redis.url, `${prefix}nohm`),
-      await redisOmPeer(redis.url, `${prefix}om`),
-    );
+    await openSuitePeers(redis.url, prefix, peers);
     const sizes = querySizes();
     const named = await serverName(server.client);
     log(`benchmark suite${QUICK ? ' (quick)' : ''}: Table I ${N} posts, bulk ${BULK}, memory ${MEMORY}, queries at ${sizes.join(', ')}; ${named} at ${redis.url}`);
-    const data = makePosts(Math.max(N, BULK, MEMORY), SEED, N);
+    const data = makePosts(Math.max(N, BULK, MEMORY), SUITE_SEED, N);
 
     const common = { n: N, reps: REPS, warmup: SIZES.warmup, log };
     const sequential = await tableOne(peers, data, { ...common, concurrency: 1, block: SIZES.block });
@@ -106,12 +98,12 @@ async function main(): Promise<void> {
     // measured 106,000 to 114,000 posts/s against 125,000 to 131,000 for the runs after it, in three fresh
     // processes. So the warm-up is a whole run, not measured.
     const kinds: SuiteWriterKind[] = [...peers.map((peer) => peer.name), 'reference'];
-    for (const kind of kinds) writers.push(await startWriter({ kind, url: redis.url, prefix: `${prefix}bulk`, posts: BULK, seed: SEED }));
+    for (const kind of kinds) writers.push(await startWriter({ kind, url: redis.url, prefix: `${prefix}bulk`, posts: BULK, seed: SUITE_SEED }));
     const bulk = await bulkCreate(writers, server, { n: BULK, reps: REPS, warmup: BULK, log });
     await Promise.all(writers.splice(0).map((writer) => writer.close()));
     const memory = await memoryPerObject(peers, data.posts, server, { n: MEMORY, log });
     const libraries = [recordQueries, handWrittenQueries(queryClient, prefix), nohmQueries(nohmClient, `${prefix}qnohm`)];
-    const query = await queryWorkload(libraries, makeQueryPosts(sizes[sizes.length - 1], SEED), {
+    const query = await queryWorkload(libraries, makeQueryPosts(sizes[sizes.length - 1], SUITE_SEED), {
       sizes,
       reps: SIZES.queryReps,
       budgetSeconds: SIZES.budget,

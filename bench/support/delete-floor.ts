@@ -19,13 +19,11 @@ import { createClient } from 'redis';
 import { indexedRemovalScript } from '../../src/mapper/indexed-removal';
 import { descriptorOf } from '../../src/metadata/model-registry';
 import { RedisCommands } from '../../src/connection/redis-commands';
-import { handWrittenPeer } from '../peers/hand-written-peer';
-import { nohmPeer } from '../peers/nohm-peer';
 import { Peer } from '../peers/peer';
-import { redisOmPeer } from '../peers/redis-om-peer';
-import { redisRecordPeer, SuitePost } from '../peers/redis-record-peer';
+import { SuitePost } from '../peers/redis-record-peer';
+import { openSuitePeers, suitePeerPrefixes } from '../peers/suite-peers';
 import { median } from './measure';
-import { makePosts, PostData } from '../workloads/posts';
+import { makePosts, PostData, SUITE_SEED } from '../workloads/posts';
 import { tableOne } from '../workloads/table-one';
 import { positiveInteger } from './args';
 import { deleteKeys, forgetPrefix, randomHex, redisForRun } from './bench-redis';
@@ -34,7 +32,6 @@ const N = positiveInteger('n', 'N', 10_000);
 const REPS = positiveInteger('reps', 'REPS', 3);
 /** The suite holds the posts of its largest workload (bulk create) for the whole run; so does this. */
 const HELD_POSTS = 100_000;
-const SEED = 20240601;
 
 /** The function's body: the read and the four writes, nothing else. */
 const FLOOR_FUNCTION = `local values = redis.call('HMGET', keys[2], 'topic')
@@ -109,15 +106,10 @@ async function main(): Promise<void> {
   await cleaner.connect();
   const writers: Writer[] = [];
   try {
-    writers.push(
-      await redisRecordPeer(redis.url, prefix),
-      await handWrittenPeer(redis.url, prefix),
-      await nohmPeer(redis.url, `${prefix}nohm`),
-      await redisOmPeer(redis.url, `${prefix}om`),
-      await floorWriter(redis.url, `${prefix}script`, 'script'),
-      await floorWriter(redis.url, `${prefix}function`, 'function'),
-    );
-    const data = makePosts(Math.max(N, HELD_POSTS), SEED, N);
+    await openSuitePeers(redis.url, prefix, writers);
+    writers.push(await floorWriter(redis.url, `${prefix}script`, 'script'));
+    writers.push(await floorWriter(redis.url, `${prefix}function`, 'function'));
+    const data = makePosts(Math.max(N, HELD_POSTS), SUITE_SEED, N);
     // the suite's sequential Table I (bench/all.ts): blocks of 100, 500 posts of warm-up
     const options = { n: N, reps: REPS, warmup: 500, concurrency: 1, block: 100, log: () => undefined };
     // tableOne keys its rows by the writer's name, and 'script' and 'function' are no library's (PeerName)
@@ -132,8 +124,7 @@ async function main(): Promise<void> {
     console.log(row('delete, medians', (name) => N / median(deletes[name].runs)));
   } finally {
     for (const writer of writers) await writer.close();
-    await forgetPrefix(cleaner, prefix);
-    for (const library of ['nohm', 'om']) await deleteKeys(cleaner, `${prefix}${library}`);
+    for (const written of suitePeerPrefixes(prefix)) await forgetPrefix(cleaner, written);
     await cleaner.close();
     await redis.stop();
   }

@@ -14,6 +14,9 @@ export interface PostData {
 }
 
 export const TOPICS = 20;
+
+/** The seed of the benchmark suite's posts (bench/all.ts), for tools that measure in its conditions. */
+export const SUITE_SEED = 20240601;
 const EPOCH = Date.UTC(2024, 0, 1);
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789 .,;!?';
 

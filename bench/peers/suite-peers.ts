@@ -1,0 +1,25 @@
+import { handWrittenPeer } from './hand-written-peer';
+import { nohmPeer } from './nohm-peer';
+import type { Peer } from './peer';
+import { redisOmPeer } from './redis-om-peer';
+import { redisRecordPeer } from './redis-record-peer';
+
+/**
+ * Every key prefix openSuitePeers writes under: redis-record's and hand-written code's (each under a hash tag of
+ * its own), nohm's and redis-om's.
+ */
+export function suitePeerPrefixes(prefix: string): [shared: string, nohm: string, redisOm: string] {
+  return [prefix, `${prefix}nohm`, `${prefix}om`];
+}
+
+/**
+ * Opens the suite's four libraries on `url`, in the report's order (PEER_NAMES), each pushed onto `into` as soon
+ * as it is open, so that the caller's `finally` closes those opened before one that failed.
+ */
+export async function openSuitePeers(url: string, prefix: string, into: { push(peer: Peer): unknown }): Promise<void> {
+  const [shared, nohm, redisOm] = suitePeerPrefixes(prefix);
+  into.push(await redisRecordPeer(url, shared));
+  into.push(await handWrittenPeer(url, shared));
+  into.push(await nohmPeer(url, nohm));
+  into.push(await redisOmPeer(url, redisOm));
+}
