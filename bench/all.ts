@@ -22,7 +22,7 @@ import { join, resolve } from 'path';
 import { redisServerInstalled, startPrivateRedis } from '../tools/private-redis';
 import { handWrittenQueries } from './peers/hand-written-queries';
 import { closeIORedis, ioredisClient } from './peers/nohm-peer';
-import type { Peer } from './peers/peer';
+import { Peer, PEER_NAMES, PeerName } from './peers/peer';
 import { nohmQueries, recordQueries } from './peers/query-peers';
 import { openSuitePeers } from './peers/suite-peers';
 import { renderChart } from './report/chart-svg';
@@ -43,6 +43,7 @@ import { makeQueryPosts } from './workloads/query-data';
 import { queryWorkload } from './workloads/query-workload';
 import { Server } from './workloads/server';
 import { tableOne } from './workloads/table-one';
+import { startTableOne, TableOneProcess } from './workloads/table-one-process';
 import { startWriter, WriterProcess } from './workloads/writer-process';
 
 const QUICK = option('quick', 'BENCH_QUICK') !== undefined;
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
   const peers: Peer[] = [];
   const nohmClient = await ioredisClient(redis.url);
   const queryClient = await connectedClient(redis.url); // the hand-written queries' own connection
+  const tableOnePeers: Array<TableOneProcess<PeerName>> = [];
   const writers: Array<WriterProcess<SuiteWriterKind>> = [];
   try {
     await openSuitePeers(redis.url, prefix, peers);
@@ -88,11 +90,15 @@ async function main(): Promise<void> {
     log(`benchmark suite${QUICK ? ' (quick)' : ''}: Table I ${N} posts, bulk ${BULK}, memory ${MEMORY}, queries at ${sizes.join(', ')}; ${named} at ${redis.url}`);
     const data = makePosts(Math.max(N, BULK, MEMORY), SUITE_SEED, N);
 
+    // Table I's peers each run in a process of their own too (table-one-child.ts), on the same posts.
+    const tableOneData = { url: redis.url, prefix: `${prefix}t1`, posts: data.posts.length, used: N, seed: SUITE_SEED };
+    for (const name of PEER_NAMES) tableOnePeers.push(await startTableOne({ kind: name, ...tableOneData }));
     const common = { n: N, reps: REPS, warmup: SIZES.warmup, log };
-    const sequential = await tableOne(peers, data, { ...common, concurrency: 1, block: SIZES.block });
+    const sequential = await tableOne(tableOnePeers, data, { ...common, concurrency: 1, block: SIZES.block });
     await server.flush();
-    const concurrent = await tableOne(peers, data, { ...common, concurrency: CONCURRENCY, block: SIZES.concurrentBlock });
+    const concurrent = await tableOne(tableOnePeers, data, { ...common, concurrency: CONCURRENCY, block: SIZES.concurrentBlock });
     await server.flush();
+    await Promise.all(tableOnePeers.splice(0).map((peer) => peer.close()));
     // Each writer runs in a process of its own, on the same posts (writer-child.ts). Its first full-size run
     // there pays one-time costs (the heap growing to hold a bulk load, code being optimized): redis-record's
     // measured 106,000 to 114,000 posts/s against 125,000 to 131,000 for the runs after it, in three fresh
@@ -127,7 +133,7 @@ async function main(): Promise<void> {
     write(results);
   } finally {
     for (const peer of peers) await peer.close();
-    await Promise.all(writers.map((writer) => writer.close()));
+    await Promise.all([...tableOnePeers, ...writers].map((child) => child.close()));
     await closeIORedis(nohmClient);
     await queryClient.close();
     await raw.close();

@@ -41,6 +41,12 @@ export interface Peer {
 }
 
 /**
+ * What Table I needs of whatever it times (bench/workloads/table-one.ts): a peer, or a writer that is no library,
+ * under a name of its own.
+ */
+export type TableOneWriter = Pick<Peer, 'reset' | 'create' | 'count' | 'load' | 'update' | 'remove' | 'close'> & { readonly name: string };
+
+/**
  * What the bulk workload needs of whatever it times: a peer, or the transport reference. `prepare` runs before
  * the clock starts, for work the timing must leave out.
  */

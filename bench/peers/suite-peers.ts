@@ -1,6 +1,6 @@
 import { handWrittenPeer } from './hand-written-peer';
 import { nohmPeer } from './nohm-peer';
-import type { Peer } from './peer';
+import { Peer, PEER_NAMES, PeerName } from './peer';
 import { redisOmPeer } from './redis-om-peer';
 import { redisRecordPeer } from './redis-record-peer';
 
@@ -12,14 +12,25 @@ export function suitePeerPrefixes(prefix: string): [shared: string, nohm: string
   return [prefix, `${prefix}nohm`, `${prefix}om`];
 }
 
+/** Opens the suite's library `name` on `url`, under its prefix of suitePeerPrefixes(prefix). */
+export function openSuitePeer(name: PeerName, url: string, prefix: string): Promise<Peer> {
+  const [shared, nohm, redisOm] = suitePeerPrefixes(prefix);
+  switch (name) {
+    case 'redis-record':
+      return redisRecordPeer(url, shared);
+    case 'hand-written':
+      return handWrittenPeer(url, shared);
+    case 'nohm':
+      return nohmPeer(url, nohm);
+    case 'redis-om':
+      return redisOmPeer(url, redisOm);
+  }
+}
+
 /**
  * Opens the suite's four libraries on `url`, in the report's order (PEER_NAMES), each pushed onto `into` as soon
  * as it is open, so that the caller's `finally` closes those opened before one that failed.
  */
 export async function openSuitePeers(url: string, prefix: string, into: { push(peer: Peer): unknown }): Promise<void> {
-  const [shared, nohm, redisOm] = suitePeerPrefixes(prefix);
-  into.push(await redisRecordPeer(url, shared));
-  into.push(await handWrittenPeer(url, shared));
-  into.push(await nohmPeer(url, nohm));
-  into.push(await redisOmPeer(url, redisOm));
+  for (const name of PEER_NAMES) into.push(await openSuitePeer(name, url, prefix));
 }

@@ -209,7 +209,8 @@ export function renderMarkdown(results: SuiteResults): string {
     ...tableOneSection(
       `Table I, sequential: ${integer(tableOne.sequential.n)} posts, one operation at a time`,
       'The workload of the ActiveRedis paper\'s Table I: create, count, load, update (the content) and delete of each post, ' +
-        'each operation awaited before the next. The libraries take turns in blocks of ' +
+        'each operation awaited before the next. Each library runs in a Node.js process of its own, which times its blocks, ' +
+        'so that none pays for collecting what another allocates and keeps; they take turns in blocks of ' +
         `${tableOne.sequential.block} operations, the order rotating; median of ${tableOne.sequential.reps} repetition(s). ` +
         'count runs once per post. Posts: author 5..20 characters, topic (20 values, indexed), content 50..2,000 characters, createdAt (indexed).',
       tableOne.sequential,
