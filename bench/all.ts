@@ -9,11 +9,12 @@
  *   (--n, --bulk, --memory, --sizes 50000,500000 and --reps override the sizes)
  *
  * Workloads: Table I of the ActiveRedis paper sequential and with 50 operations in flight, bulk create, the
- * query workload of bench/query.ts (redis-record, hand-written and nohm), Redis memory per post. Bulk create runs
- * each writer in a process of its own (bench/workloads/writer-child.ts says why) and also times a reference that
- * is not a library (bench/peers/transport-reference.ts): node-redis alone sending saveMany's commands, prebuilt,
- * which shows what the client and the machine carry in the same run. Every figure in the outputs comes from the
- * results object this run builds.
+ * query workload of bench/query.ts (redis-record, hand-written and nohm), Redis memory per post. Table I and bulk
+ * create run each library in a process of its own (bench/workloads/table-one-child.ts and writer-child.ts say
+ * why); bulk create also times a reference that is not a library (bench/peers/transport-reference.ts): node-redis
+ * alone sending saveMany's commands, built chunk by chunk inside the timing as saveMany builds them, which shows
+ * what the client and the machine carry in the same run. Every figure in the outputs comes from the results
+ * object this run builds.
  */
 import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'fs';

@@ -61,8 +61,8 @@ async function checkCount(peers: readonly TableOneProcess[], expected: number, w
 
 /**
  * One repetition over the first n posts: every step's seconds, per peer. The load step checks each content in
- * the peer's process, against the posts it made from the suite's seed; the update is checked here, against
- * `newContent`, so the two hold the same data.
+ * the peer's process, against the posts it made from the suite's seed; the update is checked here, against the
+ * suite's `newContent`, so that a process whose data is not the suite's fails the run.
  */
 async function repetition(peers: readonly TableOneProcess[], newContent: readonly string[], n: number, options: TableOneOptions, rotation: number) {
   for (const peer of peers) await peer.reset(n);
