@@ -30,7 +30,8 @@ export function forkBenchChild<From>(name: string, setup: unknown, label: string
     async close(closing) {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      if (child.connected) child.send(closing as object);
+      // a child that failed may be closing its channel already: the send then fails, and the wait below still holds
+      if (child.connected) child.send(closing as object, () => undefined);
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;
       clearTimeout(timer);
