@@ -4,27 +4,29 @@ import { Peer, PEER_NAMES, PeerName } from './peer';
 import { redisOmPeer } from './redis-om-peer';
 import { redisRecordPeer } from './redis-record-peer';
 
-/**
- * Every key prefix openSuitePeers writes under: redis-record's and hand-written code's (each under a hash tag of
- * its own), nohm's and redis-om's.
- */
-export function suitePeerPrefixes(prefix: string): [shared: string, nohm: string, redisOm: string] {
-  return [prefix, `${prefix}nohm`, `${prefix}om`];
+/** Each library's part of a run's prefix: redis-record and hand-written code share it, each under a hash tag of its own. */
+const PEER_SUFFIXES: Record<PeerName, string> = { 'redis-record': '', 'hand-written': '', nohm: 'nohm', 'redis-om': 'om' };
+
+const OPENERS: Record<PeerName, (url: string, prefix: string) => Promise<Peer>> = {
+  'redis-record': redisRecordPeer,
+  'hand-written': handWrittenPeer,
+  nohm: nohmPeer,
+  'redis-om': redisOmPeer,
+};
+
+/** The key prefix the suite's library `name` writes under, in a run under `prefix`. */
+export function suitePeerPrefix(name: PeerName, prefix: string): string {
+  return prefix + PEER_SUFFIXES[name];
 }
 
-/** Opens the suite's library `name` on `url`, under its prefix of suitePeerPrefixes(prefix). */
+/** Every key prefix the suite's libraries write under in a run under `prefix`, each once. */
+export function suitePeerPrefixes(prefix: string): string[] {
+  return [...new Set(PEER_NAMES.map((name) => suitePeerPrefix(name, prefix)))];
+}
+
+/** Opens the suite's library `name` on `url`, under suitePeerPrefix(name, prefix). */
 export function openSuitePeer(name: PeerName, url: string, prefix: string): Promise<Peer> {
-  const [shared, nohm, redisOm] = suitePeerPrefixes(prefix);
-  switch (name) {
-    case 'redis-record':
-      return redisRecordPeer(url, shared);
-    case 'hand-written':
-      return handWrittenPeer(url, shared);
-    case 'nohm':
-      return nohmPeer(url, nohm);
-    case 'redis-om':
-      return redisOmPeer(url, redisOm);
-  }
+  return OPENERS[name](url, suitePeerPrefix(name, prefix));
 }
 
 /**

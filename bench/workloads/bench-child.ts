@@ -1,6 +1,9 @@
 import { ChildProcess, fork } from 'child_process';
 import { extname, join } from 'path';
 
+/** What a child sends the suite of an error: its stack where it has one. */
+export const failureText = (error: unknown): string => (error instanceof Error ? (error.stack ?? error.message) : String(error));
+
 /** A child process of the suite, and its messages to the suite taken in order. */
 export interface BenchChild<From> {
   readonly process: ChildProcess;

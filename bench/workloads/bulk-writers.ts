@@ -1,8 +1,5 @@
-import { handWrittenPeer } from '../peers/hand-written-peer';
-import { nohmPeer } from '../peers/nohm-peer';
 import type { BulkWriter, PeerName } from '../peers/peer';
-import { redisOmPeer } from '../peers/redis-om-peer';
-import { redisRecordPeer } from '../peers/redis-record-peer';
+import { openSuitePeer, suitePeerPrefix } from '../peers/suite-peers';
 import { transportReference } from '../peers/transport-reference';
 
 /**
@@ -17,37 +14,20 @@ export type SuiteWriterKind = PeerName | 'reference';
 export type OpenWriter = BulkWriter & { close(): Promise<void> };
 
 /**
- * The key prefix of the writer `kind` in a run under `prefix`: the references (redis-record's key layout) and
- * the other libraries each under a name of their own, so that no writer meets another's keys.
+ * The key prefix of the writer `kind` in a run under `prefix`: a library's as the suite gives it
+ * (suitePeerPrefix), each reference under a name of its own (on redis-record's key layout), so that no writer
+ * meets another's keys.
  */
 export function writerPrefix(kind: WriterKind, prefix: string): string {
-  return prefix + WRITER_SUFFIXES[kind];
+  if (kind === 'reference') return `${prefix}ref`;
+  if (kind === 'reference-prebuilt') return `${prefix}built`;
+  return suitePeerPrefix(kind, prefix);
 }
-
-const WRITER_SUFFIXES: Record<WriterKind, string> = {
-  'redis-record': '',
-  'hand-written': '',
-  nohm: 'nohm',
-  'redis-om': 'om',
-  reference: 'ref',
-  'reference-prebuilt': 'built',
-};
 
 /** Connects the writer `kind` to `url`, its keys under writerPrefix(kind, prefix). */
 export async function openWriter(kind: WriterKind, url: string, prefix: string): Promise<OpenWriter> {
-  const own = writerPrefix(kind, prefix);
-  switch (kind) {
-    case 'redis-record':
-      return redisRecordPeer(url, own);
-    case 'hand-written':
-      return handWrittenPeer(url, own);
-    case 'nohm':
-      return nohmPeer(url, own);
-    case 'redis-om':
-      return redisOmPeer(url, own);
-    case 'reference':
-      return transportReference(url, own);
-    case 'reference-prebuilt':
-      return transportReference(url, own, { prebuilt: true });
+  if (kind === 'reference' || kind === 'reference-prebuilt') {
+    return transportReference(url, writerPrefix(kind, prefix), { prebuilt: kind === 'reference-prebuilt' });
   }
+  return openSuitePeer(kind, url, prefix);
 }

@@ -11,13 +11,13 @@
 import 'reflect-metadata';
 import { check } from '../support/measure';
 import { inFlight } from '../peers/peer';
+import { failureText } from './bench-child';
 import { makePosts } from './posts';
 import type { Operation } from './table-one';
 import type { FromTableOne, TableOneSetup, ToTableOne } from './table-one-messages';
 import { openTableOneWriter } from './table-one-writers';
 
 const send = (message: FromTableOne) => process.send!(message);
-const failure = (error: unknown) => (error instanceof Error ? (error.stack ?? error.message) : String(error));
 
 async function main(): Promise<void> {
   const setup = JSON.parse(process.argv[2]) as TableOneSetup;
@@ -56,13 +56,13 @@ async function main(): Promise<void> {
       void writer.close().finally(() => process.disconnect());
       return;
     }
-    answer(message).then(send, (error: unknown) => send({ type: 'failed', message: failure(error) }));
+    answer(message).then(send, (error: unknown) => send({ type: 'failed', message: failureText(error) }));
   });
   send({ type: 'ready', counts: count !== undefined });
 }
 
 main().catch((error: unknown) => {
-  send({ type: 'failed', message: failure(error) });
+  send({ type: 'failed', message: failureText(error) });
   process.exitCode = 1;
   process.disconnect();
 });

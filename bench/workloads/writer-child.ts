@@ -13,6 +13,7 @@
  */
 import 'reflect-metadata';
 import { PerformanceObserver } from 'perf_hooks';
+import { failureText } from './bench-child';
 import { makePosts } from './posts';
 import { openWriter } from './bulk-writers';
 import type { FromWriter, ToWriter, WriterSetup } from './writer-messages';
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
         const gcMicros = ((await pausedSoFar()) - pausedBefore) * 1000;
         send({ type: 'ran', seconds, cpuMicros: used.user + used.system, gcMicros, pageFaults, stored: writer.count ? await writer.count() : null });
       } catch (error) {
-        send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+        send({ type: 'failed', message: failureText(error) });
       }
     })();
   });
@@ -60,7 +61,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  send({ type: 'failed', message: failureText(error) });
   process.exitCode = 1;
   process.disconnect();
 });

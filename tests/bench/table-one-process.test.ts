@@ -1,6 +1,6 @@
 import { execSync } from 'child_process';
 import { createClient } from 'redis';
-import { suitePeerPrefixes } from '../../bench/peers/suite-peers';
+import { suitePeerPrefix, suitePeerPrefixes } from '../../bench/peers/suite-peers';
 import { makePosts, SUITE_SEED } from '../../bench/workloads/posts';
 import { startTableOne, TableOneProcess } from '../../bench/workloads/table-one-process';
 import { deletePrefix, keysUnder, RawClient, uniquePrefix } from '../support/test-redis';
@@ -76,7 +76,7 @@ test('redis-om says it cannot count, and a step that fails comes back as its err
   await peer.time('load', 0, 3, 1);
   expect(await peer.load(2)).toBe(posts[2].content);
   await peer.time('delete', 0, 3, 1);
-  expect(await keysUnder(raw, suitePeerPrefixes(prefix)[2])).toEqual([]);
+  expect(await keysUnder(raw, suitePeerPrefix('redis-om', prefix))).toEqual([]);
 });
 
 /** The pids of this process's children, but for the shell and `ps` that list them. */
