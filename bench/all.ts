@@ -52,8 +52,30 @@ const OUT = option('out', 'BENCH_OUT');
 
 /** Sizes of the full suite, and of --quick. */
 const SIZES = QUICK
-  ? { n: 300, reps: 1, block: 50, concurrentBlock: 150, warmup: 50, bulk: 2_000, memory: 300, querySizes: [1_000], queryReps: 5, budget: 0.5 }
-  : { n: 10_000, reps: 3, block: 100, concurrentBlock: 1_000, warmup: 500, bulk: 100_000, memory: 10_000, querySizes: [50_000, 500_000], queryReps: 50, budget: 2 };
+  ? {
+      n: 300,
+      reps: 1,
+      block: 50,
+      concurrentBlock: 150,
+      warmup: 50,
+      bulk: 2_000,
+      memory: 300,
+      querySizes: [1_000],
+      queryReps: 5,
+      budget: 0.5,
+    }
+  : {
+      n: 10_000,
+      reps: 3,
+      block: 100,
+      concurrentBlock: 1_000,
+      warmup: 500,
+      bulk: 100_000,
+      memory: 10_000,
+      querySizes: [50_000, 500_000],
+      queryReps: 50,
+      budget: 2,
+    };
 const N = positiveInteger('n', 'N', SIZES.n);
 const REPS = positiveInteger('reps', 'REPS', SIZES.reps);
 const BULK = positiveInteger('bulk', 'BULK', SIZES.bulk);
@@ -88,7 +110,9 @@ async function main(): Promise<void> {
     await openSuitePeers(redis.url, prefix, peers);
     const sizes = querySizes();
     const named = await serverName(server.client);
-    log(`benchmark suite${QUICK ? ' (quick)' : ''}: Table I ${N} posts, bulk ${BULK}, memory ${MEMORY}, queries at ${sizes.join(', ')}; ${named} at ${redis.url}`);
+    log(
+      `benchmark suite${QUICK ? ' (quick)' : ''}: Table I ${N} posts, bulk ${BULK}, memory ${MEMORY}, queries at ${sizes.join(', ')}; ${named} at ${redis.url}`,
+    );
     const data = makePosts(Math.max(N, BULK, MEMORY), SUITE_SEED, N);
 
     // Table I's peers each run in a process of their own too (table-one-child.ts), on the same posts.
@@ -105,7 +129,8 @@ async function main(): Promise<void> {
     // measured 106,000 to 114,000 posts/s against 125,000 to 131,000 for the runs after it, in three fresh
     // processes. So the warm-up is a whole run, not measured.
     const kinds: SuiteWriterKind[] = [...peers.map((peer) => peer.name), 'reference'];
-    for (const kind of kinds) writers.push(await startWriter({ kind, url: redis.url, prefix: `${prefix}bulk`, posts: BULK, seed: SUITE_SEED }));
+    for (const kind of kinds)
+      writers.push(await startWriter({ kind, url: redis.url, prefix: `${prefix}bulk`, posts: BULK, seed: SUITE_SEED }));
     const bulk = await bulkCreate(writers, server, { n: BULK, reps: REPS, warmup: BULK, log });
     await Promise.all(writers.splice(0).map((writer) => writer.close()));
     const memory = await memoryPerObject(peers, data.posts, server, { n: MEMORY, log });
@@ -149,10 +174,14 @@ function write(results: SuiteResults): void {
   writeFileSync(join(docs, 'benchmarks', 'results.json'), JSON.stringify(results, null, 2) + '\n');
   writeFileSync(join(docs, 'benchmarks', 'chart.svg'), renderChart(results));
   writeFileSync(join(docs, 'benchmarks.md'), renderMarkdown(results));
-  console.log(`wrote ${join(docs, 'benchmarks.md')}, ${join(docs, 'benchmarks', 'results.json')}, ${join(docs, 'benchmarks', 'chart.svg')}`);
+  console.log(
+    `wrote ${join(docs, 'benchmarks.md')}, ${join(docs, 'benchmarks', 'results.json')}, ${join(docs, 'benchmarks', 'chart.svg')}`,
+  );
   if (OUT === undefined) {
     const readme = resolve('README.md');
-    console.log(updateReadme(readme, renderSummary(results)) ? `updated the summary in ${readme}` : `${readme} has no bench markers: left alone`);
+    console.log(
+      updateReadme(readme, renderSummary(results)) ? `updated the summary in ${readme}` : `${readme} has no bench markers: left alone`,
+    );
   }
   console.log('');
   for (const target of results.targets) console.log(`${target.met ? 'met    ' : 'NOT MET'}  ${target.target}: ${target.measured}`);

@@ -38,7 +38,8 @@ const ROUNDS = positiveInteger('rounds', 'ROUNDS', 9);
 const IDLE = nonNegativeNumber('idle', 'IDLE', 0);
 /** Node.js options of every writer process (none by default). */
 const NODE_FLAGS = (option('node-flags', 'NODE_FLAGS') ?? '').split(',').filter((flag) => flag !== '');
-for (const flag of NODE_FLAGS) if (!flag.startsWith('--')) throw new Error(`--node-flags: ${JSON.stringify(flag)} is not a Node.js option (--name)`);
+for (const flag of NODE_FLAGS)
+  if (!flag.startsWith('--')) throw new Error(`--node-flags: ${JSON.stringify(flag)} is not a Node.js option (--name)`);
 /** The posts' seed (bench/workloads/posts.ts). */
 const SEED = 7;
 
@@ -98,7 +99,9 @@ async function main(): Promise<void> {
   const runs: Run[][] = WRITERS.map(() => []);
   const idling = IDLE > 0 ? `, ${IDLE} s of idle before each run` : '';
   const flags = NODE_FLAGS.length > 0 ? `, writers started with ${NODE_FLAGS.join(' ')}` : '';
-  console.log(`bulk create of ${N.toLocaleString('en-US')} suite posts, ${ROUNDS} rounds (the first not counted)${idling}${flags}, ${describeRedis(redis.url)}`);
+  console.log(
+    `bulk create of ${N.toLocaleString('en-US')} suite posts, ${ROUNDS} rounds (the first not counted)${idling}${flags}, ${describeRedis(redis.url)}`,
+  );
   const pageCost = () => describeFreshPage(freshPageMicros());
   console.log(`a page of fresh memory: ${pageCost()} per 4 KiB page (bench/support/fresh-page-cost.ts)`);
   try {
@@ -131,7 +134,9 @@ async function main(): Promise<void> {
       const line = (name: string, run: Run) =>
         `${name} ${Math.round(perSecond(run)).toLocaleString('en-US')} posts/s, client ${run.cpu.toFixed(2)} us (GC pauses ${run.gc.toFixed(2)}), Redis ${run.redis.toFixed(2)} us per post, ` +
         `page faults per 1,000 posts: client ${run.clientFaults.toFixed(0)}, Redis ${run.redisFaults === null ? '-' : run.redisFaults.toFixed(0)}`;
-      console.log(`round ${round + 1}${round === 0 ? ' (warm-up)' : ''}: ${measuredRuns.map((run, i) => line(WRITERS[i].short, run)).join('; ')}`);
+      console.log(
+        `round ${round + 1}${round === 0 ? ' (warm-up)' : ''}: ${measuredRuns.map((run, i) => line(WRITERS[i].short, run)).join('; ')}`,
+      );
       if (round === 0) continue;
       measuredRuns.forEach((run, i) => runs[i].push(run));
     }
@@ -146,15 +151,43 @@ async function main(): Promise<void> {
     `${median(values).toFixed(digits)} (${Math.min(...values).toFixed(digits)} to ${Math.max(...values).toFixed(digits)})`;
   const row = (name: string, list: Run[]) => [
     name,
-    span(list.map((run) => perSecond(run) / 1000), 1),
-    span(list.map((run) => run.cpu), 2),
-    span(list.map((run) => run.gc), 2),
-    span(list.map((run) => run.redis), 2),
-    span(list.map((run) => run.clientFaults), 0),
-    list.some((run) => run.redisFaults === null) ? '-' : span(list.map((run) => run.redisFaults!), 0),
+    span(
+      list.map((run) => perSecond(run) / 1000),
+      1,
+    ),
+    span(
+      list.map((run) => run.cpu),
+      2,
+    ),
+    span(
+      list.map((run) => run.gc),
+      2,
+    ),
+    span(
+      list.map((run) => run.redis),
+      2,
+    ),
+    span(
+      list.map((run) => run.clientFaults),
+      0,
+    ),
+    list.some((run) => run.redisFaults === null)
+      ? '-'
+      : span(
+          list.map((run) => run.redisFaults!),
+          0,
+        ),
   ];
   printTable(
-    ['writer', 'thousand posts/s', 'client CPU us/post', 'its GC pauses us/post', 'Redis CPU us/post', 'client faults/1,000 posts', 'Redis faults/1,000 posts'],
+    [
+      'writer',
+      'thousand posts/s',
+      'client CPU us/post',
+      'its GC pauses us/post',
+      'Redis CPU us/post',
+      'client faults/1,000 posts',
+      'Redis faults/1,000 posts',
+    ],
     ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
     WRITERS.map(({ title }, i) => row(title, runs[i])),
   );

@@ -60,7 +60,10 @@ async function viaSaveMany(posts: readonly PostData[]): Promise<number> {
   const began = process.hrtime.bigint();
   const result = await BulkBenchPost.saveMany(entities, { chunkSize: CHUNK });
   const seconds = Number(process.hrtime.bigint() - began) / 1e9;
-  check(result.ok && result.saved.length === posts.length, `saveMany failed ${result.failed.length} items: ${result.failed[0]?.error.message}`);
+  check(
+    result.ok && result.saved.length === posts.length,
+    `saveMany failed ${result.failed.length} items: ${result.failed[0]?.error.message}`,
+  );
   return seconds;
 }
 
@@ -78,7 +81,13 @@ async function viaHandWritten(client: Client, prefix: string, posts: readonly Po
       writes.push(
         client
           .multi()
-          .hSet(`${base}:obj:${id}`, { '#id': id, author: post.author, topic: post.topic, content: post.content, createdAt: String(created) })
+          .hSet(`${base}:obj:${id}`, {
+            '#id': id,
+            author: post.author,
+            topic: post.topic,
+            content: post.content,
+            createdAt: String(created),
+          })
           .zAdd(`${base}:all`, { score: Number(id), value: id })
           .sAdd(`${base}:idx:topic:${post.topic}`, id)
           .zAdd(`${base}:idx:createdAt`, { score: created, value: id })
@@ -123,13 +132,19 @@ async function main(): Promise<void> {
         const nodeUs = (used.user + used.system) / N;
         if (label === 'saveMany') check((await BulkBenchPost.count()) === N, 'saveMany: wrong count');
         runs[label].push(seconds);
-        console.log(`  ${rep + 1}/${REPS} ${label.padEnd(12)} ${Math.round(N / seconds).toLocaleString('en-US').padStart(9)} objects/s  (Node CPU ${nodeUs.toFixed(1)} us/object)`);
+        console.log(
+          `  ${rep + 1}/${REPS} ${label.padEnd(12)} ${Math.round(N / seconds)
+            .toLocaleString('en-US')
+            .padStart(9)} objects/s  (Node CPU ${nodeUs.toFixed(1)} us/object)`,
+        );
         await deleteKeys(client, prefix);
         await settled(client);
       }
     }
     const rate = (label: keyof typeof runs) => N / median(runs[label]);
-    console.log(`median: saveMany ${Math.round(rate('saveMany')).toLocaleString('en-US')} objects/s, hand-written ${Math.round(rate('hand-written')).toLocaleString('en-US')} objects/s (saveMany / hand-written = ${(rate('saveMany') / rate('hand-written')).toFixed(2)})`);
+    console.log(
+      `median: saveMany ${Math.round(rate('saveMany')).toLocaleString('en-US')} objects/s, hand-written ${Math.round(rate('hand-written')).toLocaleString('en-US')} objects/s (saveMany / hand-written = ${(rate('saveMany') / rate('hand-written')).toFixed(2)})`,
+    );
   } finally {
     await disconnect();
     await forgetPrefix(client, prefix);

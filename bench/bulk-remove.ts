@@ -67,7 +67,10 @@ function writers(client: Client, base: string, posts: readonly PostData[]): Reco
   return {
     removeMany: async (loaded) => {
       const result = await Post.removeMany(loaded.map((post) => post.id!));
-      check(result.ok && result.removed.length === loaded.length, `removeMany: ${result.removed.length} removed, ${result.failed.length} failed`);
+      check(
+        result.ok && result.removed.length === loaded.length,
+        `removeMany: ${result.removed.length} removed, ${result.failed.length} failed`,
+      );
     },
     'remove(), 250 in flight': (loaded) => inFlight(0, loaded.length, IN_FLIGHT, (i) => loaded[i].remove()),
     'MULTI of removals': async (loaded) => {

@@ -71,7 +71,8 @@ function writers(client: Client, base: string, loaded: SuitePost[], ids: readonl
       const chunks = Math.ceil(ids.length / MULTI_SIZE);
       await inFlight(0, chunks, MULTIS_IN_FLIGHT, async (c) => {
         const multi = client.multi();
-        for (let i = c * MULTI_SIZE; i < Math.min(ids.length, (c + 1) * MULTI_SIZE); i++) multi.hSet(object(ids[i]), 'content', contents[i]);
+        for (let i = c * MULTI_SIZE; i < Math.min(ids.length, (c + 1) * MULTI_SIZE); i++)
+          multi.hSet(object(ids[i]), 'content', contents[i]);
         await multi.exec();
       });
     },

@@ -22,7 +22,19 @@ import { jsonFileOption, positiveInteger, writeJsonReport } from './support/args
 import { randomHex, redisForRun } from './support/bench-redis';
 import { check, median } from './support/measure';
 import { printTable } from './support/table';
-import { Expected, makeQueryPosts, Q1_MAX, Q1_MIN, Q1_TOPIC, Q4_AUTHORS, QUERIES, QueryKey, QueryPost, sameNumbers, TOP } from './workloads/query-data';
+import {
+  Expected,
+  makeQueryPosts,
+  Q1_MAX,
+  Q1_MIN,
+  Q1_TOPIC,
+  Q4_AUTHORS,
+  QUERIES,
+  QueryKey,
+  QueryPost,
+  sameNumbers,
+  TOP,
+} from './workloads/query-data';
 
 const N = positiveInteger('n', 'N', 50_000);
 const REPS = positiveInteger('reps', 'REPS', 20);
@@ -73,14 +85,29 @@ async function query(model: PostClass, key: QueryKey, rep: number, expected: Exp
     check(ids.length === expected.q1Count, `${model.name} Q1 returned ${ids.length} ids, expected ${expected.q1Count}`);
   } else if (key === 'Q2') {
     const posts = await model.findBy(where);
-    check(posts.length === expected.q1Count && posts.every((p) => p.topic === Q1_TOPIC && p.score >= Q1_MIN && p.score <= Q1_MAX), `${model.name} Q2`);
+    check(
+      posts.length === expected.q1Count && posts.every((p) => p.topic === Q1_TOPIC && p.score >= Q1_MIN && p.score <= Q1_MAX),
+      `${model.name} Q2`,
+    );
   } else if (key === 'Q3') {
     const top = await model.findBy({}, { orderBy: { score: 'desc' }, limit: TOP });
-    check(sameNumbers(top.map((post) => post.score), expected.topScores), `${model.name} Q3 scores differ from the data`);
+    check(
+      sameNumbers(
+        top.map((post) => post.score),
+        expected.topScores,
+      ),
+      `${model.name} Q3 scores differ from the data`,
+    );
   } else {
     const author = Q4_AUTHORS[rep % Q4_AUTHORS.length];
     const newest = await model.findBy({ authorId: author }, { orderBy: { createdAt: 'desc' }, limit: TOP });
-    check(sameNumbers(newest.map((post) => post.createdAt.getTime()), expected.newest(author)), `${model.name} Q4 of ${author}`);
+    check(
+      sameNumbers(
+        newest.map((post) => post.createdAt.getTime()),
+        expected.newest(author),
+      ),
+      `${model.name} Q4 of ${author}`,
+    );
   }
 }
 
@@ -153,15 +180,26 @@ async function main(): Promise<void> {
       [`cluster, ${SHARDS} shards`, ShardedPost],
     ] as const) {
       const run = await measure(setup, model, posts, expected);
-      const bases = descriptorOf(model).shardKeys(prefix).map((keys) => keys.base);
-      const keys = await keysPerMaster(raw, bases.map((base) => `${base}:*`));
+      const bases = descriptorOf(model)
+        .shardKeys(prefix)
+        .map((keys) => keys.base);
+      const keys = await keysPerMaster(
+        raw,
+        bases.map((base) => `${base}:*`),
+      );
       const masters = raw.masters.map((m) => `${m.host}:${m.port}`);
-      const shardsPerMaster = masters.map((name) => bases.filter((base) => {
-        const master = raw.getSlotMaster(calculateSlot(base));
-        return `${master.host}:${master.port}` === name;
-      }).length);
+      const shardsPerMaster = masters.map(
+        (name) =>
+          bases.filter((base) => {
+            const master = raw.getSlotMaster(calculateSlot(base));
+            return `${master.host}:${master.port}` === name;
+          }).length,
+      );
       console.log(`${setup}: shards per master ${shardsPerMaster.join(' / ')}, keys per master ${keys.join(' / ')}`);
-      runs.push({ ...run, spread: { keysPerMaster: keys, maxOverMin: Math.min(...keys) === 0 ? Infinity : Math.max(...keys) / Math.min(...keys) } });
+      runs.push({
+        ...run,
+        spread: { keysPerMaster: keys, maxOverMin: Math.min(...keys) === 0 ? Infinity : Math.max(...keys) / Math.min(...keys) },
+      });
     }
   } finally {
     await disconnect();

@@ -85,7 +85,9 @@ runBenchSession('createcosts', async ({ url, prefix, raw }) => {
         if (round === 0) continue; // warm-up
         runs.get(name)!.push(run);
         const rate = Math.round(1e6 / run.wall).toLocaleString('en-US');
-        console.log(`  round ${round}: ${name}: ${rate} posts/s, client ${run.cpu.toFixed(1)} us, Redis ${run.redis.toFixed(1)} us per post`);
+        console.log(
+          `  round ${round}: ${name}: ${rate} posts/s, client ${run.cpu.toFixed(1)} us, Redis ${run.redis.toFixed(1)} us per post`,
+        );
       }
     }
   } finally {

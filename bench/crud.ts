@@ -35,7 +35,19 @@ class RoundTrips {
 }
 
 /** Client methods that are not Redis commands. */
-const NOT_COMMANDS = new Set(['on', 'once', 'off', 'emit', 'removeListener', 'connect', 'close', 'destroy', 'quit', 'disconnect', 'duplicate']);
+const NOT_COMMANDS = new Set([
+  'on',
+  'once',
+  'off',
+  'emit',
+  'removeListener',
+  'connect',
+  'close',
+  'destroy',
+  'quit',
+  'disconnect',
+  'duplicate',
+]);
 const EXECS = new Set(['exec', 'EXEC', 'execTyped', 'execAsPipeline', 'execAsPipelineTyped']);
 
 /** A MULTI (or pipeline) builder whose exec counts one round trip; queued commands count none. */
@@ -261,9 +273,7 @@ async function repetition(
     if (post.content !== posts[i].content) throw new Error(`${impl.label}: post ${i} loaded wrong content`);
   });
   result.update = await interleaved(impls, from, to, flip, (impl, i) => impl.update(newContent[i], i));
-  result['update (bare HSET)'] = await interleaved(impls, from, to, flip, (impl, i) =>
-    impl.updateUnguarded(newerContent[i], i),
-  );
+  result['update (bare HSET)'] = await interleaved(impls, from, to, flip, (impl, i) => impl.updateUnguarded(newerContent[i], i));
   for (const impl of impls) check((await impl.load(from)).content === newerContent[from], `${impl.label} update stored`);
   result.delete = await interleaved(impls, from, to, flip, (impl, i) => impl.remove(i));
   for (const impl of impls) check((await impl.count()) === 0, `${impl.label} count after delete`);
@@ -311,7 +321,14 @@ async function main(): Promise<void> {
 
     console.log('');
     printTable(
-      ['operation', 'hand-written (s)', 'redis-record (s)', 'redis-record / hand-written', 'round trips/op hand-written', 'round trips/op redis-record'],
+      [
+        'operation',
+        'hand-written (s)',
+        'redis-record (s)',
+        'redis-record / hand-written',
+        'round trips/op hand-written',
+        'round trips/op redis-record',
+      ],
       ['left', 'right', 'right', 'right', 'right', 'right'],
       rows.map((row) => [
         row.operation,

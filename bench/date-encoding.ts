@@ -69,6 +69,11 @@ printTable(
   ['left', 'right', 'right', 'right'],
   FORMS.map(([name], f) => {
     const mid = median(times[f]);
-    return [name, mid.toFixed(0), `${Math.min(...times[f]).toFixed(0)} to ${Math.max(...times[f]).toFixed(0)}`, `${(mid - base >= 0 ? '+' : '') + (mid - base).toFixed(0)} ns`];
+    return [
+      name,
+      mid.toFixed(0),
+      `${Math.min(...times[f]).toFixed(0)} to ${Math.max(...times[f]).toFixed(0)}`,
+      `${(mid - base >= 0 ? '+' : '') + (mid - base).toFixed(0)} ns`,
+    ];
   }),
 );

@@ -106,7 +106,9 @@ runBenchSession('findmany', async ({ url, prefix, raw, client }) => {
         const key = `${reader}@${size}`;
         runs.set(key, [...(runs.get(key) ?? []), run]);
         const rate = Math.round(1e6 / run.wall).toLocaleString('en-US');
-        console.log(`  round ${round}: ${reader} in calls of ${size}: ${rate} objects/s, client ${run.cpu.toFixed(1)} us, Redis ${run.redis.toFixed(1)} us per object`);
+        console.log(
+          `  round ${round}: ${reader} in calls of ${size}: ${rate} objects/s, client ${run.cpu.toFixed(1)} us, Redis ${run.redis.toFixed(1)} us per object`,
+        );
       }
     }
   }

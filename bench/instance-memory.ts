@@ -42,10 +42,15 @@ runBenchSession('mem', async ({ url }) => {
   check(result.ok && result.saved.length === N, `saveMany failed ${result.failed.length} items`);
   const afterSave = heapUsed();
   const loaded = await SuitePost.findMany(built.map((post) => post.id!));
-  check(loaded.every((post) => post !== null), 'findMany: a post is missing');
+  check(
+    loaded.every((post) => post !== null),
+    'findMany: a post is missing',
+  );
   const afterLoad = heapUsed();
   const per = (bytes: number) => (bytes / N).toFixed(0);
-  console.log(`client heap per instance, ${N.toLocaleString('en-US')} of the suite's posts, Node ${process.version}, ${describeRedis(url)}`);
+  console.log(
+    `client heap per instance, ${N.toLocaleString('en-US')} of the suite's posts, Node ${process.version}, ${describeRedis(url)}`,
+  );
   printTable(
     ['step', 'bytes kept per instance'],
     ['left', 'right'],

@@ -54,7 +54,9 @@ runBenchSession('integritycheck', async ({ raw }) => {
     },
   };
   const names = Object.keys(ways);
-  console.log(`${N.toLocaleString('en-US')} objects with a set, a score, a sortable and a unique index; check() in batches of ${BATCH}; ${ROUNDS} rounds (the first not counted)`);
+  console.log(
+    `${N.toLocaleString('en-US')} objects with a set, a score, a sortable and a unique index; check() in batches of ${BATCH}; ${ROUNDS} rounds (the first not counted)`,
+  );
   const runs = new Map<string, Run[]>(names.map((name) => [name, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const name of names) {
@@ -62,11 +64,14 @@ runBenchSession('integritycheck', async ({ raw }) => {
       const cost = await callCosts(raw, N, ways[name]);
       const after = await commandTimes(raw);
       // INFO's own calls (two between the readings) are not the way's
-      const calls = (times: typeof before) => [...times.entries()].filter(([command]) => command !== 'info').reduce((sum, [, { calls }]) => sum + calls, 0);
+      const calls = (times: typeof before) =>
+        [...times.entries()].filter(([command]) => command !== 'info').reduce((sum, [, { calls }]) => sum + calls, 0);
       const run: Run = { ...cost, commands: (calls(after) - calls(before)) / N };
       if (round === 0) continue;
       runs.get(name)!.push(run);
-      console.log(`  round ${round}: ${name}: ${run.wall.toFixed(1)} us wall, client ${run.cpu.toFixed(1)} us, Redis ${run.redis.toFixed(1)} us, ${run.commands.toFixed(2)} commands per object`);
+      console.log(
+        `  round ${round}: ${name}: ${run.wall.toFixed(1)} us wall, client ${run.cpu.toFixed(1)} us, Redis ${run.redis.toFixed(1)} us, ${run.commands.toFixed(2)} commands per object`,
+      );
     }
   }
   const med = (name: string, part: keyof Run) => median(runs.get(name)!.map((run) => run[part]));

@@ -27,11 +27,32 @@ import 'reflect-metadata';
 import { Nohm } from 'nohm';
 import { Attr, BaseEntity, connect, disconnect, Index, Model } from '../src';
 import { jsonFileOption, option, positiveNumber, writeJsonReport } from './support/args';
-import { Client, connectedClient, deleteKeys, describeRedis, forgetPrefix, randomHex, redisForRun, serverName } from './support/bench-redis';
+import {
+  Client,
+  connectedClient,
+  deleteKeys,
+  describeRedis,
+  forgetPrefix,
+  randomHex,
+  redisForRun,
+  serverName,
+} from './support/bench-redis';
 import { redisCpu } from './support/call-costs';
 import { check, median } from './support/measure';
 import { printTable } from './support/table';
-import { Expected, makeQueryPosts, Q1_MAX, Q1_MIN, Q1_TOPIC, Q4_AUTHORS, QUERIES, QueryKey, QueryPost, sameNumbers, TOP } from './workloads/query-data';
+import {
+  Expected,
+  makeQueryPosts,
+  Q1_MAX,
+  Q1_MIN,
+  Q1_TOPIC,
+  Q4_AUTHORS,
+  QUERIES,
+  QueryKey,
+  QueryPost,
+  sameNumbers,
+  TOP,
+} from './workloads/query-data';
 
 /** ioredis 4 (the client nohm documents) ships no typings; the little used here. */
 interface IORedisClient {
@@ -41,7 +62,7 @@ interface IORedisClient {
   disconnect(): void;
   on(event: 'error', listener: (error: Error) => void): unknown;
 }
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+
 const IORedis: new (url: string, options: { lazyConnect: boolean }) => IORedisClient = require('ioredis');
 
 // ---------------------------------------------------------------------------------------------- options
@@ -129,15 +150,30 @@ const redisRecord: Library = {
     if (key === 'Q1') checkPosts('redis-record', key, answer as string[], recordPostOf, expected);
     else if (key === 'Q2') {
       const posts = answer as RecordPost[];
-      checkPosts('redis-record', key, posts.map((post) => post.id!), recordPostOf, expected);
+      checkPosts(
+        'redis-record',
+        key,
+        posts.map((post) => post.id!),
+        recordPostOf,
+        expected,
+      );
       checkObjects('redis-record', posts);
     } else if (key === 'Q3') {
       const top = answer as RecordPost[];
-      check(sameNumbers(top.map((post) => post.score), expected.topScores), 'redis-record Q3 scores differ from the data');
+      check(
+        sameNumbers(
+          top.map((post) => post.score),
+          expected.topScores,
+        ),
+        'redis-record Q3 scores differ from the data',
+      );
     } else {
       const author = Q4_AUTHORS[rep % Q4_AUTHORS.length];
       check(
-        sameNumbers((answer as RecordPost[]).map((post) => post.createdAt.getTime()), expected.newest(author)),
+        sameNumbers(
+          (answer as RecordPost[]).map((post) => post.createdAt.getTime()),
+          expected.newest(author),
+        ),
         `redis-record Q4 createdAt of ${author} differ from the data`,
       );
     }
@@ -163,8 +199,7 @@ function nohmLibrary(): Library {
     },
     idGenerator: 'increment', // sequence ids, as redis-record's
   });
-  const props = (models: Array<{ allProperties(): unknown }>) =>
-    models.map((model) => model.allProperties() as NohmPostProps);
+  const props = (models: Array<{ allProperties(): unknown }>) => models.map((model) => model.allProperties() as NohmPostProps);
   const range = { min: Q1_MIN, max: Q1_MAX, endpoints: '[]' as const };
   const postOf = new Map<string, number>();
   return {
@@ -196,14 +231,29 @@ function nohmLibrary(): Library {
       if (key === 'Q1') checkPosts('nohm', key, (answer as unknown[]).map(String), postOf, expected);
       else if (key === 'Q2') {
         const found = answer as Loaded;
-        checkPosts('nohm', key, found.map((model) => String(model.id)), postOf, expected);
+        checkPosts(
+          'nohm',
+          key,
+          found.map((model) => String(model.id)),
+          postOf,
+          expected,
+        );
         checkObjects('nohm', props(found));
       } else if (key === 'Q3') {
-        check(sameNumbers(props(answer as Loaded).map((post) => post.score), expected.topScores), 'nohm Q3 scores differ from the data');
+        check(
+          sameNumbers(
+            props(answer as Loaded).map((post) => post.score),
+            expected.topScores,
+          ),
+          'nohm Q3 scores differ from the data',
+        );
       } else {
         const author = Q4_AUTHORS[rep % Q4_AUTHORS.length];
         check(
-          sameNumbers(props(answer as Loaded).map((post) => Number(post.createdAt)), expected.newest(author)),
+          sameNumbers(
+            props(answer as Loaded).map((post) => Number(post.createdAt)),
+            expected.newest(author),
+          ),
           `nohm Q4 createdAt of ${author} differ from the data`,
         );
       }
@@ -325,7 +375,11 @@ function printSize(result: SizeResult, labels: readonly string[]): void {
   console.log('');
   const cpu = (stats: Stats) => stats.nodeCpuUs + stats.redisCpuUs;
   printTable(
-    ['query (CPU per call, medians)', ...labels.map((label) => `${label} client + Redis (us)`), ...(ratio ? [`${labels[1]} / ${labels[0]}`] : [])],
+    [
+      'query (CPU per call, medians)',
+      ...labels.map((label) => `${label} client + Redis (us)`),
+      ...(ratio ? [`${labels[1]} / ${labels[0]}`] : []),
+    ],
     ['left', ...labels.map(() => 'right' as const), ...(ratio ? ['right' as const] : [])],
     result.queries.map((row) => [
       row.query,

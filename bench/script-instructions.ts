@@ -41,7 +41,10 @@ const ROUNDS = positiveInteger('rounds', 'ROUNDS', 4);
 async function countingRedis(): Promise<{ url: string; count(work: () => Promise<unknown>): Promise<number>; stop(): Promise<void> }> {
   // callgrind's dumps go to a directory of their own: callgrind.out.1, .2, ... one per count
   const out = mkdtempSync(join(tmpdir(), 'redis-record-callgrind-'));
-  const server = await startPrivateRedis([], undefined, { under: ['valgrind', '--tool=callgrind', `--callgrind-out-file=${join(out, 'callgrind.out')}`], startMs: 30_000 });
+  const server = await startPrivateRedis([], undefined, {
+    under: ['valgrind', '--tool=callgrind', `--callgrind-out-file=${join(out, 'callgrind.out')}`],
+    startMs: 30_000,
+  });
   const control = (option: string) => {
     const result = spawnSync('callgrind_control', [option, String(server.process.pid)], { encoding: 'utf8' });
     check(result.status === 0, `callgrind_control ${option} failed: ${result.stderr}`);
@@ -87,7 +90,10 @@ async function main(): Promise<void> {
       }
     }
     const stored = [await SuitePost.count(), await ScriptedPost.count()];
-    check(stored[0] === 2 * ROUNDS * CHUNK && stored[1] === ROUNDS * CHUNK, `stored ${stored.join(' and ')} posts, expected ${2 * ROUNDS * CHUNK} and ${ROUNDS * CHUNK}`);
+    check(
+      stored[0] === 2 * ROUNDS * CHUNK && stored[1] === ROUNDS * CHUNK,
+      `stored ${stored.join(' and ')} posts, expected ${2 * ROUNDS * CHUNK} and ${ROUNDS * CHUNK}`,
+    );
     const base = median(perPost.get('saveMany, MULTI')!);
     console.log('');
     printTable(

@@ -61,9 +61,7 @@ export async function run(print: Print): Promise<LogsResult> {
   print(`"${newest.message}" expires in ${(ttlSeconds / 86400).toFixed(3)} days`);
 
   // A scoped index and a set index together: the user's key intersected with the level's set.
-  const errors = (await AppLog.findBy({ userId: 'ann', level: 'error' }, { orderBy: { createdAt: 'desc' } })).map(
-    (log) => log.message,
-  );
+  const errors = (await AppLog.findBy({ userId: 'ann', level: 'error' }, { orderBy: { createdAt: 'desc' } })).map((log) => log.message);
   print(`ann's errors: ${errors.join(', ')}`);
 
   // Expiry, shortened so the example can watch it: the 5 oldest lines get half a second instead of 30 days.
@@ -74,7 +72,9 @@ export async function run(print: Print): Promise<LogsResult> {
   const found = (await AppLog.find(annLogs[0].id!)) !== null;
   // The query above already deleted them (queries sweep first), so there is nothing left to sweep.
   const swept = await AppLog.sweep();
-  print(`after the 5 oldest expired: ann has ${count} logs, page 2 is ${lastPage.join(', ')}; find("${annLogs[0].id}") -> ${found ? 'found' : 'null'}; sweep() deleted ${swept}`);
+  print(
+    `after the 5 oldest expired: ann has ${count} logs, page 2 is ${lastPage.join(', ')}; find("${annLogs[0].id}") -> ${found ? 'found' : 'null'}; sweep() deleted ${swept}`,
+  );
 
   return { pages, counts, ttlSeconds, errors, afterExpiry: { count, lastPage, found, swept } };
 }

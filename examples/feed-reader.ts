@@ -53,8 +53,7 @@ export async function moveChannel(reader: Reader, channel: Channel, to: number):
   const others = (await channelsOf(reader)).filter((c) => c.id !== channel.id);
   const before = others[to - 1]?.position;
   const after = others[to]?.position;
-  channel.position =
-    before === undefined ? (after ?? 1) - 1 : after === undefined ? before + 1 : (before + after) / 2;
+  channel.position = before === undefined ? (after ?? 1) - 1 : after === undefined ? before + 1 : (before + after) / 2;
   await channel.save();
 }
 

@@ -49,13 +49,19 @@ function ask(port: number, command: string): Promise<string> {
  */
 export function clusterNodeArguments(nodeTimeoutMs: number): string[] {
   return [
-    '--cluster-enabled', 'yes',
-    '--cluster-node-timeout', String(nodeTimeoutMs),
-    '--cluster-config-file', 'nodes.conf',
-    '--cluster-replica-validity-factor', '0',
-    '--enable-debug-command', 'local',
+    '--cluster-enabled',
+    'yes',
+    '--cluster-node-timeout',
+    String(nodeTimeoutMs),
+    '--cluster-config-file',
+    'nodes.conf',
+    '--cluster-replica-validity-factor',
+    '0',
+    '--enable-debug-command',
+    'local',
     // relative to the node's --dir (given before these)
-    '--logfile', 'redis.log',
+    '--logfile',
+    'redis.log',
   ];
 }
 
@@ -128,7 +134,8 @@ export async function startPrivateCluster(masters = 3, replicasPerMaster = 1, no
       console.warn(`private cluster: forming failed, trying again with new nodes\n${message}`);
     }
     const set = await Promise.all(nodes.map((node) => ask(node.port, `CONFIG SET cluster-node-timeout ${nodeTimeoutMs}`)));
-    if (!set.every((reply) => reply.startsWith('+OK'))) throw new Error(`cluster-node-timeout ${nodeTimeoutMs} was refused: ${set.join(' ')}`);
+    if (!set.every((reply) => reply.startsWith('+OK')))
+      throw new Error(`cluster-node-timeout ${nodeTimeoutMs} was refused: ${set.join(' ')}`);
     return {
       nodes,
       rootNodes: nodes.slice(0, masters).map((node) => ({ url: node.url })),

@@ -102,7 +102,11 @@ export async function startPrivateRedis(extraArgs: string[] = [], port?: number,
  * and starts redis-server again on the same port with `extraArgs`; resolves to the new server. The old one's
  * temp dir is removed; pass `--dir` in `extraArgs` for data that outlives the restart.
  */
-export async function killAndRestart(server: PrivateRedis, extraArgs: string[], whileDown: () => void = () => undefined): Promise<PrivateRedis> {
+export async function killAndRestart(
+  server: PrivateRedis,
+  extraArgs: string[],
+  whileDown: () => void = () => undefined,
+): Promise<PrivateRedis> {
   const exited = new Promise((resolve) => server.process.once('exit', resolve));
   server.process.kill('SIGKILL');
   await exited;

@@ -37,7 +37,8 @@ export async function handWrittenPeer(url: string, prefix: string): Promise<Peer
   return {
     name: 'hand-written',
     version: packageVersion('redis'),
-    notes: 'node-redis: INCR for the id, then one MULTI (HSET, ZADD all, SADD topic, ZADD createdAt); load: MULTI ZSCORE + HGETALL; count: ZCARD',
+    notes:
+      'node-redis: INCR for the id, then one MULTI (HSET, ZADD all, SADD topic, ZADD createdAt); load: MULTI ZSCORE + HGETALL; count: ZCARD',
     keyPattern: `${base}:*`,
     keyRole: (key) => (key.startsWith(`${base}:obj:`) ? 'object' : 'index'),
     reset(size) {

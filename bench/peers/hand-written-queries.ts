@@ -23,7 +23,12 @@ export function handWrittenQueries(client: Client, prefix: string): QueryLibrary
     const multi = client.multi();
     for (const id of ids) multi.hGetAll(object(id));
     const hashes = (await multi.exec()) as unknown as Array<Record<string, string>>;
-    return hashes.map((hash) => ({ topic: hash.topic, score: Number(hash.score), authorId: hash.authorId, createdAt: Number(hash.createdAt) }));
+    return hashes.map((hash) => ({
+      topic: hash.topic,
+      score: Number(hash.score),
+      authorId: hash.authorId,
+      createdAt: Number(hash.createdAt),
+    }));
   };
   const q1 = () => client.zRangeByScore(byScoreOfTopic(Q1_TOPIC), Q1_MIN, Q1_MAX);
 
@@ -38,7 +43,12 @@ export function handWrittenQueries(client: Client, prefix: string): QueryLibrary
           batch.push(
             client
               .multi()
-              .hSet(object(id), { topic: post.topic, score: String(post.score), authorId: post.authorId, createdAt: String(post.createdAt) })
+              .hSet(object(id), {
+                topic: post.topic,
+                score: String(post.score),
+                authorId: post.authorId,
+                createdAt: String(post.createdAt),
+              })
               .zAdd(all, { score: i + 1, value: id })
               .sAdd(byTopic(post.topic), id)
               .zAdd(byScore, { score: post.score, value: id })
@@ -58,11 +68,23 @@ export function handWrittenQueries(client: Client, prefix: string): QueryLibrary
         checkQ2('hand-written', await objects(await q1()), expected);
       } else if (key === 'Q3') {
         const top = await objects(await client.zRange(byScore, 0, TOP - 1, { REV: true }));
-        check(sameNumbers(top.map((post) => post.score), expected.topScores), 'hand-written Q3 scores differ from the data');
+        check(
+          sameNumbers(
+            top.map((post) => post.score),
+            expected.topScores,
+          ),
+          'hand-written Q3 scores differ from the data',
+        );
       } else {
         const author = Q4_AUTHORS[rep % Q4_AUTHORS.length];
         const newest = await objects(await client.zRange(byTimeOfAuthor(author), 0, TOP - 1, { REV: true }));
-        check(sameNumbers(newest.map((post) => post.createdAt), expected.newest(author)), `hand-written Q4 createdAt of ${author} differ from the data`);
+        check(
+          sameNumbers(
+            newest.map((post) => post.createdAt),
+            expected.newest(author),
+          ),
+          `hand-written Q4 createdAt of ${author} differ from the data`,
+        );
       }
     },
   };

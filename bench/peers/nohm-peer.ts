@@ -14,7 +14,6 @@ export interface IORedisClient {
 
 /** An ioredis client on `url`, connected, its errors logged. */
 export async function ioredisClient(url: string): Promise<IORedisClient> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const IORedis: new (url: string, options: { lazyConnect: boolean }) => IORedisClient = require('ioredis');
   const client = new IORedis(url, { lazyConnect: true });
   client.on('error', (error) => console.error('ioredis client:', error.message));

@@ -73,7 +73,6 @@ export async function inFlight(from: number, to: number, concurrency: number, ta
 
 /** The version field of an installed package's package.json. */
 export function packageVersion(name: string): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (require(`${name}/package.json`) as { version: string }).version;
 }
 

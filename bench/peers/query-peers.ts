@@ -40,7 +40,13 @@ export const recordQueries: QueryLibrary = {
       checkQ2('redis-record', await RecordQueryPost.findBy(where), expected);
     } else if (key === 'Q3') {
       const top = await RecordQueryPost.findBy({}, { orderBy: { score: 'desc' }, limit: TOP });
-      check(sameNumbers(top.map((post) => post.score), expected.topScores), 'redis-record Q3 scores differ from the data');
+      check(
+        sameNumbers(
+          top.map((post) => post.score),
+          expected.topScores,
+        ),
+        'redis-record Q3 scores differ from the data',
+      );
     } else {
       const author = Q4_AUTHORS[rep % Q4_AUTHORS.length];
       const newest = await RecordQueryPost.findBy({ authorId: author }, { orderBy: { createdAt: 'desc' }, limit: TOP });
@@ -81,13 +87,25 @@ export function nohmQueries(client: IORedisClient, prefix: string): QueryLibrary
       } else if (key === 'Q3') {
         const ids = await Post.sort({ field: 'score', direction: 'DESC', limit: [0, TOP] });
         const top = props(await Post.loadMany(ids));
-        check(sameNumbers(top.map((post) => post.score), expected.topScores), 'nohm Q3 scores differ from the data');
+        check(
+          sameNumbers(
+            top.map((post) => post.score),
+            expected.topScores,
+          ),
+          'nohm Q3 scores differ from the data',
+        );
       } else {
         const author = Q4_AUTHORS[rep % Q4_AUTHORS.length];
         const ids = await Post.find({ authorId: author });
         const newestIds = await Post.sort({ field: 'createdAt', direction: 'DESC', limit: [0, TOP] }, ids);
         const newest = props(await Post.loadMany(newestIds));
-        check(sameNumbers(newest.map((post) => Number(post.createdAt)), expected.newest(author)), `nohm Q4 createdAt of ${author} differ from the data`);
+        check(
+          sameNumbers(
+            newest.map((post) => Number(post.createdAt)),
+            expected.newest(author),
+          ),
+          `nohm Q4 createdAt of ${author} differ from the data`,
+        );
       }
     },
   };

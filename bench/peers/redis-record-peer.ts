@@ -45,7 +45,8 @@ export async function redisRecordPeer(url: string, prefix: string): Promise<Peer
   return {
     name: 'redis-record',
     version: ownVersion(),
-    notes: 'create/save/remove: one EVALSHA each (atomic with the index entries); saveMany: one INCRBY, then one MULTI per chunk; find: one HGETALL; count: ZCARD',
+    notes:
+      'create/save/remove: one EVALSHA each (atomic with the index entries); saveMany: one INCRBY, then one MULTI per chunk; find: one HGETALL; count: ZCARD',
     keyPattern: `${prefix}:{SuitePost}:*`,
     keyRole: (key) => (key.includes('}:obj:') ? 'object' : 'index'),
     reset(size) {
@@ -73,7 +74,12 @@ export async function redisRecordPeer(url: string, prefix: string): Promise<Peer
     async bulkCreate(posts, from, to) {
       const saveMany = saveManyOf();
       if (!saveMany) {
-        await inFlight(from, to, FALLBACK_IN_FLIGHT, async (i) => void (ids[i] = (await SuitePost.create(suitePostAttributes(posts[i]))).id));
+        await inFlight(
+          from,
+          to,
+          FALLBACK_IN_FLIGHT,
+          async (i) => void (ids[i] = (await SuitePost.create(suitePostAttributes(posts[i]))).id),
+        );
         return;
       }
       // One call, as an application loading its data makes it: the posts' attributes, from which saveMany builds

@@ -56,7 +56,20 @@ export async function transportReference(
       const id = String(firstId + i);
       const created = String(post.createdAt);
       stray.push(`${base}:obj:${id}`);
-      commands.push(['HSET', `${base}:obj:${id}`, '#id', id, 'author', post.author, 'topic', post.topic, 'content', post.content, 'createdAt', created]);
+      commands.push([
+        'HSET',
+        `${base}:obj:${id}`,
+        '#id',
+        id,
+        'author',
+        post.author,
+        'topic',
+        post.topic,
+        'content',
+        post.content,
+        'createdAt',
+        created,
+      ]);
       allEntries.push(id, id);
       byTime.push(created, id);
       let topic = byTopic.get(post.topic);

@@ -3,7 +3,8 @@
 export const integer = (value: number) => Math.round(value).toLocaleString('en-US');
 
 /** A throughput ratio: how many times the first is the second, e.g. `2.41x`. */
-export const times = (value: number) => (value >= 100 ? `${value.toFixed(0)}x` : value >= 10 ? `${value.toFixed(1)}x` : `${value.toFixed(2)}x`);
+export const times = (value: number) =>
+  value >= 100 ? `${value.toFixed(0)}x` : value >= 10 ? `${value.toFixed(1)}x` : `${value.toFixed(2)}x`;
 
 export const milliseconds = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
 

@@ -97,14 +97,18 @@ function querySection(results: SuiteResults): string[] {
     const libraries = PEER_NAMES.filter((name) => size.queries.some((row) => row.results[name]));
     const compared = libraries.filter((name) => name !== 'redis-record');
     lines.push(`### ${integer(size.size)} posts`, '');
-    lines.push(`Loading: ${size.load.map((load) => `${load.library} ${integer(load.postsPerSecond)} posts/s`).join(', ')} (1,000 writes in flight).`, '');
+    lines.push(
+      `Loading: ${size.load.map((load) => `${load.library} ${integer(load.postsPerSecond)} posts/s`).join(', ')} (1,000 writes in flight).`,
+      '',
+    );
     lines.push(
       ...markdownTable(
         ['query', ...libraries.map((name) => `${name} median / p95 (ms)`), ...compared.map((name) => `redis-record vs ${name}`)],
         ['left', ...libraries.map(() => 'right' as const), ...compared.map(() => 'right' as const)],
         size.queries.map((row) => {
           const record = row.results['redis-record'];
-          const cell = (stats?: { medianMs: number; p95Ms: number }) => (stats ? `${milliseconds(stats.medianMs)} / ${milliseconds(stats.p95Ms)}` : DASH);
+          const cell = (stats?: { medianMs: number; p95Ms: number }) =>
+            stats ? `${milliseconds(stats.medianMs)} / ${milliseconds(stats.p95Ms)}` : DASH;
           return [
             row.query,
             ...libraries.map((name) => cell(row.results[name])),
@@ -115,7 +119,7 @@ function querySection(results: SuiteResults): string[] {
       '',
     );
   }
-  lines.push('Ratios here are of the medians: *redis-record vs X* = X\'s time / redis-record\'s (above 1: redis-record is faster).', '');
+  lines.push("Ratios here are of the medians: *redis-record vs X* = X's time / redis-record's (above 1: redis-record is faster).", '');
   return lines;
 }
 
@@ -126,12 +130,19 @@ function memorySection(results: SuiteResults): string[] {
     '## Redis memory per post',
     '',
     `Each library alone on an empty database writes ${integer(memory.n)} posts. *used_memory* is INFO's used_memory after ` +
-      'minus before, per post; *object* is MEMORY USAGE (SAMPLES 0) of one post\'s own key, the mean over a sample spread over ' +
+      "minus before, per post; *object* is MEMORY USAGE (SAMPLES 0) of one post's own key, the mean over a sample spread over " +
       'all posts; *id list and indexes* is MEMORY USAGE of every other key the library wrote, divided by the posts. ' +
       'redis-om keeps no id list and no index, so it stores less, and can answer nothing but a fetch by id.',
     '',
     ...markdownTable(
-      ['library', 'used_memory (bytes/post)', 'object (bytes)', 'id list and indexes (bytes/post)', 'keys besides the objects', 'redis-record used_memory / it'],
+      [
+        'library',
+        'used_memory (bytes/post)',
+        'object (bytes)',
+        'id list and indexes (bytes/post)',
+        'keys besides the objects',
+        'redis-record used_memory / it',
+      ],
       ['left', 'right', 'right', 'right', 'right', 'right'],
       PEER_NAMES.filter((name) => memory.results[name]).map((name) => {
         const result = memory.results[name]!;
@@ -153,7 +164,7 @@ function memorySection(results: SuiteResults): string[] {
 function freshPage({ start, end }: NonNullable<Machine['freshPage']>): string {
   return (
     `${describeFreshPage(start)} per 4 KiB page at the start, ${describeFreshPage(end)} at the end: what a process waits for each page it touches for the first time ` +
-    '(the suite\'s log gives the page faults of each bulk run; [bulk operations](bulk-operations.md#memory-redis-takes-back) says what they cost)'
+    "(the suite's log gives the page faults of each bulk run; [bulk operations](bulk-operations.md#memory-redis-takes-back) says what they cost)"
   );
 }
 
@@ -185,7 +196,10 @@ export function renderMarkdown(results: SuiteResults): string {
         ['CPU', `${machine.cpu}, ${machine.cores} cores`],
         ['RAM', `${machine.ramGiB} GiB`],
         ['OS', machine.os],
-        ['Load average (1, 5, 15 min)', `${machine.loadAverage.start.join(', ')} at the start, ${machine.loadAverage.end.join(', ')} at the end`],
+        [
+          'Load average (1, 5, 15 min)',
+          `${machine.loadAverage.start.join(', ')} at the start, ${machine.loadAverage.end.join(', ')} at the end`,
+        ],
         ...(machine.freshPage ? [['A page of fresh memory', freshPage(machine.freshPage)]] : []),
         ['Node', machine.node],
         ['Server', `${machine.server} (a private redis-server, no persistence)`],
@@ -201,14 +215,14 @@ export function renderMarkdown(results: SuiteResults): string {
       results.targets.map((target) => [target.target, target.measured, target.met ? 'yes' : '**no**']),
     ),
     '',
-    'Ratios are throughputs: *redis-record vs X* = redis-record\'s operations per second / X\'s (above 1: redis-record is faster).',
+    "Ratios are throughputs: *redis-record vs X* = redis-record's operations per second / X's (above 1: redis-record is faster).",
     '',
     'What bounds the bulk targets and the sequential ones, measured: [Where the 8x target stands](bulk-operations.md#where-the-8x-target-stands) ' +
       'and [One operation at a time](bulk-operations.md#one-operation-at-a-time-the-round-trip), in the guide to bulk operations.',
     '',
     ...tableOneSection(
       `Table I, sequential: ${integer(tableOne.sequential.n)} posts, one operation at a time`,
-      'The workload of the ActiveRedis paper\'s Table I: create, count, load, update (the content) and delete of each post, ' +
+      "The workload of the ActiveRedis paper's Table I: create, count, load, update (the content) and delete of each post, " +
         'each operation awaited before the next. Each library runs in a Node.js process of its own, which times its blocks, ' +
         'so that none pays for collecting what another allocates and keeps; they take turns in blocks of ' +
         `${tableOne.sequential.block} operations, the order rotating; median of ${tableOne.sequential.reps} repetition(s). ` +
@@ -226,7 +240,9 @@ export function renderMarkdown(results: SuiteResults): string {
     ...memorySection(results),
     '## What each library does here',
     '',
-    ...results.peers.map((peer) => `- **${peer.name}** (${peer.name === 'hand-written' ? 'node-redis ' : ''}${peer.version}): ${peer.notes}.`),
+    ...results.peers.map(
+      (peer) => `- **${peer.name}** (${peer.name === 'hand-written' ? 'node-redis ' : ''}${peer.version}): ${peer.notes}.`,
+    ),
     '',
     'redis-om takes no part in count (it has none without RediSearch) and writes no index entries, which makes its writes ' +
       'cheaper than those of the three libraries that keep topic and createdAt indexed. The hand-written code is what a careful ' +

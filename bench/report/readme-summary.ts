@@ -26,7 +26,12 @@ export function renderSummary(results: SuiteResults): string {
     [`create, ${results.tableOne.concurrent.concurrency} in flight (ops/s)`, ...cells((name) => conc.results[name]?.opsPerSecond)],
     [`bulk create of ${integer(results.bulk.n)} (posts/s)`, ...cells((name) => results.bulk.results[name]?.objectsPerSecond)],
     ...(q2 && largest
-      ? [[`query: topic AND score range, objects, ${integer(largest.size)} posts (median ms)`, ...cells((name) => q2.results[name]?.medianMs, milliseconds)]]
+      ? [
+          [
+            `query: topic AND score range, objects, ${integer(largest.size)} posts (median ms)`,
+            ...cells((name) => q2.results[name]?.medianMs, milliseconds),
+          ],
+        ]
       : []),
     ['Redis memory per post (bytes, used_memory)', ...cells((name) => results.memory.results[name]?.usedMemoryPerObject)],
   ];

@@ -15,7 +15,8 @@ export function judgeTargets(results: Omit<SuiteResults, 'targets'>): Target[] {
   const bulk = results.bulk.results['redis-record'];
   // what node-redis alone carried for the same writes in this run (bench/peers/transport-reference.ts)
   const reference = results.bulk.reference;
-  const alone = (figure: (objectsPerSecond: number) => string) => (reference ? `; node-redis alone: ${figure(reference.objectsPerSecond)}` : '');
+  const alone = (figure: (objectsPerSecond: number) => string) =>
+    reference ? `; node-redis alone: ${figure(reference.objectsPerSecond)}` : '';
   const nohmBulk = results.bulk.results.nohm;
   const nohmConcurrent = results.tableOne.concurrent.operations.find((row) => row.operation === 'create')?.results.nohm;
   if (bulk) {

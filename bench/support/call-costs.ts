@@ -26,7 +26,7 @@ export async function callCosts(raw: Client, calls: number, run: () => Promise<v
   await run();
   const wall = Number(process.hrtime.bigint() - began) / 1e3 / calls;
   const used = process.cpuUsage(cpu);
-  return { wall, cpu: (used.user + used.system) / calls, redis: ((await redisCpu(raw)) - redisBefore) * 1e6 / calls };
+  return { wall, cpu: (used.user + used.system) / calls, redis: (((await redisCpu(raw)) - redisBefore) * 1e6) / calls };
 }
 
 /** `wall / Node CPU / Redis CPU us` of a cost, for the profiles' lines. */

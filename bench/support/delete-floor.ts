@@ -33,7 +33,8 @@ async function main(): Promise<void> {
   const writers: TableOneProcess[] = [];
   try {
     const posts = Math.max(N, SUITE_POSTS);
-    for (const kind of [...PEER_NAMES, ...FLOOR_KINDS]) writers.push(await startTableOne({ kind, url: redis.url, prefix, posts, used: N, seed: SUITE_SEED }));
+    for (const kind of [...PEER_NAMES, ...FLOOR_KINDS])
+      writers.push(await startTableOne({ kind, url: redis.url, prefix, posts, used: N, seed: SUITE_SEED }));
     const data = makePosts(posts, SUITE_SEED, N);
     // the suite's sequential Table I (bench/all.ts): blocks of 100, 500 posts of warm-up
     const options = { n: N, reps: REPS, warmup: 500, concurrency: 1, block: 100, log: () => undefined };
@@ -41,7 +42,9 @@ async function main(): Promise<void> {
     const deletes = result.operations.find((row) => row.operation === 'delete')!.results;
     const rate = (name: string, rep: number) => N / deletes[name]!.runs[rep];
     const row = (label: string, of: (name: string) => number) => {
-      const each = writers.map(({ name }) => `${name} ${Math.round(of(name)).toLocaleString('en-US')}/s (${(of(name) / of('nohm')).toFixed(2)}x)`);
+      const each = writers.map(
+        ({ name }) => `${name} ${Math.round(of(name)).toLocaleString('en-US')}/s (${(of(name) / of('nohm')).toFixed(2)}x)`,
+      );
       return `${label}: ${each.join(', ')}`;
     };
     for (let rep = 0; rep < REPS; rep++) console.log(row(`delete, repetition ${rep + 1}`, (name) => rate(name, rep)));

@@ -98,9 +98,11 @@ runBenchSession('profq', async ({ prefix, raw }) => {
     await raw.sendCommand(['CONFIG', 'RESETSTAT']);
     const before = await redisCpu(raw);
     await time(label, run);
-    console.log(`    redis main thread CPU ${(((await redisCpu(raw)) - before) * 1e6 / (REPS + 20)).toFixed(0)} us/call`);
+    console.log(`    redis main thread CPU ${((((await redisCpu(raw)) - before) * 1e6) / (REPS + 20)).toFixed(0)} us/call`);
     const info = await raw.info('commandstats');
-    const rows = info.split('\n').filter((line) => line.startsWith('cmdstat_') && !line.includes('cmdstat_info') && !line.includes('cmdstat_config'));
+    const rows = info
+      .split('\n')
+      .filter((line) => line.startsWith('cmdstat_') && !line.includes('cmdstat_info') && !line.includes('cmdstat_config'));
     for (const row of rows) console.log(`    redis: ${row.trim()}`);
   };
 

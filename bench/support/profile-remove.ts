@@ -35,7 +35,12 @@ runBenchSession('profr', async ({ prefix, raw, client: pinger }) => {
   const script = indexedRemovalScript(descriptorOf(Post).indexes);
   const fresh = async (round: number) => {
     const built = Array.from({ length: N }, (_, i) =>
-      Post.build({ author: `a${i}`, topic: `t${i % 20}`, content: `post ${i} of round ${round} `.repeat(40), createdAt: new Date(1e12 + i) }),
+      Post.build({
+        author: `a${i}`,
+        topic: `t${i % 20}`,
+        content: `post ${i} of round ${round} `.repeat(40),
+        createdAt: new Date(1e12 + i),
+      }),
     );
     await Post.saveMany(built);
     return (await Post.findMany(built.map((post) => post.id!))) as Post[];

@@ -47,7 +47,8 @@ runBenchSession('profu', async ({ prefix, raw }) => {
   const hand = async (round: number) => {
     for (let i = 0; i < N; i++) {
       const id = loaded[i].id!;
-      if ((await raw.evalSha(sha, { keys: [all, object(id)], arguments: [id, 'content', text(i, round)] })) !== 1) throw new Error('missing');
+      if ((await raw.evalSha(sha, { keys: [all, object(id)], arguments: [id, 'content', text(i, round)] })) !== 1)
+        throw new Error('missing');
     }
   };
 

@@ -26,7 +26,9 @@ export async function writerTurns<W extends string>(
       if (round === 0) continue; // warm-up
       runs.set(writer, [...(runs.get(writer) ?? []), run]);
       const rate = Math.round(1e6 / run.wall).toLocaleString('en-US');
-      console.log(`  round ${round}: ${writer}: ${rate} ${units.many}/s, client ${run.cpu.toFixed(1)} us, Redis ${run.redis.toFixed(1)} us per ${units.one}`);
+      console.log(
+        `  round ${round}: ${writer}: ${rate} ${units.many}/s, client ${run.cpu.toFixed(1)} us, Redis ${run.redis.toFixed(1)} us per ${units.one}`,
+      );
     }
   }
   return runs;

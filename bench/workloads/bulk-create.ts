@@ -57,7 +57,9 @@ export async function bulkCreate(
       const cpu = `${(cpuMicros / n).toFixed(1)} us of its CPU per post (GC pauses ${(gcMicros / n).toFixed(1)})`;
       const perThousand = (faults: number) => Math.round((faults * 1000) / n);
       const faults = `page faults per 1,000 posts: its ${perThousand(pageFaults)}, Redis's ${redisFaults === null ? '-' : perThousand(redisFaults)}`;
-      options.log(`bulk create ${rep + 1}/${reps}: ${writer.name} ${Math.round(n / seconds).toLocaleString('en-US')} posts/s, ${cpu}, ${faults}`);
+      options.log(
+        `bulk create ${rep + 1}/${reps}: ${writer.name} ${Math.round(n / seconds).toLocaleString('en-US')} posts/s, ${cpu}, ${faults}`,
+      );
     }
   }
   const figure = (writer: WriterProcess<SuiteWriterKind>): BulkFigure => {

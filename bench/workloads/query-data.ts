@@ -80,7 +80,8 @@ export const sameNumbers = (a: readonly number[], b: readonly number[]) => a.len
 export function checkQ2(label: string, posts: ReadonlyArray<{ topic: string; score: number }>, expected: Expected): void {
   if (posts.length !== expected.q1Count) throw new Error(`${label} Q2 returned ${posts.length} posts, expected ${expected.q1Count}`);
   for (const post of posts) {
-    if (post.topic !== Q1_TOPIC || post.score < Q1_MIN || post.score > Q1_MAX) throw new Error(`${label} Q2 returned a post outside the where`);
+    if (post.topic !== Q1_TOPIC || post.score < Q1_MIN || post.score > Q1_MAX)
+      throw new Error(`${label} Q2 returned a post outside the where`);
   }
 }
 

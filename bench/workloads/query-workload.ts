@@ -78,7 +78,9 @@ export async function queryWorkload(
     for (const { key, label } of QUERIES) {
       const measured = await measure(libraries, key, expected, options.reps, options.budgetSeconds * 1000);
       queries.push({ key, query: label, results: Object.fromEntries(libraries.map((library, which) => [library.label, measured[which]])) });
-      options.log(`query workload ${size}: ${label}: ${libraries.map((l, w) => `${l.label} ${measured[w].medianMs.toFixed(2)} ms`).join(', ')}`);
+      options.log(
+        `query workload ${size}: ${label}: ${libraries.map((l, w) => `${l.label} ${measured[w].medianMs.toFixed(2)} ms`).join(', ')}`,
+      );
     }
     sizes.push({ size, load, queries });
   }

@@ -33,7 +33,8 @@ export async function startTableOne<N extends string>(setup: TableOneSetup & { r
   const ask = async <T extends FromTableOne['type']>(request: ToTableOne, expected: T): Promise<Reply<T>> => {
     child.process.send(request);
     const reply = await child.next();
-    if (reply.type !== expected) throw new Error(`${setup.kind}: ${reply.type === 'failed' ? reply.message : `${reply.type} where ${expected} was expected`}`);
+    if (reply.type !== expected)
+      throw new Error(`${setup.kind}: ${reply.type === 'failed' ? reply.message : `${reply.type} where ${expected} was expected`}`);
     return reply as Reply<T>;
   };
   return {

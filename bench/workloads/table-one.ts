@@ -41,7 +41,13 @@ export interface TableOneResult<N extends string = PeerName> {
 }
 
 /** Seconds each peer's process spent on `operation` over [0, n), in rotating blocks. */
-async function interleaved(peers: readonly TableOneProcess[], n: number, options: TableOneOptions, rotation: number, operation: Operation): Promise<number[]> {
+async function interleaved(
+  peers: readonly TableOneProcess[],
+  n: number,
+  options: TableOneOptions,
+  rotation: number,
+  operation: Operation,
+): Promise<number[]> {
   const seconds = peers.map(() => 0);
   for (let start = 0, block = 0; start < n; start += options.block, block++) {
     const end = Math.min(n, start + options.block);
@@ -64,7 +70,13 @@ async function checkCount(peers: readonly TableOneProcess[], expected: number, w
  * the peer's process, against the posts it made from the suite's seed; the update is checked here, against the
  * suite's `newContent`, so that a process whose data is not the suite's fails the run.
  */
-async function repetition(peers: readonly TableOneProcess[], newContent: readonly string[], n: number, options: TableOneOptions, rotation: number) {
+async function repetition(
+  peers: readonly TableOneProcess[],
+  newContent: readonly string[],
+  n: number,
+  options: TableOneOptions,
+  rotation: number,
+) {
   for (const peer of peers) await peer.reset(n);
   const counters = peers.filter((peer) => peer.counts);
   const out = {} as Record<Operation, Map<TableOneProcess, number>>;
@@ -88,7 +100,11 @@ async function repetition(peers: readonly TableOneProcess[], newContent: readonl
  * Table I with `peers`, each in its process (startTableOne), made with the suite's posts of `data` (at least n
  * posts and new contents).
  */
-export async function tableOne<N extends string>(peers: ReadonlyArray<TableOneProcess<N>>, data: PostSet, options: TableOneOptions): Promise<TableOneResult<N>> {
+export async function tableOne<N extends string>(
+  peers: ReadonlyArray<TableOneProcess<N>>,
+  data: PostSet,
+  options: TableOneOptions,
+): Promise<TableOneResult<N>> {
   const { n, reps } = options;
   check(data.posts.length >= n && data.newContent.length >= n, 'Table I needs n posts and n new contents');
   await repetition(peers, data.newContent, Math.min(options.warmup, n), options, 0); // JIT, script caches; not measured

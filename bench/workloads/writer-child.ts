@@ -51,7 +51,14 @@ async function main(): Promise<void> {
         const used = process.cpuUsage(cpu);
         const pageFaults = process.resourceUsage().minorPageFault - faults;
         const gcMicros = ((await pausedSoFar()) - pausedBefore) * 1000;
-        send({ type: 'ran', seconds, cpuMicros: used.user + used.system, gcMicros, pageFaults, stored: writer.count ? await writer.count() : null });
+        send({
+          type: 'ran',
+          seconds,
+          cpuMicros: used.user + used.system,
+          gcMicros,
+          pageFaults,
+          stored: writer.count ? await writer.count() : null,
+        });
       } catch (error) {
         send({ type: 'failed', message: failureText(error) });
       }

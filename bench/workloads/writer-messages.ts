@@ -22,5 +22,12 @@ export type ToWriter = { readonly type: 'run'; readonly size: number } | { reado
  */
 export type FromWriter =
   | { readonly type: 'ready'; readonly name: string; readonly method: string }
-  | { readonly type: 'ran'; readonly seconds: number; readonly cpuMicros: number; readonly gcMicros: number; readonly pageFaults: number; readonly stored: number | null }
+  | {
+      readonly type: 'ran';
+      readonly seconds: number;
+      readonly cpuMicros: number;
+      readonly gcMicros: number;
+      readonly pageFaults: number;
+      readonly stored: number | null;
+    }
   | { readonly type: 'failed'; readonly message: string };

@@ -24,7 +24,10 @@ export interface WriterProcess<K extends WriterKind = WriterKind> {
  * Starts the process of one writer (forkBenchChild, with `nodeFlags`) and waits until it is connected and has made
  * its posts.
  */
-export async function startWriter<K extends WriterKind>(setup: WriterSetup & { readonly kind: K }, nodeFlags: readonly string[] = []): Promise<WriterProcess<K>> {
+export async function startWriter<K extends WriterKind>(
+  setup: WriterSetup & { readonly kind: K },
+  nodeFlags: readonly string[] = [],
+): Promise<WriterProcess<K>> {
   const child = forkBenchChild<FromWriter>('writer-child', setup, `${setup.kind} writer`, nodeFlags);
   const ready = await child.next();
   if (ready.type !== 'ready') {

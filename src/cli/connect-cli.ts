@@ -37,8 +37,14 @@ export async function openClient(url: string): Promise<CliClient> {
  * The nodes of `--cluster`: `host:port` or `redis[s]://[[user]:password@]host:port` entries separated by commas.
  * A user or password given in one applies to every node of the cluster (node-redis `defaults`).
  */
-export function parseClusterNodes(list: string): { rootNodes: Array<{ url: string }>; defaults: { username?: string; password?: string; tls: boolean } } {
-  const entries = list.split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
+export function parseClusterNodes(list: string): {
+  rootNodes: Array<{ url: string }>;
+  defaults: { username?: string; password?: string; tls: boolean };
+} {
+  const entries = list
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0);
   if (entries.length === 0) throw new UsageError('--cluster needs at least one node: host:port[,host:port...]');
   const defaults: { username?: string; password?: string; tls: boolean } = { tls: false };
   const rootNodes = entries.map((entry) => {

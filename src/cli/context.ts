@@ -82,7 +82,8 @@ export class CliContext {
   /** The named model, or every stored model (sorted by name) when `name` is undefined. */
   modelsOrAll(name: string | undefined): StoredDefinition[] {
     if (name !== undefined) return [this.definition(name)];
-    for (const [unread, why] of [...this.unreadable].sort(([a], [b]) => a.localeCompare(b))) this.warn(`warning: ${unreadableDefinition(unread, why)}; skipped`);
+    for (const [unread, why] of [...this.unreadable].sort(([a], [b]) => a.localeCompare(b)))
+      this.warn(`warning: ${unreadableDefinition(unread, why)}; skipped`);
     return [...this.definitions.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
 

@@ -37,7 +37,10 @@ function decodeDynamic(stored: string): { value: unknown; error?: string } {
  * An object's hash decoded from its stored definition alone: declared attributes in declaration order, then
  * dynamic attributes, then fields the definition does not declare. Internal `#` fields are returned apart.
  */
-export function decodeHash(definition: StoredDefinition, hash: Record<string, string>): { attributes: DecodedAttribute[]; internal: Record<string, string> } {
+export function decodeHash(
+  definition: StoredDefinition,
+  hash: Record<string, string>,
+): { attributes: DecodedAttribute[]; internal: Record<string, string> } {
   const attributes: DecodedAttribute[] = [];
   const internal: Record<string, string> = {};
   const declared = new Set<string>();
@@ -45,12 +48,25 @@ export function decodeHash(definition: StoredDefinition, hash: Record<string, st
     declared.add(attribute.field);
     const stored = hash[attribute.field];
     if (stored === undefined) continue;
-    attributes.push({ property: attribute.property, field: attribute.field, type: attribute.type, stored, ...decodeTyped(attribute.type, stored) });
+    attributes.push({
+      property: attribute.property,
+      field: attribute.field,
+      type: attribute.type,
+      stored,
+      ...decodeTyped(attribute.type, stored),
+    });
   }
   for (const [field, stored] of Object.entries(hash).sort(([a], [b]) => a.localeCompare(b))) {
     if (declared.has(field)) continue;
     if (field.startsWith('#')) internal[field] = stored;
-    else if (field.startsWith('~')) attributes.push({ property: `${definition.dynamicProperty ?? '~'}.${field.slice(1)}`, field, type: 'dynamic', stored, ...decodeDynamic(stored) });
+    else if (field.startsWith('~'))
+      attributes.push({
+        property: `${definition.dynamicProperty ?? '~'}.${field.slice(1)}`,
+        field,
+        type: 'dynamic',
+        stored,
+        ...decodeDynamic(stored),
+      });
     else attributes.push({ property: field, field, type: 'unknown', stored, value: stored });
   }
   return { attributes, internal };

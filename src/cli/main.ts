@@ -52,9 +52,13 @@ export function buildProgram(setExit: (code: number) => void, warn: (line: strin
     // an argument too many is a usage error (exit 2), not silently dropped; the commands inherit this
     .allowExcessArguments(false)
     .description('Inspect, check and repair redis-record data from the model definitions stored in Redis.')
-    .addOption(new Option('--url <url>', 'Redis URL: redis[s]://[[user]:password@]host:port[/db]').default(DEFAULT_URL).env('REDIS_RECORD_URL'))
     .addOption(
-      new Option('--cluster <nodes>', 'a Redis Cluster instead of --url: host:port[,host:port...] (or redis:// URLs)').env('REDIS_RECORD_CLUSTER'),
+      new Option('--url <url>', 'Redis URL: redis[s]://[[user]:password@]host:port[/db]').default(DEFAULT_URL).env('REDIS_RECORD_URL'),
+    )
+    .addOption(
+      new Option('--cluster <nodes>', 'a Redis Cluster instead of --url: host:port[,host:port...] (or redis:// URLs)').env(
+        'REDIS_RECORD_CLUSTER',
+      ),
     )
     .option('--prefix <prefix>', 'the prefix given to connect()', DEFAULT_PREFIX)
     .option('--json', 'machine-readable output (one JSON document on stdout)', false)
@@ -70,8 +74,15 @@ export function buildProgram(setExit: (code: number) => void, warn: (line: strin
       const positional = args.slice(0, -2) as Array<string | undefined>;
       const local = args[args.length - 2] as { batchSize?: string };
       const options = command.optsWithGlobals() as GlobalOptions;
-      if (options.cluster !== undefined && program.getOptionValueSource('url') === 'cli') throw new UsageError('pass either --url or --cluster, not both');
-      const global = { url: options.url, cluster: options.cluster, prefix: options.prefix, json: Boolean(options.json), tenant: options.tenant };
+      if (options.cluster !== undefined && program.getOptionValueSource('url') === 'cli')
+        throw new UsageError('pass either --url or --cluster, not both');
+      const global = {
+        url: options.url,
+        cluster: options.cluster,
+        prefix: options.prefix,
+        json: Boolean(options.json),
+        tenant: options.tenant,
+      };
       const context = await CliContext.open(global, warn);
       try {
         setExit(await run(context, positional, local));
@@ -80,7 +91,10 @@ export function buildProgram(setExit: (code: number) => void, warn: (line: strin
       }
     };
 
-  program.command('models').description('every model stored under the prefix: tenants and live objects').action(action((c) => modelsCommand(c)));
+  program
+    .command('models')
+    .description('every model stored under the prefix: tenants and live objects')
+    .action(action((c) => modelsCommand(c)));
   program
     .command('stats')
     .argument('<Model>')
@@ -123,7 +137,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   const redact = (text: string) => redactAll(text, args);
   const say = (text: string) => process.stderr.write(`${redact(text)}\n`);
   let code = 0;
-  const program = buildProgram((c) => (code = c), (line) => say(`redis-record: ${line}`));
+  const program = buildProgram(
+    (c) => (code = c),
+    (line) => say(`redis-record: ${line}`),
+  );
   program.configureOutput({
     writeOut: (text) => process.stdout.write(redact(text)),
     writeErr: (text) => process.stderr.write(redact(text)),

@@ -13,6 +13,7 @@ export type StoredType = AttributeType | 'custom';
 
 export const ATTRIBUTE_TYPES: readonly AttributeType[] = ['string', 'number', 'boolean', 'date', 'json'];
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one map of codecs of different value types
 const codecs: Record<AttributeType, Codec<any>> = {
   string: stringCodec,
   number: numberCodec,
@@ -21,6 +22,7 @@ const codecs: Record<AttributeType, Codec<any>> = {
   json: jsonCodec,
 };
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the codec of whichever type is named
 export function codecFor(type: AttributeType): Codec<any> {
   return codecs[type];
 }

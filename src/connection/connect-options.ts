@@ -128,7 +128,9 @@ function clusterOf(value: unknown): ClusterOptions {
   }
   const bad = rootNodes.findIndex((node) => !isPlainObject(node));
   if (bad >= 0) {
-    throw fail(`cluster.rootNodes[${bad}] must be an object such as { url: 'redis://127.0.0.1:7000' }, got ${describeValue(rootNodes[bad])}`);
+    throw fail(
+      `cluster.rootNodes[${bad}] must be an object such as { url: 'redis://127.0.0.1:7000' }, got ${describeValue(rootNodes[bad])}`,
+    );
   }
   return value as unknown as ClusterOptions;
 }

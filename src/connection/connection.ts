@@ -217,7 +217,11 @@ function givenClient(client: Extract<ConnectTarget, { client: unknown }>['client
       const options = (client as { options?: { url?: unknown } & ClusterOptions }).options;
       const cluster = isCluster(client);
       const redact = (message: string) =>
-        cluster && options ? redactCluster(message, options) : typeof options?.url === 'string' ? redactSecrets(message, options.url) : message;
+        cluster && options
+          ? redactCluster(message, options)
+          : typeof options?.url === 'string'
+            ? redactSecrets(message, options.url)
+            : message;
       const failure = (error: unknown) => connectFailure(cluster ? 'cannot reach the Redis Cluster' : 'cannot reach Redis', error, redact);
       const connectable = client as typeof client & { connect(): Promise<unknown>; destroy(): void };
       await firstConnect(connectable, failure, () => undefined, !isCluster(client));
@@ -264,7 +268,11 @@ function urlClient(url: string, options: CheckedConnectOptions): Opening {
   client.on('error', () => undefined);
   return {
     async open() {
-      await firstConnect(client, (error) => failure('cannot reach Redis', error), () => (established = true));
+      await firstConnect(
+        client,
+        (error) => failure('cannot reach Redis', error),
+        () => (established = true),
+      );
       const close = async () => {
         if (client.isOpen) await client.close();
       };
@@ -291,7 +299,8 @@ export function currentConnection(): Connection | undefined {
  */
 async function preloadScripts(client: RedisCommands): Promise<void> {
   if (typeof client.scriptLoad !== 'function') return;
-  const load = (node: { scriptLoad(source: string): Promise<string> }) => Promise.all(allScripts().map((script) => node.scriptLoad(script.source)));
+  const load = (node: { scriptLoad(source: string): Promise<string> }) =>
+    Promise.all(allScripts().map((script) => node.scriptLoad(script.source)));
   if (isCluster(client)) await everyMaster(client, load);
   else await load(client);
 }

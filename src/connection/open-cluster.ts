@@ -52,7 +52,10 @@ export function prepareCluster(
   const failure = (what: string, error: unknown) => connectFailure(what, error, (message) => redactCluster(message, options));
   const defaults = (options.defaults ?? {}) as NodeOptions;
   const reconnectStrategy = strategy(() => established);
-  const withSocket = (node: NodeOptions) => ({ ...node, socket: { ...socketOptions(socket), ...defaults.socket, ...node.socket, reconnectStrategy } });
+  const withSocket = (node: NodeOptions) => ({
+    ...node,
+    socket: { ...socketOptions(socket), ...defaults.socket, ...node.socket, reconnectStrategy },
+  });
   let cluster: OpenedCluster;
   try {
     cluster = createCluster({
@@ -67,6 +70,11 @@ export function prepareCluster(
   // Without a listener, a node's connection error would crash the process.
   cluster.on('error', () => undefined);
   return {
-    open: () => firstConnect(cluster, (error) => failure('cannot reach the Redis Cluster', error), () => (established = true)),
+    open: () =>
+      firstConnect(
+        cluster,
+        (error) => failure('cannot reach the Redis Cluster', error),
+        () => (established = true),
+      ),
   };
 }

@@ -44,7 +44,11 @@ export function modelReplicaPolicy(owner: string, options: ReplicaOptions): Repl
 }
 
 /** The policy of one operation: its own options over the model's; ArgumentError when invalid. */
-export function operationReplicaPolicy(model: string, options: ReplicaOptions | undefined, base: ReplicaPolicy | undefined): ReplicaPolicy | undefined {
+export function operationReplicaPolicy(
+  model: string,
+  options: ReplicaOptions | undefined,
+  base: ReplicaPolicy | undefined,
+): ReplicaPolicy | undefined {
   if (!options || (options.waitReplicas === undefined && options.waitTimeoutMs === undefined)) return base;
   return resolve(options, (message) => new ArgumentError(`${model}: ${message}`), base);
 }

@@ -11,6 +11,7 @@ export interface AttrOptions {
   /** The stored type; inferred from the declared TypeScript type, or the default value, for string, number, boolean and Date. */
   type?: AttributeType;
   /** Custom serialization: `encode` to a string, `decode` back. Replaces `type`. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any value type; the decorator's key argument checks it
   codec?: Codec<any>;
 }
 
@@ -33,7 +34,10 @@ export type CodecMismatch = {
 };
 
 /** The decorator `@Attr({ codec })` returns, for a codec of values `V`. */
-export type CodecAttrDecorator<V> = <P extends object, K extends string | symbol>(target: P, property: K & HoldsCodecValue<P, K, V>) => void;
+export type CodecAttrDecorator<V> = <P extends object, K extends string | symbol>(
+  target: P,
+  property: K & HoldsCodecValue<P, K, V>,
+) => void;
 
 /** Marks a property as a persisted attribute; `@Model` resolves its type when the class is defined. */
 export function Attr<V>(options: AttrOptions & { codec: Codec<V> }): CodecAttrDecorator<V>;

@@ -37,12 +37,12 @@ function propertyDecorator(kind: 'index' | 'unique', given: object | undefined):
 
 /** `unknown` when property `K` of `P` is declared (less null and undefined) as a string, else `{ mismatch: Why }`. */
 export type DeclaredAsString<P, K, Why> = K extends keyof P
-  ? ([NonNullable<P[K]>] extends [string]
-      ? unknown
-      : {
-          /** What the declaration should be (`Why`): shown in the compiler's error. */
-          mismatch: Why;
-        })
+  ? [NonNullable<P[K]>] extends [string]
+    ? unknown
+    : {
+        /** What the declaration should be (`Why`): shown in the compiler's error. */
+        mismatch: Why;
+      }
   : {
       /** What the declaration should be (`Why`): shown in the compiler's error. */
       mismatch: Why;
@@ -52,7 +52,10 @@ export type DeclaredAsString<P, K, Why> = K extends keyof P
  * The decorator `@Unique({ caseInsensitive: true })` and `@Index({ sortable: true })` return: it goes on a property
  * declared as a string. `Why` is the text the compiler's error shows for a property declared otherwise.
  */
-export type StringAttrDecorator<Why extends string = 'a property declared as a string (caseInsensitive compares strings)'> = <P extends object, K extends string | symbol>(
+export type StringAttrDecorator<Why extends string = 'a property declared as a string (caseInsensitive compares strings)'> = <
+  P extends object,
+  K extends string | symbol,
+>(
   target: P,
   property: K & DeclaredAsString<P, K, Why>,
 ) => void;

@@ -58,9 +58,7 @@ export function Model(given?: ModelOptions): ClassDecorator {
     }
     let sample: Record<string, unknown> | undefined;
     const defaults = () => (sample ??= new (target as unknown as new () => Record<string, unknown>)());
-    const attributes = collectAttributes(target).map((pending) =>
-      resolveAttribute(pending, () => defaults()[pending.property]),
-    );
+    const attributes = collectAttributes(target).map((pending) => resolveAttribute(pending, () => defaults()[pending.property]));
     const byName = new Map(attributes.map((a) => [a.property, a]));
     const indexes: IndexDescriptor[] = [];
     for (const pending of collectIndexes(target)) {
@@ -163,7 +161,11 @@ function refuseHooksOnNonMethods(target: Function, hooks: ReadonlyMap<HookKind, 
   for (const [kind, methods] of hooks) {
     for (const method of methods) {
       let member: PropertyDescriptor | undefined;
-      for (let proto = target.prototype as object | null; !member && proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+      for (
+        let proto = target.prototype as object | null;
+        !member && proto && proto !== Object.prototype;
+        proto = Object.getPrototypeOf(proto)
+      ) {
         member = Object.getOwnPropertyDescriptor(proto, method);
       }
       if (typeof member?.value !== 'function') {
@@ -182,7 +184,8 @@ function resolveShards(owner: string, options: ModelOptions, related: boolean): 
   }
   // What these need is atomic across objects, and objects of different shards are in different slots.
   if (options.group !== undefined) throw new SchemaError(`${owner}: a sharded model cannot be in a group`);
-  if (options.cap !== undefined) throw new SchemaError(`${owner}: a sharded model cannot be capped (the cap is one ranking of all objects)`);
+  if (options.cap !== undefined)
+    throw new SchemaError(`${owner}: a sharded model cannot be capped (the cap is one ranking of all objects)`);
   if (related) throw new SchemaError(`${owner}: a sharded model cannot have relations`);
   return shards;
 }

@@ -123,7 +123,10 @@ export interface HasManyOptions {
 }
 
 /** The objects of another model that belong to this one (through their `@BelongsTo` named `inverse`). */
-export function HasMany<T, I extends string>(target: () => RelationTarget<T>, options: HasManyOptions & { inverse: I }): HasManyDecorator<T, I> {
+export function HasMany<T, I extends string>(
+  target: () => RelationTarget<T>,
+  options: HasManyOptions & { inverse: I },
+): HasManyDecorator<T, I> {
   return (prototype: object, key: string | symbol) => {
     const property = instanceProperty('HasMany', prototype, key);
     const owner = prototype.constructor.name;

@@ -46,7 +46,17 @@ export function Version(): NumberAttrDecorator {
 }
 
 /** What TypeScript emits as a design type other than Object: `@DynamicAttrs` is refused on these at run time. */
-type NotABag = string | number | boolean | bigint | symbol | Function | Date | ReadonlyArray<unknown> | ReadonlyMap<unknown, unknown> | ReadonlySet<unknown>;
+type NotABag =
+  | string
+  | number
+  | boolean
+  | bigint
+  | symbol
+  | Function
+  | Date
+  | ReadonlyArray<unknown>
+  | ReadonlyMap<unknown, unknown>
+  | ReadonlySet<unknown>;
 /**
  * What `@DynamicAttrs()` asks for: a property declared as an object, not an array, Date, Map, Set or function. A
  * property declared otherwise makes the decorator's key argument fail to compile.

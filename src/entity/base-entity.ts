@@ -34,7 +34,14 @@ import { checkEntityModel, reindexEntityModel, repairEntityModel, schemaStatusOf
 import type { CheckResult, IntegrityOptions, RepairResult } from '../integrity/violations';
 import type { ReindexResult } from '../integrity/reindex-model';
 import type { SchemaStatus } from '../schema/schema-status';
-import type { FindManyOptions, RemoveManyOptions, RemoveManyResult, SaveManyItem, SaveManyOptions, SaveManyResult } from '../types/bulk-types';
+import type {
+  FindManyOptions,
+  RemoveManyOptions,
+  RemoveManyResult,
+  SaveManyItem,
+  SaveManyOptions,
+  SaveManyResult,
+} from '../types/bulk-types';
 import type { SaveManyItems } from '../types/save-many-items';
 import { saveMany } from './save-many';
 import { removeMany } from './remove-many';
@@ -324,11 +331,7 @@ export abstract class BaseEntity extends StatefulEntity {
    * The objects matching `where` (every object without one), ordered by id or by `orderBy`, paged by
    * `offset` and `limit`: one script call that intersects indexes, orders, pages and reads the attributes.
    */
-  static findBy<T extends BaseEntity>(
-    this: EntityClass<T>,
-    where?: Where<T>,
-    options?: FindOptions<T>,
-  ): Promise<Array<Persisted<T>>> {
+  static findBy<T extends BaseEntity>(this: EntityClass<T>, where?: Where<T>, options?: FindOptions<T>): Promise<Array<Persisted<T>>> {
     return asRejection(() => afterSchema(descriptorOf(this), () => findBy(this, where, options)));
   }
 
@@ -379,11 +382,7 @@ export abstract class BaseEntity extends StatefulEntity {
    * Every match, in id order, read `batchSize` objects per round trip: memory stays bounded. Bad input (a
    * where, options, a class that is no model) fails the first next(), never the call.
    */
-  static iterate<T extends BaseEntity>(
-    this: EntityClass<T>,
-    where?: Where<T>,
-    options?: IterateOptions,
-  ): AsyncGenerator<Persisted<T>> {
+  static iterate<T extends BaseEntity>(this: EntityClass<T>, where?: Where<T>, options?: IterateOptions): AsyncGenerator<Persisted<T>> {
     let pending: Promise<void> | undefined;
     try {
       pending = schemaPending(descriptorOf(this));
@@ -433,7 +432,13 @@ function buildEntity<T extends BaseEntity>(ctor: EntityClass<T>, input: Attribut
       unknown.map((key) =>
         key === 'id'
           ? // toJSON() output given back, say: the id is not an attribute
-            attributeFailure(entity, key, attributes[key], 'unknownAttribute', `${model.name}: id is not an attribute; it is given when the object is first saved`)
+            attributeFailure(
+              entity,
+              key,
+              attributes[key],
+              'unknownAttribute',
+              `${model.name}: id is not an attribute; it is given when the object is first saved`,
+            )
           : attributeFailure(entity, key, attributes[key], 'unknownAttribute', `${model.name} has no attribute ${key}`),
       ),
     );

@@ -57,7 +57,10 @@ export async function claimedWrite(
   const outcome = await write();
   if ('id' in outcome) {
     const kept = uniqueValues(model, after);
-    await claims.release(id, held.filter((value) => !kept.some((k) => sameValue(k, value))));
+    await claims.release(
+      id,
+      held.filter((value) => !kept.some((k) => sameValue(k, value))),
+    );
   } else {
     await claims.release(id, claimed.took);
   }
@@ -70,7 +73,11 @@ export function rewrittenIndexes({ gained, lost }: { gained: readonly UniqueValu
 }
 
 /** The unique values a write of `after` over `before` (undefined: a create) takes, and those it gives up. */
-export function uniqueChanges(model: ModelDescriptor, after: EncodedFields, before: EncodedFields | undefined): { gained: UniqueValue[]; lost: UniqueValue[] } {
+export function uniqueChanges(
+  model: ModelDescriptor,
+  after: EncodedFields,
+  before: EncodedFields | undefined,
+): { gained: UniqueValue[]; lost: UniqueValue[] } {
   const old = before ? uniqueValues(model, before) : [];
   const now = uniqueValues(model, after);
   return {

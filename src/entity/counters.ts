@@ -18,7 +18,9 @@ export async function incrementCounter(
 ): Promise<number> {
   const attribute = typeof property === 'string' ? model.attribute(property) : undefined;
   if (!attribute || attribute.role !== 'counter') {
-    throw new ArgumentError(`${model.name}.${typeof property === 'string' ? property : describeValue(property)} is not a @Counter attribute`);
+    throw new ArgumentError(
+      `${model.name}.${typeof property === 'string' ? property : describeValue(property)} is not a @Counter attribute`,
+    );
   }
   if (typeof amount !== 'number' || !Number.isFinite(amount)) {
     throw new ArgumentError(`${model.name}.${property}: increment takes a finite number`);

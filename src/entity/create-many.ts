@@ -37,7 +37,11 @@ interface PendingCreate extends NewObject {
  * parent. (A chunk of such a model that sets no foreign key goes through save-many.lua too: a draw, a check
  * and a MULTI, three round trips, would let the next chunk's script run before it.)
  */
-export async function createMany(model: ModelDescriptor, entities: readonly object[], chunkSize: number): Promise<Array<Error | undefined>> {
+export async function createMany(
+  model: ModelDescriptor,
+  entities: readonly object[],
+  chunkSize: number,
+): Promise<Array<Error | undefined>> {
   const errors = new Array<Error | undefined>(entities.length);
   const connection = activeConnection();
   const store = new BulkStore(model, connection);
@@ -93,7 +97,8 @@ export async function createMany(model: ModelDescriptor, entities: readonly obje
           for (const item of items) errors[item.at] = refusal;
           return;
         }
-        for (let i = 0; i < items.length; i++) errors[items[i].at] = applyOutcome(model, entities[items[i].at], items[i].fields, outcomes[i]);
+        for (let i = 0; i < items.length; i++)
+          errors[items[i].at] = applyOutcome(model, entities[items[i].at], items[i].fields, outcomes[i]);
       }),
     );
   });
@@ -118,7 +123,11 @@ interface PlainCreate {
  * objects' snapshots, a few objects to an array (shared-snapshots.ts), or for a model with dynamic attributes
  * those arguments themselves (hset-args.ts), without the key.
  */
-async function insertChunk({ model, store, target, first, entities, errors, fields }: PlainCreate, from: number, to: number): Promise<void> {
+async function insertChunk(
+  { model, store, target, first, entities, errors, fields }: PlainCreate,
+  from: number,
+  to: number,
+): Promise<void> {
   const sink = new HsetArgsSink();
   // room for every attribute; dynamic attributes grow the arguments past it
   const width = model.attributes.length;

@@ -32,8 +32,14 @@ export async function findMany<T extends BaseEntity>(
   const normalized = new Array<string>(ids.length);
   for (let at = 0; at < ids.length; at++) normalized[at] = normalizeId(model.name, ids[at]);
   const store = activeStore(model);
-  const loaded = await afterSchema(model, () => (normalized.length <= chunkSize ? store.loadMany(normalized) : inChunks(store, normalized, chunkSize)));
-  return materializeAll(ctor, model, loaded.map((fields, i) => (fields ? { id: normalized[i], fields } : null)));
+  const loaded = await afterSchema(model, () =>
+    normalized.length <= chunkSize ? store.loadMany(normalized) : inChunks(store, normalized, chunkSize),
+  );
+  return materializeAll(
+    ctor,
+    model,
+    loaded.map((fields, i) => (fields ? { id: normalized[i], fields } : null)),
+  );
 }
 
 /**

@@ -13,7 +13,6 @@ export interface LockOptions {
   waitMs?: number;
 }
 
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -22,17 +21,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * callers of withLock, for at most ttlMs: work that runs longer should use a longer ttlMs. The outcome is
  * work's: a release that fails (the connection lost) is ignored, and the lock expires after ttlMs.
  */
-export async function withObjectLock<R>(
-  model: ModelDescriptor,
-  id: string,
-  work: () => Promise<R>,
-  options: LockOptions,
-): Promise<R> {
+export async function withObjectLock<R>(model: ModelDescriptor, id: string, work: () => Promise<R>, options: LockOptions): Promise<R> {
   // only undefined takes the default: null is a mistake like any other value
   const ttlMs = options.ttlMs === undefined ? 5000 : options.ttlMs;
   const waitMs = options.waitMs === undefined ? 2000 : options.waitMs;
-  if (!Number.isSafeInteger(ttlMs) || ttlMs < 1) throw new ArgumentError(`${model.name}: ttlMs must be a whole number >= 1, got ${describeValue(ttlMs)}`);
-  if (!Number.isSafeInteger(waitMs) || waitMs < 0) throw new ArgumentError(`${model.name}: waitMs must be a whole number >= 0, got ${describeValue(waitMs)}`);
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 1)
+    throw new ArgumentError(`${model.name}: ttlMs must be a whole number >= 1, got ${describeValue(ttlMs)}`);
+  if (!Number.isSafeInteger(waitMs) || waitMs < 0)
+    throw new ArgumentError(`${model.name}: waitMs must be a whole number >= 0, got ${describeValue(waitMs)}`);
   const connection = activeConnection();
   const key = model.keysOf(connection.prefix, id).lock(id);
   const token = randomUUID();
@@ -45,6 +41,9 @@ export async function withObjectLock<R>(
   try {
     return await work();
   } finally {
-    await scripts.unlock().run(connection.client, [key], [token]).catch(() => undefined);
+    await scripts
+      .unlock()
+      .run(connection.client, [key], [token])
+      .catch(() => undefined);
   }
 }

@@ -34,7 +34,12 @@ export async function applyStored(model: ModelDescriptor, entity: object, id: st
 }
 
 /** A new instance of the model class holding a stored object (no hooks: the caller runs AfterLoad). */
-export function buildStored<T extends BaseEntity>(ctor: EntityClass<T>, model: ModelDescriptor, id: string, fields: EncodedFields): Persisted<T> {
+export function buildStored<T extends BaseEntity>(
+  ctor: EntityClass<T>,
+  model: ModelDescriptor,
+  id: string,
+  fields: EncodedFields,
+): Persisted<T> {
   const entity = new ctor();
   installRelations(model, entity, idOf);
   fill(model, entity, id, fields);

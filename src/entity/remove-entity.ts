@@ -54,7 +54,13 @@ async function removeWithHooks(model: ModelDescriptor, entity: object, id: strin
  * now, and a claim naming it is released only while it is still its (compare-and-delete). A sharded model has
  * no relations: no onDelete rule can forbid the removal.
  */
-async function removeReleasing(model: ModelDescriptor, store: ObjectStore, id: string, removal: Removal, loaded: EncodedFields): Promise<RemoveOutcome> {
+async function removeReleasing(
+  model: ModelDescriptor,
+  store: ObjectStore,
+  id: string,
+  removal: Removal,
+  loaded: EncodedFields,
+): Promise<RemoveOutcome> {
   const claims = new UniqueClaims(model, activeConnection());
   const stored = await claims.stored(id);
   const outcome = await store.remove(id, removal);

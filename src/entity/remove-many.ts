@@ -120,7 +120,9 @@ async function removeAll<T extends BaseEntity>(
     if (hooked) ready = await beforeRemove(ctor, model, store, connection, chunk, existed, fail);
     if (ready.length === 0) return;
     // a sharded model's unique values are read first, so that their claims are released with the objects
-    const held = claimsUniques(model) ? (await store.loadMany(ready.map((item) => item.id))).map((fields) => fields && uniqueValues(model, fields)) : [];
+    const held = claimsUniques(model)
+      ? (await store.loadMany(ready.map((item) => item.id))).map((fields) => fields && uniqueValues(model, fields))
+      : [];
     // one call per key base (per shard of a sharded model), sent together; each shard has its own plan
     const outcomes = new Map<Pending, RemoveOutcome>();
     const groups = groupByTarget(ready, (item) => bulkTarget(model, connection.prefix, item.id));
@@ -129,7 +131,11 @@ async function removeAll<T extends BaseEntity>(
         const removal = removalPlan(model, connection.prefix, items[0].id).removal;
         let results: RemoveOutcome[];
         try {
-          results = await bulk.remove(target, items.map((item) => item.id), removal);
+          results = await bulk.remove(
+            target,
+            items.map((item) => item.id),
+            removal,
+          );
         } catch (error) {
           // the chunk refused before it removed anything: its ids fail, the others go on
           const refusal = chunkRefusal(error);
@@ -141,10 +147,12 @@ async function removeAll<T extends BaseEntity>(
       }),
     );
     const claims = new UniqueClaims(model, connection);
-    await Promise.all(ready.map((item, i) => {
-      const outcome = outcomes.get(item);
-      return held[i] && outcome && 'existed' in outcome ? claims.release(item.id, held[i]!) : undefined;
-    }));
+    await Promise.all(
+      ready.map((item, i) => {
+        const outcome = outcomes.get(item);
+        return held[i] && outcome && 'existed' in outcome ? claims.release(item.id, held[i]!) : undefined;
+      }),
+    );
     for (const item of ready) {
       const outcome = outcomes.get(item);
       if (!outcome) continue; // refused with its chunk (failed above)
@@ -206,7 +214,11 @@ async function beforeRemove<T extends BaseEntity>(
   fail: (item: Pending, error: unknown) => void,
 ): Promise<Pending[]> {
   const loaded = await store.loadMany(chunk.map((item) => item.id));
-  const refused = await otherTypes(model, connection, chunk.filter((_, i) => !loaded[i]));
+  const refused = await otherTypes(
+    model,
+    connection,
+    chunk.filter((_, i) => !loaded[i]),
+  );
   const found: Pending[] = [];
   for (let i = 0; i < chunk.length; i++) {
     const item = chunk[i];
@@ -243,7 +255,11 @@ async function beforeRemove<T extends BaseEntity>(
  * reads such a key as no object, but remove() of it is refused, and so is this item (the script removing it would
  * refuse its whole chunk). One round trip (a TYPE per key, pipelined), only for a chunk with ids not found.
  */
-async function otherTypes(model: ModelDescriptor, connection: Connection, absent: readonly Pending[]): Promise<Map<Pending, WrongTypeError>> {
+async function otherTypes(
+  model: ModelDescriptor,
+  connection: Connection,
+  absent: readonly Pending[],
+): Promise<Map<Pending, WrongTypeError>> {
   const refused = new Map<Pending, WrongTypeError>();
   if (absent.length === 0) return refused;
   const keys = absent.map((item) => model.keysOf(connection.prefix, item.id).object(item.id));

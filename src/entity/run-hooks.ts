@@ -15,14 +15,24 @@ export function runHooks(model: ModelDescriptor, entity: object, kind: HookKind)
     for (const method of methods) {
       const call: unknown = (entity as Record<string, unknown>)[method];
       if (typeof call !== 'function') {
-        throw new SchemaError(`${model.name}.${method}: ${hookDecorator(kind)} goes on a method, and this instance's ${method} is ${describeValue(call)}`);
+        throw new SchemaError(
+          `${model.name}.${method}: ${hookDecorator(kind)} goes on a method, and this instance's ${method} is ${describeValue(call)}`,
+        );
       }
       await call.call(entity);
     }
   })();
 }
 
-const SAVE_HOOKS: readonly HookKind[] = ['beforeValidate', 'beforeSave', 'beforeCreate', 'beforeUpdate', 'afterCreate', 'afterUpdate', 'afterSave'];
+const SAVE_HOOKS: readonly HookKind[] = [
+  'beforeValidate',
+  'beforeSave',
+  'beforeCreate',
+  'beforeUpdate',
+  'afterCreate',
+  'afterUpdate',
+  'afterSave',
+];
 const REMOVE_HOOKS: readonly HookKind[] = ['beforeRemove', 'afterRemove'];
 const answers = new WeakMap<ModelDescriptor, Map<readonly HookKind[], boolean>>();
 

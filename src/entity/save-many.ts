@@ -55,7 +55,8 @@ export async function saveMany<T extends BaseEntity>(
   given: ReadonlyArray<SaveManyItem<T>>,
   options?: SaveManyOptions,
 ): Promise<SaveManyResult<T>> {
-  if (!Array.isArray(given)) throw new ArgumentError(`saveMany: expected an array of entities or attribute objects, got ${describeValue(given)}`);
+  if (!Array.isArray(given))
+    throw new ArgumentError(`saveMany: expected an array of entities or attribute objects, got ${describeValue(given)}`);
   const settings = knownOptions('saveMany', options, SAVE_MANY_OPTIONS);
   const validate = validateOption('saveMany', settings.validate);
   const chunkSize = chunkSizeOption('saveMany', settings.chunkSize, SAVE_CHUNK_SIZE);
@@ -94,7 +95,11 @@ export async function saveMany<T extends BaseEntity>(
     if (!claims.claim(state)) {
       firstIndex ??= firstIndexes(batch, kept);
       const first = firstIndex.get(entity);
-      fail(index, entity, new ArgumentError(`${model.name}.saveMany: the same instance is at index ${first} and ${index}; it is saved once`));
+      fail(
+        index,
+        entity,
+        new ArgumentError(`${model.name}.saveMany: the same instance is at index ${first} and ${index}; it is saved once`),
+      );
       continue;
     }
     firstIndex?.set(entity, index);

@@ -9,6 +9,8 @@ import { ArgumentError } from '../errors/errors';
  */
 export function refuseFrozen(model: ModelDescriptor, entity: object, operation: string): void {
   if (Object.isFrozen(entity)) {
-    throw new ArgumentError(`${model.name}.${operation}: the instance is frozen, and ${operation} writes into it; use an instance that is not frozen`);
+    throw new ArgumentError(
+      `${model.name}.${operation}: the instance is frozen, and ${operation} writes into it; use an instance that is not frozen`,
+    );
   }
 }

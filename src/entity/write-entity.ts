@@ -85,7 +85,12 @@ export function prepareWrite(model: ModelDescriptor, entity: object, creating: b
 }
 
 /** The error of a refused write: of a create when `id` is undefined, else of an update of object `id`. */
-export function refusal(model: ModelDescriptor, entity: object, outcome: Exclude<SaveOutcome, { id: string }>, id: string | undefined): Error {
+export function refusal(
+  model: ModelDescriptor,
+  entity: object,
+  outcome: Exclude<SaveOutcome, { id: string }>,
+  id: string | undefined,
+): Error {
   const target = entity as Record<string, unknown>;
   if ('uniqueTaken' in outcome) return new UniqueConstraintError(model.name, outcome.uniqueTaken, target[outcome.uniqueTaken]);
   if ('missingParent' in outcome) {

@@ -7,5 +7,7 @@ import { describeValue } from './describe-value';
  */
 export function asError(thrown: unknown): Error {
   if (thrown instanceof Error) return thrown;
-  return new Error(typeof thrown === 'string' ? thrown : `a value that is not an Error was thrown: ${describeValue(thrown)}`, { cause: thrown });
+  return new Error(typeof thrown === 'string' ? thrown : `a value that is not an Error was thrown: ${describeValue(thrown)}`, {
+    cause: thrown,
+  });
 }

@@ -54,9 +54,7 @@ export class InvalidIdError extends RedisRecordError {
     /** The id as it was given, of whatever type (a malformed string, a negative or fractional number, `null`). */
     readonly id: unknown,
   ) {
-    super(
-      `${model}: invalid id ${describeValue(id)}: ids are 1 to 128 characters of A-Z a-z 0-9 _ -, or a non-negative safe integer`,
-    );
+    super(`${model}: invalid id ${describeValue(id)}: ids are 1 to 128 characters of A-Z a-z 0-9 _ -, or a non-negative safe integer`);
   }
 }
 
@@ -169,7 +167,9 @@ export class WrongTypeError extends RedisRecordError {
     /** The Redis type the key holds instead, as `TYPE` names it (a list, say). */
     readonly found: string,
   ) {
-    super(`${key} holds a ${found}, not the ${expected} redis-record keeps there; nothing was written (check() names such keys, repair() settles them)`);
+    super(
+      `${key} holds a ${found}, not the ${expected} redis-record keeps there; nothing was written (check() names such keys, repair() settles them)`,
+    );
   }
 }
 

@@ -44,7 +44,10 @@ export function typedScriptError(error: unknown): unknown {
   const type = TYPE_REFUSAL.exec(error.message);
   if (type) return new WrongTypeError(fromHex(type[3]), type[1], type[2]);
   const sequence = SEQUENCE_REFUSAL.exec(error.message);
-  if (sequence) return new RedisRecordError(`the id sequence ${fromHex(sequence[1])} is past 2^53 - 1: ids would no longer be exact; nothing was written`);
+  if (sequence)
+    return new RedisRecordError(
+      `the id sequence ${fromHex(sequence[1])} is past 2^53 - 1: ids would no longer be exact; nothing was written`,
+    );
   const noInteger = NO_INTEGER_REFUSAL.exec(error.message);
   if (noInteger) return sequenceWithoutInteger(fromHex(noInteger[1]));
   return error;

@@ -24,7 +24,9 @@ export function foldedAttributes(indexes: readonly StoredIndex[]): string[] {
 export async function foldsOf(scope: ModelScope, ids: readonly string[], attributes: readonly string[]): Promise<Fold[][]> {
   if (attributes.length === 0) return ids.map(() => []);
   const client = raw(scope.client);
-  const values = await Promise.all(ids.map((id) => unlessWrongType(client.hmGet(scope.keys.object(id), [...attributes]), [] as Array<string | null>)));
+  const values = await Promise.all(
+    ids.map((id) => unlessWrongType(client.hmGet(scope.keys.object(id), [...attributes]), [] as Array<string | null>)),
+  );
   return values.map((stored) => attributes.map((attr, f) => [attr, stored[f] ?? '', foldCase(stored[f] ?? '')] as const));
 }
 

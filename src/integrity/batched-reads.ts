@@ -14,8 +14,17 @@ export function scoresIn(client: RawCommands, key: string, members: ReadonlyArra
 }
 
 /** scoresIn for the members `wanted` marks, null for the others: aligned with `members`, one read for them all. */
-export async function scoresWhere(client: RawCommands, key: string, members: readonly string[], wanted: readonly boolean[]): Promise<Array<number | null>> {
-  const scores = await scoresIn(client, key, members.filter((_, i) => wanted[i]));
+export async function scoresWhere(
+  client: RawCommands,
+  key: string,
+  members: readonly string[],
+  wanted: readonly boolean[],
+): Promise<Array<number | null>> {
+  const scores = await scoresIn(
+    client,
+    key,
+    members.filter((_, i) => wanted[i]),
+  );
   let next = 0;
   return members.map((_, i) => (wanted[i] ? scores[next++] : null));
 }

@@ -85,7 +85,12 @@ export async function checkClaims(scope: ModelScope, findings: Findings, batchSi
           return;
         }
         stale.add(key);
-        findings.add('staleClaim', { key, id: holder }, `claimed by ${holder}, which does not hold the value`, { type: 'releaseClaim', key, holder, claim });
+        findings.add('staleClaim', { key, id: holder }, `claimed by ${holder}, which does not hold the value`, {
+          type: 'releaseClaim',
+          key,
+          holder,
+          claim,
+        });
       }),
     );
   }
@@ -94,7 +99,17 @@ export async function checkClaims(scope: ModelScope, findings: Findings, batchSi
   for (const shard of shards) {
     for await (const page of client.zScanIterator(shard.keys.all, { COUNT: batchSize })) {
       const ids = page.map((entry) => String(entry.value));
-      const values = await Promise.all(ids.map((id) => unlessWrongType(client.hmGet(shard.keys.object(id), uniques.map((index) => index.attribute)), [] as Array<string | null>)));
+      const values = await Promise.all(
+        ids.map((id) =>
+          unlessWrongType(
+            client.hmGet(
+              shard.keys.object(id),
+              uniques.map((index) => index.attribute),
+            ),
+            [] as Array<string | null>,
+          ),
+        ),
+      );
       const wanted: Array<{ id: string; key: string }> = [];
       ids.forEach((id, i) =>
         uniques.forEach((index, u) => {
@@ -108,7 +123,12 @@ export async function checkClaims(scope: ModelScope, findings: Findings, batchSi
         const holder = claim?.split(' ')[0];
         if (holder === id) return;
         if (claim === null || claim === undefined || stale.has(key)) {
-          findings.add('unclaimedUnique', { id, key }, `holds a unique value without its claim`, { type: 'claim', key, id, replace: claim ?? '' });
+          findings.add('unclaimedUnique', { id, key }, `holds a unique value without its claim`, {
+            type: 'claim',
+            key,
+            id,
+            replace: claim ?? '',
+          });
         } else if (inFlight.has(key)) {
           // not claimed back while the claim may be a writer's in flight: a later run decides
           findings.add('unclaimedUnique', { id, key }, `holds a unique value claimed by ${holder} less than ${CLAIM_GRACE_MS} ms ago`);

@@ -40,20 +40,34 @@ async function checkUnlisted(scope: ModelScope, findings: Findings, hashes: stri
   // a key whose id is no valid id holds no object, even while `all` lists that id (the objects' side reports
   // the id as `missingHash`, and repair takes it out of `all`): named here either way, so that a repair's `left`
   // names it at once
-  await checkOrphans(scope, findings, hashes.filter((id, i) => listed[i] === null || !isValidId(id)));
+  await checkOrphans(
+    scope,
+    findings,
+    hashes.filter((id, i) => listed[i] === null || !isValidId(id)),
+  );
   const keeps = scope.definition.ttlMs !== null || scope.definition.cap !== null;
   const listedMemos = memos.filter((_, i) => listed[hashes.length + i] !== null);
   if (!keeps && listedMemos.length > 0) {
     // Objects given a TTL by expire() in a model without ttl or cap: their memos are checked here, not per object.
     const hashesOf = await Promise.all(listedMemos.map((id) => unlessWrongType(client.hGetAll(scope.keys.object(id)), {})));
-    const objects = listedMemos.map((id, i) => [id, new Map(Object.entries(hashesOf[i] as Record<string, string>))] as [string, Map<string, string>]);
-    await checkMemos(scope, findings, objects.filter(([, values]) => values.size > 0), 'met');
+    const objects = listedMemos.map(
+      (id, i) => [id, new Map(Object.entries(hashesOf[i] as Record<string, string>))] as [string, Map<string, string>],
+    );
+    await checkMemos(
+      scope,
+      findings,
+      objects.filter(([, values]) => values.size > 0),
+      'met',
+    );
   }
   const unlisted = memos.filter((_, i) => listed[hashes.length + i] === null);
   const foreign = await foreignEntries(scope, unlisted);
   unlisted.forEach((id, i) => {
     const key = scope.keys.memo(id);
-    const others = foreign[i] > 0 ? `; records ${foreign[i]} entr${foreign[i] === 1 ? 'y' : 'ies'} that cannot be its object's (another key or member), left as they are` : '';
+    const others =
+      foreign[i] > 0
+        ? `; records ${foreign[i]} entr${foreign[i] === 1 ? 'y' : 'ies'} that cannot be its object's (another key or member), left as they are`
+        : '';
     findings.add('memoMismatch', { id, key }, `memo of ${id}, which is not in all${others}`, { type: 'object', id, folds: [] });
   });
 }
@@ -66,7 +80,9 @@ async function checkUnlisted(scope: ModelScope, findings: Findings, hashes: stri
 async function foreignEntries(scope: ModelScope, ids: string[]): Promise<number[]> {
   const client = binary(scope.client);
   const memos = await Promise.all(ids.map((id) => unlessWrongType(client.hGetAll(scope.keys.memo(id)), {})));
-  return ids.map((id, i) => Object.entries(memos[i]).filter(([field, member]) => !isOwnMemoEntry(scope.keys.base, field, latin1(member), id)).length);
+  return ids.map(
+    (id, i) => Object.entries(memos[i]).filter(([field, member]) => !isOwnMemoEntry(scope.keys.base, field, latin1(member), id)).length,
+  );
 }
 
 /**
@@ -91,10 +107,16 @@ async function checkOrphans(scope: ModelScope, findings: Findings, ids: string[]
     if (types[i] === 'none') return; // deleted since the scan
     if (types[i] !== 'hash') findings.add('wrongType', { id, key }, `${key} holds a ${types[i]}, not a hash`);
     else if (!isValidId(id)) findings.add('orphanHash', { id, key }, `${key} is no object: ${JSON.stringify(id)} is not a valid id`);
-    else if (ownIds[i] !== id) findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, and holds #id ${JSON.stringify(ownIds[i])}`, fix);
-    else if (sequence && !isSequenceId(id)) findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, where a sequence model lists sequence ids only`);
+    else if (ownIds[i] !== id)
+      findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, and holds #id ${JSON.stringify(ownIds[i])}`, fix);
+    else if (sequence && !isSequenceId(id))
+      findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, where a sequence model lists sequence ids only`);
     else if (shard && ownShard !== undefined && ownShard !== shard.index) {
-      findings.add('orphanHash', { id, key }, `hash of ${id} is not in all, and ${id} is an id of shard ${ownShard}, not of shard ${shard.index}`);
+      findings.add(
+        'orphanHash',
+        { id, key },
+        `hash of ${id} is not in all, and ${id} is an id of shard ${ownShard}, not of shard ${shard.index}`,
+      );
     } else findings.add('orphanHash', { id, key }, `hash of ${id} is not in all`, fix);
   });
 }
@@ -119,24 +141,49 @@ async function checkIndexKey(scope: ModelScope, findings: Findings, key: string,
   const index = indexOfKey(scope, rest);
   if (!index) {
     const isIndexKey = /^(idx|lex|uniq):/.test(rest);
-    findings.add('unknownKey', { key }, `${key}: ${isIndexKey ? 'a key of no declared index (a dropped index?)' : 'a key outside the layout'}`, isIndexKey ? { type: 'unlink', key } : undefined);
+    findings.add(
+      'unknownKey',
+      { key },
+      `${key}: ${isIndexKey ? 'a key of no declared index (a dropped index?)' : 'a key outside the layout'}`,
+      isIndexKey ? { type: 'unlink', key } : undefined,
+    );
     return;
   }
   const client = binary(scope.client);
   try {
     if (index.kind === 'set') {
       for await (const page of client.sScanIterator(key, { COUNT: batchSize })) {
-        for (const batch of chunks(page.map(latin1), batchSize)) await checkMembers(scope, findings, index, key, batch.map((m) => [m, m]));
+        for (const batch of chunks(page.map(latin1), batchSize))
+          await checkMembers(
+            scope,
+            findings,
+            index,
+            key,
+            batch.map((m) => [m, m]),
+          );
       }
     } else if (index.kind === 'unique') {
       for await (const page of client.hScanIterator(key, { COUNT: batchSize })) {
-        for (const batch of chunks(page, batchSize)) await checkMembers(scope, findings, index, key, batch.map((e) => [latin1(e.field), latin1(e.value)]));
+        for (const batch of chunks(page, batchSize))
+          await checkMembers(
+            scope,
+            findings,
+            index,
+            key,
+            batch.map((e) => [latin1(e.field), latin1(e.value)]),
+          );
       }
     } else {
       for await (const page of client.zScanIterator(key, { COUNT: batchSize })) {
         for (const batch of chunks(page, batchSize)) {
           const members = batch.map((m) => latin1(m.value));
-          await checkMembers(scope, findings, index, key, members.map((m) => [m, index.kind === 'lex' ? (idOfLexMember(m) ?? '') : m]));
+          await checkMembers(
+            scope,
+            findings,
+            index,
+            key,
+            members.map((m) => [m, index.kind === 'lex' ? (idOfLexMember(m) ?? '') : m]),
+          );
         }
       }
     }
@@ -145,7 +192,12 @@ async function checkIndexKey(scope: ModelScope, findings: Findings, key: string,
     // the first scan call fails, before any member is checked. Repair deletes the key (the library owns index
     // keys) before it rebuilds the objects' entries, which the objects' side reports missing.
     const wanted = index.kind === 'set' ? 'set' : index.kind === 'unique' ? 'hash' : 'zset';
-    findings.add('wrongType', { key }, `${key} holds a ${await raw(scope.client).type(key)}, not the ${wanted} of index ${indexName(index)}`, { type: 'unlink', key });
+    findings.add(
+      'wrongType',
+      { key },
+      `${key} holds a ${await raw(scope.client).type(key)}, not the ${wanted} of index ${indexName(index)}`,
+      { type: 'unlink', key },
+    );
   }
 }
 
@@ -153,7 +205,13 @@ async function checkIndexKey(scope: ModelScope, findings: Findings, key: string,
  * Each [member, id it names]: the object must be live and call for exactly this entry. A case-insensitive unique
  * value is judged from the object's stored value, folded (withFolds), not from its `#ci:` field.
  */
-async function checkMembers(scope: ModelScope, findings: Findings, index: StoredIndex, key: string, members: Array<[string, string]>): Promise<void> {
+async function checkMembers(
+  scope: ModelScope,
+  findings: Findings,
+  index: StoredIndex,
+  key: string,
+  members: Array<[string, string]>,
+): Promise<void> {
   findings.held(members.length);
   const client = raw(scope.client);
   const fields = [index.attribute, ...(index.scope ? [index.scope] : []), '#id'];

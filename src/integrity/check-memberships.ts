@@ -34,7 +34,13 @@ async function isLive(scope: ModelScope, id: string): Promise<boolean> {
  * Invariant 6 for one membership set `<base>:rel:<property>:<id>` or `<base>:rev:<Model>.<property>:<id>`:
  * both ends must be live and the other side's set must hold this id.
  */
-export async function checkMembershipKey(scope: ModelScope, findings: Findings, key: string, rest: string, batchSize: number): Promise<void> {
+export async function checkMembershipKey(
+  scope: ModelScope,
+  findings: Findings,
+  key: string,
+  rest: string,
+  batchSize: number,
+): Promise<void> {
   const side = otherSide(scope, rest);
   if (!side) {
     findings.add('unknownKey', { key }, `${key}: a membership set of no declared many-to-many relation`);
@@ -47,7 +53,13 @@ export async function checkMembershipKey(scope: ModelScope, findings: Findings, 
       for (const batch of chunks(page.map(String), batchSize)) {
         findings.held(batch.length);
         const states = await Promise.all(
-          batch.map(async (otherId) => [await isLive(side.other, otherId), await unlessWrongType(client.sIsMember(side.otherPrefix + otherId, side.ownerId), null)] as const),
+          batch.map(
+            async (otherId) =>
+              [
+                await isLive(side.other, otherId),
+                await unlessWrongType(client.sIsMember(side.otherPrefix + otherId, side.ownerId), null),
+              ] as const,
+          ),
         );
         batch.forEach((otherId, i) => {
           const [otherLive, mirrored] = states[i];
@@ -58,7 +70,11 @@ export async function checkMembershipKey(scope: ModelScope, findings: Findings, 
             findings.add('oneSidedMembership', { id: side.ownerId, key }, `${key} holds ${otherId}, but ${otherSet} is not a set`);
             return;
           }
-          const why = !ownerLive ? `${side.ownerId} is not live` : !otherLive ? `${otherId} is not live` : `${otherSet} lacks ${side.ownerId}`;
+          const why = !ownerLive
+            ? `${side.ownerId} is not live`
+            : !otherLive
+              ? `${otherId} is not live`
+              : `${otherSet} lacks ${side.ownerId}`;
           findings.add('oneSidedMembership', { id: side.ownerId, key }, `${key} holds ${otherId}, but ${why}`, {
             type: 'membership',
             owner: scope,
@@ -74,6 +90,9 @@ export async function checkMembershipKey(scope: ModelScope, findings: Findings, 
   } catch (error) {
     if (!isWrongType(error)) throw error;
     // the first scan call fails: no member was checked. The other side's sets hold the memberships.
-    findings.add('wrongType', { id: side.ownerId, key }, `${key} holds a ${await client.type(key)}, not a membership set`, { type: 'unlink', key });
+    findings.add('wrongType', { id: side.ownerId, key }, `${key} holds a ${await client.type(key)}, not a membership set`, {
+      type: 'unlink',
+      key,
+    });
   }
 }

@@ -41,7 +41,12 @@ export async function checkListed(scope: ModelScope, findings: Findings, listed:
   // it out of `all`, with the entries its memo records, and leaves the key as it is
   const ids = listed.filter((id) => isValidId(id));
   for (const id of listed) {
-    if (!isValidId(id)) findings.add('missingHash', { id }, `${JSON.stringify(id)} is in all, but is not a valid id: it names no object`, { type: 'object', id, folds: [] });
+    if (!isValidId(id))
+      findings.add('missingHash', { id }, `${JSON.stringify(id)} is in all, but is not a valid id: it names no object`, {
+        type: 'object',
+        id,
+        folds: [],
+      });
   }
   const hashes = await Promise.all(ids.map((id) => unlessWrongType(client.hGetAll(scope.keys.object(id)), null)));
   const live: Array<[string, Map<string, string>]> = [];
@@ -60,7 +65,11 @@ export async function checkListed(scope: ModelScope, findings: Findings, listed:
   await checkGone(scope, findings, gone);
   await checkLive(scope, findings, live);
   await checkExpiry(scope, findings, live);
-  await checkScores(scope, findings, live.map(([id]) => id));
+  await checkScores(
+    scope,
+    findings,
+    live.map(([id]) => id),
+  );
   findings.objects += live.length;
 }
 
@@ -81,7 +90,11 @@ async function checkScores(scope: ModelScope, findings: Findings, ids: readonly 
   ids.forEach((id, i) => {
     const wanted = DIGITS.test(id) ? Number(id) : 0;
     if (scores[i] === null || scores[i] === wanted) return; // null: removed since it was listed
-    findings.add('wrongEntry', { id, key: all }, `${all}: ${id} scored ${scores[i]}, its id is scored ${wanted}`, { type: 'object', id, folds: [] });
+    findings.add('wrongEntry', { id, key: all }, `${all}: ${id} scored ${scores[i]}, its id is scored ${wanted}`, {
+      type: 'object',
+      id,
+      folds: [],
+    });
   });
 }
 
@@ -94,12 +107,20 @@ async function checkScores(scope: ModelScope, findings: Findings, ids: readonly 
 async function checkExpiry(scope: ModelScope, findings: Findings, objects: Array<[string, Map<string, string>]>): Promise<void> {
   const client = raw(scope.client);
   const exp = scope.keys.expiring;
-  const { ttls, entries } = await expiryReads(scope, objects.map(([id]) => id));
+  const { ttls, entries } = await expiryReads(
+    scope,
+    objects.map(([id]) => id),
+  );
   objects.forEach(([id], i) => {
     const fix = { type: 'object', id, folds: [] } as const;
     // -2: the hash expired since it was read (gone, not a violation); -1: no TTL
     if (ttls[i] >= 0 && !entries[i]) {
-      findings.add('missingEntry', { id, key: exp }, `${exp} lacks ${id}, whose hash expires in ${ttls[i]} ms: no sweep would remove its entries`, fix);
+      findings.add(
+        'missingEntry',
+        { id, key: exp },
+        `${exp} lacks ${id}, whose hash expires in ${ttls[i]} ms: no sweep would remove its entries`,
+        fix,
+      );
     } else if (ttls[i] === -1 && entries[i]) {
       findings.add('wrongEntry', { id, key: exp }, `${exp} holds ${id}, whose hash does not expire`, fix);
     }
@@ -109,7 +130,12 @@ async function checkExpiry(scope: ModelScope, findings: Findings, objects: Array
   if (scope.definition.ttlMs !== null || scope.definition.cap !== null) return;
   const expiring = objects.filter((_, i) => ttls[i] >= 0);
   const memos = await Promise.all(expiring.map(([id]) => client.exists(scope.keys.memo(id))));
-  await checkMemos(scope, findings, expiring.filter((_, i) => Number(memos[i]) === 0), 'expiring');
+  await checkMemos(
+    scope,
+    findings,
+    expiring.filter((_, i) => Number(memos[i]) === 0),
+    'expiring',
+  );
 }
 
 /** Ids in `all` without a hash: fine when their `exp` entry says they expired (the sweep deletes them). */
@@ -124,7 +150,12 @@ async function checkLive(scope: ModelScope, findings: Findings, objects: Array<[
   const { definition, keys } = scope;
   const folds = new Map<string, Array<[string, string, string]>>();
   for (const [id, values] of objects) {
-    if (values.get('#id') !== id) findings.add('orphanHash', { id, key: keys.object(id) }, `hash of ${id} holds #id ${JSON.stringify(values.get('#id'))}`, { type: 'object', id, folds: [] });
+    if (values.get('#id') !== id)
+      findings.add('orphanHash', { id, key: keys.object(id) }, `hash of ${id} holds #id ${JSON.stringify(values.get('#id'))}`, {
+        type: 'object',
+        id,
+        folds: [],
+      });
     for (const index of definition.indexes) {
       if (index.kind !== 'unique' || !index.caseInsensitive) continue;
       const field = `#ci:${index.attribute}`;
@@ -133,11 +164,16 @@ async function checkLive(scope: ModelScope, findings: Findings, objects: Array<[
       if (values.get(field) === folded) continue;
       if (!folds.has(id)) folds.set(id, []);
       folds.get(id)!.push([index.attribute, value ?? '', folded ?? '']);
-      findings.add('wrongEntry', { id, key: keys.object(id) }, `${field} of ${id} is ${JSON.stringify(values.get(field))}, its value folds to ${JSON.stringify(folded)}`, {
-        type: 'object',
-        id,
-        folds: folds.get(id)!,
-      });
+      findings.add(
+        'wrongEntry',
+        { id, key: keys.object(id) },
+        `${field} of ${id} is ${JSON.stringify(values.get(field))}, its value folds to ${JSON.stringify(folded)}`,
+        {
+          type: 'object',
+          id,
+          folds: folds.get(id)!,
+        },
+      );
       if (folded === undefined) values.delete(field);
       else values.set(field, folded);
     }
@@ -153,8 +189,13 @@ async function checkEntries(
   objects: Array<[string, Map<string, string>]>,
   folds: Map<string, Array<[string, string, string]>>,
 ): Promise<void> {
-  const wanted: Array<[string, ExpectedEntry]> = objects.flatMap(([id, values]) => entriesOf(scope, values, id).map((e) => [id, e] as [string, ExpectedEntry]));
-  const found = await readEntries(binary(scope.client), wanted.map(([, entry]) => entry));
+  const wanted: Array<[string, ExpectedEntry]> = objects.flatMap(([id, values]) =>
+    entriesOf(scope, values, id).map((e) => [id, e] as [string, ExpectedEntry]),
+  );
+  const found = await readEntries(
+    binary(scope.client),
+    wanted.map(([, entry]) => entry),
+  );
   const wrongOwners: Array<[string, ExpectedEntry, string]> = [];
   const valuesOf = new Map(objects);
   wanted.forEach(([id, entry], i) => {
@@ -166,9 +207,15 @@ async function checkEntries(
     } else if (entry.kind === 'Z') {
       if (Number.isNaN(entry.score)) {
         const value = show(bytes(valuesOf.get(id)?.get(entry.index.attribute) ?? ''));
-        findings.add('wrongEntry', where, `${entry.index.attribute} of ${id} holds ${value}, not a stored number: ${entry.key} cannot hold it`, fix);
+        findings.add(
+          'wrongEntry',
+          where,
+          `${entry.index.attribute} of ${id} holds ${value}, not a stored number: ${entry.key} cannot hold it`,
+          fix,
+        );
       } else if (reply === null) findings.add('missingEntry', where, `${entry.key} lacks ${show(entry.member)}`, fix);
-      else if (Number(String(reply)) !== entry.score) findings.add('wrongEntry', where, `${entry.key}: ${id} scored ${reply}, its value is ${entry.score}`, fix);
+      else if (Number(String(reply)) !== entry.score)
+        findings.add('wrongEntry', where, `${entry.key}: ${id} scored ${reply}, its value is ${entry.score}`, fix);
     } else if (reply === null) {
       findings.add('missingEntry', where, `${entry.key} lacks ${show(entry.member)} -> ${id}`, fix);
     } else if (latin1(reply as unknown as Buffer) !== bytes(id)) {
@@ -197,7 +244,8 @@ async function readEntries(client: RawCommands, entries: readonly ExpectedEntry[
   });
   await Promise.all(
     [...byKey.values()].map(async ({ kind, key, at, members }) => {
-      const read: Promise<EntryReply[]> = kind === 'S' ? membershipsIn(client, key, members) : kind === 'Z' ? scoresIn(client, key, members) : valuesIn(client, key, members);
+      const read: Promise<EntryReply[]> =
+        kind === 'S' ? membershipsIn(client, key, members) : kind === 'Z' ? scoresIn(client, key, members) : valuesIn(client, key, members);
       const replies = (await unlessWrongType(read, null)) ?? members.map(() => null);
       at.forEach((position, i) => (found[position] = replies[i]));
     }),
@@ -219,7 +267,10 @@ async function checkOwners(
   const held = await Promise.all(
     wrong.map(async ([, entry, owner]) => {
       const attribute = entry.index.attribute;
-      const [value, listed] = await Promise.all([unlessWrongType(client.hGet(scope.keys.object(owner), attribute), null), client.zScore(scope.keys.all, owner)]);
+      const [value, listed] = await Promise.all([
+        unlessWrongType(client.hGet(scope.keys.object(owner), attribute), null),
+        client.zScore(scope.keys.all, owner),
+      ]);
       if (listed === null || value === null) return false;
       return entryOf(scope, entry.index, withFolds(scope, new Map([[attribute, value]])), owner)?.member === entry.member;
     }),
@@ -229,11 +280,17 @@ async function checkOwners(
     if (held[i]) {
       findings.add('duplicateUnique', { id, key: entry.key }, `${id} holds ${value}, which ${owner} holds and owns too`);
     } else {
-      findings.add('uniqueOwner', { id: owner, key: entry.key }, `${entry.key}: ${value} -> ${owner}, which does not hold it (${id} does)`, {
-        type: 'object',
-        id,
-        folds: folds.get(id) ?? [],
-      }, `uniqueOwner ${entry.key} ${entry.member}`);
+      findings.add(
+        'uniqueOwner',
+        { id: owner, key: entry.key },
+        `${entry.key}: ${value} -> ${owner}, which does not hold it (${id} does)`,
+        {
+          type: 'object',
+          id,
+          folds: folds.get(id) ?? [],
+        },
+        `uniqueOwner ${entry.key} ${entry.member}`,
+      );
     }
   });
 }
@@ -280,7 +337,12 @@ export async function checkMemos(
     const wrong = [...memo].filter(([field, member]) => wanted.get(field) !== member).map(([field]) => field);
     const lacking = [...wanted].filter(([field, member]) => memo.get(field) !== member).map(([field]) => field);
     if (wrong.length + lacking.length === 0) return;
-    findings.add('memoMismatch', { id, key }, `memo of ${id}: records ${wrong.length} entries it does not have, lacks ${lacking.length}`, fix);
+    findings.add(
+      'memoMismatch',
+      { id, key },
+      `memo of ${id}: records ${wrong.length} entries it does not have, lacks ${lacking.length}`,
+      fix,
+    );
   });
 }
 
@@ -299,17 +361,24 @@ async function checkForeignKeys(scope: ModelScope, findings: Findings, objects: 
     ]);
     // a parent whose hash fell out of `all` but names itself (#id) is the parent model's orphanHash, which its
     // repair lists again: the foreign key still names it, and is not reported (nor nullified) here
-    const alive = parentIds.map((parentId, i) => ownIds[i] !== null && ownIds[i] !== undefined && (listed[i] !== null || ownIds[i] === parentId));
+    const alive = parentIds.map(
+      (parentId, i) => ownIds[i] !== null && ownIds[i] !== undefined && (listed[i] !== null || ownIds[i] === parentId),
+    );
     pointing.forEach(([id, values], i) => {
       if (alive[i]) return;
       const parentId = values.get(relation.foreignKey)!;
-      findings.add('danglingForeignKey', { id, key: scope.keys.object(id) }, `${relation.foreignKey} ${parentId} names no live ${relation.target}`, {
-        type: 'foreignKey',
-        id,
-        foreignKey: relation.foreignKey,
-        parent,
-        parentId,
-      });
+      findings.add(
+        'danglingForeignKey',
+        { id, key: scope.keys.object(id) },
+        `${relation.foreignKey} ${parentId} names no live ${relation.target}`,
+        {
+          type: 'foreignKey',
+          id,
+          foreignKey: relation.foreignKey,
+          parent,
+          parentId,
+        },
+      );
     });
   }
 }

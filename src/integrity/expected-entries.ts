@@ -109,12 +109,15 @@ export function entryOf(scope: ModelScope, index: StoredIndex, values: ReadonlyM
     return value === undefined ? undefined : { index, kind: 'S', key: `${base}:idx:${index.attribute}:${value}`, member: bytes(id) };
   }
   if (index.kind === 'unique') {
-    const held = index.caseInsensitive ? values.get(`#ci:${index.attribute}`) : value && canonical(value, isNumeric(scope.definition, index.attribute));
+    const held = index.caseInsensitive
+      ? values.get(`#ci:${index.attribute}`)
+      : value && canonical(value, isNumeric(scope.definition, index.attribute));
     return held === undefined ? undefined : { index, kind: 'U', key: `${base}:uniq:${index.attribute}`, member: bytes(held) };
   }
   const key = sortedKey(scope, index, values);
   if (key === undefined) return undefined;
-  if (index.kind === 'score') return { index, kind: 'Z', key, member: bytes(id), score: value === undefined ? Infinity : isScoreText(value) ? Number(value) : NaN };
+  if (index.kind === 'score')
+    return { index, kind: 'Z', key, member: bytes(id), score: value === undefined ? Infinity : isScoreText(value) ? Number(value) : NaN };
   return { index, kind: 'Z', key, member: lexMember(value, id), score: 0 };
 }
 

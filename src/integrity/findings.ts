@@ -7,7 +7,13 @@ export type Fix =
   | { readonly type: 'object'; readonly id: string; readonly folds: ReadonlyArray<readonly [string, string, string]> }
   | { readonly type: 'entries'; readonly index: StoredIndex; readonly key: string; readonly members: readonly string[] }
   | { readonly type: 'sequence'; readonly max: number }
-  | { readonly type: 'foreignKey'; readonly id: string; readonly foreignKey: string; readonly parent: ModelScope; readonly parentId: string }
+  | {
+      readonly type: 'foreignKey';
+      readonly id: string;
+      readonly foreignKey: string;
+      readonly parent: ModelScope;
+      readonly parentId: string;
+    }
   | {
       readonly type: 'membership';
       readonly owner: ModelScope;

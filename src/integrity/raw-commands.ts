@@ -18,7 +18,12 @@ export interface RawCommands {
   zScore(key: string, member: string | Buffer): Promise<number | null>;
   zmScore(key: string, members: Array<string | Buffer>): Promise<Array<number | null>>;
   zRange(key: string, min: string | number, max: string | number, options: ZRangeWindow): Promise<string[]>;
-  zRangeWithScores(key: string, min: string | number, max: string | number, options: ZRangeWindow): Promise<Array<{ value: string; score: number }>>;
+  zRangeWithScores(
+    key: string,
+    min: string | number,
+    max: string | number,
+    options: ZRangeWindow,
+  ): Promise<Array<{ value: string; score: number }>>;
   zCount(key: string, min: number, max: number): Promise<number>;
   zCard(key: string): Promise<number>;
   sIsMember(key: string, member: string | Buffer): Promise<number | boolean>;
@@ -66,7 +71,6 @@ export async function unlessWrongType<T, U>(read: Promise<T>, otherType: U): Pro
     throw error;
   }
 }
-
 
 /** Bytes as a latin1 string (one char per byte), the form members are compared in. */
 export function latin1(value: string | Buffer): string {

@@ -87,12 +87,21 @@ async function buildEntries(scope: ModelScope, added: readonly StoredIndex[], ba
   const foldedAdded = new Set(foldedAttributes(added));
   let objects = 0;
   for await (const ids of idsInOrder(scope, batchSize)) {
-    const [allFolds, memos] = await Promise.all([foldsOf(scope, ids, folded), keeps ? [] : Promise.all(ids.map((id) => hasMemo(scope, id)))]);
+    const [allFolds, memos] = await Promise.all([
+      foldsOf(scope, ids, folded),
+      keeps ? [] : Promise.all(ids.map((id) => hasMemo(scope, id))),
+    ]);
     const calls = ids.map((id, i) => {
       const folds = allFolds[i];
       if (keeps || memos[i]) return repairObject(scope, id, folds, every, 'full');
       if (added.length === 0) return undefined;
-      return repairObject(scope, id, folds.filter(([attr]) => foldedAdded.has(attr)), added, 'add');
+      return repairObject(
+        scope,
+        id,
+        folds.filter(([attr]) => foldedAdded.has(attr)),
+        added,
+        'add',
+      );
     });
     objects += calls.filter((call) => call !== undefined).length;
     await Promise.all(calls);

@@ -95,7 +95,10 @@ export async function repairScope(scope: ModelScope, options: IntegrityOptions =
 }
 
 function isModelKeyFix(scope: ModelScope, fix: Fix | undefined): boolean {
-  return fix !== undefined && (fix.type === 'expiring' || (fix.type === 'unlink' && (fix.key === scope.keys.all || fix.key === scope.keys.sequence)));
+  return (
+    fix !== undefined &&
+    (fix.type === 'expiring' || (fix.type === 'unlink' && (fix.key === scope.keys.all || fix.key === scope.keys.sequence)))
+  );
 }
 
 const violationKey = (v: Violation) => `${v.kind} ${v.id} ${v.key} ${v.detail}`;

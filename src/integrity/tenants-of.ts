@@ -34,7 +34,13 @@ function tenantOfKey(key: string, prefix: string, definition: StoredDefinition):
  * tenant whose `all` is damaged or gone is still found), each key's hash tag checked by tenantOfKey. With
  * `only`, the keys of that one tenant are scanned: [only] when it holds data, else [].
  */
-export async function tenantsOf(client: unknown, prefix: string, definition: StoredDefinition, batchSize: number, only?: string): Promise<string[]> {
+export async function tenantsOf(
+  client: unknown,
+  prefix: string,
+  definition: StoredDefinition,
+  batchSize: number,
+  only?: string,
+): Promise<string[]> {
   const tag = definition.group ?? definition.name;
   const rest = definition.group === null ? '' : `:${definition.name}`;
   const sharded = (definition.shards ?? 1) > 1 ? '#*' : '';

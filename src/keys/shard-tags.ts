@@ -1,4 +1,4 @@
-import calculateSlot = require('cluster-key-slot');
+import calculateSlot from 'cluster-key-slot';
 
 /** Redis Cluster's slot count: a key's slot is CRC16 of its hash tag modulo this. */
 export const CLUSTER_SLOTS = 16384;

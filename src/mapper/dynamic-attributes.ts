@@ -12,15 +12,14 @@ const MAX_KEY_LENGTH = 200;
  * Dynamic attributes are stored one hash field per key, `~<key>`, with a one-letter type tag so values
  * round-trip with their type: `s` + string, `n` + number (String form, -0 kept), `b1` / `b0`.
  */
-export function encodeDynamic(
-  entity: object,
-  property: string,
-  fields: FieldSink,
-  errors: ClassValidatorError[],
-): void {
+export function encodeDynamic(entity: object, property: string, fields: FieldSink, errors: ClassValidatorError[]): void {
   const bag = (entity as Record<string, unknown>)[property];
   if (bag === undefined || bag === null) return;
-  if (typeof bag !== 'object' || Array.isArray(bag) || Object.getPrototypeOf(bag) !== Object.prototype && Object.getPrototypeOf(bag) !== null) {
+  if (
+    typeof bag !== 'object' ||
+    Array.isArray(bag) ||
+    (Object.getPrototypeOf(bag) !== Object.prototype && Object.getPrototypeOf(bag) !== null)
+  ) {
     errors.push(attributeFailure(entity, property, bag, 'isDynamic', `${property} must be a plain object`));
     return;
   }

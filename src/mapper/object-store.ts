@@ -23,14 +23,8 @@ import { isWrongType } from '../errors/wrong-type';
 import { pushChangeArgs } from './change-args';
 import { numberCodec } from '../codecs/number-codec';
 
-
 /** What a save came to: the id, the object being gone (or the id taken), or a unique value held by another. */
-export type SaveOutcome =
-  | { id: string }
-  | { missing: true }
-  | { uniqueTaken: string }
-  | { stale: true }
-  | { missingParent: string };
+export type SaveOutcome = { id: string } | { missing: true } | { uniqueTaken: string } | { stale: true } | { missingParent: string };
 
 /**
  * Foreign key field -> the parent model's object key prefix: a value written to it must name a live parent.
@@ -116,7 +110,9 @@ export class ObjectStore {
     const client = this.connection.client;
     const sequence = this.shards[shard].sequence;
     const drawn = Number(
-      await client.incr(sequence).catch((error: unknown) => namingWrongType(client, typedDrawError(demotedError(error), sequence), [[sequence, 'string']])),
+      await client
+        .incr(sequence)
+        .catch((error: unknown) => namingWrongType(client, typedDrawError(demotedError(error), sequence), [[sequence, 'string']])),
     );
     return exactSequenceId(this.model.name, (drawn - 1) * this.model.shards + shard + 1);
   }
@@ -199,9 +195,7 @@ export class ObjectStore {
     if (isBoundRemoval(removal)) {
       return boundRemovalScript(this.model.indexes, removal).run(client, [keys.all, keys.object(id), keys.base], [id], existedOf);
     }
-    return scripts
-      .remove()
-      .run(client, [keys.all, keys.object(id), keys.base], [id, ...removal.args], removeOutcomeOf);
+    return scripts.remove().run(client, [keys.all, keys.object(id), keys.base], [id, ...removal.args], removeOutcomeOf);
   }
 
   /**
@@ -377,7 +371,12 @@ function objectFields(id: string, reply: unknown): EncodedFields | null {
  * Removes objects that keep nothing beside their hash and `all` entry (a `plain` removal) with one
  * remove-plain.lua call; `expirable`: the model's objects may have an `exp` entry.
  */
-export async function removePlain(client: RedisCommands, keys: ModelKeys, expirable: boolean, ids: readonly string[]): Promise<RemoveOutcome[]> {
+export async function removePlain(
+  client: RedisCommands,
+  keys: ModelKeys,
+  expirable: boolean,
+  ids: readonly string[],
+): Promise<RemoveOutcome[]> {
   const replies = await scripts.removePlain().run(client, [keys.all, keys.base], [expirable ? '1' : '0', ...ids]);
   return (replies as unknown[]).map((deleted) => ({ existed: Number(deleted) === 1 }));
 }

@@ -36,7 +36,8 @@ function withDerived(model: ModelDescriptor, changes: ChangeSet, fields: Encoded
  * encodeUpdatedAttributes's) need not hold the counters and the version: their stored values are kept.
  */
 export function planUpdate(model: ModelDescriptor, snapshot: EncodedFields, fields: EncodedFields): UpdatePlan {
-  if (model.counters.size === 0 && !model.version) return { changes: withDerived(model, diffFields(snapshot, fields), fields), stored: fields };
+  if (model.counters.size === 0 && !model.version)
+    return { changes: withDerived(model, diffFields(snapshot, fields), fields), stored: fields };
   const before = new Map(snapshot);
   const after = new Map(fields);
   for (const field of model.counters) {

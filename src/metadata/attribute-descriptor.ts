@@ -7,6 +7,7 @@ export interface AttributeDescriptor {
   /** The hash field. Equal to the property name: names are JS identifiers, so they never clash with internal `#` fields. */
   readonly field: string;
   readonly type: StoredType;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the attribute's own value type, unknown here
   readonly codec: Codec<any>;
   /** `counter`: changed only by increment() (written by save() on create only); `version`: optimistic lock. */
   readonly role?: 'counter' | 'version';

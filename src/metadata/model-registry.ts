@@ -50,7 +50,9 @@ export function allModels(): ModelDescriptor[] {
 export function descriptorOf(ctor: Function): ModelDescriptor {
   if (typeof ctor !== 'function') {
     // a static method called without its class: `const find = Post.find; find(id)`
-    throw new ArgumentError(`expected a model class, got ${describeValue(ctor)}: call the method on the class (Post.find(...)), or bind it`);
+    throw new ArgumentError(
+      `expected a model class, got ${describeValue(ctor)}: call the method on the class (Post.find(...)), or bind it`,
+    );
   }
   const descriptor = byClass.get(ctor);
   if (!descriptor) throw new SchemaError(`${ctor.name} is not a model: decorate it with @Model()`);

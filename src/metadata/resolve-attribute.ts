@@ -12,7 +12,9 @@ export function resolveAttribute(pending: PendingAttribute, defaultValue: () => 
   const descriptor = resolveType(pending, defaultValue);
   if (!pending.role) return descriptor;
   if (descriptor.type !== 'number') {
-    throw new SchemaError(`${pending.owner}.${pending.property}: @${pending.role === 'counter' ? 'Counter' : 'Version'} needs a number attribute`);
+    throw new SchemaError(
+      `${pending.owner}.${pending.property}: @${pending.role === 'counter' ? 'Counter' : 'Version'} needs a number attribute`,
+    );
   }
   return { ...descriptor, role: pending.role };
 }

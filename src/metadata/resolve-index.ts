@@ -4,10 +4,7 @@ import { IndexDescriptor } from './index-descriptor';
 import { PendingIndex } from './pending-metadata';
 
 /** Checks an index declaration against the model's attributes and picks its kind from the attribute's type. */
-export function resolveIndex(
-  pending: PendingIndex,
-  attributeOf: (name: string) => AttributeDescriptor | undefined,
-): IndexDescriptor {
+export function resolveIndex(pending: PendingIndex, attributeOf: (name: string) => AttributeDescriptor | undefined): IndexDescriptor {
   const where = `${pending.owner}.${pending.property}`;
   const attribute = attributeOf(pending.property);
   if (!attribute) throw new SchemaError(`${where}: @${pending.kind === 'index' ? 'Index' : 'Unique'} needs @Attr() on the same property`);
@@ -24,7 +21,9 @@ export function resolveIndex(
   const ordered = attribute.type === 'number' || attribute.type === 'date';
   if (sortable && ordered) {
     const what = attribute.type === 'number' ? 'a number' : 'a Date';
-    throw new SchemaError(`${where}: sortable applies to string attributes; ${what} is always ordered, so @Index() alone gives ranges and orderBy`);
+    throw new SchemaError(
+      `${where}: sortable applies to string attributes; ${what} is always ordered, so @Index() alone gives ranges and orderBy`,
+    );
   }
   if (sortable && attribute.type !== 'string') {
     throw new SchemaError(`${where}: sortable applies to string attributes (numbers and Dates are always ordered)`);

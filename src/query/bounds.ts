@@ -95,4 +95,3 @@ export function lexWindow(range: LexRange | undefined): { min: Buffer | string; 
     max: Buffer.concat([Buffer.from('('), range.max ?? ABSENT]),
   };
 }
-

@@ -17,7 +17,13 @@ export type Pins = ReadonlyMap<string, string>;
  * does not constrain anything. Every condition is served by an index; one that cannot be throws QueryError
  * naming the attribute and the index it needs (there is no fallback scan).
  */
-export function compileWhere(model: ModelDescriptor, keys: ModelKeys, where: unknown, outer: Pins = new Map(), depth = 0): ScriptArg[] | null {
+export function compileWhere(
+  model: ModelDescriptor,
+  keys: ModelKeys,
+  where: unknown,
+  outer: Pins = new Map(),
+  depth = 0,
+): ScriptArg[] | null {
   // a where nested deeper is a mistake (or an OR holding its own where), not a query
   if (depth > MAX_OR_DEPTH) throw new QueryError(`${model.name}: ORs nested more than ${MAX_OR_DEPTH} deep`);
   const parsed = parseWhere(model, where);
@@ -180,4 +186,3 @@ function missingEqualityIndex(model: ModelDescriptor, condition: AttributeCondit
   if (condition.attribute.type === 'json') return new QueryError(`${model.name}.${field}: JSON attributes cannot be indexed or queried`);
   return new QueryError(`${model.name}.${field}: equality needs @Index() (or @Unique()) on ${field}`);
 }
-

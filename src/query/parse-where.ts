@@ -112,7 +112,9 @@ function parseCondition(model: ModelDescriptor, attribute: AttributeDescriptor, 
         range.max = tighterLexMax(range.max, lexUpperPrefix(text));
       }
     } else {
-      throw new QueryError(`${name}: ${operator} applies to ${operator === 'startsWith' ? 'sortable strings' : 'numbers, Dates and sortable strings'}`);
+      throw new QueryError(
+        `${name}: ${operator} applies to ${operator === 'startsWith' ? 'sortable strings' : 'numbers, Dates and sortable strings'}`,
+      );
     }
   }
   return condition;

@@ -41,7 +41,9 @@ function parseOrder(model: ModelDescriptor, orderBy: unknown): OrderRequest | un
   const indexed = model.indexes.some((index) => index.attribute === attribute && index.kind === kind);
   if (!indexed) {
     if (attribute.type !== 'number' && attribute.type !== 'date' && attribute.type !== 'string') {
-      throw new QueryError(`${model.name}.${name}: orderBy applies to numbers, Dates and sortable strings, not to a ${attribute.type} attribute`);
+      throw new QueryError(
+        `${model.name}.${name}: orderBy applies to numbers, Dates and sortable strings, not to a ${attribute.type} attribute`,
+      );
     }
     const needed = kind === 'score' ? '@Index()' : '@Index({ sortable: true })';
     throw new QueryError(`${model.name}.${name}: orderBy needs ${needed} on ${name}`);

@@ -2,8 +2,7 @@
 export type ScriptArg = string | Buffer;
 
 export type PlanOrder =
-  | { readonly kind: 'id' }
-  | { readonly kind: 'score' | 'lex'; readonly key: string; readonly field: string; readonly desc: boolean };
+  { readonly kind: 'id' } | { readonly kind: 'score' | 'lex'; readonly key: string; readonly field: string; readonly desc: boolean };
 
 export interface QueryPlan {
   /** Instructions leaving the matching ids on the stack; empty: every object. */

@@ -88,10 +88,13 @@ export type Direction = 'asc' | 'desc';
 export type IncludableName<T> = {
   [K in keyof T]-?: NonNullable<T[K]> extends {
     /** The handle's `set`: with `load`, what tells a `@BelongsTo` property from the others. */
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any parent type: the parameter is contravariant
     set(parent: any): void;
     /** The handle's `load`, which answers without a read once `include` has read the parent. */
     load(): Promise<unknown>;
-  } ? K : never;
+  }
+    ? K
+    : never;
 }[keyof T] &
   string;
 
@@ -113,13 +116,13 @@ export interface FindOptions<T> {
  */
 export type FindIdsOptions<T> = Omit<FindOptions<T>, 'include'> & {
   /** Not accepted: findIds returns ids, with no object to include parents into. */
-  include?: never
+  include?: never;
 };
 
 /** What findOneBy takes: FindOptions without `limit` (it answers one object), spelled out as `never` likewise. */
 export type FindOneOptions<T> = Omit<FindOptions<T>, 'limit'> & {
   /** Not accepted: findOneBy sets its own limit (one object). */
-  limit?: never
+  limit?: never;
 };
 
 /** The options of `iterate`. */

@@ -202,9 +202,14 @@ export async function loadWindow(
     if (reading && reads++ === ATTEMPTS) return undefined;
     let replies: unknown[];
     try {
-      replies = await (reading
-        ? begin().sortRo(window.key, { BY: 'nosort', LIMIT: { offset: expected!.start, count: expected!.count }, GET: [...window.patterns] })
-        : begin()
+      replies = await (
+        reading
+          ? begin().sortRo(window.key, {
+              BY: 'nosort',
+              LIMIT: { offset: expected!.start, count: expected!.count },
+              GET: [...window.patterns],
+            })
+          : begin()
       ).exec();
     } catch (error) {
       // Redis refused a command (not a lost connection, which query.lua would meet too): keep to query.lua

@@ -24,13 +24,17 @@ export function checkRelations(model: ModelDescriptor): void {
     if (relation.kind === 'hasMany') {
       const inverse = targetModel.relations.find((r) => r.property === relation.inverse);
       if (!inverse || inverse.kind !== 'belongsTo' || inverse.target() !== root) {
-        throw new SchemaError(`${where}: inverse ${JSON.stringify(relation.inverse)} must be a @BelongsTo(() => ${model.name}) of ${targetModel.name}`);
+        throw new SchemaError(
+          `${where}: inverse ${JSON.stringify(relation.inverse)} must be a @BelongsTo(() => ${model.name}) of ${targetModel.name}`,
+        );
       }
     }
     if (relation.kind === 'manyToMany' && relation.inverse !== undefined) {
       const inverse = targetModel.relations.find((r) => r.property === relation.inverse);
       if (!inverse || inverse.kind !== 'manyToMany' || inverse.target() !== root) {
-        throw new SchemaError(`${where}: inverse ${JSON.stringify(relation.inverse)} must be a @ManyToMany(() => ${model.name}) of ${targetModel.name}`);
+        throw new SchemaError(
+          `${where}: inverse ${JSON.stringify(relation.inverse)} must be a @ManyToMany(() => ${model.name}) of ${targetModel.name}`,
+        );
       }
     }
   }

@@ -20,7 +20,12 @@ import type { RemovalPlan } from './removal-program';
 const HINT = 'which one script cannot touch on a Redis Cluster: give related models one group, @Model({ group })';
 
 /** The message of a write setting `model`'s foreign key `property` whose parent model is under another tag. */
-export function crossSlotParentMessage(model: ModelDescriptor, property: string, parent: { name: string; tag: string }, tag: string): string {
+export function crossSlotParentMessage(
+  model: ModelDescriptor,
+  property: string,
+  parent: { name: string; tag: string },
+  tag: string,
+): string {
   return `${model.name}.${property}: checking the parent reaches ${parent.name} under hash tag {${parent.tag}} from {${tag}}, ${HINT}`;
 }
 

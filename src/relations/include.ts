@@ -11,7 +11,8 @@ import { inSameTenant } from './tenant-scope';
  * (or skipped) in a way the caller did not mean.
  */
 export function checkInclude(model: ModelDescriptor, include: unknown): readonly string[] {
-  if (!Array.isArray(include)) throw new QueryError(`${model.name}: include takes an array of @BelongsTo relation names, got ${describeValue(include)}`);
+  if (!Array.isArray(include))
+    throw new QueryError(`${model.name}: include takes an array of @BelongsTo relation names, got ${describeValue(include)}`);
   for (let i = 0; i < include.length; i++) {
     const name: unknown = include[i];
     const relation = typeof name === 'string' ? model.relations.find((r) => r.property === name) : undefined;

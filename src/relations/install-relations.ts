@@ -20,9 +20,7 @@ export function installRelations(model: ModelDescriptor, entity: object, idOf: (
     if (relation.kind === 'belongsTo') handle = new BelongsToHandle(owner, relation.foreignKey, relation.target, relation.property);
     else if (relation.kind === 'manyToMany') handle = new ManyToManyHandle(owner, relation);
     else {
-      const inverse = descriptorOf(relation.target()).relations.find(
-        (r) => r.kind === 'belongsTo' && r.property === relation.inverse,
-      );
+      const inverse = descriptorOf(relation.target()).relations.find((r) => r.kind === 'belongsTo' && r.property === relation.inverse);
       const foreignKey = inverse?.kind === 'belongsTo' ? inverse.foreignKey : `${relation.inverse}Id`;
       handle = new HasManyHandle(owner, relation.target, foreignKey, relation.property);
     }

@@ -24,7 +24,12 @@ export function parentChecks(model: ModelDescriptor, connection: Connection): Pa
     // on one server (no tag to compare) every check runs
     const parentTag = tag === undefined ? undefined : hashTagOf(objectPrefix);
     if (parentTag === tag) checks.push([relation.foreignKey, objectPrefix]);
-    else checks.push([relation.foreignKey, objectPrefix, crossSlotParentMessage(model, relation.property, { name: parent.name, tag: parentTag! }, tag!)]);
+    else
+      checks.push([
+        relation.foreignKey,
+        objectPrefix,
+        crossSlotParentMessage(model, relation.property, { name: parent.name, tag: parentTag! }, tag!),
+      ]);
   }
   return checks;
 }

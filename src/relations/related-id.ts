@@ -19,7 +19,9 @@ import { descriptorOf } from '../metadata/model-registry';
 export function relatedId(target: ModelDescriptor, value: unknown, relation: () => string): string {
   if (typeof value !== 'object' || value === null) return normalizeId(target.name, value);
   if (prototypeOf(value) !== target.ctor.prototype) {
-    throw new ArgumentError(`${relation()}: expected ${withArticle(target.name)}${scopeOf(target)} or its id, got ${describeObject(value, target)}`);
+    throw new ArgumentError(
+      `${relation()}: expected ${withArticle(target.name)}${scopeOf(target)} or its id, got ${describeObject(value, target)}`,
+    );
   }
   const id = (value as { id?: string }).id;
   if (id === undefined) throw new RelationError(`${relation()}: the ${target.name} is not saved (or was removed)`);

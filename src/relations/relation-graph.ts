@@ -28,9 +28,7 @@ export function dependentsOf(parent: ModelDescriptor): Dependent[] {
   for (const model of allModels()) {
     for (const relation of model.relations) {
       if (relation.kind !== 'belongsTo' || relation.target() !== parentRoot) continue;
-      const hasMany = parent.relations.find(
-        (r) => r.kind === 'hasMany' && r.inverse === relation.property && r.target() === model.ctor,
-      );
+      const hasMany = parent.relations.find((r) => r.kind === 'hasMany' && r.inverse === relation.property && r.target() === model.ctor);
       dependents.push({
         child: inSameTenant(parent, model.ctor),
         foreignKey: (relation as BelongsToRelation).foreignKey,

@@ -1,6 +1,14 @@
 import { scripts } from '../scripts/scripts';
 import { RedisCommands } from '../connection/redis-commands';
-import { indexName, indexSignature, layoutSignature, parseDefinition, StoredDefinition, withMemosKept, withStale } from './stored-definition';
+import {
+  indexName,
+  indexSignature,
+  layoutSignature,
+  parseDefinition,
+  StoredDefinition,
+  withMemosKept,
+  withStale,
+} from './stored-definition';
 
 /**
  * Where model definitions are stored: one hash per prefix, model name -> definition JSON. It is named
@@ -34,13 +42,9 @@ export async function registerDefinition(
 ): Promise<StoredDefinition | undefined> {
   const json = JSON.stringify(definition);
   const unkept = definition.memosKept ? JSON.stringify(withMemosKept(definition, false)) : '';
-  const before = await scripts.registerSchema().run(client, [registryKey(prefix)], [
-    definition.name,
-    json,
-    indexSignature(definition),
-    layoutSignature(definition),
-    unkept,
-  ]);
+  const before = await scripts
+    .registerSchema()
+    .run(client, [registryKey(prefix)], [definition.name, json, indexSignature(definition), layoutSignature(definition), unkept]);
   return typeof before === 'string' ? parseDefinition(before, definition.name) : undefined;
 }
 

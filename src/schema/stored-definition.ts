@@ -295,25 +295,38 @@ function checkDefinition(value: unknown, name: string): StoredDefinition {
     shape.at('order').oneOf(cap.order, ['asc', 'desc']);
   });
   nullOr(definition.dynamicProperty, (property) => top.at('dynamicProperty').identifier(property));
-  top.at('attributes').array(definition.attributes).forEach((value, i) => {
-    const shape = top.at('attributes').at(i);
-    const attribute = shape.object(value);
-    shape.at('property').identifier(attribute.property);
-    shape.at('field').identifier(attribute.field);
-    shape.at('type').oneOf(attribute.type, STORED_TYPES);
-    shape.at('role').oneOf(attribute.role, ['counter', 'version', null]);
-  });
-  top.at('indexes').array(definition.indexes).forEach((value, i) => {
-    const shape = top.at('indexes').at(i);
-    const index = shape.object(value);
-    shape.at('kind').oneOf(index.kind, INDEX_KINDS);
-    shape.at('attribute').identifier(index.attribute);
-    nullOr(index.scope, (scope) => shape.at('scope').identifier(scope));
-    shape.at('caseInsensitive').oneOf(index.caseInsensitive, [true, false]);
-  });
-  top.at('relations').array(definition.relations).forEach((value, i) => checkRelation(top.at('relations').at(i), value));
+  top
+    .at('attributes')
+    .array(definition.attributes)
+    .forEach((value, i) => {
+      const shape = top.at('attributes').at(i);
+      const attribute = shape.object(value);
+      shape.at('property').identifier(attribute.property);
+      shape.at('field').identifier(attribute.field);
+      shape.at('type').oneOf(attribute.type, STORED_TYPES);
+      shape.at('role').oneOf(attribute.role, ['counter', 'version', null]);
+    });
+  top
+    .at('indexes')
+    .array(definition.indexes)
+    .forEach((value, i) => {
+      const shape = top.at('indexes').at(i);
+      const index = shape.object(value);
+      shape.at('kind').oneOf(index.kind, INDEX_KINDS);
+      shape.at('attribute').identifier(index.attribute);
+      nullOr(index.scope, (scope) => shape.at('scope').identifier(scope));
+      shape.at('caseInsensitive').oneOf(index.caseInsensitive, [true, false]);
+    });
+  top
+    .at('relations')
+    .array(definition.relations)
+    .forEach((value, i) => checkRelation(top.at('relations').at(i), value));
   if (definition.shards !== undefined) top.at('shards').wholeNumber(definition.shards, 2, MAX_SHARDS);
-  if (definition.stale !== undefined) top.at('stale').array(definition.stale).forEach((stale, i) => top.at('stale').at(i).string(stale));
+  if (definition.stale !== undefined)
+    top
+      .at('stale')
+      .array(definition.stale)
+      .forEach((stale, i) => top.at('stale').at(i).string(stale));
   if (definition.memosKept !== undefined) top.at('memosKept').oneOf(definition.memosKept, [true]);
   top.at('hash').string(definition.hash);
   return definition as unknown as StoredDefinition;

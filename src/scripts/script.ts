@@ -39,7 +39,9 @@ export class Script {
     // EVALSHA as from EVAL
     const loadAndRun = (error: unknown): Promise<unknown> => {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) return Promise.reject(typedReply(error));
-      return client.eval(this.source, { keys, arguments: args as Array<string | Buffer> }).catch((failure: unknown) => Promise.reject(typedReply(failure)));
+      return client
+        .eval(this.source, { keys, arguments: args as Array<string | Buffer> })
+        .catch((failure: unknown) => Promise.reject(typedReply(failure)));
     };
     return map ? sent.then(map, (error: unknown) => loadAndRun(error).then(map)) : sent.catch(loadAndRun);
   }

@@ -1,6 +1,7 @@
 import type { BaseEntity } from '../entity/base-entity';
 import type { RelationHandle } from '../relations/relation-handle';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- matches every method, whatever its parameters
 type AnyFunction = (...args: any[]) => any;
 
 /** The names of an entity's attributes: its own non-method properties. */

@@ -9,17 +9,19 @@ import type { AttributeName } from './entity-types';
  * which saveMany does not read). None for an instance of the model (also a frozen one, which Object.freeze
  * types as `Readonly<Post>`); for a union, those of each of its members.
  */
-type KeysNotAttributes<T, E> = E extends Readonly<T>
-  ? never
-  : {
-      [K in keyof E]-?: K extends AttributeName<T>
-        ? never
-        : {} extends Pick<E, K>
+type KeysNotAttributes<T, E> =
+  E extends Readonly<T>
+    ? never
+    : {
+        [K in keyof E]-?: K extends AttributeName<T>
           ? never
-          : E[K] extends (...args: never[]) => unknown
+          : // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- true exactly when K is optional in E
+            {} extends Pick<E, K>
             ? never
-            : K;
-    }[keyof E];
+            : E[K] extends (...args: never[]) => unknown
+              ? never
+              : K;
+      }[keyof E];
 
 /** What the compiler names when it refuses an item of saveMany: the keys of the item that are not attributes. */
 interface NotAttributes<K> {

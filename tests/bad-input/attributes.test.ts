@@ -102,8 +102,17 @@ async function expectFoundByIndexes(id: string, written: Input): Promise<void> {
 /** One case: a baseline object, then create, find/findMany/exists, update, remove of a second one. */
 async function attributeCase(created: Input, updated: Input): Promise<void> {
   await reset();
-  const baseline = await Item.create({ plain: 'base', tag: 'base', text: 'base', handle: 'Base', n: 1, at: new Date(1), flag: true, data: { a: [1] } });
-  const keysBefore = new Set((await context.raw.keys('*')));
+  const baseline = await Item.create({
+    plain: 'base',
+    tag: 'base',
+    text: 'base',
+    handle: 'Base',
+    n: 1,
+    at: new Date(1),
+    flag: true,
+    data: { a: [1] },
+  });
+  const keysBefore = new Set(await context.raw.keys('*'));
   let item: Item | undefined;
 
   const createdOk = await roundTripOrTypedError(
@@ -127,9 +136,14 @@ async function attributeCase(created: Input, updated: Input): Promise<void> {
     // the same values as an update of the baseline: refused with nothing written, or stored exactly
     const loaded = (await Item.find(baseline.id))!;
     Object.assign(loaded, created);
-    await roundTripOrTypedError('update of the baseline', snapshot, () => loaded.save(), async () => {
-      expectAttributes(await Item.find(baseline.id), { ...baselineInput(), ...created }, 'update of the baseline');
-    });
+    await roundTripOrTypedError(
+      'update of the baseline',
+      snapshot,
+      () => loaded.save(),
+      async () => {
+        expectAttributes(await Item.find(baseline.id), { ...baselineInput(), ...created }, 'update of the baseline');
+      },
+    );
     await assertNamespace(base());
     return;
   }
@@ -138,10 +152,15 @@ async function attributeCase(created: Input, updated: Input): Promise<void> {
   const loaded = (await Item.find(id))!;
   for (const attribute of ATTRIBUTES) if (attribute in updated) (loaded as unknown as Input)[attribute] = updated[attribute];
   const expected = { ...created, ...updated };
-  await roundTripOrTypedError('update', snapshot, () => loaded.save(), async () => {
-    expectAttributes(await Item.find(id), expected, 'update');
-    await expectFoundByIndexes(id, expected);
-  });
+  await roundTripOrTypedError(
+    'update',
+    snapshot,
+    () => loaded.save(),
+    async () => {
+      expectAttributes(await Item.find(id), expected, 'update');
+      await expectFoundByIndexes(id, expected);
+    },
+  );
   context.cases.add('updates (save of changed attributes)', 1);
   await assertNamespace(base());
 
@@ -174,11 +193,16 @@ it('JSON attributes: __proto__ and constructor keys are stored as data, nothing 
     'json',
     fc.asyncProperty(nastyJson, async (data) => {
       await reset();
-      await roundTripOrTypedError('create json', snapshot, () => Item.create({ data }), async (saved) => {
-        const found = await Item.find(saved.id);
-        expectExactly(found!.data, absentIfNull(data), 'json');
-        if (JSON.stringify(found!.data) !== JSON.stringify(absentIfNull(data))) throw new Error('json: different text');
-      });
+      await roundTripOrTypedError(
+        'create json',
+        snapshot,
+        () => Item.create({ data }),
+        async (saved) => {
+          const found = await Item.find(saved.id);
+          expectExactly(found!.data, absentIfNull(data), 'json');
+          if (JSON.stringify(found!.data) !== JSON.stringify(absentIfNull(data))) throw new Error('json: different text');
+        },
+      );
       assertPrototypeClean();
       await assertNamespace(base());
       context.cases.add('json values', 1);

@@ -62,7 +62,11 @@ class Coded extends BaseEntity {
 
 const redis = useTestRedis();
 const noteKeys = () => keysUnder(redis.raw, `${redis.prefix}:{BulkArgNote}`);
-const rejection = (work: () => Promise<unknown>) => work().then(() => undefined, (error: unknown) => error);
+const rejection = (work: () => Promise<unknown>) =>
+  work().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 describe('options that are not an object', () => {
   it('reject every call that takes options with ArgumentError naming the call, before anything is written', async () => {
@@ -77,9 +81,12 @@ describe('options that are not an object', () => {
       ['findBy', () => Note.findBy({ tag: 'a' }, null as never)],
       ['findOneBy', () => Note.findOneBy({ tag: 'a' }, null as never)],
       ['findIds', () => Note.findIds({ tag: 'a' }, [] as never)],
-      ['iterate', async () => {
-        for await (const note of Note.iterate({ tag: 'a' }, null as never)) void note;
-      }],
+      [
+        'iterate',
+        async () => {
+          for await (const note of Note.iterate({ tag: 'a' }, null as never)) void note;
+        },
+      ],
       ['withLock', () => Note.withLock(stored.id, async () => 1, null as never)],
       ['check, repair and reindex', () => Note.check(null as never)],
       ['check, repair and reindex', () => Note.repair(42 as never)],
@@ -207,7 +214,7 @@ describe('saveMany', () => {
     expect(await Thrower.count()).toBe(count);
   });
 
-  it('reports an object with the model\'s prototype that no constructor made (Object.create, a Proxy) as its own ArgumentError', async () => {
+  it("reports an object with the model's prototype that no constructor made (Object.create, a Proxy) as its own ArgumentError", async () => {
     const count = await Note.count();
     const made = Object.assign(Object.create(Note.prototype) as Note, { tag: 'made by Object.create' });
     const proxied = new Proxy(Note.build({ tag: 'proxied' }), {});
@@ -241,7 +248,11 @@ describe('saveMany', () => {
     const viaMulti = await Note.saveMany([{ tag: 'fine' }, plain]);
     const loaded = (await Note.find((await Note.create({ tag: 'stored' })).id))!;
     const updated = await Note.saveMany([throwing(loaded, 'size')]);
-    for (const [result, index] of [[viaMulti, 1], [created, 1], [updated, 0]] as const) {
+    for (const [result, index] of [
+      [viaMulti, 1],
+      [created, 1],
+      [updated, 0],
+    ] as const) {
       expect(result.failed.map((failure) => [failure.index, failure.error.message, failure.written])).toEqual([
         [index, 'a value that is not an Error was thrown: undefined', false],
       ]);

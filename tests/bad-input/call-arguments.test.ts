@@ -22,7 +22,11 @@ class CallArgOther extends BaseEntity {
 
 const redis = useTestRedis();
 const itemKeys = async () => (await keysUnder(redis.raw, `${redis.prefix}:{CallArgItem}`)).sort();
-const rejection = (work: () => Promise<unknown>) => work().then(() => undefined, (error: unknown) => error);
+const rejection = (work: () => Promise<unknown>) =>
+  work().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 const thrown = (work: () => unknown) => {
   try {
     work();
@@ -38,13 +42,29 @@ describe('a static method called without its class', () => {
     const build = Item.build as unknown as (attributes: object) => unknown;
     const error = await rejection(() => find('1'));
     expect(error).toBeInstanceOf(ArgumentError);
-    expect((error as Error).message).toBe('expected a model class, got undefined: call the method on the class (Post.find(...)), or bind it');
+    expect((error as Error).message).toBe(
+      'expected a model class, got undefined: call the method on the class (Post.find(...)), or bind it',
+    );
     expect(thrown(() => build({ title: 'x' }))).toBeInstanceOf(ArgumentError);
   });
 
   it('is a rejection from every method that returns a promise, and the first next() of iterate', async () => {
     const unbound = (name: string) => (Item as unknown as Record<string, (...args: unknown[]) => unknown>)[name];
-    for (const name of ['find', 'findOrFail', 'exists', 'count', 'findBy', 'findOneBy', 'findIds', 'sweep', 'drop', 'check', 'repair', 'reindex', 'schemaStatus']) {
+    for (const name of [
+      'find',
+      'findOrFail',
+      'exists',
+      'count',
+      'findBy',
+      'findOneBy',
+      'findIds',
+      'sweep',
+      'drop',
+      'check',
+      'repair',
+      'reindex',
+      'schemaStatus',
+    ]) {
       let promise: unknown;
       expect({ name, thrown: thrown(() => (promise = unbound(name)({}))) }).toEqual({ name, thrown: undefined });
       const error = await rejection(() => promise as Promise<unknown>);
@@ -193,18 +213,38 @@ describe('withLock, expire and increment', () => {
     item.title = 'changed';
     const before = await itemKeys();
     const refusals: Array<[string, () => Promise<unknown>, string]> = [
-      ['save', () => item.save({ waitReplica: 1 } as never), 'save: unknown option "waitReplica" (save takes validate, waitReplicas, waitTimeoutMs)'],
+      [
+        'save',
+        () => item.save({ waitReplica: 1 } as never),
+        'save: unknown option "waitReplica" (save takes validate, waitReplicas, waitTimeoutMs)',
+      ],
       ['create', () => Item.create({ title: 'new' }, { valid: false } as never), 'save: unknown option "valid"'],
-      ['saveMany', () => Item.saveMany([{ title: 'new' }], { chunk: 5 } as never), 'saveMany: unknown option "chunk" (saveMany takes validate, waitReplicas, waitTimeoutMs, chunkSize)'],
-      ['removeMany', () => Item.removeMany([item.id], { batchSize: 5 } as never), 'removeMany: unknown option "batchSize" (removeMany takes chunkSize)'],
-      ['findMany', () => Item.findMany([item.id], { batchSize: 5 } as never), 'findMany: unknown option "batchSize" (findMany takes chunkSize)'],
+      [
+        'saveMany',
+        () => Item.saveMany([{ title: 'new' }], { chunk: 5 } as never),
+        'saveMany: unknown option "chunk" (saveMany takes validate, waitReplicas, waitTimeoutMs, chunkSize)',
+      ],
+      [
+        'removeMany',
+        () => Item.removeMany([item.id], { batchSize: 5 } as never),
+        'removeMany: unknown option "batchSize" (removeMany takes chunkSize)',
+      ],
+      [
+        'findMany',
+        () => Item.findMany([item.id], { batchSize: 5 } as never),
+        'findMany: unknown option "batchSize" (findMany takes chunkSize)',
+      ],
       ['check', () => Item.check({ batch: 5 } as never), 'unknown option "batch"'],
       ['repair', () => Item.repair({ chunkSize: 5 } as never), 'unknown option "chunkSize"'],
       ['reindex', () => Item.reindex({ size: 5 } as never), 'unknown option "size"'],
     ];
     for (const [call, run, message] of refusals) {
       const error = await rejection(run);
-      expect({ call, error: error instanceof ArgumentError, message: (error as Error).message }).toEqual({ call, error: true, message: expect.stringContaining(message) });
+      expect({ call, error: error instanceof ArgumentError, message: (error as Error).message }).toEqual({
+        call,
+        error: true,
+        message: expect.stringContaining(message),
+      });
     }
     expect(await itemKeys()).toEqual(before);
     expect((await Item.findOrFail(item.id)).title).toBe('kept');

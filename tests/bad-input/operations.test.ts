@@ -1,5 +1,16 @@
 import fc from 'fast-check';
-import { Attr, BaseEntity, Counter, DynamicAttrs, Index, InvalidIdError, Model, NotFoundError, SchemaError, SortableString } from '../../src';
+import {
+  Attr,
+  BaseEntity,
+  Counter,
+  DynamicAttrs,
+  Index,
+  InvalidIdError,
+  Model,
+  NotFoundError,
+  SchemaError,
+  SortableString,
+} from '../../src';
 import { attributeName, nastyDate, nastyId, nastyNumber, nastyString, wellFormedString } from '../support/bad-input/arbitraries';
 import {
   assertPrototypeClean,
@@ -48,9 +59,15 @@ it('ids: find, findOrFail, findMany, exists and withLock find the object with th
       const normalized = validId(id);
       const before = await snapshot();
       const outcomes = await Promise.all([
-        Item.find(id as never).then((found) => found?.id ?? null, (error: unknown) => error),
+        Item.find(id as never).then(
+          (found) => found?.id ?? null,
+          (error: unknown) => error,
+        ),
         Item.exists(id as never).catch((error: unknown) => error),
-        Item.findMany([id as never, '1']).then((found) => found[0]?.id ?? null, (error: unknown) => error),
+        Item.findMany([id as never, '1']).then(
+          (found) => found[0]?.id ?? null,
+          (error: unknown) => error,
+        ),
         // withLock validates the id before it returns its promise (a synchronous throw), hence the wrapper
         Promise.resolve()
           .then(() => Item.withLock(id as never, async (entity) => entity.id))
@@ -85,35 +102,44 @@ let modelNumber = 0;
 it('attribute and model names given to decorators at runtime: SchemaError, or a model whose keys stay in its namespace', async () => {
   await checkProperty(
     'names',
-    fc.asyncProperty(attributeName, fc.oneof(attributeName, fc.constant(undefined)), wellFormedString(12), async (name, modelName, value) => {
-      await reset();
-      const suffix = ++modelNumber;
-      class Runtime extends BaseEntity {}
-      let defined: string | undefined;
-      try {
-        Attr({ type: 'string' })(Runtime.prototype, name);
-        Index()(Runtime.prototype, name);
-        const finalName = modelName === undefined ? `Runtime${suffix}` : `${modelName}${suffix}`;
-        Model({ name: finalName })(Runtime);
-        defined = finalName;
-      } catch (error) {
-        if (!(error instanceof SchemaError)) throw new Error(`not a SchemaError: ${String(error)}`);
-      }
-      if (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) && !['id', '__proto__', 'constructor', 'prototype'].includes(name) && modelName === undefined) {
-        if (defined === undefined) throw new Error(`valid attribute ${name} refused`);
-      }
-      if (defined !== undefined) {
-        const Ctor = Runtime as unknown as typeof BaseEntity & { create(a: object): Promise<BaseEntity & { id: string }> };
-        const created = await (Ctor as any).create({ [name]: value });
-        const found = (await (Ctor as any).find(created.id)) as Record<string, unknown>;
-        expectExactly(found[name], value, `attribute ${name}`);
-        const ids = await (Ctor as any).findIds({ [name]: value });
-        if (!ids.includes(created.id)) throw new Error('findIds misses the object');
-        await assertNamespace(`${context.prefix}:{${defined}}`);
-      }
-      assertPrototypeClean();
-      context.cases.add('attribute and model names');
-    }),
+    fc.asyncProperty(
+      attributeName,
+      fc.oneof(attributeName, fc.constant(undefined)),
+      wellFormedString(12),
+      async (name, modelName, value) => {
+        await reset();
+        const suffix = ++modelNumber;
+        class Runtime extends BaseEntity {}
+        let defined: string | undefined;
+        try {
+          Attr({ type: 'string' })(Runtime.prototype, name);
+          Index()(Runtime.prototype, name);
+          const finalName = modelName === undefined ? `Runtime${suffix}` : `${modelName}${suffix}`;
+          Model({ name: finalName })(Runtime);
+          defined = finalName;
+        } catch (error) {
+          if (!(error instanceof SchemaError)) throw new Error(`not a SchemaError: ${String(error)}`);
+        }
+        if (
+          /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) &&
+          !['id', '__proto__', 'constructor', 'prototype'].includes(name) &&
+          modelName === undefined
+        ) {
+          if (defined === undefined) throw new Error(`valid attribute ${name} refused`);
+        }
+        if (defined !== undefined) {
+          const Ctor = Runtime as unknown as typeof BaseEntity & { create(a: object): Promise<BaseEntity & { id: string }> };
+          const created = await (Ctor as any).create({ [name]: value });
+          const found = (await (Ctor as any).find(created.id)) as Record<string, unknown>;
+          expectExactly(found[name], value, `attribute ${name}`);
+          const ids = await (Ctor as any).findIds({ [name]: value });
+          if (!ids.includes(created.id)) throw new Error('findIds misses the object');
+          await assertNamespace(`${context.prefix}:{${defined}}`);
+        }
+        assertPrototypeClean();
+        context.cases.add('attribute and model names');
+      },
+    ),
     200,
   );
 });
@@ -136,7 +162,8 @@ it('increment: the value it resolves to is the value read back, or a typed error
             if (!Number.isFinite(value)) throw new Error(`increment resolved to ${value}`);
             const found = (await Item.find(item.id!))!;
             expectExactly(found[counter as 'hits'], value, 'counter');
-            if (counter === 'score' && !(await Item.findIds({ score: value })).includes(item.id!)) throw new Error('score index misses the object');
+            if (counter === 'score' && !(await Item.findIds({ score: value })).includes(item.id!))
+              throw new Error('score index misses the object');
             if (Number.isSafeInteger(start) && Number.isSafeInteger(amount) && Number.isSafeInteger(start + (amount as number))) {
               expectExactly(value, start + (amount as number), 'integer sum');
             }
@@ -165,7 +192,8 @@ it('expire: a positive number of seconds with millisecond precision sets the TTL
             if ((seconds as number) < 1 && error instanceof NotFoundError) return 0; // already gone: fine for a few ms
             throw error;
           });
-          if (left === null || left < 0 || left > (seconds as number) * (1 + 1e-12)) throw new Error(`ttl ${left} after expire(${seconds})`);
+          if (left === null || left < 0 || left > (seconds as number) * (1 + 1e-12))
+            throw new Error(`ttl ${left} after expire(${seconds})`);
         },
       );
       await assertNamespace(base());
@@ -175,7 +203,10 @@ it('expire: a positive number of seconds with millisecond precision sets the TTL
   );
 });
 
-const dynamicKey = fc.oneof(nastyString({ maxLength: 10 }), fc.constantFrom('__proto__', 'constructor', 'prototype', '', 'x'.repeat(200), 'x'.repeat(201), 'hits', 'toString'));
+const dynamicKey = fc.oneof(
+  nastyString({ maxLength: 10 }),
+  fc.constantFrom('__proto__', 'constructor', 'prototype', '', 'x'.repeat(200), 'x'.repeat(201), 'hits', 'toString'),
+);
 const dynamicValue = fc.oneof(nastyString(), nastyNumber, fc.boolean(), fc.constantFrom(null, undefined, {}, [], new Date(0), 1n));
 const bag = fc.array(fc.tuple(dynamicKey, dynamicValue), { maxLength: 5 }).map((entries) => {
   const target: Record<string, unknown> = {};
@@ -186,7 +217,8 @@ const bag = fc.array(fc.tuple(dynamicKey, dynamicValue), { maxLength: 5 }).map((
 function storedBag(written: Record<string, unknown>): Record<string, unknown> {
   const expected: Record<string, unknown> = {};
   for (const key of Object.keys(written)) {
-    if (written[key] !== undefined && written[key] !== null) Object.defineProperty(expected, key, { value: written[key], enumerable: true });
+    if (written[key] !== undefined && written[key] !== null)
+      Object.defineProperty(expected, key, { value: written[key], enumerable: true });
   }
   return expected;
 }
@@ -197,14 +229,24 @@ it('dynamic attributes: odd keys and values round-trip with their type, or a Val
     fc.asyncProperty(bag, bag, async (first, second) => {
       await reset();
       const other = await Item.create({ extra: { keep: 'me' } });
-      const created = await roundTripOrTypedError('create with dynamic attributes', snapshot, () => Item.create({ extra: first as never }), async (item) => {
-        expectExactly((await Item.find(item.id!))!.extra, storedBag(first), 'dynamic attributes');
-      });
+      const created = await roundTripOrTypedError(
+        'create with dynamic attributes',
+        snapshot,
+        () => Item.create({ extra: first as never }),
+        async (item) => {
+          expectExactly((await Item.find(item.id!))!.extra, storedBag(first), 'dynamic attributes');
+        },
+      );
       const loaded = (await Item.find(other.id!))!;
       loaded.extra = second as never;
-      await roundTripOrTypedError('update of dynamic attributes', snapshot, () => loaded.save(), async () => {
-        expectExactly((await Item.find(other.id!))!.extra, storedBag(second), 'updated dynamic attributes');
-      });
+      await roundTripOrTypedError(
+        'update of dynamic attributes',
+        snapshot,
+        () => loaded.save(),
+        async () => {
+          expectExactly((await Item.find(other.id!))!.extra, storedBag(second), 'updated dynamic attributes');
+        },
+      );
       await assertNamespace(base());
       assertPrototypeClean();
       context.cases.add(created ? 'dynamic attribute bags (stored)' : 'dynamic attribute bags (refused)');
@@ -213,17 +255,46 @@ it('dynamic attributes: odd keys and values round-trip with their type, or a Val
   );
 });
 
-const QUERY_STRINGS = ['', 'a', 'a\0', '\0', 'a\0b', 'a\u0001', 'ab', 'b', ':', '{', '}', '*', '\uffff', '😀', 'é', 'e\u0301', '\u00ff', '\u0100'];
+const QUERY_STRINGS = [
+  '',
+  'a',
+  'a\0',
+  '\0',
+  'a\0b',
+  'a\u0001',
+  'ab',
+  'b',
+  ':',
+  '{',
+  '}',
+  '*',
+  '\uffff',
+  '😀',
+  'é',
+  'e\u0301',
+  '\u00ff',
+  '\u0100',
+];
 const queryString = fc.oneof(fc.constantFrom(...QUERY_STRINGS), wellFormedString(4));
 const rowArb = fc.record({
   text: fc.option(queryString, { nil: undefined }),
   tag: fc.option(queryString, { nil: undefined }),
   n: fc.option(nastyNumber.filter(Number.isFinite), { nil: undefined }),
-  at: fc.option(nastyDate.filter((d) => !Number.isNaN(d.getTime())), { nil: undefined }),
+  at: fc.option(
+    nastyDate.filter((d) => !Number.isNaN(d.getTime())),
+    { nil: undefined },
+  ),
   flag: fc.option(fc.boolean(), { nil: undefined }),
 });
 const OPERATORS = ['eq', 'in', 'gt', 'gte', 'lt', 'lte', 'startsWith'] as const;
-const operand = fc.oneof(queryString, nastyString({ maxLength: 6 }), nastyNumber, nastyDate, fc.boolean(), fc.constantFrom(null, {}, [], '1', 1n));
+const operand = fc.oneof(
+  queryString,
+  nastyString({ maxLength: 6 }),
+  nastyNumber,
+  nastyDate,
+  fc.boolean(),
+  fc.constantFrom(null, {}, [], '1', 1n),
+);
 const typedOperand: Record<string, fc.Arbitrary<unknown>> = {
   text: queryString,
   tag: queryString,
@@ -233,15 +304,26 @@ const typedOperand: Record<string, fc.Arbitrary<unknown>> = {
 };
 /** Mostly operands of the attribute's type (answered), sometimes anything (refused, or answered when it fits). */
 const condition = fc.constantFrom('text', 'tag', 'n', 'at', 'flag', 'plain', 'hits', 'nope', '__proto__').chain((attribute) => {
-  const value = Object.hasOwn(typedOperand, attribute) ? fc.oneof({ weight: 4, arbitrary: typedOperand[attribute] }, { weight: 1, arbitrary: operand }) : operand;
-  const ops = attribute === 'text' ? OPERATORS : attribute === 'n' || attribute === 'at' ? OPERATORS.filter((o) => o !== 'startsWith') : (['eq', 'in'] as const);
+  const value = Object.hasOwn(typedOperand, attribute)
+    ? fc.oneof({ weight: 4, arbitrary: typedOperand[attribute] }, { weight: 1, arbitrary: operand })
+    : operand;
+  const ops =
+    attribute === 'text'
+      ? OPERATORS
+      : attribute === 'n' || attribute === 'at'
+        ? OPERATORS.filter((o) => o !== 'startsWith')
+        : (['eq', 'in'] as const);
   return fc.tuple(
     fc.constant(attribute),
     fc.array(fc.tuple(fc.constantFrom(...ops), value, fc.array(value, { maxLength: 3 })), { minLength: 1, maxLength: 2 }),
   );
 });
 
-function whereOf([attribute, operators]: [string, Array<[string, unknown, unknown[]]>] | readonly [string, ReadonlyArray<readonly [string, unknown, unknown[]]>]): Record<string, unknown> {
+function whereOf([attribute, operators]:
+  [string, Array<[string, unknown, unknown[]]>] | readonly [string, ReadonlyArray<readonly [string, unknown, unknown[]]>]): Record<
+  string,
+  unknown
+> {
   const where: Record<string, unknown> = {};
   const [first] = operators;
   if (first[0] === 'eq') {
@@ -254,35 +336,55 @@ function whereOf([attribute, operators]: [string, Array<[string, unknown, unknow
   return where;
 }
 
-it('where values for every operator and lex ranges with odd bounds: the oracle\'s ids, or a QueryError with nothing written', async () => {
+it("where values for every operator and lex ranges with odd bounds: the oracle's ids, or a QueryError with nothing written", async () => {
   await checkProperty(
     'where',
-    fc.asyncProperty(fc.array(rowArb, { minLength: 1, maxLength: 6 }), fc.array(condition, { minLength: 1, maxLength: 2 }), async (rows, conditions) => {
-      await reset();
-      const stored: Row[] = [];
-      for (const row of rows) stored.push({ ...row, hits: 0, score: 0, id: (await Item.create(row)).id! });
-      const where = Object.assign({}, ...conditions.map(whereOf));
-      let expected: string[] | undefined;
-      try {
-        // an operator object without any defined operator ({ tag: {} }) is no condition at all for the library
-        // (objects without the attribute match too); the oracle is given the same where without it
-        const oracleWhere = Object.fromEntries(
-          Object.entries(where).filter(([, c]) => !(c && typeof c === 'object' && !(c instanceof Date) && !Array.isArray(c) && Object.getPrototypeOf(c) === Object.prototype && Object.values(c).every((v) => v === undefined))),
+    fc.asyncProperty(
+      fc.array(rowArb, { minLength: 1, maxLength: 6 }),
+      fc.array(condition, { minLength: 1, maxLength: 2 }),
+      async (rows, conditions) => {
+        await reset();
+        const stored: Row[] = [];
+        for (const row of rows) stored.push({ ...row, hits: 0, score: 0, id: (await Item.create(row)).id! });
+        const where = Object.assign({}, ...conditions.map(whereOf));
+        let expected: string[] | undefined;
+        try {
+          // an operator object without any defined operator ({ tag: {} }) is no condition at all for the library
+          // (objects without the attribute match too); the oracle is given the same where without it
+          const oracleWhere = Object.fromEntries(
+            Object.entries(where).filter(
+              ([, c]) =>
+                !(
+                  c &&
+                  typeof c === 'object' &&
+                  !(c instanceof Date) &&
+                  !Array.isArray(c) &&
+                  Object.getPrototypeOf(c) === Object.prototype &&
+                  Object.values(c).every((v) => v === undefined)
+                ),
+            ),
+          );
+          expected = expectedIds(stored, oracleWhere);
+        } catch {
+          expected = undefined; // the oracle cannot compare these values: only a typed error is acceptable
+        }
+        const ok = await roundTripOrTypedError(
+          'findIds',
+          snapshot,
+          () => Item.findIds(where as never),
+          async (ids) => {
+            if (expected === undefined) throw new Error(`findIds accepted an incomparable where: ${JSON.stringify(Object.keys(where))}`);
+            if (JSON.stringify(ids) !== JSON.stringify(expected))
+              throw new Error(`findIds ${JSON.stringify(ids)}, expected ${JSON.stringify(expected)}`);
+            const count = await Item.count(where as never);
+            if (count !== expected.length) throw new Error(`count ${count}, expected ${expected.length}`);
+          },
         );
-        expected = expectedIds(stored, oracleWhere);
-      } catch {
-        expected = undefined; // the oracle cannot compare these values: only a typed error is acceptable
-      }
-      const ok = await roundTripOrTypedError('findIds', snapshot, () => Item.findIds(where as never), async (ids) => {
-        if (expected === undefined) throw new Error(`findIds accepted an incomparable where: ${JSON.stringify(Object.keys(where))}`);
-        if (JSON.stringify(ids) !== JSON.stringify(expected)) throw new Error(`findIds ${JSON.stringify(ids)}, expected ${JSON.stringify(expected)}`);
-        const count = await Item.count(where as never);
-        if (count !== expected.length) throw new Error(`count ${count}, expected ${expected.length}`);
-      });
-      await assertNamespace(base());
-      assertPrototypeClean();
-      context.cases.add(ok ? 'where clauses (answered)' : 'where clauses (refused)');
-    }),
+        await assertNamespace(base());
+        assertPrototypeClean();
+        context.cases.add(ok ? 'where clauses (answered)' : 'where clauses (refused)');
+      },
+    ),
     300,
   );
 });
@@ -290,27 +392,36 @@ it('where values for every operator and lex ranges with odd bounds: the oracle\'
 it('tenants: Model.scope accepts tenant names of A-Z a-z 0-9 _ - and keeps every key under {<tenant>/Model}', async () => {
   await checkProperty(
     'tenants',
-    fc.asyncProperty(fc.oneof(nastyString({ maxLength: 10 }), fc.stringMatching(/^[A-Za-z0-9_-]{1,8}$/), fc.constantFrom('', '*', 'a/b', '{x}', 'a:b', 'x'.repeat(64), 'x'.repeat(65))), wellFormedString(8), async (tenant, value) => {
-      await reset();
-      let Scoped: typeof Item | undefined;
-      try {
-        Scoped = Item.scope(tenant);
-      } catch (error) {
-        isTyped(error);
-      }
-      if (/^[A-Za-z0-9_-]{1,64}$/.test(tenant) !== (Scoped !== undefined)) throw new Error(`tenant ${JSON.stringify(tenant)} wrongly ${Scoped ? 'accepted' : 'refused'}`);
-      if (Scoped) {
-        const item = await Scoped.create({ tag: value, text: value, extra: { k: value } });
-        expectExactly((await Scoped.find(item.id!))!.tag, value, 'tenant round trip');
-        if (!(await Scoped.findIds({ text: value })).includes(item.id!)) throw new Error('tenant query misses the object');
-        await item.increment('score', 2);
-        await assertNamespace(`${context.prefix}:{${tenant}/BadOpsItem}`);
-        await Scoped.drop();
-        await assertNamespace(`${context.prefix}:{${tenant}/BadOpsItem}`);
-      }
-      assertPrototypeClean();
-      context.cases.add('tenant names');
-    }),
+    fc.asyncProperty(
+      fc.oneof(
+        nastyString({ maxLength: 10 }),
+        fc.stringMatching(/^[A-Za-z0-9_-]{1,8}$/),
+        fc.constantFrom('', '*', 'a/b', '{x}', 'a:b', 'x'.repeat(64), 'x'.repeat(65)),
+      ),
+      wellFormedString(8),
+      async (tenant, value) => {
+        await reset();
+        let Scoped: typeof Item | undefined;
+        try {
+          Scoped = Item.scope(tenant);
+        } catch (error) {
+          isTyped(error);
+        }
+        if (/^[A-Za-z0-9_-]{1,64}$/.test(tenant) !== (Scoped !== undefined))
+          throw new Error(`tenant ${JSON.stringify(tenant)} wrongly ${Scoped ? 'accepted' : 'refused'}`);
+        if (Scoped) {
+          const item = await Scoped.create({ tag: value, text: value, extra: { k: value } });
+          expectExactly((await Scoped.find(item.id!))!.tag, value, 'tenant round trip');
+          if (!(await Scoped.findIds({ text: value })).includes(item.id!)) throw new Error('tenant query misses the object');
+          await item.increment('score', 2);
+          await assertNamespace(`${context.prefix}:{${tenant}/BadOpsItem}`);
+          await Scoped.drop();
+          await assertNamespace(`${context.prefix}:{${tenant}/BadOpsItem}`);
+        }
+        assertPrototypeClean();
+        context.cases.add('tenant names');
+      },
+    ),
     150,
   );
 });

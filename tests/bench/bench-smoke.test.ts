@@ -26,7 +26,11 @@ beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'redis-record-bench-'));
   const env = { ...process.env };
   delete env.REDIS_URL;
-  const child = spawn(process.execPath, [compiled.script('bench/all.ts'), '--quick', '--out', out], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [compiled.script('bench/all.ts'), '--quick', '--out', out], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -86,7 +90,8 @@ test('the JSON holds every workload for every library, with the machine and vers
   expect(results.memory.results['redis-om']!.indexKeys).toBe(0);
   expect(results.memory.results['redis-record']!.indexKeys).toBeGreaterThan(0);
   expect(results.query.sizes.map((size) => size.size)).toEqual([1000]);
-  for (const row of results.query.sizes[0].queries) expect(Object.keys(row.results).sort()).toEqual(['hand-written', 'nohm', 'redis-record']);
+  for (const row of results.query.sizes[0].queries)
+    expect(Object.keys(row.results).sort()).toEqual(['hand-written', 'nohm', 'redis-record']);
   expect(results.targets.length).toBe(5);
 });
 
@@ -108,7 +113,7 @@ test('the page shows the figures of the JSON: rates, ratios and the targets as j
   expect(page).toMatch(/\| A page of fresh memory \| (\d+(\.\d+)? us|not measurable) per 4 KiB page at the start, /);
 });
 
-test("the bulk section and the bulk targets show what node-redis alone carried for the same writes", () => {
+test('the bulk section and the bulk targets show what node-redis alone carried for the same writes', () => {
   const row = (name: string) => page.split('\n').find((line) => line.startsWith(`| ${name} |`))!;
   const reference = results.bulk.reference!;
   const record = results.bulk.results['redis-record']!;
@@ -120,7 +125,9 @@ test("the bulk section and the bulk targets show what node-redis alone carried f
   expect(reference.objectsPerSecond).toBeCloseTo(results.bulk.n / reference.seconds, 6);
   expect(row(reference.name)).toContain(`| ${integer(reference.objectsPerSecond)} |`);
   expect(page).toContain(`saveMany reached ${Math.round((100 * record.objectsPerSecond) / reference.objectsPerSecond)}% of it`);
-  expect(results.targets[0].measured).toBe(`${integer(record.objectsPerSecond)}/s; node-redis alone: ${integer(reference.objectsPerSecond)}/s`);
+  expect(results.targets[0].measured).toBe(
+    `${integer(record.objectsPerSecond)}/s; node-redis alone: ${integer(reference.objectsPerSecond)}/s`,
+  );
   expect(results.targets[1].measured).toMatch(/; node-redis alone: \d+\.\dx$/);
 });
 

@@ -36,22 +36,25 @@ async function start(kind: 'redis-record' | 'nohm' | 'redis-om'): Promise<TableO
   return peer;
 }
 
-test.each(['redis-record', 'nohm'] as const)('%s in its process creates, counts, loads, updates and deletes the suite posts', async (kind) => {
-  const peer = await start(kind);
-  expect(peer.counts).toBe(true);
-  await peer.reset(USED);
-  // the create with 4 in flight, the others one at a time, as Table I's two workloads run them
-  expect(await peer.time('create', 0, USED, 4)).toBeGreaterThan(0);
-  expect(await peer.count()).toBe(USED);
-  expect(await peer.time('count', 0, 3, 1)).toBeGreaterThan(0);
-  // the load step checks each content in the child; the suite reads one back
-  expect(await peer.time('load', 0, USED, 1)).toBeGreaterThan(0);
-  expect(await peer.load(USED - 1)).toBe(posts[USED - 1].content);
-  await peer.time('update', 0, USED, 1);
-  expect(await peer.load(5)).toBe(newContent[5]);
-  await peer.time('delete', 0, USED, 1);
-  expect(await peer.count()).toBe(0);
-});
+test.each(['redis-record', 'nohm'] as const)(
+  '%s in its process creates, counts, loads, updates and deletes the suite posts',
+  async (kind) => {
+    const peer = await start(kind);
+    expect(peer.counts).toBe(true);
+    await peer.reset(USED);
+    // the create with 4 in flight, the others one at a time, as Table I's two workloads run them
+    expect(await peer.time('create', 0, USED, 4)).toBeGreaterThan(0);
+    expect(await peer.count()).toBe(USED);
+    expect(await peer.time('count', 0, 3, 1)).toBeGreaterThan(0);
+    // the load step checks each content in the child; the suite reads one back
+    expect(await peer.time('load', 0, USED, 1)).toBeGreaterThan(0);
+    expect(await peer.load(USED - 1)).toBe(posts[USED - 1].content);
+    await peer.time('update', 0, USED, 1);
+    expect(await peer.load(5)).toBe(newContent[5]);
+    await peer.time('delete', 0, USED, 1);
+    expect(await peer.count()).toBe(0);
+  },
+);
 
 test('the posts Table I writes are those of the suite: the same seed, the first `used` of them', async () => {
   const peer = await start('redis-record');

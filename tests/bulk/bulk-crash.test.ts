@@ -54,17 +54,24 @@ describe('a saveMany writer killed at random instants', () => {
         if (!object) return violations.push(`kill ${kills}: ${ids[i]} is in all but cannot be loaded`);
         const { id, ...attributes } = object.toJSON();
         const expected = bulkCrashAttributes(object.call, object.pos);
-        if (JSON.stringify(attributes) !== JSON.stringify(expected)) violations.push(`kill ${kills}: ${id} holds ${JSON.stringify(attributes)}`);
+        if (JSON.stringify(attributes) !== JSON.stringify(expected))
+          violations.push(`kill ${kills}: ${id} holds ${JSON.stringify(attributes)}`);
         const first = acknowledged.get(object.call);
-        if (first !== undefined && Number(id) !== first + object.pos) violations.push(`kill ${kills}: ${id} is item ${object.pos} of a call that began at ${first}`);
+        if (first !== undefined && Number(id) !== first + object.pos)
+          violations.push(`kill ${kills}: ${id} is item ${object.pos} of a call that began at ${first}`);
         if (!sent.has(object.call)) violations.push(`kill ${kills}: ${id} belongs to call ${object.call}, never sent`);
         positions.set(object.call, [...(positions.get(object.call) ?? []), object.pos]);
       });
       for (const call of sent) {
         const stored = (positions.get(call) ?? []).sort((a, b) => a - b);
-        const prefixOfChunks = stored.every((pos, i) => pos === i) && (stored.length % BULK_CRASH_CHUNK === 0 || stored.length === BULK_CRASH_BATCH);
-        if (!prefixOfChunks) violations.push(`kill ${kills}: call ${call} left positions ${stored.slice(0, 5).join(',')}... (${stored.length}), not whole first chunks`);
-        if (acknowledged.has(call) && stored.length !== BULK_CRASH_BATCH) violations.push(`kill ${kills}: acknowledged call ${call} has ${stored.length} items`);
+        const prefixOfChunks =
+          stored.every((pos, i) => pos === i) && (stored.length % BULK_CRASH_CHUNK === 0 || stored.length === BULK_CRASH_BATCH);
+        if (!prefixOfChunks)
+          violations.push(
+            `kill ${kills}: call ${call} left positions ${stored.slice(0, 5).join(',')}... (${stored.length}), not whole first chunks`,
+          );
+        if (acknowledged.has(call) && stored.length !== BULK_CRASH_BATCH)
+          violations.push(`kill ${kills}: acknowledged call ${call} has ${stored.length} items`);
         if (!acknowledged.has(call) && stored.length > 0 && stored.length < BULK_CRASH_BATCH) cutShort++;
       }
       // the next worker starts from a clean store; the checks above saw everything this one left

@@ -45,7 +45,11 @@ describe('a later item names an earlier item of the call as its parent', () => {
   it.each([1, 2, 250])('OrdReply, chunks of %i', async (chunkSize) => {
     const first = await nextId('OrdReply');
     const result = await OrdReply.saveMany(
-      [{ text: 'parent', thread: 't' }, { text: 'child', replyToId: String(first) }, { text: 'grandchild', replyToId: String(first + 1) }],
+      [
+        { text: 'parent', thread: 't' },
+        { text: 'child', replyToId: String(first) },
+        { text: 'grandchild', replyToId: String(first + 1) },
+      ],
       { chunkSize },
     );
     expect(result.failed).toEqual([]);
@@ -67,7 +71,11 @@ describe('a later item names an earlier item of the call as its parent', () => {
   it('an item naming a later item fails with RelationError, as save() of it would; the others are saved', async () => {
     const first = await nextId('OrdReply');
     // the first item names the id the second is about to take: not stored when the first is saved
-    const result = await OrdReply.saveMany([{ text: 'too early', replyToId: String(first + 1) }, { text: 'later' }, { text: 'fine', replyToId: String(first) }]);
+    const result = await OrdReply.saveMany([
+      { text: 'too early', replyToId: String(first + 1) },
+      { text: 'later' },
+      { text: 'fine', replyToId: String(first) },
+    ]);
     expect(result.failed.map(({ index, error }) => [index, error.constructor])).toEqual([[0, RelationError]]);
     // the refused item draws no id: the second takes `first`, and the third names it
     expect(result.saved.map(({ id, text }) => [id, text])).toEqual([
@@ -80,7 +88,11 @@ describe('a later item names an earlier item of the call as its parent', () => {
   it.each([1, 250])('beside a unique value (OrdTopic), chunks of %i', async (chunkSize) => {
     const first = await nextId('OrdTopic');
     const result = await OrdTopic.saveMany(
-      [{ slug: `root${chunkSize}` }, { slug: `leaf${chunkSize}`, parentId: String(first) }, { slug: `root${chunkSize}`, parentId: String(first) }],
+      [
+        { slug: `root${chunkSize}` },
+        { slug: `leaf${chunkSize}`, parentId: String(first) },
+        { slug: `root${chunkSize}`, parentId: String(first) },
+      ],
       { chunkSize },
     );
     expect(result.saved.map(({ slug }) => slug)).toEqual([`root${chunkSize}`, `leaf${chunkSize}`]);

@@ -51,7 +51,6 @@ const counting = useCountingConnection(redis);
 const key = (model: string, name: string) => `${redis.prefix}:{${model}}:${name}`;
 const scriptCalls = () => counting.calls.filter((call) => call === 'evalSha' || call === 'eval').length;
 
-
 /** Runs `work` with `damaged` holding `value` (a string, or a hash for an object), then deletes it. */
 async function withDamaged<T>(damaged: string, value: string | Record<string, string>, work: () => Promise<T>): Promise<T> {
   if (typeof value === 'string') await redis.raw.set(damaged, value);
@@ -97,7 +96,9 @@ describe('a plain bulk create with an index key of another type', () => {
     const topic = (i: number) => (i === 2 ? 'bad1' : i === 165 ? 'bad2' : i >= 160 && i < 180 ? 'late' : 'ok');
     const items = range(0, 300).map((i) => ({ name: `w${i}`, topic: topic(i) }));
     await redis.raw.set(bad[0], 'by hand');
-    const result = await withDamaged(bad[1], 'by hand', () => RfPlain.saveMany(items, { chunkSize: 20 })).finally(() => redis.raw.del(bad[0]));
+    const result = await withDamaged(bad[1], 'by hand', () => RfPlain.saveMany(items, { chunkSize: 20 })).finally(() =>
+      redis.raw.del(bad[0]),
+    );
     expect(result.failed.map(({ index }) => index)).toEqual([...range(0, 20), ...range(160, 180)]);
     for (const { index, error } of result.failed) expect(error).toMatchObject({ key: index < 20 ? bad[0] : bad[1], expected: 'set' });
     expect(result.saved).toHaveLength(260);
@@ -110,7 +111,12 @@ describe("a bulk create whose sequence or `all` can't be drawn from: the creates
   let stored: RfHooked[];
 
   beforeEach(async () => {
-    stored = (await RfHooked.saveMany([{ name: 'u1', topic: 't' }, { name: 'u2', topic: 't' }])).saved;
+    stored = (
+      await RfHooked.saveMany([
+        { name: 'u1', topic: 't' },
+        { name: 'u2', topic: 't' },
+      ])
+    ).saved;
     stored.forEach((entity, i) => (entity.topic = `moved${i}`));
     RfHooked.updated = [];
   });

@@ -112,13 +112,20 @@ describe('saveMany of objects that need no check', () => {
     expect(result.ok).toBe(true);
     expect(result.saved).toHaveLength(1001);
     // the small chunks first, then chunks of 250 (and the rest)
-    expect(counting.calls.filter((call) => call === 'multi')).toHaveLength(RAMP_CHUNKS + Math.ceil((1001 - RAMP_CHUNKS * RAMP_CHUNK_SIZE) / 250));
+    expect(counting.calls.filter((call) => call === 'multi')).toHaveLength(
+      RAMP_CHUNKS + Math.ceil((1001 - RAMP_CHUNKS * RAMP_CHUNK_SIZE) / 250),
+    );
     await expectIndexesConsistent(PlainEvent, redis.raw, redis.prefix);
   });
 
   it('leaves instances that save, count and remove as after save(), with dynamic attributes and counters', async () => {
     const notes = Array.from({ length: 30 }, (_, i) =>
-      PlainNote.build({ title: `t${i % 3}`, ...(i % 2 === 0 && { body: `body ${i}` }), views: i, extra: i % 5 === 0 ? {} : { colour: `c${i}`, size: i, seen: i % 2 === 0 } }),
+      PlainNote.build({
+        title: `t${i % 3}`,
+        ...(i % 2 === 0 && { body: `body ${i}` }),
+        views: i,
+        extra: i % 5 === 0 ? {} : { colour: `c${i}`, size: i, seen: i % 2 === 0 },
+      }),
     );
     const result = await PlainNote.saveMany(notes, { chunkSize: 7 });
     expect(result.ok).toBe(true);
@@ -138,7 +145,13 @@ describe('saveMany of objects that need no check', () => {
     const key = (note: PlainNote) => `${redis.prefix}:{PlainNote}:obj:${note.id}`;
     expect(await redis.raw.hGet(key(notes[3]), 'title')).toBe('moved');
     expect(await redis.raw.hExists(key(notes[4]), 'body')).toBe(0);
-    expect(await redis.raw.hGetAll(key(notes[6]))).toEqual({ '#id': notes[6].id, title: 't0', body: 'body 6', views: '6', '~colour': 'sblue' });
+    expect(await redis.raw.hGetAll(key(notes[6]))).toEqual({
+      '#id': notes[6].id,
+      title: 't0',
+      body: 'body 6',
+      views: '6',
+      '~colour': 'sblue',
+    });
     expect(await PlainNote.findIds({ title: 'moved' })).toEqual([notes[3].id]);
     // a counter moves from the stored value; remove() takes every index entry with it
     expect(await notes[9].increment('views', 5)).toBe(14);
@@ -180,7 +193,13 @@ describe('saveMany of objects that need no check', () => {
     cards[16].at = new Date(1_800_000_000_000);
     cards[39].kind = 'moved';
     for (const card of [cards[8], cards[10], cards[16], cards[39]]) await card.save();
-    expect(await redis.raw.hGetAll(key(cards[10]))).toEqual({ '#id': cards[10].id, kind: 'k2', at: String(1_700_000_000_000 + 10 * 60_000), flag: 'true', hits: '10' });
+    expect(await redis.raw.hGetAll(key(cards[10]))).toEqual({
+      '#id': cards[10].id,
+      kind: 'k2',
+      at: String(1_700_000_000_000 + 10 * 60_000),
+      flag: 'true',
+      hits: '10',
+    });
     expect(await PlainCard.findIds({ kind: 'moved' })).toEqual([cards[8].id, cards[39].id]);
     expect(await PlainCard.findIds({ at: { gte: new Date(1_800_000_000_000) } })).toEqual([cards[16].id]);
     // the counter moves from the stored value, and a remove takes the entries with it

@@ -86,17 +86,20 @@ describe('ids of which an earlier one removes others by cascade', () => {
     return { top, mid, leaf, other };
   }
 
-  it.each([undefined, 1, 2])('top first: mid and leaf go with it and are missing, with no hooks of theirs (chunks of %s)', async (chunkSize) => {
-    const { top, mid, leaf, other } = await tree(RhNode);
-    const result = await RhNode.removeMany([top.id, mid.id, other.id, leaf.id], { chunkSize });
-    expect(result.failed).toEqual([]);
-    expect(result.removed).toEqual([top.id, other.id]);
-    expect(result.missing).toEqual([mid.id, leaf.id]);
-    // what remove() of each, in this order, would run: the objects the cascade took are not found
-    expect(log).toEqual(['before top', 'before other', 'after top', 'after other']);
-    expect(await RhNode.count()).toBe(0);
-    await expectRelationsConsistent([RhNode], redis.raw, redis.prefix);
-  });
+  it.each([undefined, 1, 2])(
+    'top first: mid and leaf go with it and are missing, with no hooks of theirs (chunks of %s)',
+    async (chunkSize) => {
+      const { top, mid, leaf, other } = await tree(RhNode);
+      const result = await RhNode.removeMany([top.id, mid.id, other.id, leaf.id], { chunkSize });
+      expect(result.failed).toEqual([]);
+      expect(result.removed).toEqual([top.id, other.id]);
+      expect(result.missing).toEqual([mid.id, leaf.id]);
+      // what remove() of each, in this order, would run: the objects the cascade took are not found
+      expect(log).toEqual(['before top', 'before other', 'after top', 'after other']);
+      expect(await RhNode.count()).toBe(0);
+      await expectRelationsConsistent([RhNode], redis.raw, redis.prefix);
+    },
+  );
 
   it("in a tenant's scope", async () => {
     const Scoped = RhNode.scope('acme');

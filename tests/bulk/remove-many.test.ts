@@ -86,7 +86,9 @@ test('1,200 objects of an indexed model go as one call per chunk of 500, two und
 });
 
 test('one call larger than a Lua slice (2,500 ids), an id given twice reported once by the script', async () => {
-  const { saved } = await BulkGoneItem.saveMany(Array.from({ length: 2500 }, (_, i) => ({ tag: `t${i % 3}`, code: 10_000 + i, at: new Date(i) })));
+  const { saved } = await BulkGoneItem.saveMany(
+    Array.from({ length: 2500 }, (_, i) => ({ tag: `t${i % 3}`, code: 10_000 + i, at: new Date(i) })),
+  );
   const ids = saved.map((item) => item.id!);
   const result = await BulkGoneItem.removeMany(ids, { chunkSize: 2500 });
   expect(result.removed).toHaveLength(2500);
@@ -94,7 +96,10 @@ test('one call larger than a Lua slice (2,500 ids), an id given twice reported o
   expect(await modelKeys()).toEqual([`${base()}:seq`]);
 
   // removeMany drops repeated ids itself; the script also counts an id given twice as removed once
-  const again = await BulkGoneItem.saveMany([{ tag: 'r', code: 1 }, { tag: 'r', code: 2 }]);
+  const again = await BulkGoneItem.saveMany([
+    { tag: 'r', code: 1 },
+    { tag: 'r', code: 2 },
+  ]);
   const [a, b] = again.saved.map((item) => item.id!);
   const script = indexedRemovalManyScript(indexes());
   const reply = await script.run(redis.raw as never, [`${base()}:all`, base()], [a, b, a, '999']);
@@ -117,8 +122,15 @@ test('a sharded model: one call per shard of each chunk, each shard consistent',
 test("a model with relations: one remove-many.lua call per chunk; a 'restrict' refuses its object only", async () => {
   const { saved: owners } = await GoneOwner.saveMany(Array.from({ length: 6 }, (_, i) => ({ name: `o${i}` })));
   await GoneKeeper.create({ ownerId: owners[2].id! });
-  for (const owner of owners) await GoneNote.saveMany([{ ownerId: owner.id!, text: `${owner.name} 1` }, { ownerId: owner.id!, text: `${owner.name} 2` }]);
-  const result = await GoneOwner.removeMany(owners.map((owner) => owner.id!), { chunkSize: 3 });
+  for (const owner of owners)
+    await GoneNote.saveMany([
+      { ownerId: owner.id!, text: `${owner.name} 1` },
+      { ownerId: owner.id!, text: `${owner.name} 2` },
+    ]);
+  const result = await GoneOwner.removeMany(
+    owners.map((owner) => owner.id!),
+    { chunkSize: 3 },
+  );
   expect(sent(luaScripts.removeMany())).toBe(2);
   expect(sent(luaScripts.remove())).toBe(0);
   expect(result.removed).toEqual(owners.filter((_, i) => i !== 2).map((owner) => owner.id));

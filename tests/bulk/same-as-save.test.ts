@@ -60,7 +60,7 @@ const renamed = (snapshot: Record<string, unknown>, name: string) =>
 function items() {
   return Array.from({ length: 300 }, (_, i) => ({
     topic: i % 5 === 0 ? undefined : `t${i % 4}`,
-    score: i % 7 === 0 ? undefined : i % 11 === 0 ? -0 : (i * 13) % 97 - 40,
+    score: i % 7 === 0 ? undefined : i % 11 === 0 ? -0 : ((i * 13) % 97) - 40,
     title: i % 6 === 0 ? undefined : `title ${i % 17}${i % 2 ? '\0x' : ''}`,
     group: i % 3 === 0 ? undefined : i % 8 === 0 ? -0 : i % 3,
     at: new Date(1_600_000_000_000 + ((i * 7919) % 300) * 1000),

@@ -86,10 +86,12 @@ class BulkNote extends BaseEntity {
 
 describe('saveMany with loaded objects', () => {
   it('mixes creates and updates; an update writes only what changed and moves its index entries', async () => {
-    const [first, second] = (await BulkPost.saveMany([
-      { author: 'u1', topic: 'old', createdAt: new Date(1) },
-      { author: 'u2', topic: 'old', createdAt: new Date(2) },
-    ])).saved;
+    const [first, second] = (
+      await BulkPost.saveMany([
+        { author: 'u1', topic: 'old', createdAt: new Date(1) },
+        { author: 'u2', topic: 'old', createdAt: new Date(2) },
+      ])
+    ).saved;
     const loaded = (await BulkPost.find(second.id))!;
     first.topic = 'new';
     loaded.content = 'edited';

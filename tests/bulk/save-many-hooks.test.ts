@@ -161,7 +161,9 @@ describe('hooks in removeMany', () => {
     const item = await HookedItem.create({ title: 'last', failAt: 'afterRemove' });
     const result = await HookedItem.removeMany([item.id]);
     expect(result.removed).toEqual([]);
-    expect(result.failed).toEqual([{ id: item.id, index: 0, removed: true, error: expect.objectContaining({ message: 'afterRemove refused last' }) }]);
+    expect(result.failed).toEqual([
+      { id: item.id, index: 0, removed: true, error: expect.objectContaining({ message: 'afterRemove refused last' }) },
+    ]);
     expect(await HookedItem.exists(item.id)).toBe(false);
   });
 });

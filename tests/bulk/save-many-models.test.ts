@@ -168,7 +168,10 @@ describe('removeMany', () => {
   it('removes objects of a model with nothing but hashes in one transaction per chunk', async () => {
     const { saved } = await BulkLedger.saveMany(Array.from({ length: 25 }, (_, total) => ({ total })));
     const before = await BulkLedger.count();
-    const result = await BulkLedger.removeMany(saved.map((ledger) => ledger.id), { chunkSize: 10 });
+    const result = await BulkLedger.removeMany(
+      saved.map((ledger) => ledger.id),
+      { chunkSize: 10 },
+    );
     expect(result.ok).toBe(true);
     expect(result.removed).toEqual(saved.map((ledger) => ledger.id));
     expect(await BulkLedger.count()).toBe(before - 25);

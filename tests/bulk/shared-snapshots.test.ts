@@ -36,7 +36,9 @@ describe('shared snapshots', () => {
     const times = [0, 999_999, 1_000_000, 1_700_000_000_123, 2 ** 31 * 1e6 - 1, 2 ** 31 * 1e6, 8.64e15, -1, -8.64e15];
     const fields: SnapshotFields = { names: ['kind', 'at'], dates: [false, true] };
     const snapshots = new SharedSnapshots(fields, 1, times.length);
-    times.forEach((time, i) => expect(snapshots.keep(1 + i, written(String(1 + i), 'kind', '7', 'at', dateCodec.encode(new Date(time))))).toBe(true));
+    times.forEach((time, i) =>
+      expect(snapshots.keep(1 + i, written(String(1 + i), 'kind', '7', 'at', dateCodec.encode(new Date(time))))).toBe(true),
+    );
     times.forEach((time, i) => {
       const snapshot = snapshots.fieldsOf(String(1 + i));
       expect(snapshot.get('at')).toBe(String(time));
@@ -72,7 +74,12 @@ describe('shared snapshots', () => {
       hsets.push(id === 120 ? written(String(id), 'kind', 'x', '~extra', 'sz') : written(String(id), 'kind', `k${id}`));
     }
     // the call's ids run from 100: the object at position p has id 100 + p
-    const kept = sharedSnapshots(plain('kind', 'at'), 100, ids.map((id) => Number(id) - 100), hsets);
+    const kept = sharedSnapshots(
+      plain('kind', 'at'),
+      100,
+      ids.map((id) => Number(id) - 100),
+      hsets,
+    );
     const of = (id: number) => kept[ids.indexOf(String(id))];
     // 101 to 116 share one array, 117 to 132 the next, 133 to 140 a last one
     expect(SNAPSHOT_GROUP).toBe(16);

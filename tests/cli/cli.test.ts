@@ -46,7 +46,15 @@ const p = () => ['--prefix', redis.prefix];
 const base = () => `${redis.prefix}:{CliUser}`;
 
 beforeAll(async () => {
-  await CliUser.create({ email: 'Ann@Example.com', country: 'NO', age: 31, name: 'Ann' as SortableString, active: true, born: new Date('1994-03-01T00:00:00Z'), tags: ['a'] });
+  await CliUser.create({
+    email: 'Ann@Example.com',
+    country: 'NO',
+    age: 31,
+    name: 'Ann' as SortableString,
+    active: true,
+    born: new Date('1994-03-01T00:00:00Z'),
+    tags: ['a'],
+  });
   await CliUser.create({ email: 'bob@example.com', country: 'SE', age: 40, name: 'Bob' as SortableString, active: false });
   await CliUser.create({ email: 'cy@example.com', country: 'NO', age: 25, name: 'Cy' as SortableString });
   await CliUser.scope('acme').create({ email: 'dee@acme.io', country: 'DK', age: 50 });
@@ -69,7 +77,14 @@ describe('models', () => {
     expect(stdout).toMatch(/^CliLog\s+-\s+0\s+-$/m);
     const { data } = await cli.json(['models', ...p()]);
     const user = data.models.find((m: { model: string }) => m.model === 'CliUser');
-    expect(user).toMatchObject({ objects: 4, tenants: ['acme'], scopes: [{ tenant: null, objects: 3 }, { tenant: 'acme', objects: 1 }] });
+    expect(user).toMatchObject({
+      objects: 4,
+      tenants: ['acme'],
+      scopes: [
+        { tenant: null, objects: 3 },
+        { tenant: 'acme', objects: 1 },
+      ],
+    });
   });
 
   it('with --tenant, counts that tenant only', async () => {
@@ -79,7 +94,11 @@ describe('models', () => {
 
   it('with --tenant of a tenant holding no data of a model, lists no tenant for it', async () => {
     const { data } = await cli.json(['models', ...p(), '--tenant', 'nobody']);
-    expect(data.models.find((m: { model: string }) => m.model === 'CliUser')).toMatchObject({ objects: 0, tenants: [], scopes: [{ tenant: 'nobody', objects: 0 }] });
+    expect(data.models.find((m: { model: string }) => m.model === 'CliUser')).toMatchObject({
+      objects: 0,
+      tenants: [],
+      scopes: [{ tenant: 'nobody', objects: 0 }],
+    });
     const { stdout } = await cli.run(['models', ...p(), '--tenant', 'nobody']);
     expect(stdout).toMatch(/^CliUser\s+-\s+0\s+-$/m);
   });
@@ -105,7 +124,7 @@ describe('stats', () => {
 });
 
 describe('show', () => {
-  it('lists the membership sets of an object, its side of another model\'s one-sided many-to-many too', async () => {
+  it("lists the membership sets of an object, its side of another model's one-sided many-to-many too", async () => {
     const shelf = await CliShelf.create({ name: 'top' });
     const book = await CliBook.create({ title: 'b' });
     await shelf.books.add(book);
@@ -119,7 +138,15 @@ describe('show', () => {
     const { code, data } = await cli.json(['show', 'CliUser', '1', ...p()]);
     expect(code).toBe(0);
     const values = Object.fromEntries(data.attributes.map((a: { property: string; value: unknown }) => [a.property, a.value]));
-    expect(values).toEqual({ email: 'Ann@Example.com', country: 'NO', age: 31, name: 'Ann', active: true, born: '1994-03-01T00:00:00.000Z', tags: ['a'] });
+    expect(values).toEqual({
+      email: 'Ann@Example.com',
+      country: 'NO',
+      age: 31,
+      name: 'Ann',
+      active: true,
+      born: '1994-03-01T00:00:00.000Z',
+      tags: ['a'],
+    });
     expect(data.internal).toMatchObject({ '#id': '1', '#ci:email': 'ann@example.com' });
     expect(data.entries).toEqual(
       expect.arrayContaining([
@@ -186,7 +213,9 @@ describe('check and repair', () => {
     try {
       const found = await cli.run(['check', 'CliUser', ...p()]);
       expect(found.code).toBe(1);
-      expect(found.stdout).toMatch(new RegExp(`^unknownKey\\s+CliUser\\s+-\\s+-\\s+${stray.replace(/[{}]/g, '\\$&')}: a key outside the layout$`, 'm'));
+      expect(found.stdout).toMatch(
+        new RegExp(`^unknownKey\\s+CliUser\\s+-\\s+-\\s+${stray.replace(/[{}]/g, '\\$&')}: a key outside the layout$`, 'm'),
+      );
       const repaired = await cli.run(['repair', 'CliUser', ...p()]);
       expect(repaired.code).toBe(1);
       expect(repaired.stdout).toContain(`${stray}: a key outside the layout`);
@@ -252,7 +281,9 @@ describe('a stored definition that is not a valid one', () => {
       expect(all.data.scopes.map((s: { model: string }) => s.model)).toContain('CliUser');
       const named = await cli.run(['check', 'CliBad4', ...p()]);
       expect(named.code).toBe(2);
-      expect(named.stderr).toMatch(/^redis-record: failed: the stored definition of model "CliBad4" cannot be read \(not a stored model definition of format 1: .+\)\n$/);
+      expect(named.stderr).toMatch(
+        /^redis-record: failed: the stored definition of model "CliBad4" cannot be read \(not a stored model definition of format 1: .+\)\n$/,
+      );
     });
   });
 
@@ -283,16 +314,23 @@ describe('a stored definition that is not a valid one', () => {
       CliTtl: { ...user, name: 'CliTtl', ttlMs: '1000' },
       CliAttrs: { ...user, name: 'CliAttrs', attributes: null },
     };
-    await withStored(Object.fromEntries(Object.entries(broken).map(([field, definition]) => [field, JSON.stringify(definition)])), async () => {
-      const all = await cli.json(['models', ...p()]);
-      expect(all.code).toBe(0);
-      const warned = all.stderr.trim().split('\n');
-      expect(warned).toHaveLength(Object.keys(broken).length);
-      for (const name of Object.keys(broken)) {
-        expect(warned).toContainEqual(expect.stringContaining(`the stored definition of model ${JSON.stringify(name)} cannot be read (not a stored model definition of format 1: `));
-      }
-      expect(JSON.stringify(all.data)).not.toMatch(/Cli\{x\}|CliGroup|CliIndex|CliTarget|CliTtl|CliAttrs/);
-    });
+    await withStored(
+      Object.fromEntries(Object.entries(broken).map(([field, definition]) => [field, JSON.stringify(definition)])),
+      async () => {
+        const all = await cli.json(['models', ...p()]);
+        expect(all.code).toBe(0);
+        const warned = all.stderr.trim().split('\n');
+        expect(warned).toHaveLength(Object.keys(broken).length);
+        for (const name of Object.keys(broken)) {
+          expect(warned).toContainEqual(
+            expect.stringContaining(
+              `the stored definition of model ${JSON.stringify(name)} cannot be read (not a stored model definition of format 1: `,
+            ),
+          );
+        }
+        expect(JSON.stringify(all.data)).not.toMatch(/Cli\{x\}|CliGroup|CliIndex|CliTarget|CliTtl|CliAttrs/);
+      },
+    );
   });
 });
 

@@ -54,9 +54,20 @@ describe('expiry', () => {
 
 describe('capped models', () => {
   it('keep exactly the top N and delete the rest whole', async () => {
-    for (const [player, score] of [['a', 5], ['b', 9], ['c', 5], ['d', 1], ['e', 7]] as const) await CxTop.create({ player, score });
+    for (const [player, score] of [
+      ['a', 5],
+      ['b', 9],
+      ['c', 5],
+      ['d', 1],
+      ['e', 7],
+    ] as const)
+      await CxTop.create({ player, score });
     const top = await CxTop.findBy({}, { orderBy: { score: 'desc' } });
-    expect(top.map((p) => [p.player, p.score])).toEqual([['b', 9], ['e', 7], ['c', 5]]);
+    expect(top.map((p) => [p.player, p.score])).toEqual([
+      ['b', 9],
+      ['e', 7],
+      ['c', 5],
+    ]);
     expect((await keysOf('CxTop')).filter((k) => k.includes(':obj:'))).toHaveLength(3);
     await expectIndexesConsistent(CxTop, cluster.raw, cluster.prefix);
   });
@@ -67,7 +78,10 @@ describe('capped models', () => {
     expect(result.removed).toEqual(kept.slice(0, 2));
     expect(result.missing).toEqual(['777']);
     const left = await keysOf('CxTop');
-    expect(left.filter((k) => /:(obj|memo):/.test(k)).sort()).toEqual([`${cluster.prefix}:{CxTop}:memo:${kept[2]}`, `${cluster.prefix}:{CxTop}:obj:${kept[2]}`]);
+    expect(left.filter((k) => /:(obj|memo):/.test(k)).sort()).toEqual([
+      `${cluster.prefix}:{CxTop}:memo:${kept[2]}`,
+      `${cluster.prefix}:{CxTop}:obj:${kept[2]}`,
+    ]);
     await expectIndexesConsistent(CxTop, cluster.raw, cluster.prefix);
   });
 });
@@ -99,9 +113,9 @@ describe('counters and locks', () => {
     );
     expect(overlap).toBe(false);
     expect((await CxPost.findOrFail(post.id)).title).toBe('lock!!!!');
-    await expect(CxPost.withLock(post.id, () => CxPost.withLock(post.id, async () => 1, { waitMs: 30 }), { waitMs: 30 })).rejects.toBeInstanceOf(
-      LockTimeoutError,
-    );
+    await expect(
+      CxPost.withLock(post.id, () => CxPost.withLock(post.id, async () => 1, { waitMs: 30 }), { waitMs: 30 }),
+    ).rejects.toBeInstanceOf(LockTimeoutError);
     expect(await keysOf('CxPost').then((keys) => keys.filter((k) => k.includes(':lock:')))).toEqual([]);
   });
 });

@@ -1,4 +1,15 @@
-import { Attr, BaseEntity, Index, Model, NotFoundError, SortableString, Unique, UniqueConstraintError, connect, disconnect } from '../../src';
+import {
+  Attr,
+  BaseEntity,
+  Index,
+  Model,
+  NotFoundError,
+  SortableString,
+  Unique,
+  UniqueConstraintError,
+  connect,
+  disconnect,
+} from '../../src';
 import { ConnectionError, RedisRecordError } from '../../src/errors/errors';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { socketsOpenedBy } from '../support/opened-sockets';
@@ -21,12 +32,30 @@ class CoUser extends BaseEntity {
 }
 
 // Models whose names hash to slots of different masters: the data is spread over the cluster.
-@Model() class CoAlpha extends BaseEntity { @Attr() @Index() n?: number; }
-@Model() class CoBravo extends BaseEntity { @Attr() @Index() n?: number; }
-@Model() class CoCharlie extends BaseEntity { @Attr() @Index() n?: number; }
-@Model() class CoDelta extends BaseEntity { @Attr() @Index() n?: number; }
-@Model() class CoEcho extends BaseEntity { @Attr() @Index() n?: number; }
-@Model() class CoFoxtrot extends BaseEntity { @Attr() @Index() n?: number; }
+@Model()
+class CoAlpha extends BaseEntity {
+  @Attr() @Index() n?: number;
+}
+@Model()
+class CoBravo extends BaseEntity {
+  @Attr() @Index() n?: number;
+}
+@Model()
+class CoCharlie extends BaseEntity {
+  @Attr() @Index() n?: number;
+}
+@Model()
+class CoDelta extends BaseEntity {
+  @Attr() @Index() n?: number;
+}
+@Model()
+class CoEcho extends BaseEntity {
+  @Attr() @Index() n?: number;
+}
+@Model()
+class CoFoxtrot extends BaseEntity {
+  @Attr() @Index() n?: number;
+}
 
 const cluster = useTestCluster();
 const ids = (list: Array<{ id: string }>) => list.map((o) => o.id);
@@ -60,7 +89,9 @@ describe('connecting to a cluster', () => {
   });
 
   it('refuses url and cluster together, and an empty rootNodes', async () => {
-    await expect(connect({ url: 'redis://127.0.0.1:1', cluster: { rootNodes: [{ url: 'redis://127.0.0.1:1' }] } })).rejects.toThrow(RedisRecordError);
+    await expect(connect({ url: 'redis://127.0.0.1:1', cluster: { rootNodes: [{ url: 'redis://127.0.0.1:1' }] } })).rejects.toThrow(
+      RedisRecordError,
+    );
     await expect(connect({ cluster: { rootNodes: [] } })).rejects.toThrow(/rootNodes must list at least one node/);
     await connect({ cluster: { rootNodes: [...cluster.rootNodes] }, prefix: cluster.prefix });
   });

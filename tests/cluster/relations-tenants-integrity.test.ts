@@ -1,4 +1,16 @@
-import { Attr, BaseEntity, BelongsTo, CrossSlotError, HasMany, Index, ManyToMany, Model, RelationError, Unique, UniqueConstraintError } from '../../src';
+import {
+  Attr,
+  BaseEntity,
+  BelongsTo,
+  CrossSlotError,
+  HasMany,
+  Index,
+  ManyToMany,
+  Model,
+  RelationError,
+  Unique,
+  UniqueConstraintError,
+} from '../../src';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { expectRelationsConsistent } from '../support/relation-consistency';
 import { clusterKeysUnder, keysPerMaster, useTestCluster } from '../support/test-cluster';
@@ -123,7 +135,10 @@ describe('relations within a group', () => {
     }
     const review = await CrReview.create({ text: 'keeps its author', authorId: customers[4].id } as never);
     const orders = await CrOrder.count();
-    const result = await CrCustomer.removeMany(customers.map((customer) => customer.id!), { chunkSize: 3 });
+    const result = await CrCustomer.removeMany(
+      customers.map((customer) => customer.id!),
+      { chunkSize: 3 },
+    );
     expect(result.removed).toEqual(customers.filter((_, i) => i !== 4).map((customer) => customer.id));
     expect(result.failed.map((failure) => [failure.index, failure.error.name])).toEqual([[4, 'RelationError']]);
     expect(await CrOrder.count()).toBe(orders - 6);
@@ -167,14 +182,18 @@ describe('relations across groups', () => {
     );
     loose.parent.set(parent);
     await expect(loose.save()).rejects.toThrow(CrossSlotError); // an update setting the foreign key
-    await expect(parent.remove()).rejects.toThrow(/CrSameParent: removing an object reaches keys under hash tag \{CrSameTag\} \(its relations\)/);
+    await expect(parent.remove()).rejects.toThrow(
+      /CrSameParent: removing an object reaches keys under hash tag \{CrSameTag\} \(its relations\)/,
+    );
     await expect(CrSameParent.removeMany([parent.id])).rejects.toThrow(CrossSlotError);
     await expect(parent.tags.add(tag)).rejects.toThrow(CrossSlotError); // Redis refuses the script's declared keys
     expect(await clusterKeysUnder(cluster.cluster, cluster.prefix)).toEqual(before);
     // in a bulk call, the item setting the foreign key fails alone
     const bulk = await CrSameChild.saveMany([{ title: 'free' }, { title: 'bound', parentId: parent.id } as never]);
     expect(bulk.saved.map((child) => child.title)).toEqual(['free']);
-    expect(bulk.failed.map((failure) => [failure.index, failure.error.constructor.name, failure.written])).toEqual([[1, 'CrossSlotError', false]]);
+    expect(bulk.failed.map((failure) => [failure.index, failure.error.constructor.name, failure.written])).toEqual([
+      [1, 'CrossSlotError', false],
+    ]);
     const updated = await CrSameChild.saveMany([Object.assign(bulk.saved[0], { parentId: parent.id })]);
     expect(updated.failed.map((failure) => failure.error.constructor.name)).toEqual(['CrossSlotError']);
     expect((await CrSameChild.findOrFail(bulk.saved[0].id)).parentId).toBeUndefined();

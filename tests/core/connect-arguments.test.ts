@@ -78,7 +78,6 @@ async function expectLiveClients(addresses: Set<string>, expected: number): Prom
   expect(seen).toBe(expected);
 }
 
-
 afterEach(() => disconnect());
 
 describe('options that are not an object', () => {
@@ -159,7 +158,9 @@ describe('client and cluster', () => {
     for (const [client, named] of cases) {
       const error = await rejection(() => connectWith({ client, prefix: freshPrefix() }));
       expect(error).toBeInstanceOf(ArgumentError);
-      expect((error as Error).message).toBe(`connect: client must be a node-redis client (createClient() or createCluster()), got ${named}`);
+      expect((error as Error).message).toBe(
+        `connect: client must be a node-redis client (createClient() or createCluster()), got ${named}`,
+      );
     }
   });
 
@@ -186,7 +187,9 @@ describe('client and cluster', () => {
     for (const [option, name] of options) {
       const error = await rejection(() => connectWith({ client: raw, prefix: freshPrefix(), ...option }));
       expect(error).toBeInstanceOf(ArgumentError);
-      expect((error as Error).message).toMatch(new RegExp(`^connect: ${name} applies to a client made from url or cluster, not to one passed as client: `));
+      expect((error as Error).message).toMatch(
+        new RegExp(`^connect: ${name} applies to a client made from url or cluster, not to one passed as client: `),
+      );
     }
     await connect({ client: raw, prefix: freshPrefix(), socket: undefined, commandTimeoutMs: undefined });
     expect(await ArgNote.count()).toBe(0);
@@ -212,7 +215,10 @@ describe('the other options', () => {
       [{ commandTimeoutMs: 1.5 }, 'commandTimeoutMs must be a whole number of ms from 0 (no limit) to 2147483647, got 1.5'],
       // Node's timers take at most 2^31 - 1 ms: 2^31 fired after 1 ms, 2^32 and more threw a RangeError
       [{ commandTimeoutMs: 2 ** 31 }, 'commandTimeoutMs must be a whole number of ms from 0 (no limit) to 2147483647, got 2147483648'],
-      [{ commandTimeoutMs: Number.MAX_SAFE_INTEGER }, 'commandTimeoutMs must be a whole number of ms from 0 (no limit) to 2147483647, got 9007199254740991'],
+      [
+        { commandTimeoutMs: Number.MAX_SAFE_INTEGER },
+        'commandTimeoutMs must be a whole number of ms from 0 (no limit) to 2147483647, got 9007199254740991',
+      ],
       [{ onSchemaChange: 'warn' }, 'onSchemaChange must be a function, got "warn"'],
     ];
     for (const [options, message] of cases) {
@@ -225,7 +231,9 @@ describe('the other options', () => {
   it('an unknown option is refused (a node-redis one such as host would be ignored), unless undefined', async () => {
     const error = await rejection(() => connectWith({ url, host: '127.0.0.1' }));
     expect(error).toBeInstanceOf(ArgumentError);
-    expect((error as Error).message).toMatch(/^connect: unknown option "host" \(connect takes url, cluster, client, prefix, socket, commandTimeoutMs, onSchemaChange/);
+    expect((error as Error).message).toMatch(
+      /^connect: unknown option "host" \(connect takes url, cluster, client, prefix, socket, commandTimeoutMs, onSchemaChange/,
+    );
     await connectWith({ url, prefix: freshPrefix(), host: undefined });
     expect(await ArgNote.count()).toBe(0);
   });
@@ -323,10 +331,7 @@ describe('concurrent connect() and disconnect() calls', () => {
   it('a call that fails does not stop the calls after it', async () => {
     const port = await closedPort();
     const prefix = freshPrefix();
-    const [failed, opened] = await Promise.allSettled([
-      connect({ url: `redis://127.0.0.1:${port}` }),
-      connect({ url, prefix }),
-    ]);
+    const [failed, opened] = await Promise.allSettled([connect({ url: `redis://127.0.0.1:${port}` }), connect({ url, prefix })]);
     expect(failed.status).toBe('rejected');
     expect((failed as PromiseRejectedResult).reason).toBeInstanceOf(ConnectionError);
     expect(opened.status).toBe('fulfilled');

@@ -1,6 +1,18 @@
 import { runInNewContext } from 'vm';
 import { createClient } from 'redis';
-import { Attr, BaseEntity, connect, ConnectionError, Counter, disconnect, Index, ManyToMany, Model, RedisRecordError, Unique } from '../../src';
+import {
+  Attr,
+  BaseEntity,
+  connect,
+  ConnectionError,
+  Counter,
+  disconnect,
+  Index,
+  ManyToMany,
+  Model,
+  RedisRecordError,
+  Unique,
+} from '../../src';
 import { currentConnection } from '../../src/connection/connection';
 import { reconnectStrategy } from '../../src/connection/reconnect';
 import { PrivateRedis, startPrivateRedis } from '../../tools/private-redis';
@@ -133,7 +145,8 @@ describe('connect({ url, prefix })', () => {
       }
       outcomes[name] = await Promise.resolve(returned).then(
         () => 'resolved',
-        (error: unknown) => (error instanceof ConnectionError ? 'ConnectionError' : `rejected: ${(error as Error).name}: ${(error as Error).message}`),
+        (error: unknown) =>
+          error instanceof ConnectionError ? 'ConnectionError' : `rejected: ${(error as Error).name}: ${(error as Error).message}`,
       );
     }
     expect(Object.entries(outcomes).filter(([, outcome]) => outcome !== 'ConnectionError')).toEqual([]);
@@ -150,7 +163,9 @@ describe('connect({ url, prefix })', () => {
 
   it('fails with a ConnectionError when nothing listens at the url (Node errors of another realm too, as here under Jest)', async () => {
     await expect(connect({ url: 'redis://127.0.0.1:1', prefix: freshPrefix() })).rejects.toThrow(ConnectionError);
-    await expect(connect({ url: 'redis://127.0.0.1:1', prefix: freshPrefix() })).rejects.toThrow(/cannot reach Redis: connect ECONNREFUSED/);
+    await expect(connect({ url: 'redis://127.0.0.1:1', prefix: freshPrefix() })).rejects.toThrow(
+      /cannot reach Redis: connect ECONNREFUSED/,
+    );
   });
 
   it('gives up on a failed first connection with an Error node-redis recognizes, whatever realm the cause is from', () => {

@@ -24,7 +24,6 @@ interface Expected {
   lastUpdate?: string;
 }
 
-
 /** Replays the worker's reports of one run into `expected`; returns the states of creates sent but not acknowledged. */
 function replay(lines: string[], expected: Map<string, Expected>, violations: string[], counts: Record<string, number>) {
   const pendingCreates: string[] = [];
@@ -137,8 +136,11 @@ async function checkStates(
       if (at < 0) violations.push(`round ${round}: ${id} exists with ${observed}, which no create sent`);
       else pendingCreates.splice(at, 1);
     } else if (observed !== known.confirmed && !known.possible.has(observed)) {
-      const what = known.confirmed === ABSENT ? 'acknowledged remove undone' : observed === ABSENT ? 'acknowledged object lost' : 'unexpected state';
-      violations.push(`round ${round}: ${id}: ${what}: found ${observed}, expected ${known.confirmed} or one of [${[...known.possible].join(', ')}]`);
+      const what =
+        known.confirmed === ABSENT ? 'acknowledged remove undone' : observed === ABSENT ? 'acknowledged object lost' : 'unexpected state';
+      violations.push(
+        `round ${round}: ${id}: ${what}: found ${observed}, expected ${known.confirmed} or one of [${[...known.possible].join(', ')}]`,
+      );
     }
     // Start the next run from what is stored.
     if (observed === ABSENT) expected.delete(id);

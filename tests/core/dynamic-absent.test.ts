@@ -18,7 +18,11 @@ const hashOf = (id: string) => redis.raw.hGetAll(`${redis.prefix}:{DynAbsent}:ob
 
 it('a key holding null or undefined is removed on save, and a null bag removes every key', async () => {
   const made = await DynAbsent.create({ title: 't', extra: { a: 'x', b: 2, c: true, skipped: null } });
-  expect(Object.keys(await hashOf(made.id)).filter((field) => field.startsWith('~')).sort()).toEqual(['~a', '~b', '~c']);
+  expect(
+    Object.keys(await hashOf(made.id))
+      .filter((field) => field.startsWith('~'))
+      .sort(),
+  ).toEqual(['~a', '~b', '~c']);
   const loaded = await DynAbsent.findOrFail(made.id);
   loaded.extra = { ...loaded.extra, a: null, b: undefined };
   await loaded.save();

@@ -56,7 +56,9 @@ const objectKey = (id: string) => `${redis.prefix}:{ManyNote}:obj:${id}`;
 let stored: string[] = [];
 
 beforeAll(async () => {
-  const result = await ManyNote.saveMany(Array.from({ length: 60 }, (_, i) => ManyNote.build({ body: `note ${i}`, at: new Date(1_700_000_000_000 + i) })));
+  const result = await ManyNote.saveMany(
+    Array.from({ length: 60 }, (_, i) => ManyNote.build({ body: `note ${i}`, at: new Date(1_700_000_000_000 + i) })),
+  );
   expect(result.ok).toBe(true);
   stored = result.saved.map((note) => String(note.id));
 });
@@ -86,7 +88,11 @@ test('a hash without its own id in `#id` is null, as with find', async () => {
   try {
     await redis.raw.hSet(objectKey('500'), { body: 'stray' });
     await redis.raw.hSet(objectKey('501'), { '#id': '7', body: 'stray' });
-    expect(await ManyNote.findMany(['500', stored[1], '501']).then((notes) => notes.map((note) => note?.body ?? null))).toEqual([null, 'note 1', null]);
+    expect(await ManyNote.findMany(['500', stored[1], '501']).then((notes) => notes.map((note) => note?.body ?? null))).toEqual([
+      null,
+      'note 1',
+      null,
+    ]);
     expect(await ManyNote.find('501')).toBeNull();
   } finally {
     await redis.raw.del([objectKey('500'), objectKey('501')]);
@@ -96,7 +102,10 @@ test('a hash without its own id in `#id` is null, as with find', async () => {
 test('an object is its hash: one written outside redis-record, with no `all` entry, is read by find, findMany and exists alike, and check() reports it', async () => {
   await redis.raw.hSet(objectKey('500'), { '#id': '500', body: 'stray' });
   try {
-    expect(await ManyNote.findMany(['500', stored[1]]).then((notes) => notes.map((note) => note?.body ?? null))).toEqual(['stray', 'note 1']);
+    expect(await ManyNote.findMany(['500', stored[1]]).then((notes) => notes.map((note) => note?.body ?? null))).toEqual([
+      'stray',
+      'note 1',
+    ]);
     expect((await ManyNote.find('500'))?.body).toBe('stray');
     expect(await ManyNote.exists('500')).toBe(true);
     const report = await ManyNote.check();
@@ -130,7 +139,9 @@ describe('chunkSize', () => {
   test('reads that many ids per transaction, READS_IN_FLIGHT at once, the answers in the order given', async () => {
     const ids = Array.from({ length: 23 }, (_, i) => (i % 4 === 3 ? `${200_000 + i}` : stored[i]));
     const chunked = await ManyNote.findMany(ids, { chunkSize: 5 });
-    expect(transactions.map((commands) => commands.map(({ args }) => args[0]))).toEqual([0, 5, 10, 15, 20].map((from) => ids.slice(from, from + 5).map(objectKey)));
+    expect(transactions.map((commands) => commands.map(({ args }) => args[0]))).toEqual(
+      [0, 5, 10, 15, 20].map((from) => ids.slice(from, from + 5).map(objectKey)),
+    );
     expect(mostInFlight).toBe(READS_IN_FLIGHT);
     const whole = await ManyNote.findMany(ids);
     expect(chunked.map((note) => note && { ...note, id: note.id })).toEqual(whole.map((note) => note && { ...note, id: note.id }));

@@ -102,8 +102,17 @@ describe('a stray hash under the id a create takes', () => {
     await Checked.create({ code: 'c2' });
     const bulk = await Plain.saveMany([{ tag: 'v' }]); // the MULTI of a plain create: id 3
     const bulkChecked = await Checked.saveMany([{ code: 'c3' }]); // save-many.lua: id 3
-    for (const [model, id] of [['ForeignPlain', single.id], ['ForeignChecked', checked.id], ['ForeignPlain', bulk.saved[0].id], ['ForeignChecked', bulkChecked.saved[0].id]]) {
-      expect({ id, note: await redis.raw.hGet(key(model, id), 'note'), ttl: await redis.raw.pTTL(key(model, id)) }).toEqual({ id, note: null, ttl: -1 });
+    for (const [model, id] of [
+      ['ForeignPlain', single.id],
+      ['ForeignChecked', checked.id],
+      ['ForeignPlain', bulk.saved[0].id],
+      ['ForeignChecked', bulkChecked.saved[0].id],
+    ]) {
+      expect({ id, note: await redis.raw.hGet(key(model, id), 'note'), ttl: await redis.raw.pTTL(key(model, id)) }).toEqual({
+        id,
+        note: null,
+        ttl: -1,
+      });
     }
     expect((await Plain.findOrFail('3')).note).toBeUndefined();
     await expectIndexesConsistent(Plain, redis.raw, redis.prefix);

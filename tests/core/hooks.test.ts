@@ -271,7 +271,9 @@ describe('a hook method an instance hides with a property of its own', () => {
     (item as unknown as Record<string, unknown>).beforeSave = 'not a method';
     const error = await item.save().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SchemaError);
-    expect((error as Error).message).toBe(`HookedCalledForm.beforeSave: @BeforeSave goes on a method, and this instance's beforeSave is "not a method"`);
+    expect((error as Error).message).toBe(
+      `HookedCalledForm.beforeSave: @BeforeSave goes on a method, and this instance's beforeSave is "not a method"`,
+    );
     expect(log).toEqual([]);
     expect(item.isPersisted()).toBe(false);
   });

@@ -66,7 +66,7 @@ const badValues: Array<[string, Record<string, unknown>, string, string]> = [
   ['json holding Infinity', { data: [1, Infinity] }, 'data', 'isJson'],
   ['json holding -0', { data: { zero: -0 } }, 'data', 'isJson'],
   ['json holding undefined in an array', { data: [1, undefined, 3] }, 'data', 'isJson'],
-  ['json holding a hole in an array', { data: [1, , 3] }, 'data', 'isJson'], // eslint-disable-line no-sparse-arrays
+  ['json holding a hole in an array', { data: [1, , 3] }, 'data', 'isJson'],
   ['json holding a class instance', { data: { at: new Point(1, 2) } }, 'data', 'isJson'],
   ['json holding a Date', { data: { at: new Date(0) } }, 'data', 'isJson'],
   ['json holding a Map', { data: new Map([['a', 1]]) }, 'data', 'isJson'],
@@ -158,7 +158,9 @@ describe('attribute names build and create do not know', () => {
 
   it('the id (as in toJSON() output given back): the message says it is given when the object is first saved', () => {
     const stored = { id: '7', name: 'copied' };
-    expect(() => InvalidSample.build(stored as never)).toThrow('InvalidSample is not valid: InvalidSample: id is not an attribute; it is given when the object is first saved');
+    expect(() => InvalidSample.build(stored as never)).toThrow(
+      'InvalidSample is not valid: InvalidSample: id is not an attribute; it is given when the object is first saved',
+    );
   });
 
   it('build throws ValidationError too, synchronously', () => {

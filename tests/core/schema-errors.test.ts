@@ -1,4 +1,20 @@
-import { AfterLoad, Attr, BaseEntity, BeforeSave, BelongsTo, Codec, Counter, DynamicAttrs, HasMany, Index, ManyToMany, Model, SchemaError, Unique, Version } from '../../src';
+import {
+  AfterLoad,
+  Attr,
+  BaseEntity,
+  BeforeSave,
+  BelongsTo,
+  Codec,
+  Counter,
+  DynamicAttrs,
+  HasMany,
+  Index,
+  ManyToMany,
+  Model,
+  SchemaError,
+  Unique,
+  Version,
+} from '../../src';
 import { descriptorOf } from '../../src/metadata/model-registry';
 import { useTestRedis } from '../support/test-redis';
 import { schemaErrorOf } from '../support/schema-error-of';
@@ -161,7 +177,10 @@ describe('@DynamicAttrs on a property not declared as an object', () => {
     class SchemaRecordBag extends BaseEntity {
       @DynamicAttrs() extra: Record<string, string | number | boolean> = {};
     }
-    expect([SchemaInterfaceBag.build({}), SchemaRecordBag.build({})].map((entity) => entity.constructor)).toEqual([SchemaInterfaceBag, SchemaRecordBag]);
+    expect([SchemaInterfaceBag.build({}), SchemaRecordBag.build({})].map((entity) => entity.constructor)).toEqual([
+      SchemaInterfaceBag,
+      SchemaRecordBag,
+    ]);
   });
 });
 
@@ -223,7 +242,10 @@ describe('names every attribute-declaring decorator refuses, as @Attr does', () 
     ['@Counter', (prototype, name) => (Counter() as PropertyDecorator)(prototype, name)],
     ['@Version', (prototype, name) => (Version() as PropertyDecorator)(prototype, name)],
     ['@DynamicAttrs', (prototype, name) => (DynamicAttrs() as PropertyDecorator)(prototype, name)],
-    ['a @BelongsTo foreign key', (prototype, name) => (BelongsTo(() => SchemaNameTarget, { foreignKey: name }) as PropertyDecorator)(prototype, 'parent')],
+    [
+      'a @BelongsTo foreign key',
+      (prototype, name) => (BelongsTo(() => SchemaNameTarget, { foreignKey: name }) as PropertyDecorator)(prototype, 'parent'),
+    ],
   ];
   const names: Array<[string, string]> = [
     ['#id', 'attribute names must be plain identifiers'],
@@ -270,9 +292,17 @@ describe('two declarations of one property', () => {
   it.each([
     ['@Attr over @Counter', (p: object) => ((Counter() as PropertyDecorator)(p, 'visits'), Attr()(p, 'visits')), '@Counter and @Attr'],
     ['@Counter over @Attr', (p: object) => (Attr()(p, 'visits'), (Counter() as PropertyDecorator)(p, 'visits')), '@Attr and @Counter'],
-    ['@Version over @Counter', (p: object) => ((Counter() as PropertyDecorator)(p, 'visits'), (Version() as PropertyDecorator)(p, 'visits')), '@Counter and @Version'],
+    [
+      '@Version over @Counter',
+      (p: object) => ((Counter() as PropertyDecorator)(p, 'visits'), (Version() as PropertyDecorator)(p, 'visits')),
+      '@Counter and @Version',
+    ],
     ['@Attr twice', (p: object) => (Attr()(p, 'visits'), Attr()(p, 'visits')), '@Attr and @Attr'],
-    ['@Attr on a @BelongsTo foreign key', (p: object) => ((BelongsTo(() => SchemaTwiceParent) as PropertyDecorator)(p, 'visit'), Attr()(p, 'visitId')), '@BelongsTo visit and @Attr'],
+    [
+      '@Attr on a @BelongsTo foreign key',
+      (p: object) => ((BelongsTo(() => SchemaTwiceParent) as PropertyDecorator)(p, 'visit'), Attr()(p, 'visitId')),
+      '@BelongsTo visit and @Attr',
+    ],
   ])('%s, whichever is applied first', (_label, declare, both) => {
     const error = schemaErrorOf(() => {
       class SchemaTwice extends BaseEntity {

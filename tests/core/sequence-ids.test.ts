@@ -100,7 +100,9 @@ describe('sequence ids from 10^14 on', () => {
   it('a sequence holding no integer fails every create with a RedisRecordError naming it, writing nothing', async () => {
     const refused = (error: unknown, sequence: string) => {
       expect(error).toBeInstanceOf(RedisRecordError);
-      expect((error as Error).message).toBe(`the id sequence ${sequence} holds no integer, so no id can be drawn from it; nothing was written`);
+      expect((error as Error).message).toBe(
+        `the id sequence ${sequence} holds no integer, so no id can be drawn from it; nothing was written`,
+      );
     };
     for (const model of [SqPlain, SqUnique]) {
       const sequence = `${redis.prefix}:{${model.name}}:seq`;
@@ -123,7 +125,12 @@ describe('sequence ids from 10^14 on', () => {
     for (const key of sequences) await redis.raw.set(key, 'not a number');
     const before = (await keysUnder(redis.raw, redis.prefix)).sort();
     const error = await SqShardedUnique.create({ name: 'sharded' }).catch((thrown: unknown) => thrown);
-    expect(sequences.some((sequence) => (error as Error).message === `the id sequence ${sequence} holds no integer, so no id can be drawn from it; nothing was written`)).toBe(true);
+    expect(
+      sequences.some(
+        (sequence) =>
+          (error as Error).message === `the id sequence ${sequence} holds no integer, so no id can be drawn from it; nothing was written`,
+      ),
+    ).toBe(true);
     expect(error).toBeInstanceOf(RedisRecordError);
     expect((await keysUnder(redis.raw, redis.prefix)).sort()).toEqual(before);
   });

@@ -48,21 +48,26 @@ afterAll(async () => {
 });
 
 describe('a server without a command of Redis 6.2', () => {
-  it.each([...SINCE_REDIS_6_2])('without %s: connect() is a ConnectionError naming it and the server, and writes nothing', async (command) => {
-    const server = await serverWithout(command);
-    const error = await connect({ url: server.url, prefix }).then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    );
-    expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as Error).message).toMatch(
-      new RegExp(`^connect: the server \\((Redis|Valkey) \\d+\\.\\d+\\.\\d+\\) has no ${command}: redis-record needs Redis 7.0 or later, or Valkey;.*Nothing was written$`),
-    );
-    // not even the model definitions, which connect() writes once the server is known to be fit
-    expect(await keysOf(server)).toBe(0);
-    // and no connection is left: an operation is refused as without connect()
-    await expect(SvNote.create({ text: 'a' })).rejects.toBeInstanceOf(ConnectionError);
-  });
+  it.each([...SINCE_REDIS_6_2])(
+    'without %s: connect() is a ConnectionError naming it and the server, and writes nothing',
+    async (command) => {
+      const server = await serverWithout(command);
+      const error = await connect({ url: server.url, prefix }).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect((error as Error).message).toMatch(
+        new RegExp(
+          `^connect: the server \\((Redis|Valkey) \\d+\\.\\d+\\.\\d+\\) has no ${command}: redis-record needs Redis 7.0 or later, or Valkey;.*Nothing was written$`,
+        ),
+      );
+      // not even the model definitions, which connect() writes once the server is known to be fit
+      expect(await keysOf(server)).toBe(0);
+      // and no connection is left: an operation is refused as without connect()
+      await expect(SvNote.create({ text: 'a' })).rejects.toBeInstanceOf(ConnectionError);
+    },
+  );
 
   it('the command-line tool refuses it too: exit code 2 (a failure, not violations found), the reason on stderr, nothing written', async () => {
     const server = await serverWithout('ZMSCORE');
@@ -109,7 +114,9 @@ describe('a server that comes back unfit after a reconnection', () => {
       (thrown: unknown) => thrown,
     );
     expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as Error).message).toMatch(/^after the client reconnected: the server \((Redis|Valkey) [\d.]+\) has no ZMSCORE: .*Nothing was written$/);
+    expect((error as Error).message).toMatch(
+      /^after the client reconnected: the server \((Redis|Valkey) [\d.]+\) has no ZMSCORE: .*Nothing was written$/,
+    );
     // the next operation asks again (a refusal is not kept), and is refused the same way: once the client has
     // reconnected, a refusal never reads as one at connect(), whether or not the reconnection's own ask had
     // already settled when the operation came
@@ -136,7 +143,9 @@ describe('the error-code probe (probe-error-codes.lua)', () => {
     const admin = createClient({ url: process.env.REDIS_URL! });
     await admin.connect();
     try {
-      await expect(admin.sendCommand(['EVAL', probes.errorCodes().source, '0'])).rejects.toThrow(/^RRPROBE scripts pass on the error codes they raise/);
+      await expect(admin.sendCommand(['EVAL', probes.errorCodes().source, '0'])).rejects.toThrow(
+        /^RRPROBE scripts pass on the error codes they raise/,
+      );
     } finally {
       await admin.close();
     }

@@ -35,18 +35,41 @@ beforeAll(async () => {
   tlsPort = await freePort();
   const { mkdtempSync } = await import('fs');
   dir = mkdtempSync(join(require('os').tmpdir(), 'redis-record-tls-'));
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   ca = readFileSync(join(dir, 'cert.pem'), 'utf8');
   server = await startPrivateRedis([
-    '--requirepass', PASSWORD,
-    '--tls-port', String(tlsPort),
-    '--tls-cert-file', join(dir, 'cert.pem'),
-    '--tls-key-file', join(dir, 'key.pem'),
-    '--tls-ca-cert-file', join(dir, 'cert.pem'),
-    '--tls-auth-clients', 'no',
+    '--requirepass',
+    PASSWORD,
+    '--tls-port',
+    String(tlsPort),
+    '--tls-cert-file',
+    join(dir, 'cert.pem'),
+    '--tls-key-file',
+    join(dir, 'key.pem'),
+    '--tls-ca-cert-file',
+    join(dir, 'cert.pem'),
+    '--tls-auth-clients',
+    'no',
   ]);
 });
 

@@ -1,6 +1,6 @@
 import { execFile } from 'child_process';
 import { join } from 'path';
-import { promisify } from 'util';
+import { promisify, stripVTControlCharacters } from 'util';
 
 // The API reference (`npm run docs`, typedoc) is whole: every type the public API refers to has its page (a
 // type left out shows as a bare name), and every exported declaration and member has a doc comment (typedoc.json's
@@ -14,6 +14,10 @@ it('typedoc builds the API reference without a warning: no type left out, nothin
     ({ stdout, stderr }) => ({ failed: false, output: stdout + stderr }),
     (error: { stdout?: string; stderr?: string }) => ({ failed: true, output: `${error.stdout ?? ''}${error.stderr ?? ''}` }),
   );
-  expect(run.output.replace(/\x1b\[[0-9;]*m/g, '').split('\n').filter((line) => /warning|error/i.test(line))).toEqual([]);
+  expect(
+    stripVTControlCharacters(run.output)
+      .split('\n')
+      .filter((line) => /warning|error/i.test(line)),
+  ).toEqual([]);
   expect(run.failed).toBe(false);
 }, 120_000);

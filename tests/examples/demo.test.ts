@@ -36,35 +36,39 @@ describe('examples/demo.ts', () => {
     await raw.close();
   });
 
-  it('tells the whole story on the test run’s Redis and leaves no key behind', async () => {
-    const prefix = uniquePrefix('demo');
-    const { status, stdout, stderr } = runDemo({ ...process.env, DEMO_PREFIX: prefix });
+  it(
+    'tells the whole story on the test run’s Redis and leaves no key behind',
+    async () => {
+      const prefix = uniquePrefix('demo');
+      const { status, stdout, stderr } = runDemo({ ...process.env, DEMO_PREFIX: prefix });
 
-    expect(stderr).not.toMatch(/demo failed|Error/);
-    expect(status).toBe(0);
-    expect(stdout).toContain(`REDIS_URL at ${process.env.REDIS_URL}, prefix "${prefix}"`);
-    expect(stdout).toContain('Post.create -> id 1: {"id":"1","title":"Hello, Redis!","slug":"hello-redis","views":0,"tags":["intro"]}');
-    expect(stdout).toContain('"views":1,"publishedAt":"2025-01-02T03:04:05.678Z"');
-    expect(stdout).toContain('Post.findMany(["1","99","2"]) -> ["Hello, Redis!",null,"Second post"]');
-    expect(stdout).toContain('ValidationError: title: title should not be empty');
-    expect(stdout).toContain('nothing written: Post.count() is still 2');
-    for (const key of ['all', 'obj:1', 'obj:2', 'seq']) expect(stdout).toContain(`${prefix}:{Post}:${key}`);
-    const hash = stdout.split('\n').find((line) => line.startsWith(`HGETALL ${prefix}:{Post}:obj:1 -> `));
-    expect(JSON.parse(hash!.slice(hash!.indexOf('-> ') + 3))).toEqual({
-      '#id': '1',
-      title: 'Hello, Redis!',
-      slug: 'hello-redis',
-      views: '1',
-      tags: '["intro"]',
-      publishedAt: '1735787045678',
-    });
-    expect(stdout).toContain('post.remove() -> Post.exists("1") is false, Post.count() is 1');
-    expect(stdout).toContain(`cleanup: deleted 3 keys under "${prefix}:" and "${prefix}#models"`);
+      expect(stderr).not.toMatch(/demo failed|Error/);
+      expect(status).toBe(0);
+      expect(stdout).toContain(`REDIS_URL at ${process.env.REDIS_URL}, prefix "${prefix}"`);
+      expect(stdout).toContain('Post.create -> id 1: {"id":"1","title":"Hello, Redis!","slug":"hello-redis","views":0,"tags":["intro"]}');
+      expect(stdout).toContain('"views":1,"publishedAt":"2025-01-02T03:04:05.678Z"');
+      expect(stdout).toContain('Post.findMany(["1","99","2"]) -> ["Hello, Redis!",null,"Second post"]');
+      expect(stdout).toContain('ValidationError: title: title should not be empty');
+      expect(stdout).toContain('nothing written: Post.count() is still 2');
+      for (const key of ['all', 'obj:1', 'obj:2', 'seq']) expect(stdout).toContain(`${prefix}:{Post}:${key}`);
+      const hash = stdout.split('\n').find((line) => line.startsWith(`HGETALL ${prefix}:{Post}:obj:1 -> `));
+      expect(JSON.parse(hash!.slice(hash!.indexOf('-> ') + 3))).toEqual({
+        '#id': '1',
+        title: 'Hello, Redis!',
+        slug: 'hello-redis',
+        views: '1',
+        tags: '["intro"]',
+        publishedAt: '1735787045678',
+      });
+      expect(stdout).toContain('post.remove() -> Post.exists("1") is false, Post.count() is 1');
+      expect(stdout).toContain(`cleanup: deleted 3 keys under "${prefix}:" and "${prefix}#models"`);
 
-    expect(await keysUnder(raw, prefix)).toEqual([]);
-    // the prefix's registry of model definitions lies outside `<prefix>:`, and goes too
-    expect(await raw.exists(`${prefix}#models`)).toBe(0);
-  }, DEMO_LIMIT_MS + 10_000);
+      expect(await keysUnder(raw, prefix)).toEqual([]);
+      // the prefix's registry of model definitions lies outside `<prefix>:`, and goes too
+      expect(await raw.exists(`${prefix}#models`)).toBe(0);
+    },
+    DEMO_LIMIT_MS + 10_000,
+  );
 
   it('refuses to run under a prefix that already holds keys, and touches none of them', async () => {
     const prefix = uniquePrefix('demo');

@@ -32,7 +32,14 @@ describe('the code of the guide', () => {
 
   it('is found: the pages with TypeScript blocks', () => {
     expect(checked.map((program) => program.page)).toEqual(
-      expect.arrayContaining(['README.md', 'getting-started.md', 'models.md', 'indexes-and-queries.md', 'bulk-operations.md', 'examples.md']),
+      expect.arrayContaining([
+        'README.md',
+        'getting-started.md',
+        'models.md',
+        'indexes-and-queries.md',
+        'bulk-operations.md',
+        'examples.md',
+      ]),
     );
     expect(exported).toEqual(expect.arrayContaining(['BaseEntity', 'Model', 'Attr', 'Where', 'SortableString']));
     expect(runnable.map((program) => program.text).join('\n')).toContain('expectValue(');

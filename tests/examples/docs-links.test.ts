@@ -44,28 +44,22 @@ describe('documentation links', () => {
     expect(pages.filter((page) => page !== 'index.md' && !linked.has(page))).toEqual([]);
   });
 
-  it.each(markdownFiles)(
-    '%s links only files that exist',
-    (file) => {
-      const path = join(root, file);
-      const missing = relativeLinks(path).filter((target) => !existsSync(resolve(dirname(path), target)));
-      expect(missing).toEqual([]);
-    },
-  );
+  it.each(markdownFiles)('%s links only files that exist', (file) => {
+    const path = join(root, file);
+    const missing = relativeLinks(path).filter((target) => !existsSync(resolve(dirname(path), target)));
+    expect(missing).toEqual([]);
+  });
 
-  it.each(markdownFiles)(
-    "%s's #fragments name headings that exist",
-    (file) => {
-      const path = join(root, file);
-      const unknown = relativeTargets(path)
-        // fragments of Markdown pages: this page's (no path) or another's
-        .filter((target) => /^(.*\.md)?#/.test(target))
-        .filter((target) => {
-          const [page, fragment] = target.split('#');
-          const linked = page === '' ? path : resolve(dirname(path), page);
-          return !existsSync(linked) || !anchorsOf(linked).has(fragment);
-        });
-      expect(unknown).toEqual([]);
-    },
-  );
+  it.each(markdownFiles)("%s's #fragments name headings that exist", (file) => {
+    const path = join(root, file);
+    const unknown = relativeTargets(path)
+      // fragments of Markdown pages: this page's (no path) or another's
+      .filter((target) => /^(.*\.md)?#/.test(target))
+      .filter((target) => {
+        const [page, fragment] = target.split('#');
+        const linked = page === '' ? path : resolve(dirname(path), page);
+        return !existsSync(linked) || !anchorsOf(linked).has(fragment);
+      });
+    expect(unknown).toEqual([]);
+  });
 });

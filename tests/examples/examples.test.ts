@@ -87,8 +87,7 @@ describe('examples/feed-reader.ts', () => {
   it('orders channels per reader, pages items by date cursor, and mark-read updates the unread timeline and counts', async () => {
     const { print } = collector();
     const result = await feedReader.run(print);
-    const notes = (from: number, to: number) =>
-      Array.from({ length: from - to + 1 }, (_, i) => `Redis release notes ${from - i}`);
+    const notes = (from: number, to: number) => Array.from({ length: from - to + 1 }, (_, i) => `Redis release notes ${from - i}`);
 
     expect(result.channels).toEqual({ ann: ['Cooking', 'Redis news', 'Node weekly'], bob: ['Redis news', 'Chess'] });
     expect(result.pages).toEqual([notes(10, 7), notes(6, 3), notes(2, 1)]);
@@ -173,12 +172,11 @@ describe('examples/profiles.ts', () => {
 
     // One hash field per extra attribute; the removed one is gone, and the refused profile wrote nothing.
     const hash = await redis.raw.hGetAll(`${redis.prefix}:{Profile}:obj:1`);
-    expect(Object.keys(hash).filter((field) => field.startsWith('~')).sort()).toEqual([
-      '~city',
-      '~favourite colour',
-      '~languages',
-      '~shoeSize',
-    ]);
+    expect(
+      Object.keys(hash)
+        .filter((field) => field.startsWith('~'))
+        .sort(),
+    ).toEqual(['~city', '~favourite colour', '~languages', '~shoeSize']);
     expect(await profiles.Profile.count()).toBe(2);
   });
 });
@@ -210,16 +208,19 @@ describe('examples/users-and-posts.ts', () => {
 describe('npm run demo (examples/all.ts)', () => {
   it('runs the tour and every example on one Redis, each under its own prefix, and leaves no key behind', async () => {
     const base = uniquePrefix('demo');
-    const result = spawnSync(
-      process.execPath,
-      [require.resolve('ts-node/dist/bin'), '--project', 'tsconfig.json', 'examples/all.ts'],
-      { cwd: join(__dirname, '..', '..'), env: { ...process.env, DEMO_PREFIX: base }, encoding: 'utf8', timeout: 170000 },
-    );
+    const result = spawnSync(process.execPath, [require.resolve('ts-node/dist/bin'), '--project', 'tsconfig.json', 'examples/all.ts'], {
+      cwd: join(__dirname, '..', '..'),
+      env: { ...process.env, DEMO_PREFIX: base },
+      encoding: 'utf8',
+      timeout: 170000,
+    });
     expect(result.stderr).not.toMatch(/failed|Error/);
     expect(result.status).toBe(0);
     for (const suffix of ['logs', 'leaderboard', 'feeds', 'profiles', 'blog']) {
       expect(result.stdout).toMatch(
-        new RegExp(`\\(prefix "${base}-${suffix}"\\)[\\s\\S]*\\(cleanup: deleted [1-9]\\d* keys under "${base}-${suffix}:" and "${base}-${suffix}#models"\\)`),
+        new RegExp(
+          `\\(prefix "${base}-${suffix}"\\)[\\s\\S]*\\(cleanup: deleted [1-9]\\d* keys under "${base}-${suffix}:" and "${base}-${suffix}#models"\\)`,
+        ),
       );
     }
     expect(result.stdout).toContain('users by name: Alex, Anna, Bruno, Cleo, Mia');

@@ -30,11 +30,21 @@ const redis = useTestRedis();
 
 describe('capped models', () => {
   it('keep exactly the top N, ties broken by id, and delete the rest whole', async () => {
-    for (const [player, score] of [['a', 5], ['b', 9], ['c', 5], ['d', 1], ['e', 7]] as const) {
+    for (const [player, score] of [
+      ['a', 5],
+      ['b', 9],
+      ['c', 5],
+      ['d', 1],
+      ['e', 7],
+    ] as const) {
       await CapScore.create({ player, score });
     }
     const top = await CapScore.findBy({}, { orderBy: { score: 'desc' } });
-    expect(top.map((p) => [p.player, p.score])).toEqual([['b', 9], ['e', 7], ['c', 5]]);
+    expect(top.map((p) => [p.player, p.score])).toEqual([
+      ['b', 9],
+      ['e', 7],
+      ['c', 5],
+    ]);
     expect(await CapScore.count()).toBe(3);
     const keys = await keysUnder(redis.raw, redis.prefix);
     expect(keys.filter((k) => k.includes('{CapScore}:obj:'))).toHaveLength(3);
@@ -96,36 +106,39 @@ describe('counters, versions and dynamic attributes', () => {
     ['Infinity', Infinity],
     ['an object', { n: 1 }],
     ['another number', 999],
-  ])('a version or counter assigned %s by hand is neither written nor checked by an update, the other changes are saved', async (_label, value) => {
-    const post = await CntPost.create({ title: 'r1' });
-    await post.increment('views', 5);
-    const loaded = await CntPost.findOrFail(post.id);
-    (loaded as unknown as Record<string, unknown>).version = value;
-    (loaded as unknown as Record<string, unknown>).views = value;
-    loaded.title = 'r2';
-    await loaded.save();
-    expect(loaded.version).toBe(2);
-    const stored = await redis.raw.hGetAll(`${redis.prefix}:{CntPost}:obj:${post.id}`);
-    expect([stored.title, stored.version, stored.views]).toEqual(['r2', '2', '5']);
-    expect(await CntPost.findIds({ views: 5 })).toContain(post.id);
-    // alone, they are no change: nothing is written, and the version stays
-    (loaded as unknown as Record<string, unknown>).version = value;
-    await loaded.save();
-    expect((await redis.raw.hGetAll(`${redis.prefix}:{CntPost}:obj:${post.id}`)).version).toBe('2');
-    // saveMany's updates likewise
-    const again = await CntPost.findOrFail(post.id);
-    (again as unknown as Record<string, unknown>).version = value;
-    (again as unknown as Record<string, unknown>).views = value;
-    again.title = 'r3';
-    expect((await CntPost.saveMany([again])).failed).toEqual([]);
-    expect(again.version).toBe(3);
-    const after = await redis.raw.hGetAll(`${redis.prefix}:{CntPost}:obj:${post.id}`);
-    expect([after.title, after.version, after.views]).toEqual(['r3', '3', '5']);
-    // and the version checked is still the one loaded: a stale instance is refused whatever was assigned
-    loaded.title = 'lost';
-    (loaded as unknown as Record<string, unknown>).version = value;
-    await expect(loaded.save()).rejects.toBeInstanceOf(StaleObjectError);
-  });
+  ])(
+    'a version or counter assigned %s by hand is neither written nor checked by an update, the other changes are saved',
+    async (_label, value) => {
+      const post = await CntPost.create({ title: 'r1' });
+      await post.increment('views', 5);
+      const loaded = await CntPost.findOrFail(post.id);
+      (loaded as unknown as Record<string, unknown>).version = value;
+      (loaded as unknown as Record<string, unknown>).views = value;
+      loaded.title = 'r2';
+      await loaded.save();
+      expect(loaded.version).toBe(2);
+      const stored = await redis.raw.hGetAll(`${redis.prefix}:{CntPost}:obj:${post.id}`);
+      expect([stored.title, stored.version, stored.views]).toEqual(['r2', '2', '5']);
+      expect(await CntPost.findIds({ views: 5 })).toContain(post.id);
+      // alone, they are no change: nothing is written, and the version stays
+      (loaded as unknown as Record<string, unknown>).version = value;
+      await loaded.save();
+      expect((await redis.raw.hGetAll(`${redis.prefix}:{CntPost}:obj:${post.id}`)).version).toBe('2');
+      // saveMany's updates likewise
+      const again = await CntPost.findOrFail(post.id);
+      (again as unknown as Record<string, unknown>).version = value;
+      (again as unknown as Record<string, unknown>).views = value;
+      again.title = 'r3';
+      expect((await CntPost.saveMany([again])).failed).toEqual([]);
+      expect(again.version).toBe(3);
+      const after = await redis.raw.hGetAll(`${redis.prefix}:{CntPost}:obj:${post.id}`);
+      expect([after.title, after.version, after.views]).toEqual(['r3', '3', '5']);
+      // and the version checked is still the one loaded: a stale instance is refused whatever was assigned
+      loaded.title = 'lost';
+      (loaded as unknown as Record<string, unknown>).version = value;
+      await expect(loaded.save()).rejects.toBeInstanceOf(StaleObjectError);
+    },
+  );
 
   it('a create writes the counter it is given, and refuses one that is not a number; it starts the version at 1', async () => {
     const post = await CntPost.create({ title: 'c', views: 7, version: 'abc' as never });

@@ -79,7 +79,12 @@ describe('counters at the edges of numbers', () => {
       for (const amount of amounts) {
         const counter = await RangeCounter.create({ hits: start });
         const sum = await counter.increment('hits', amount);
-        expect({ start, amount, sum, text: await stored(counter.id) }).toEqual({ start, amount, sum: start + amount, text: String(start + amount) });
+        expect({ start, amount, sum, text: await stored(counter.id) }).toEqual({
+          start,
+          amount,
+          sum: start + amount,
+          text: String(start + amount),
+        });
       }
     }
   });
@@ -93,7 +98,12 @@ describe('counters at the edges of numbers', () => {
     ]) {
       const counter = await RangeCounter.create({ hits: start });
       const sum = await counter.increment('hits', amount);
-      expect({ start, amount, sum, text: await stored(counter.id) }).toEqual({ start, amount, sum: start + amount, text: String(start + amount) });
+      expect({ start, amount, sum, text: await stored(counter.id) }).toEqual({
+        start,
+        amount,
+        sum: start + amount,
+        text: String(start + amount),
+      });
     }
   });
 
@@ -190,7 +200,11 @@ describe('numberForm (numbers.lua)', () => {
     for (let i = 0; i < values.length; i += 5000) {
       const batch = values.slice(i, i + 5000);
       // String(x) reads back as exactly x (tonumber is strtod): the script is given the double itself
-      const texts = (await script.run(redis.raw as unknown as RedisCommands, [], batch.map((x) => numberCodec.encode(x)))) as string[];
+      const texts = (await script.run(
+        redis.raw as unknown as RedisCommands,
+        [],
+        batch.map((x) => numberCodec.encode(x)),
+      )) as string[];
       batch.forEach((value, j) => {
         if (texts[j] !== numberCodec.encode(value)) wrong.push({ value, lua: texts[j], js: numberCodec.encode(value) });
       });

@@ -139,13 +139,16 @@ it('takes times to live to the millisecond whatever their binary form, and refus
   }).toThrow(SchemaError);
 });
 
-it.each(['0x10', ' 7', 'nan', 'inf', 'Infinity', '1e400'])('increment of a counter holding %p (written by another program) is a DecodeError, writing nothing', async (text) => {
-  const item = await Counted.create({});
-  await redis.raw.hSet(`${redis.prefix}:{CountedExpiring}:obj:${item.id}`, 'hits', text);
-  await expect(item.increment('hits')).rejects.toThrow(DecodeError);
-  await expect(Counted.find(item.id)).rejects.toThrow(DecodeError);
-  expect(await redis.raw.hGet(`${redis.prefix}:{CountedExpiring}:obj:${item.id}`, 'hits')).toBe(text);
-});
+it.each(['0x10', ' 7', 'nan', 'inf', 'Infinity', '1e400'])(
+  'increment of a counter holding %p (written by another program) is a DecodeError, writing nothing',
+  async (text) => {
+    const item = await Counted.create({});
+    await redis.raw.hSet(`${redis.prefix}:{CountedExpiring}:obj:${item.id}`, 'hits', text);
+    await expect(item.increment('hits')).rejects.toThrow(DecodeError);
+    await expect(Counted.find(item.id)).rejects.toThrow(DecodeError);
+    expect(await redis.raw.hGet(`${redis.prefix}:{CountedExpiring}:obj:${item.id}`, 'hits')).toBe(text);
+  },
+);
 
 it('refuses a group named like a model without one: their keys would overlap', () => {
   expect(() => {
@@ -158,5 +161,9 @@ it('refuses a group named like a model without one: their keys would overlap', (
       @Attr() a?: string;
     }
     return [Journal, Entry];
-  }).toThrow(new SchemaError('Entry: model Journal has no group and group Journal (of model Entry) has its name: their keys would overlap; rename one'));
+  }).toThrow(
+    new SchemaError(
+      'Entry: model Journal has no group and group Journal (of model Entry) has its name: their keys would overlap; rename one',
+    ),
+  );
 });

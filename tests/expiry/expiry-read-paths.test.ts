@@ -153,7 +153,12 @@ describe('expired objects, before any sweep', () => {
       async (M) => (await M.findBy({ kind: 'a' }, { orderBy: { rank: 'desc' } })).map((e) => e.id),
       (live) => [...live].reverse(),
     ],
-    ['FindLex', 'findBy ordered by a sortable string', async (M) => (await M.findBy({}, { orderBy: { title: 'asc' } })).map((e) => e.id), (live) => live],
+    [
+      'FindLex',
+      'findBy ordered by a sortable string',
+      async (M) => (await M.findBy({}, { orderBy: { title: 'asc' } })).map((e) => e.id),
+      (live) => live,
+    ],
     ['FindIds', 'findIds', (M) => M.findIds({ rank: { lt: 100 } }), (live) => live],
     [
       'Iterate',

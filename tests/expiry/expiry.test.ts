@@ -100,7 +100,10 @@ describe('objects that had no index entry when their time to live was set', () =
     expect(await ExpLog.sweep()).toBe(1);
     expect(await ExpNote.sweep()).toBe(1);
     const left = await keysUnder(redis.raw, redis.prefix);
-    expect(left.filter((key) => key.includes('{ExpLog}') || key.includes('{ExpNote}'))).toEqual([`${redis.prefix}:{ExpLog}:seq`, `${redis.prefix}:{ExpNote}:seq`]);
+    expect(left.filter((key) => key.includes('{ExpLog}') || key.includes('{ExpNote}'))).toEqual([
+      `${redis.prefix}:{ExpLog}:seq`,
+      `${redis.prefix}:{ExpNote}:seq`,
+    ]);
   });
 });
 
@@ -126,7 +129,9 @@ describe('a model whose objects do not expire', () => {
     const before = await keysUnder(redis.raw, `${redis.prefix}:{ExpKept}`);
     const error = await kept.expire(10).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SchemaError);
-    expect((error as Error).message).toMatch(/ExpKept: objects of this model do not expire; declare @Model\(\{ expirable: true \}\) or a ttl/);
+    expect((error as Error).message).toMatch(
+      /ExpKept: objects of this model do not expire; declare @Model\(\{ expirable: true \}\) or a ttl/,
+    );
     expect(await redis.raw.pTTL(`${redis.prefix}:{ExpKept}:obj:${kept.id}`)).toBe(-1);
     expect(await keysUnder(redis.raw, `${redis.prefix}:{ExpKept}`)).toEqual(before);
     expect(await kept.ttl()).toBeNull();

@@ -38,7 +38,6 @@ describe('withLock across processes', () => {
     expect((await LockBox.findOrFail(bare.id)).total).toBeLessThan(PROCESSES * OPS);
     await expectIndexesConsistent(LockBox, redis.raw, redis.prefix);
   });
-
 });
 
 describe('a lock holder killed with SIGKILL', () => {

@@ -97,7 +97,12 @@ test('an expirable model: entries from the memo of an object given a ttl, from t
 
 test('a capped model: a kept object goes whole, and the cap keeps counting the others', async () => {
   const scores: CappedScore[] = [];
-  for (const [player, score] of [['a', 5], ['b', 9], ['c', 7]] as const) scores.push(await CappedScore.create({ player, score }));
+  for (const [player, score] of [
+    ['a', 5],
+    ['b', 9],
+    ['c', 7],
+  ] as const)
+    scores.push(await CappedScore.create({ player, score }));
   const goneId = scores[1].id!;
   calls.reset();
   await scores[1].remove();

@@ -40,7 +40,13 @@ describe('connections cut in the middle of writes', () => {
       await world.checkRound(`round ${rounds}`);
     }
     const objects = await world.objectCount();
-    process.stdout.write(world.summary('connection cuts', started, `${rounds} rounds, ${cuts} CLIENT KILLs (${connectionsCut} connections cut), ${objects} objects at the end`));
+    process.stdout.write(
+      world.summary(
+        'connection cuts',
+        started,
+        `${rounds} rounds, ${cuts} CLIENT KILLs (${connectionsCut} connections cut), ${objects} objects at the end`,
+      ),
+    );
     expect(world.violations.slice(0, 20)).toEqual([]);
     expect(world.counts.failed).toBeGreaterThan(0);
   }, 30_000);

@@ -35,7 +35,11 @@ describe('Redis killed and restarted under load', () => {
     }
     const objects = await world.objectCount();
     process.stdout.write(
-      world.summary('redis restarts', started, `${restarts} SIGKILL + restart of redis-server (AOF always, down ${downMs} ms in all; ${world.aofTailsCut} AOF tails cut inside a write, mended with redis-check-aof), ${objects} objects at the end`),
+      world.summary(
+        'redis restarts',
+        started,
+        `${restarts} SIGKILL + restart of redis-server (AOF always, down ${downMs} ms in all; ${world.aofTailsCut} AOF tails cut inside a write, mended with redis-check-aof), ${objects} objects at the end`,
+      ),
     );
     expect(world.violations.slice(0, 20)).toEqual([]);
     expect(world.counts.acknowledged).toBeGreaterThan(0);

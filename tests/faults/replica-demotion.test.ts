@@ -66,14 +66,20 @@ it.each([
   ['remove (remove-plain.lua)', () => note.remove()],
   ['remove with indexes', () => post.remove()],
   ['saveMany, no check (draw, then a MULTI)', () => DmNote.saveMany([{ text: 'x' }, { text: 'y' }])],
-  ['saveMany with indexes (save-many.lua)', () => DmPost.saveMany([{ topic: 'x', slug: 'x' }]).then(({ failed }) => Promise.reject(failed[0].error))],
+  [
+    'saveMany with indexes (save-many.lua)',
+    () => DmPost.saveMany([{ topic: 'x', slug: 'x' }]).then(({ failed }) => Promise.reject(failed[0].error)),
+  ],
   ['removeMany', () => DmNote.removeMany(['1', '2'])],
   ['a query (temporary keys)', () => DmPost.findBy({ topic: 'redis', slug: 'one' })],
-  ['a MULTI of writes', () => {
-    const transaction = rawTransaction(currentConnection()!.client, `${prefix}:{DmNote}:all`);
-    transaction.add(['ZADD', `${prefix}:{DmNote}:all`, '9', '9']);
-    return transaction.exec();
-  }],
+  [
+    'a MULTI of writes',
+    () => {
+      const transaction = rawTransaction(currentConnection()!.client, `${prefix}:{DmNote}:all`);
+      transaction.add(['ZADD', `${prefix}:{DmNote}:all`, '9', '9']);
+      return transaction.exec();
+    },
+  ],
 ])('%s', async (_, write) => {
   await expectDemoted(write as () => Promise<unknown>);
 });

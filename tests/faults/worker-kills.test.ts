@@ -26,7 +26,9 @@ describe('workers killed at random instants', () => {
       await world.checkRound(`round ${rounds}`);
     }
     const objects = await world.objectCount();
-    process.stdout.write(world.summary('worker kills', started, `${rounds} rounds, ${rounds * world.workerCount} kills, ${objects} objects at the end`));
+    process.stdout.write(
+      world.summary('worker kills', started, `${rounds} rounds, ${rounds * world.workerCount} kills, ${objects} objects at the end`),
+    );
     expect(world.violations.slice(0, 20)).toEqual([]);
     expect(world.counts.acknowledged).toBeGreaterThan(0);
   }, 30_000);

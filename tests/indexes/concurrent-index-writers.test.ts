@@ -22,7 +22,15 @@ describe('8 concurrent writers changing indexed attributes', () => {
   it('leave every index and unique entry agreeing with the objects', async () => {
     const ids: string[] = [];
     for (let i = 0; i < OBJECTS; i++) {
-      const item = await ChurnItem.create({ n: i, color: 'red', owner: `o${i % 4}`, at: new Date(i * 1000), title: `t${i}`, slug: 's', rank: i % 5 });
+      const item = await ChurnItem.create({
+        n: i,
+        color: 'red',
+        owner: `o${i % 4}`,
+        at: new Date(i * 1000),
+        title: `t${i}`,
+        slug: 's',
+        rank: i % 5,
+      });
       ids.push(item.id);
     }
     await expectIndexesConsistent(ChurnItem, redis.raw, redis.prefix);
@@ -34,9 +42,13 @@ describe('8 concurrent writers changing indexed attributes', () => {
     for (const worker of workers) worker.go();
     const codes = await Promise.all(workers.map((worker) => worker.finished));
     const reports = workers.map((worker) => worker.lines);
-    expect({ codes, reports: reports.filter((lines) => lines.length !== 1 || !lines[0].startsWith('{')) }).toEqual({ codes: codes.map(() => 0), reports: [] });
+    expect({ codes, reports: reports.filter((lines) => lines.length !== 1 || !lines[0].startsWith('{')) }).toEqual({
+      codes: codes.map(() => 0),
+      reports: [],
+    });
     const totals = { saves: 0, unique: 0, missing: 0, removes: 0, creates: 0 };
-    for (const [line] of reports) for (const [name, count] of Object.entries(JSON.parse(line) as typeof totals)) totals[name as keyof typeof totals] += count;
+    for (const [line] of reports)
+      for (const [name, count] of Object.entries(JSON.parse(line) as typeof totals)) totals[name as keyof typeof totals] += count;
     process.stdout.write(`concurrent index writers: ${JSON.stringify(totals)}\n`);
     expect(totals.saves).toBeGreaterThan(200);
     expect(totals.unique).toBeGreaterThan(0); // unique values really were contended
@@ -47,6 +59,8 @@ describe('8 concurrent writers changing indexed attributes', () => {
     // and the queries answer from those indexes
     const all = await ChurnItem.findBy();
     expect(await ChurnItem.count({ color: 'red' })).toBe(all.filter((item) => item.color === 'red').length);
-    expect(await ChurnItem.count({ owner: 'o1', at: { gte: new Date(0) } })).toBe(all.filter((item) => item.owner === 'o1' && item.at !== undefined && item.at.getTime() >= 0).length);
+    expect(await ChurnItem.count({ owner: 'o1', at: { gte: new Date(0) } })).toBe(
+      all.filter((item) => item.owner === 'o1' && item.at !== undefined && item.at.getTime() >= 0).length,
+    );
   }, 60_000);
 });

@@ -43,7 +43,16 @@ async function expectDetected(damage: () => Promise<unknown>, pattern: RegExp, r
 let ids: string[] = [];
 
 beforeAll(async () => {
-  const a = await CheckedItem.create({ color: 'red', size: 3, label: 'a\0b', owner: 'u1', at: new Date(5), label2: 'x', email: 'Ann@X.io', code: 'c1' });
+  const a = await CheckedItem.create({
+    color: 'red',
+    size: 3,
+    label: 'a\0b',
+    owner: 'u1',
+    at: new Date(5),
+    label2: 'x',
+    email: 'Ann@X.io',
+    code: 'c1',
+  });
   const b = await CheckedItem.create({ color: 'red', size: -1.5, label: '😀', owner: 'u2', email: 'bob@x.io' });
   const c = await CheckedItem.create({}); // everything absent: only in the unscoped sorted indexes
   ids = [a.id, b.id, c.id];
@@ -65,22 +74,38 @@ describe('the consistency checker', () => {
 
   it('reports an entry pointing to a dead object', async () => {
     const key = `${base()}:idx:color:red`;
-    await expectDetected(() => redis.raw.sAdd(key, '999'), /idx:color:red: unexpected id 999/, () => redis.raw.sRem(key, '999'));
+    await expectDetected(
+      () => redis.raw.sAdd(key, '999'),
+      /idx:color:red: unexpected id 999/,
+      () => redis.raw.sRem(key, '999'),
+    );
   });
 
   it('reports an entry whose value no longer matches the object', async () => {
     const stale = `${base()}:idx:color:blue`;
-    await expectDetected(() => redis.raw.sAdd(stale, ids[0]), /idx:color:blue: a set no live object needs/, () => redis.raw.del(stale));
+    await expectDetected(
+      () => redis.raw.sAdd(stale, ids[0]),
+      /idx:color:blue: a set no live object needs/,
+      () => redis.raw.del(stale),
+    );
   });
 
   it('reports a missing set entry', async () => {
     const key = `${base()}:idx:color:red`;
-    await expectDetected(() => redis.raw.sRem(key, ids[1]), new RegExp(`missing id ${ids[1]}`), () => redis.raw.sAdd(key, ids[1]));
+    await expectDetected(
+      () => redis.raw.sRem(key, ids[1]),
+      new RegExp(`missing id ${ids[1]}`),
+      () => redis.raw.sAdd(key, ids[1]),
+    );
   });
 
   it('reports a wrong score, and an absent value not scored +inf', async () => {
     const key = `${base()}:idx:size`;
-    await expectDetected(() => redis.raw.zAdd(key, { score: 4, value: ids[0] }), /scored 4, its value is 3/, () => redis.raw.zAdd(key, { score: 3, value: ids[0] }));
+    await expectDetected(
+      () => redis.raw.zAdd(key, { score: 4, value: ids[0] }),
+      /scored 4, its value is 3/,
+      () => redis.raw.zAdd(key, { score: 3, value: ids[0] }),
+    );
     await expectDetected(
       () => redis.raw.zAdd(key, { score: 0, value: ids[2] }),
       /scored 0, its value is Infinity/,
@@ -107,29 +132,57 @@ describe('the consistency checker', () => {
 
   it('reports an object left in a scoped index of its old scope value', async () => {
     const old = `${base()}:idx:at@owner:u9`;
-    await expectDetected(() => redis.raw.zAdd(old, { score: 5, value: ids[0] }), /at@owner:u9: a zset no live object needs/, () => redis.raw.del(old));
+    await expectDetected(
+      () => redis.raw.zAdd(old, { score: 5, value: ids[0] }),
+      /at@owner:u9: a zset no live object needs/,
+      () => redis.raw.del(old),
+    );
   });
 
   it('reports an object without a scope value found in a scoped index', async () => {
     const key = `${base()}:idx:at@owner:u1`;
-    await expectDetected(() => redis.raw.zAdd(key, { score: Infinity, value: ids[2] }), new RegExp(`unexpected id ${ids[2]}`), () => redis.raw.zRem(key, ids[2]));
+    await expectDetected(
+      () => redis.raw.zAdd(key, { score: Infinity, value: ids[2] }),
+      new RegExp(`unexpected id ${ids[2]}`),
+      () => redis.raw.zRem(key, ids[2]),
+    );
   });
 
   it('reports a unique value owned by a dead object, or by the wrong one, or not recorded', async () => {
     const key = `${base()}:uniq:email`;
-    await expectDetected(() => redis.raw.hSet(key, 'gone@x.io', '999'), /no live object holds it/, () => redis.raw.hDel(key, 'gone@x.io'));
-    await expectDetected(() => redis.raw.hSet(key, 'bob@x.io', ids[0]), /but \d+ holds it/, () => redis.raw.hSet(key, 'bob@x.io', ids[1]));
-    await expectDetected(() => redis.raw.hDel(key, 'ann@x.io'), /missing "ann@x.io"/, () => redis.raw.hSet(key, 'ann@x.io', ids[0]));
+    await expectDetected(
+      () => redis.raw.hSet(key, 'gone@x.io', '999'),
+      /no live object holds it/,
+      () => redis.raw.hDel(key, 'gone@x.io'),
+    );
+    await expectDetected(
+      () => redis.raw.hSet(key, 'bob@x.io', ids[0]),
+      /but \d+ holds it/,
+      () => redis.raw.hSet(key, 'bob@x.io', ids[1]),
+    );
+    await expectDetected(
+      () => redis.raw.hDel(key, 'ann@x.io'),
+      /missing "ann@x.io"/,
+      () => redis.raw.hSet(key, 'ann@x.io', ids[0]),
+    );
   });
 
   it('reports a case-folded field that does not match the value', async () => {
     const object = `${base()}:obj:${ids[0]}`;
-    await expectDetected(() => redis.raw.hSet(object, '#ci:email', 'ANN@X.IO'), /#ci:email is "ANN@X.IO"/, () => redis.raw.hSet(object, '#ci:email', 'ann@x.io'));
+    await expectDetected(
+      () => redis.raw.hSet(object, '#ci:email', 'ANN@X.IO'),
+      /#ci:email is "ANN@X.IO"/,
+      () => redis.raw.hSet(object, '#ci:email', 'ann@x.io'),
+    );
   });
 
   it('reports two live objects holding one unique value', async () => {
     const object = `${base()}:obj:${ids[1]}`;
-    await expectDetected(() => redis.raw.hSet(object, 'code', 'c1'), /held by both/, () => redis.raw.hDel(object, 'code'));
+    await expectDetected(
+      () => redis.raw.hSet(object, 'code', 'c1'),
+      /held by both/,
+      () => redis.raw.hDel(object, 'code'),
+    );
   });
 
   it('reports a key of the wrong type, a temporary key and a hash outside all', async () => {
@@ -138,7 +191,10 @@ describe('the consistency checker', () => {
     await expectDetected(
       async () => {
         await redis.raw.del(key);
-        await redis.raw.zAdd(key, members.map((value) => ({ score: 0, value })));
+        await redis.raw.zAdd(
+          key,
+          members.map((value) => ({ score: 0, value })),
+        );
       },
       /a zset, expected a set/,
       async () => {
@@ -146,8 +202,16 @@ describe('the consistency checker', () => {
         await redis.raw.sAdd(key, members);
       },
     );
-    await expectDetected(() => redis.raw.set(`${base()}:tmp:1`, 'x'), /unexpected key/, () => redis.raw.del(`${base()}:tmp:1`));
-    await expectDetected(() => redis.raw.hSet(`${base()}:obj:777`, '#id', '777'), /hash of 777 is not in all/, () => redis.raw.del(`${base()}:obj:777`));
+    await expectDetected(
+      () => redis.raw.set(`${base()}:tmp:1`, 'x'),
+      /unexpected key/,
+      () => redis.raw.del(`${base()}:tmp:1`),
+    );
+    await expectDetected(
+      () => redis.raw.hSet(`${base()}:obj:777`, '#id', '777'),
+      /hash of 777 is not in all/,
+      () => redis.raw.del(`${base()}:obj:777`),
+    );
   });
 
   it('tolerates the entries of an expired object until it is swept, and checks memos', async () => {
@@ -170,6 +234,10 @@ describe('the consistency checker', () => {
     expect(expired).toMatchObject({ violations: [], objects: 0 });
     expect(expired.indexKeys).toBeGreaterThan(0);
     expect(await CheckedExpiring.count({ color: 'red' })).toBe(0); // queries sweep first
-    expect(await checkIndexConsistency(CheckedExpiring, redis.raw, redis.prefix)).toMatchObject({ violations: [], objects: 0, indexKeys: 0 });
+    expect(await checkIndexConsistency(CheckedExpiring, redis.raw, redis.prefix)).toMatchObject({
+      violations: [],
+      objects: 0,
+      indexKeys: 0,
+    });
   });
 });

@@ -27,17 +27,78 @@ class OddNumberItem extends BaseEntity {
 const redis = useTestRedis();
 const LONG = 'long:'.padEnd(20_000, 'x{}*');
 const STRINGS = [
-  '', ' ', ':', '::', '{', '}', '{OddValueItem}', '*', '?', '[a-z]', '\\', 'a:b', 'a', 'A', 'a\0', '\0', '\0\0', 'a\0b',
-  'a\0\0', 'a\u0001', 'a\u00ff', '\u007f', 'é', 'e\u0301', 'ß', '中文', '日本', '😀', '😀😀', '\uffff', '\n', 'tab\there', LONG,
-  'a', '😀', '', // repeated values: ties ordered by id
+  '',
+  ' ',
+  ':',
+  '::',
+  '{',
+  '}',
+  '{OddValueItem}',
+  '*',
+  '?',
+  '[a-z]',
+  '\\',
+  'a:b',
+  'a',
+  'A',
+  'a\0',
+  '\0',
+  '\0\0',
+  'a\0b',
+  'a\0\0',
+  'a\u0001',
+  'a\u00ff',
+  '\u007f',
+  'é',
+  'e\u0301',
+  'ß',
+  '中文',
+  '日本',
+  '😀',
+  '😀😀',
+  '\uffff',
+  '\n',
+  'tab\there',
+  LONG,
+  'a',
+  '😀',
+  '', // repeated values: ties ordered by id
 ];
 const NUMBERS = [
-  0, -0, 1, -1, 0.5, -0.5, 0.1 + 0.2, 1e-7, -1e-7, 123456789.123, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 1e21, -1e21,
-  Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE, -Number.MIN_VALUE, 1e308, 7, 7, -3,
+  0,
+  -0,
+  1,
+  -1,
+  0.5,
+  -0.5,
+  0.1 + 0.2,
+  1e-7,
+  -1e-7,
+  123456789.123,
+  2 ** 53,
+  2 ** 53 + 2,
+  -(2 ** 53),
+  1e21,
+  -1e21,
+  Number.MAX_VALUE,
+  -Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  -Number.MIN_VALUE,
+  1e308,
+  7,
+  7,
+  -3,
 ];
 const DATES = [
-  new Date(0), new Date(-1), new Date(1), new Date('1900-01-01T00:00:00Z'), new Date('1969-07-20T20:17:00Z'),
-  new Date(-8.64e15), new Date(8.64e15), new Date('2038-01-19T03:14:08Z'), new Date('1600-02-29T12:00:00.001Z'),
+  new Date(0),
+  new Date(-1),
+  new Date(1),
+  new Date('1900-01-01T00:00:00Z'),
+  new Date('1969-07-20T20:17:00Z'),
+  new Date(-8.64e15),
+  new Date(8.64e15),
+  new Date('2038-01-19T03:14:08Z'),
+  new Date('1600-02-29T12:00:00.001Z'),
 ];
 const rows: Row[] = [];
 const numberRows: Row[] = [];
@@ -45,7 +106,13 @@ const numberRows: Row[] = [];
 beforeAll(async () => {
   for (let i = 0; i < STRINGS.length; i++) {
     const value = STRINGS[i];
-    const input = { text: value, tag: value, handle: STRINGS.indexOf(value) === i ? value : undefined, rank: i % 3, label: STRINGS[(i + 5) % STRINGS.length] };
+    const input = {
+      text: value,
+      tag: value,
+      handle: STRINGS.indexOf(value) === i ? value : undefined,
+      rank: i % 3,
+      label: STRINGS[(i + 5) % STRINGS.length],
+    };
     const item = await OddValueItem.create(input);
     rows.push({ id: item.id, ...input });
   }
@@ -108,9 +175,13 @@ describe('odd strings', () => {
   it('work as scope values', async () => {
     for (const value of new Set(STRINGS)) {
       const where = { tag: value, rank: { gte: 0 } };
-      expect(await OddValueItem.findIds(where, { orderBy: { rank: 'desc' } })).toEqual(expectedIds(rows, where, { orderBy: { rank: 'desc' } }));
+      expect(await OddValueItem.findIds(where, { orderBy: { rank: 'desc' } })).toEqual(
+        expectedIds(rows, where, { orderBy: { rank: 'desc' } }),
+      );
       const byLabel = { tag: value, label: { gte: '' } };
-      expect(await OddValueItem.findIds(byLabel, { orderBy: { label: 'asc' } })).toEqual(expectedIds(rows, byLabel, { orderBy: { label: 'asc' } }));
+      expect(await OddValueItem.findIds(byLabel, { orderBy: { label: 'asc' } })).toEqual(
+        expectedIds(rows, byLabel, { orderBy: { label: 'asc' } }),
+      );
     }
   });
 
@@ -148,10 +219,32 @@ describe('odd numbers and Dates', () => {
   });
 
   it('answer ranges at the edges of doubles', async () => {
-    const bounds = [0, -0, Number.MIN_VALUE, -Number.MIN_VALUE, Number.MAX_VALUE, -Number.MAX_VALUE, 2 ** 53, 2 ** 53 + 1, 1e21, 0.30000000000000004, 7];
+    const bounds = [
+      0,
+      -0,
+      Number.MIN_VALUE,
+      -Number.MIN_VALUE,
+      Number.MAX_VALUE,
+      -Number.MAX_VALUE,
+      2 ** 53,
+      2 ** 53 + 1,
+      1e21,
+      0.30000000000000004,
+      7,
+    ];
     for (const bound of bounds) {
-      for (const where of [{ n: { gt: bound } }, { n: { gte: bound } }, { n: { lt: bound } }, { n: { lte: bound } }, { n: bound }, { n: { in: [bound, 1] } }]) {
-        expect([where, await OddNumberItem.findIds(where, { orderBy: { n: 'asc' } })]).toEqual([where, expectedIds(numberRows, where, { orderBy: { n: 'asc' } })]);
+      for (const where of [
+        { n: { gt: bound } },
+        { n: { gte: bound } },
+        { n: { lt: bound } },
+        { n: { lte: bound } },
+        { n: bound },
+        { n: { in: [bound, 1] } },
+      ]) {
+        expect([where, await OddNumberItem.findIds(where, { orderBy: { n: 'asc' } })]).toEqual([
+          where,
+          expectedIds(numberRows, where, { orderBy: { n: 'asc' } }),
+        ]);
       }
     }
   });
@@ -160,7 +253,10 @@ describe('odd numbers and Dates', () => {
     const bounds = [new Date(-1), new Date(0), new Date('1900-01-01T00:00:00Z'), new Date(-8.64e15), new Date(8.64e15)];
     for (const bound of bounds) {
       for (const where of [{ at: { gt: bound } }, { at: { gte: bound } }, { at: { lt: bound } }, { at: { lte: bound } }, { at: bound }]) {
-        expect([where, await OddNumberItem.findIds(where, { orderBy: { at: 'desc' } })]).toEqual([where, expectedIds(numberRows, where, { orderBy: { at: 'desc' } })]);
+        expect([where, await OddNumberItem.findIds(where, { orderBy: { at: 'desc' } })]).toEqual([
+          where,
+          expectedIds(numberRows, where, { orderBy: { at: 'desc' } }),
+        ]);
       }
     }
   });

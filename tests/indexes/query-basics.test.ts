@@ -50,9 +50,19 @@ describe('queries run inside Redis', () => {
     expect(ids(await QPost.findBy({}, { orderBy: { score: 'desc' }, limit: 4 }))).toEqual(['31', '29', '19', '9']);
     expect(ids(await QPost.findBy({}, { orderBy: { score: 'asc' }, limit: 5 }))).toEqual(['10', '20', '30', '1', '11']);
     expect(ids(await QPost.findBy({}, { orderBy: { score: 'asc' }, offset: 29 }))).toEqual(['29', '31']);
-    expect(ids(await QPost.findBy({ topic: 't0' }, { orderBy: { score: 'asc' } }))).toEqual(
-      ['30', '21', '12', '3', '24', '15', '6', '27', '18', '9', '31'],
-    );
+    expect(ids(await QPost.findBy({ topic: 't0' }, { orderBy: { score: 'asc' } }))).toEqual([
+      '30',
+      '21',
+      '12',
+      '3',
+      '24',
+      '15',
+      '6',
+      '27',
+      '18',
+      '9',
+      '31',
+    ]);
   });
 
   it('reads sortable strings in lexicographic order, with ranges and startsWith', async () => {

@@ -71,7 +71,13 @@ describe('-0 and 0 in an ordered page', () => {
     expect(await Zero.findIds({ n: { lte: 0 } }, { orderBy: { n: 'asc' } })).toEqual(['998', '999', '1000', '1001']);
     expect(await Zero.findIds({ n: { lte: 0 } }, { orderBy: { n: 'desc' } })).toEqual(['1001', '1000', '999', '998']);
     expect(await Zero.findIds({ n: 0 }, { orderBy: { n: 'asc' }, offset: 1, limit: 2 })).toEqual(['999', '1000']);
-    expect((await Zero.findBy({}, { orderBy: { n: 'asc' }, limit: 5 })).map((item) => item.id)).toEqual(['998', '999', '1000', '1001', '1']);
+    expect((await Zero.findBy({}, { orderBy: { n: 'asc' }, limit: 5 })).map((item) => item.id)).toEqual([
+      '998',
+      '999',
+      '1000',
+      '1001',
+      '1',
+    ]);
     expect(await Zero.findIds({}, { orderBy: { n: 'asc' }, offset: 3, limit: 2 })).toEqual(['1001', '1']);
   });
 });
@@ -91,12 +97,13 @@ describe('bad `in` lists and absent conditions', () => {
   });
 
   it('refuse a hole in a sparse `in` array with QueryError, on every kind of index', async () => {
-    // eslint-disable-next-line no-sparse-arrays
     const sparse = [, 'red'] as string[];
     for (const where of [{ color: { in: sparse } }, { n: { in: [, 2] as number[] } }, { word: { in: sparse } }]) {
       await expect(Holes.findIds(where)).rejects.toThrow(QueryError);
     }
-    await expect(Holes.findIds({ color: { in: sparse } })).rejects.toThrow('EdgeHoles.color: in has a hole at index 0 (a sparse array); absent values are not indexed');
+    await expect(Holes.findIds({ color: { in: sparse } })).rejects.toThrow(
+      'EdgeHoles.color: in has a hole at index 0 (a sparse array); absent values are not indexed',
+    );
   });
 
   it('answer `in: []` with nothing where an index could answer it, and with QueryError where none could', async () => {
@@ -120,6 +127,8 @@ describe('a case-insensitive unique attribute', () => {
         @Attr() @Index({ scope: 'email' }) at?: number;
       }
       return CiScope;
-    }).toThrow(new SchemaError('CiScope.at: scope email has a case-insensitive @Unique, and a scope is matched exactly; scope by another attribute'));
+    }).toThrow(
+      new SchemaError('CiScope.at: scope email has a case-insensitive @Unique, and a scope is matched exactly; scope by another attribute'),
+    );
   });
 });

@@ -25,7 +25,17 @@ const redis = useTestRedis();
 
 beforeAll(async () => {
   for (let i = 0; i < 12; i++) {
-    await RefusedItem.create({ n: i, tag: `t${i % 2}`, flag: i % 3 === 0, title: `x${i}`, body: 'b', views: i, owner: `o${i % 2}`, at: new Date(i), code: `c${i}` });
+    await RefusedItem.create({
+      n: i,
+      tag: `t${i % 2}`,
+      flag: i % 3 === 0,
+      title: `x${i}`,
+      body: 'b',
+      views: i,
+      owner: `o${i % 2}`,
+      at: new Date(i),
+      code: `c${i}`,
+    });
   }
 });
 
@@ -65,17 +75,32 @@ async function expectRefused(where: unknown, options: Record<string, unknown>, m
 
 describe('refused queries', () => {
   const cases: Array<[string, unknown, Record<string, unknown>, RegExp]> = [
-    ['equality on an attribute without an index', { body: 'b' }, {}, /RefusedItem\.body: equality needs @Index\(\) \(or @Unique\(\)\) on body/],
+    [
+      'equality on an attribute without an index',
+      { body: 'b' },
+      {},
+      /RefusedItem\.body: equality needs @Index\(\) \(or @Unique\(\)\) on body/,
+    ],
     ['in on an attribute without an index', { views: { in: [1, 2] } }, {}, /RefusedItem\.views: equality needs @Index\(\)/],
     ['a range on a number without an index', { views: { gt: 1 } }, {}, /RefusedItem\.views: ranges and ordering need @Index\(\) on views/],
-    ['a range on a plain string (cast past the types)', { tag: { gt: 'a' } }, {}, /RefusedItem\.tag: .*@Index\(\{ sortable: true \}\) on tag/],
+    [
+      'a range on a plain string (cast past the types)',
+      { tag: { gt: 'a' } },
+      {},
+      /RefusedItem\.tag: .*@Index\(\{ sortable: true \}\) on tag/,
+    ],
     ['startsWith on a plain string', { tag: { startsWith: 't' } }, {}, /@Index\(\{ sortable: true \}\) on tag/],
     ['startsWith on a number', { n: { startsWith: '1' } }, {}, /RefusedItem\.n: startsWith applies to sortable strings/],
     ['a range on a boolean', { flag: { gt: false } }, {}, /RefusedItem\.flag: gt applies to numbers, Dates and sortable strings/],
     ['startsWith on a boolean', { flag: { startsWith: 't' } }, {}, /RefusedItem\.flag: startsWith applies to sortable strings$/],
     ['an unindexed attribute inside an OR', { OR: [{ n: 1 }, { body: 'b' }] }, {}, /body: equality needs @Index\(\)/],
     ['an unindexed attribute inside a nested OR', { tag: 't0', OR: [{ n: 1 }, { OR: [{ views: 3 }] }] }, {}, /views: equality needs/],
-    ['a range on a scoped-only index without its scope', { at: { gte: new Date(0) } }, {}, /RefusedItem\.at: its index is scoped by owner; add an equality on owner/],
+    [
+      'a range on a scoped-only index without its scope',
+      { at: { gte: new Date(0) } },
+      {},
+      /RefusedItem\.at: its index is scoped by owner; add an equality on owner/,
+    ],
     ['an unknown attribute', { nope: 1 }, {}, /RefusedItem has no attribute nope/],
     ['the id as an attribute', { id: '1' }, {}, /RefusedItem has no attribute id/],
     ['an unknown operator', { n: { between: [1, 2] } }, {}, /RefusedItem\.n: unknown operator between/],
@@ -104,14 +129,44 @@ describe('refused queries', () => {
     ['a bigint for a number', { n: 10n }, {}, /RefusedItem\.n: cannot compare with 10n/],
     ['an array as a value', { n: [25, 50] }, {}, /RefusedItem\.n: cannot compare with an array/],
     ['an object with no prototype as an operand', { n: { gt: Object.create(null) } }, {}, /RefusedItem\.n: cannot compare with an object/],
-    ['orderBy on an attribute without an index', {}, { orderBy: { views: 'asc' } }, /RefusedItem\.views: orderBy needs @Index\(\) on views/],
+    [
+      'orderBy on an attribute without an index',
+      {},
+      { orderBy: { views: 'asc' } },
+      /RefusedItem\.views: orderBy needs @Index\(\) on views/,
+    ],
     ['orderBy on a plain string', {}, { orderBy: { tag: 'asc' } }, /RefusedItem\.tag: orderBy needs @Index\(\{ sortable: true \}\) on tag/],
-    ['orderBy on a boolean', {}, { orderBy: { flag: 'desc' } }, /RefusedItem\.flag: orderBy applies to numbers, Dates and sortable strings, not to a boolean attribute/],
-    ['equality on a scoped-only index without its scope', { at: new Date(3) }, {}, /RefusedItem\.at: its index is scoped by owner; add an equality on owner/],
-    ['in on a scoped-only index without its scope', { at: { in: [new Date(3), new Date(4)] } }, {}, /RefusedItem\.at: its index is scoped by owner/],
+    [
+      'orderBy on a boolean',
+      {},
+      { orderBy: { flag: 'desc' } },
+      /RefusedItem\.flag: orderBy applies to numbers, Dates and sortable strings, not to a boolean attribute/,
+    ],
+    [
+      'equality on a scoped-only index without its scope',
+      { at: new Date(3) },
+      {},
+      /RefusedItem\.at: its index is scoped by owner; add an equality on owner/,
+    ],
+    [
+      'in on a scoped-only index without its scope',
+      { at: { in: [new Date(3), new Date(4)] } },
+      {},
+      /RefusedItem\.at: its index is scoped by owner/,
+    ],
     ['an object value on a JSON attribute', { meta: { a: 1 } }, {}, /RefusedItem\.meta: JSON attributes cannot be indexed or queried/],
-    ['orderBy on a scoped-only index without its scope', { n: { gt: 1 } }, { orderBy: { at: 'desc' } }, /RefusedItem\.at: orderBy uses an index scoped by owner/],
-    ['orderBy on a scoped-only index with two scope values', { owner: { in: ['o0', 'o1'] } }, { orderBy: { at: 'desc' } }, /scoped by owner/],
+    [
+      'orderBy on a scoped-only index without its scope',
+      { n: { gt: 1 } },
+      { orderBy: { at: 'desc' } },
+      /RefusedItem\.at: orderBy uses an index scoped by owner/,
+    ],
+    [
+      'orderBy on a scoped-only index with two scope values',
+      { owner: { in: ['o0', 'o1'] } },
+      { orderBy: { at: 'desc' } },
+      /scoped by owner/,
+    ],
     // Object.keys leaves symbols out: each would be dropped, and the query match every object
     ['a symbol key alone', { [Symbol('x')]: 1 }, {}, /^RefusedItem has no attribute Symbol\(x\)$/],
     ['a symbol key beside an attribute', { tag: 't0', [Symbol('x')]: 1 }, {}, /^RefusedItem has no attribute Symbol\(x\)$/],
@@ -136,7 +191,9 @@ describe('refused queries', () => {
   });
 
   it.each([0, -1, 1.5, NaN, Infinity])('iterate with batchSize %p', async (batchSize) => {
-    await expect(RefusedItem.iterate({ tag: 't0' }, { batchSize }).next()).rejects.toThrow(/RefusedItem: batchSize must be a whole number >= 1/);
+    await expect(RefusedItem.iterate({ tag: 't0' }, { batchSize }).next()).rejects.toThrow(
+      /RefusedItem: batchSize must be a whole number >= 1/,
+    );
   });
 
   it('a symbol key that is not enumerable is no key of the where, as for any other property', async () => {
@@ -196,6 +253,8 @@ describe('a custom codec whose values are plain objects', () => {
     expect(await PlacedItem.findIds({ home: { in: [{ x: 1, y: 2 }] } } as unknown as Where<PlacedItem>)).toEqual([here.id]);
     const error = await PlacedItem.findIds({ home: { x: 1, y: 2 } } as unknown as Where<PlacedItem>).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(QueryError);
-    expect((error as Error).message).toBe('PlacedItem.home: unknown operator x (a value that is a plain object is compared with { in: [value] })');
+    expect((error as Error).message).toBe(
+      'PlacedItem.home: unknown operator x (a value that is a plain object is compared with { in: [value] })',
+    );
   });
 });

@@ -145,13 +145,24 @@ describe('AND and OR', () => {
     ['two equalities', { color: 'red', flag: true }],
     ['equality and a range', { color: 'blue', n: { gte: 3 } }],
     ['a range on each of three attributes', { n: { gt: 0 }, at: { lt: day(10) }, word: { gte: 'b' } }],
-    ['every attribute at once', { n: { gte: -3 }, at: { gte: day(-10) }, word: { startsWith: '' }, color: { in: COLORS }, flag: { in: [true, false] } }],
+    [
+      'every attribute at once',
+      { n: { gte: -3 }, at: { gte: day(-10) }, word: { startsWith: '' }, color: { in: COLORS }, flag: { in: [true, false] } },
+    ],
     ['a unique value and another condition', { code: 'C7', flag: true }],
     ['an in and a startsWith', { color: { in: ['red', 'green'] }, word: { startsWith: 'ba' } }],
     ['OR of two equalities', { OR: [{ color: 'red' }, { flag: false }] }],
     ['OR of one branch', { OR: [{ n: { lt: 0 } }] }],
     ['OR of three ranges on one attribute', { OR: [{ n: { lt: -1 } }, { n: { gte: 3, lt: 4 } }, { n: { gt: 10 } }] }],
-    ['OR with an AND in each branch', { OR: [{ color: 'red', n: { gt: 5 } }, { color: 'blue', word: { startsWith: 'a' } }] }],
+    [
+      'OR with an AND in each branch',
+      {
+        OR: [
+          { color: 'red', n: { gt: 5 } },
+          { color: 'blue', word: { startsWith: 'a' } },
+        ],
+      },
+    ],
     ['OR inside an AND', { flag: true, OR: [{ color: 'green' }, { n: { lte: 0 } }] }],
     ['OR inside AND inside OR', { OR: [{ color: 'red', OR: [{ n: 1 }, { n: 2 }, { word: 'band' }] }, { at: { lt: day(-8) } }] }],
     ['OR inside OR', { OR: [{ OR: [{ n: 0 }, { n: 1 }] }, { OR: [{ word: 'zebra' }, { code: 'C3' }] }] }],

@@ -69,7 +69,11 @@ beforeAll(async () => {
     mixedRows.push({ id: item.id, score });
   }
   for (let i = 0; i < 40; i++) {
-    const input = { score: i % 5 === 0 ? undefined : i % 3, name: i % 4 === 0 ? undefined : ['k', 'kk'][i % 2], parity: i % 2 ? 'odd' : 'even' };
+    const input = {
+      score: i % 5 === 0 ? undefined : i % 3,
+      name: i % 4 === 0 ? undefined : ['k', 'kk'][i % 2],
+      parity: i % 2 ? 'odd' : 'even',
+    };
     const item = await PagedUuidItem.create(input);
     uuidRows.push({ id: item.id, ...input });
   }
@@ -94,7 +98,11 @@ describe('ties are ordered by id, numerically for sequence ids', () => {
     expect(await TiedItem.findIds({ group: 'odd' }, { orderBy: { [attribute]: 'asc' } })).toEqual(odd);
     expect(await TiedItem.findIds({ group: 'odd' }, { orderBy: { [attribute]: 'desc' } })).toEqual([...odd].reverse());
     expect(await TiedItem.findIds({ group: 'odd' }, { orderBy: { [attribute]: 'asc' }, offset: 4, limit: 3 })).toEqual(['9', '11', '13']);
-    expect(await TiedItem.findIds({ group: 'even' }, { orderBy: { [attribute]: 'desc' }, offset: 2, limit: 3 })).toEqual(['100', '98', '96']);
+    expect(await TiedItem.findIds({ group: 'even' }, { orderBy: { [attribute]: 'desc' }, offset: 2, limit: 3 })).toEqual([
+      '100',
+      '98',
+      '96',
+    ]);
   });
 
   it('the default order is by id, numerically', async () => {
@@ -105,7 +113,15 @@ describe('ties are ordered by id, numerically for sequence ids', () => {
 });
 
 describe('every page of every order matches the documented order', () => {
-  const ORDERS = [undefined, { score: 'asc' }, { score: 'desc' }, { name: 'asc' }, { name: 'desc' }, { at: 'asc' }, { at: 'desc' }] as const;
+  const ORDERS = [
+    undefined,
+    { score: 'asc' },
+    { score: 'desc' },
+    { name: 'asc' },
+    { name: 'desc' },
+    { at: 'asc' },
+    { at: 'desc' },
+  ] as const;
   // [label, where, every offset (else a sample)]: the first two are the two ways of reading a page.
   const WHERES: Array<[string, Record<string, unknown> | undefined, boolean]> = [
     ['no where', undefined, true],
@@ -128,7 +144,9 @@ describe('every page of every order matches the documented order', () => {
       const full = expectedIds(rows, where, { orderBy });
       const wanted = pages.map(({ offset, limit }) => full.slice(offset, limit === undefined ? undefined : offset + limit));
       const wrong = options.filter((_o, i) => JSON.stringify(answers[i]) !== JSON.stringify(wanted[i]));
-      expect(wrong.slice(0, 3).map((option) => ({ option, got: answers[options.indexOf(option)], wanted: wanted[options.indexOf(option)] }))).toEqual([]);
+      expect(
+        wrong.slice(0, 3).map((option) => ({ option, got: answers[options.indexOf(option)], wanted: wanted[options.indexOf(option)] })),
+      ).toEqual([]);
     });
   });
 
@@ -166,7 +184,10 @@ describe('groups of one id beside tie groups', () => {
     expect(await MixedItem.findIds({}, { orderBy: { score: direction } })).toEqual(full);
     const pages = Array.from({ length: MIXED + 2 }, (_, offset) => [1, 2, 3, 7, 25, undefined].map((limit) => ({ offset, limit }))).flat();
     const answers = await Promise.all(pages.map((page) => MixedItem.findIds({}, { orderBy: { score: direction }, ...page })));
-    const wrong = pages.filter(({ offset, limit }, i) => JSON.stringify(answers[i]) !== JSON.stringify(full.slice(offset, limit === undefined ? undefined : offset + limit)));
+    const wrong = pages.filter(
+      ({ offset, limit }, i) =>
+        JSON.stringify(answers[i]) !== JSON.stringify(full.slice(offset, limit === undefined ? undefined : offset + limit)),
+    );
     expect(wrong.slice(0, 3)).toEqual([]);
     const ranged = await MixedItem.findIds({ score: { gte: 15, lte: 201 } }, { orderBy: { score: direction }, offset: 10, limit: 30 });
     expect(ranged).toEqual(expectedIds(mixedRows, { score: { gte: 15, lte: 201 } }, { orderBy: { score: direction } }).slice(10, 40));
@@ -192,7 +213,8 @@ describe('page edges', () => {
     const options = { orderBy: { name: 'desc' }, offset: 10, limit: 20 } as const;
     const found = await PagedItem.findBy({ parity: 'even' }, options);
     expect(ids(found)).toEqual(await PagedItem.findIds({ parity: 'even' }, options));
-    for (const item of found) expect(JSON.parse(JSON.stringify(item))).toEqual(JSON.parse(JSON.stringify(rows.find((row) => row.id === item.id))));
+    for (const item of found)
+      expect(JSON.parse(JSON.stringify(item))).toEqual(JSON.parse(JSON.stringify(rows.find((row) => row.id === item.id))));
   });
 });
 

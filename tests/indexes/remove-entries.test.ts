@@ -57,7 +57,15 @@ describe('remove() of an indexed model', () => {
 describe('removeMany of an indexed model', () => {
   it('takes every entry of every kind with the objects of one call; a missing id is reported, the others stay', async () => {
     const items = await createAll(INPUTS);
-    const kept = await RemovedEntryItem.create({ tag: 'a', email: 'kept@example.com', code: 99, points: 3, name: 'k', title: 'k', level: -0 });
+    const kept = await RemovedEntryItem.create({
+      tag: 'a',
+      email: 'kept@example.com',
+      code: 99,
+      points: 3,
+      name: 'k',
+      title: 'k',
+      level: -0,
+    });
     const ids = items.map((item) => item.id!);
     const result = await RemovedEntryItem.removeMany([...ids, '424242']);
     expect(result.removed).toEqual(ids);

@@ -69,7 +69,9 @@ describe('within one scope value', () => {
   it('counts per scope value', async () => {
     for (const userId of USERS) {
       expect(await ScopedPost.count({ userId })).toBe(expectedIds(rows, { userId }).length);
-      expect(await ScopedPost.count({ userId, postedAt: { gte: t(20) } })).toBe(expectedIds(rows, { userId, postedAt: { gte: t(20) } }).length);
+      expect(await ScopedPost.count({ userId, postedAt: { gte: t(20) } })).toBe(
+        expectedIds(rows, { userId, postedAt: { gte: t(20) } }).length,
+      );
     }
     expect(await ScopedPost.count({ userId: 'nobody' })).toBe(0);
     expect(await ScopedPost.count({ userId: { in: ['u1', 'u2'] } })).toBe(expectedIds(rows, { userId: { in: ['u1', 'u2'] } }).length);
@@ -85,7 +87,12 @@ describe('within one scope value', () => {
   it('the scope combined with other conditions, or pinned inside OR branches', async () => {
     await check({ userId: 'u1', pinned: false }, { orderBy: { postedAt: 'desc' }, limit: 5 });
     await check({ userId: 'u2', OR: [{ postedAt: { lt: t(10) } }, { postedAt: { gte: t(40) } }] }, { orderBy: { postedAt: 'asc' } });
-    await check({ OR: [{ userId: 'u1', postedAt: { gte: t(30) } }, { userId: 'u2', title: { startsWith: 'post 0' } }] });
+    await check({
+      OR: [
+        { userId: 'u1', postedAt: { gte: t(30) } },
+        { userId: 'u2', title: { startsWith: 'post 0' } },
+      ],
+    });
     await check({ OR: [{ userId: 'u1' }, { room: 0, points: 4 }] });
     await check({ room: 1, OR: [{ userId: 'u1', postedAt: { lt: t(20) } }, { points: 0 }] }, { orderBy: { points: 'desc' } });
   });
@@ -106,7 +113,9 @@ describe('objects without a scope value', () => {
     const base = `${redis.prefix}:{ScopedPost}`;
     const scoped = (await keysUnder(redis.raw, base)).filter((key) => key.includes('@userId:'));
     for (const key of scoped) {
-      const members = key.includes(':lex:') ? (await redis.raw.zRange(key, 0, -1)).map((m) => m.slice(m.lastIndexOf('\0') + 2)) : await redis.raw.zRange(key, 0, -1);
+      const members = key.includes(':lex:')
+        ? (await redis.raw.zRange(key, 0, -1)).map((m) => m.slice(m.lastIndexOf('\0') + 2))
+        : await redis.raw.zRange(key, 0, -1);
       expect(members).not.toEqual(expect.arrayContaining([loose[0]]));
     }
     expect(await ScopedPost.findIds({}, {})).toEqual(expect.arrayContaining(loose));
@@ -126,7 +135,9 @@ describe('moving between scope values', () => {
     expect(await ScopedPost.findIds({ room: 6, points: 9 })).toEqual([post.id]);
     expect(await ScopedPost.count({ room: 5 })).toBe(0);
     const base = `${redis.prefix}:{ScopedPost}`;
-    expect(await redis.raw.exists([`${base}:idx:postedAt@userId:mover-a`, `${base}:lex:title@userId:mover-a`, `${base}:idx:points@room:5`])).toBe(0);
+    expect(
+      await redis.raw.exists([`${base}:idx:postedAt@userId:mover-a`, `${base}:lex:title@userId:mover-a`, `${base}:idx:points@room:5`]),
+    ).toBe(0);
     await expectIndexesConsistent(ScopedPost, redis.raw, redis.prefix);
 
     post.userId = undefined; // out of every scoped index of userId

@@ -21,7 +21,15 @@ const transpiled = ts.transpileModule(
     '  @Attr() @Index({ sortable: true }) name!: SortableString;',
     '}',
   ].join('\n'),
-  { compilerOptions: { experimentalDecorators: true, emitDecoratorMetadata: true, isolatedModules: true, module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } },
+  {
+    compilerOptions: {
+      experimentalDecorators: true,
+      emitDecoratorMetadata: true,
+      isolatedModules: true,
+      module: ts.ModuleKind.CommonJS,
+      target: ts.ScriptTarget.ES2022,
+    },
+  },
 ).outputText;
 
 // The same model, its metadata written as that compiler writes it (the test runs under either kind of compiler).
@@ -32,7 +40,9 @@ class SsPerson extends BaseEntity {
 
 describe('SortableString, a type with a value of the same name', () => {
   it('is what a file-by-file compiler emits as the design:type, when there is such a value', () => {
-    expect(transpiled).toMatch(/__metadata\("design:type", typeof \(_a = typeof redis_record_1\.SortableString !== "undefined" && redis_record_1\.SortableString\) === "function" \? _a : Object\)/);
+    expect(transpiled).toMatch(
+      /__metadata\("design:type", typeof \(_a = typeof redis_record_1\.SortableString !== "undefined" && redis_record_1\.SortableString\) === "function" \? _a : Object\)/,
+    );
     expect(typeof SortableString).toBe('function');
     expect(Reflect.getMetadata('design:type', SsPerson.prototype, 'name')).toBe(SortableString);
   });

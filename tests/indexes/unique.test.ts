@@ -27,7 +27,13 @@ async function snapshot(model: string): Promise<Record<string, unknown>> {
   for (const key of await keysUnder(redis.raw, `${redis.prefix}:{${model}}`)) {
     const type = await redis.raw.type(key);
     state[key] =
-      type === 'hash' ? await redis.raw.hGetAll(key) : type === 'zset' ? await redis.raw.zRangeWithScores(key, 0, -1) : type === 'set' ? (await redis.raw.sMembers(key)).sort() : await redis.raw.get(key);
+      type === 'hash'
+        ? await redis.raw.hGetAll(key)
+        : type === 'zset'
+          ? await redis.raw.zRangeWithScores(key, 0, -1)
+          : type === 'set'
+            ? (await redis.raw.sMembers(key)).sort()
+            : await redis.raw.get(key);
   }
   return state;
 }
@@ -115,7 +121,9 @@ describe('unique values', () => {
 
 describe('concurrent claims of one value', () => {
   it('20 creates in flight on one connection: exactly one wins', async () => {
-    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => UniqueAccount.create({ email: i % 2 ? 'RACE@x.io' : 'race@X.io', note: String(i) })));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => UniqueAccount.create({ email: i % 2 ? 'RACE@x.io' : 'race@X.io', note: String(i) })),
+    );
     const won = outcomes.filter((outcome) => outcome.status === 'fulfilled');
     const lost = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
     expect(won).toHaveLength(1);
@@ -151,7 +159,10 @@ describe('concurrent claims of one value', () => {
       for (const worker of workers) worker.go();
       const codes = await Promise.all(workers.map((worker) => worker.finished));
       const lines = workers.flatMap((worker) => worker.lines);
-      expect({ codes, stderr: workers.map((worker) => worker.stderr()).filter(Boolean) }).toEqual({ codes: codes.map(() => 0), stderr: [] });
+      expect({ codes, stderr: workers.map((worker) => worker.stderr()).filter(Boolean) }).toEqual({
+        codes: codes.map(() => 0),
+        stderr: [],
+      });
       expect(lines.filter((line) => line.startsWith('ok '))).toHaveLength(1);
       expect(lines.filter((line) => line === 'unique email')).toHaveLength(19);
       expect(lines).toHaveLength(20);

@@ -34,7 +34,11 @@ beforeAll(async () => {
   }
 });
 
-const WHERES = [{ sensor: 's0', value: { gte: 3, lte: 9 } }, { sensor: 's1', value: 4 }, { sensor: 's1', value: { gt: 100 } }];
+const WHERES = [
+  { sensor: 's0', value: { gte: 3, lte: 9 } },
+  { sensor: 's1', value: 4 },
+  { sensor: 's1', value: { gt: 100 } },
+];
 
 describe.each([
   ['a model', ClusterReading, rows],

@@ -148,20 +148,23 @@ const WINDOWS: Array<Record<string, unknown>> = [
 ];
 
 describe('a where one index window answers', () => {
-  it.each(WINDOWS.map((where) => [JSON.stringify(where), where]))('%s: ids, pages and count as the oracle, from window.lua', async (_, where) => {
-    const expected = expectedIds(rows, where);
-    const used = await scriptsRun(async () => {
-      expect(await Reading.findIds(where as never)).toEqual(expected);
-      for (const offset of new Set([0, 1, 9, 10, 99, 100, Math.max(0, expected.length - 1), expected.length, expected.length + 5])) {
-        for (const limit of [0, 1, 3, 100]) {
-          expect(await Reading.findIds(where as never, { offset, limit })).toEqual(expected.slice(offset, offset + limit));
+  it.each(WINDOWS.map((where) => [JSON.stringify(where), where]))(
+    '%s: ids, pages and count as the oracle, from window.lua',
+    async (_, where) => {
+      const expected = expectedIds(rows, where);
+      const used = await scriptsRun(async () => {
+        expect(await Reading.findIds(where as never)).toEqual(expected);
+        for (const offset of new Set([0, 1, 9, 10, 99, 100, Math.max(0, expected.length - 1), expected.length, expected.length + 5])) {
+          for (const limit of [0, 1, 3, 100]) {
+            expect(await Reading.findIds(where as never, { offset, limit })).toEqual(expected.slice(offset, offset + limit));
+          }
+          expect(await Reading.findIds(where as never, { offset })).toEqual(expected.slice(offset));
         }
-        expect(await Reading.findIds(where as never, { offset })).toEqual(expected.slice(offset));
-      }
-      expect(await Reading.count(where as never)).toBe(expected.length);
-    });
-    expect(new Set(used)).toEqual(new Set(['window.lua']));
-  });
+        expect(await Reading.count(where as never)).toBe(expected.length);
+      });
+      expect(new Set(used)).toEqual(new Set(['window.lua']));
+    },
+  );
 
   it('puts ids of 1 to 4 digits in numeric order', async () => {
     const ids = await Reading.findIds({ at: { gte: new Date(0) } });
@@ -177,7 +180,9 @@ describe('a where one index window answers', () => {
   it('orderBy queries still run query.lua', async () => {
     const where = { sensor: 's1', value: { gte: 2, lte: 10 } };
     const used = await scriptsRun(async () => {
-      expect(await Reading.findIds(where, { orderBy: { value: 'desc' } })).toEqual(expectedIds(rows, where, { orderBy: { value: 'desc' } }));
+      expect(await Reading.findIds(where, { orderBy: { value: 'desc' } })).toEqual(
+        expectedIds(rows, where, { orderBy: { value: 'desc' } }),
+      );
     });
     expect(used).toEqual(['query.lua']);
   });
@@ -187,7 +192,12 @@ describe('a where one index window answers', () => {
       { value: 4, sensor: 's0' },
       { sensor: 's0', value: { in: [2, 5, 12] } },
       { sensor: 's1', OR: [{ value: 3 }, { value: { gte: 15 } }] },
-      { OR: [{ sensor: 's0', value: 3 }, { sensor: 's1', value: 3 }] },
+      {
+        OR: [
+          { sensor: 's0', value: 3 },
+          { sensor: 's1', value: 3 },
+        ],
+      },
       { sensor: 's1', value: 4, at: { gte: new Date(5000) } },
     ];
     for (const where of wheres) {
@@ -203,7 +213,10 @@ describe('a where one index window answers', () => {
   });
 
   it('a sharded model reads each shard window with window.lua and merges them', async () => {
-    for (const where of [{ sensor: 's0', value: { gte: 2, lte: 8 } }, { sensor: 's1', value: { lt: 5 } }]) {
+    for (const where of [
+      { sensor: 's0', value: { gte: 2, lte: 8 } },
+      { sensor: 's1', value: { lt: 5 } },
+    ]) {
       const expected = expectedIds(shardedRows, where);
       const used = await scriptsRun(async () => {
         expect(await ShardedReading.findIds(where)).toEqual(expected);
@@ -254,14 +267,17 @@ const oracleObjects = (source: readonly Row[], ids: readonly string[]) =>
 describe('loading every object of a score index window (findBy without offset, limit or orderBy)', () => {
   const SCORE_WINDOWS = WINDOWS.filter((where) => !('label' in where));
 
-  it.each(SCORE_WINDOWS.map((where) => [JSON.stringify(where), where]))('%s: the oracle objects, from SORT_RO, no script', async (_, where) => {
-    const expected = expectedIds(rows, where);
-    const used = await scriptsRun(async () => {
-      const found = await Reading.findBy(where as never);
-      expect(plain(found as never, READING_ATTRIBUTES)).toEqual(oracleObjects(rows, expected));
-    });
-    expect(used).toEqual(expected.length === 0 ? [] : ['SORT_RO']);
-  });
+  it.each(SCORE_WINDOWS.map((where) => [JSON.stringify(where), where]))(
+    '%s: the oracle objects, from SORT_RO, no script',
+    async (_, where) => {
+      const expected = expectedIds(rows, where);
+      const used = await scriptsRun(async () => {
+        const found = await Reading.findBy(where as never);
+        expect(plain(found as never, READING_ATTRIBUTES)).toEqual(oracleObjects(rows, expected));
+      });
+      expect(used).toEqual(expected.length === 0 ? [] : ['SORT_RO']);
+    },
+  );
 
   it('a page (offset, limit) and a lex window load with query.lua', async () => {
     const where = { sensor: 's1', value: { gte: 2, lte: 10 } };
@@ -397,8 +413,7 @@ describe('loads while other clients write into the window', () => {
             busy.n = (i * 29) % 100;
             await busy.save();
           }
-        }
-        else await (await Busy.find(pick))?.remove();
+        } else await (await Busy.find(pick))?.remove();
       }
       writing = false;
     })();
@@ -442,7 +457,9 @@ describe('a connection whose user may not run SORT_RO (ACL -@dangerous)', () => 
     const log = (await redis.raw.sendCommand(['ACL', 'LOG', '128'])) as Array<unknown[] | Record<string, unknown>>;
     const refused = log
       .map((entry) =>
-        Array.isArray(entry) ? Object.fromEntries(Array.from({ length: entry.length / 2 }, (_, i) => [String(entry[2 * i]), entry[2 * i + 1]])) : entry,
+        Array.isArray(entry)
+          ? Object.fromEntries(Array.from({ length: entry.length / 2 }, (_, i) => [String(entry[2 * i]), entry[2 * i + 1]]))
+          : entry,
       )
       .filter((entry) => entry.username === user);
     expect(refused.map((entry) => [entry.object, Number(entry.count)])).toEqual([['sort_ro', 1]]);

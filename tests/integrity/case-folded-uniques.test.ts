@@ -98,7 +98,6 @@ describe.each(MODELS.map((model) => [model.name, model] as const))('%s', (_name,
     expect(await folded(model, post.id!)).toBe('one');
     await expectClean(model);
   });
-
 });
 
 // a model without memos: a duplicate value in one that keeps them is also its object's memoMismatch, left by repair

@@ -1,4 +1,16 @@
-import { Attr, BaseEntity, BelongsTo, HasMany, Index, ManyToMany, Model, modelScope, SortableString, storedDefinitions, Unique } from '../../src';
+import {
+  Attr,
+  BaseEntity,
+  BelongsTo,
+  HasMany,
+  Index,
+  ManyToMany,
+  Model,
+  modelScope,
+  SortableString,
+  storedDefinitions,
+  Unique,
+} from '../../src';
 import { repairObject } from '../../src/integrity/apply-fix';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { expectRelationsConsistent } from '../support/relation-consistency';
@@ -56,7 +68,13 @@ async function fill(): Promise<void> {
   const ann = await IcAuthor.create({ email: 'Ann@X.io' });
   await IcAuthor.create({ email: 'bob@x.io' });
   for (let i = 1; i <= 6; i++) {
-    await IcPost.create({ topic: i % 2 ? 'redis' : 'valkey', score: i, title: `t\0${i}` as SortableString, slug: `s${i}`, authorId: ann.id } as never);
+    await IcPost.create({
+      topic: i % 2 ? 'redis' : 'valkey',
+      score: i,
+      title: `t\0${i}` as SortableString,
+      slug: `s${i}`,
+      authorId: ann.id,
+    } as never);
   }
   const tag = await IcTag.create({ label: 'db' });
   await (await IcPost.findOrFail('1')).tags.add(tag);
@@ -74,7 +92,11 @@ async function expectClean(): Promise<void> {
 }
 
 /** Damages, checks that `kind` is reported for the model, repairs, and checks all is clean again. */
-async function damageAndRepair(model: typeof IcPost | typeof IcAuthor | typeof IcTag | typeof IcLog | typeof IcNote, kind: string, damage: () => Promise<unknown>) {
+async function damageAndRepair(
+  model: typeof IcPost | typeof IcAuthor | typeof IcTag | typeof IcLog | typeof IcNote,
+  kind: string,
+  damage: () => Promise<unknown>,
+) {
   await damage();
   const found = await model.check();
   expect(found.ok).toBe(false);
@@ -116,7 +138,9 @@ describe('objects and all (invariants 1 and 2)', () => {
 
   it('an id listed under another score than its own is scored by its number again', async () => {
     const all = `${base('IcPost')}:all`;
-    const { found, repaired } = await damageAndRepair(IcPost, 'wrongEntry', () => redis.raw.zAdd(all, { score: 100, value: '5' }, { XX: true }));
+    const { found, repaired } = await damageAndRepair(IcPost, 'wrongEntry', () =>
+      redis.raw.zAdd(all, { score: 100, value: '5' }, { XX: true }),
+    );
     expect(found.violations).toEqual([expect.objectContaining({ kind: 'wrongEntry', id: '5', key: all })]);
     expect(repaired.fixed).toContain('object 5: rescored');
     expect(await redis.raw.zScore(all, '5')).toBe(5);
@@ -181,7 +205,8 @@ describe('unique values (invariant 4)', () => {
     await IcCode.saveMany(Array.from({ length: 300 }, (_, i) => IcCode.build({ code: `u${i + 1}` })));
     const uniq = `${redis.prefix}:{IcCode}:uniq:code`;
     const damage = redis.raw.multi();
-    for (let k = 1; k <= 150; k++) damage.hSet(`${redis.prefix}:{IcCode}:obj:${k + 150}`, 'code', `u${k}`).hDel(uniq, [`u${k}`, `u${k + 150}`]);
+    for (let k = 1; k <= 150; k++)
+      damage.hSet(`${redis.prefix}:{IcCode}:obj:${k + 150}`, 'code', `u${k}`).hDel(uniq, [`u${k}`, `u${k + 150}`]);
     await damage.exec();
     expect((await IcCode.check()).violations.map((v) => v.kind)).toEqual(Array(300).fill('missingEntry'));
     await IcCode.repair();
@@ -356,7 +381,9 @@ describe('keys of the wrong type (wrongType)', () => {
     const key = `${base('IcPost')}:obj:600`;
     await redis.raw.set(key, 'junk');
     const found = await IcPost.check();
-    expect(found.violations).toEqual([expect.objectContaining({ kind: 'wrongType', id: '600', key, detail: `${key} holds a string, not a hash` })]);
+    expect(found.violations).toEqual([
+      expect.objectContaining({ kind: 'wrongType', id: '600', key, detail: `${key} holds a string, not a hash` }),
+    ]);
     const repaired = await IcPost.repair();
     expect(repaired).toEqual({ found: found.violations, fixed: [], left: found.violations });
     expect(await redis.raw.get(key)).toBe('junk');
@@ -370,7 +397,9 @@ describe('keys of the wrong type (wrongType)', () => {
       await redis.raw.del(key);
       await redis.raw.set(key, 'junk');
     });
-    expect(found.violations).toContainEqual(expect.objectContaining({ kind: 'wrongType', key, detail: `${key} holds a string, not the set of index set:topic` }));
+    expect(found.violations).toContainEqual(
+      expect.objectContaining({ kind: 'wrongType', key, detail: `${key} holds a string, not the set of index set:topic` }),
+    );
     expect(found.violations).toContainEqual(expect.objectContaining({ kind: 'missingEntry', id: '1', key }));
     expect(repaired.fixed).toContain(`${key}: deleted`);
     expect((await redis.raw.sMembers(key)).sort()).toEqual(['1', '3', '5']);
@@ -405,7 +434,9 @@ describe('damage repair cannot settle: left, while the rest is repaired', () => 
     await redis.raw.sRem(`${base('IcPost')}:idx:topic:redis`, '3');
     const repaired = await IcPost.repair();
     expect(repaired.fixed).toEqual(['object 3: rebuilt']);
-    expect(repaired.left).toEqual([{ kind: 'orphanHash', model: 'IcPost', id: 'a:b', key, detail: `${key} is no object: "a:b" is not a valid id` }]);
+    expect(repaired.left).toEqual([
+      { kind: 'orphanHash', model: 'IcPost', id: 'a:b', key, detail: `${key} is no object: "a:b" is not a valid id` },
+    ]);
     expect(await redis.raw.hGetAll(key)).toEqual({ '#id': 'a:b', topic: 'x' });
     await redis.raw.del(key);
     await expectClean();
@@ -451,7 +482,13 @@ describe('damage repair cannot settle: left, while the rest is repaired', () => 
     await redis.raw.hSet(obj, 'score', 'abc');
     await redis.raw.sRem(`${base('IcPost')}:idx:topic:redis`, '5');
     const found = await IcPost.check();
-    const wrong = { kind: 'wrongEntry', model: 'IcPost', id: '5', key: `${base('IcPost')}:idx:score`, detail: `score of 5 holds "abc", not a stored number: ${base('IcPost')}:idx:score cannot hold it` };
+    const wrong = {
+      kind: 'wrongEntry',
+      model: 'IcPost',
+      id: '5',
+      key: `${base('IcPost')}:idx:score`,
+      detail: `score of 5 holds "abc", not a stored number: ${base('IcPost')}:idx:score cannot hold it`,
+    };
     expect(found.violations).toContainEqual(wrong);
     const repaired = await IcPost.repair();
     expect(repaired.fixed).toEqual([]);

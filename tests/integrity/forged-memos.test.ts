@@ -94,7 +94,7 @@ beforeEach(async () => {
 });
 
 describe('repair() of a memo whose object is gone', () => {
-  it('drops only the entries that can be its object\'s, deletes the memo and leaves everything else', async () => {
+  it("drops only the entries that can be its object's, deletes the memo and leaves everything else", async () => {
     // the memo's own dangling entries (an object 7 that is gone), beside entries that are not its
     await redis.raw.sAdd(`${sess()}:idx:user:ghost`, '7');
     await redis.raw.zAdd(`${sess()}:lex:name@user:ghost`, { score: 0, value: lex('Zed', '7') as unknown as string });
@@ -110,7 +110,7 @@ describe('repair() of a memo whose object is gone', () => {
       expect.objectContaining({
         kind: 'memoMismatch',
         id: '7',
-        detail: 'memo of 7, which is not in all; records 8 entries that cannot be its object\'s (another key or member), left as they are',
+        detail: "memo of 7, which is not in all; records 8 entries that cannot be its object's (another key or member), left as they are",
       }),
     );
     const repaired = await FmSess.repair();
@@ -125,9 +125,11 @@ describe('repair() of a memo whose object is gone', () => {
     await expectIndexesConsistent(FmPost, redis.raw, redis.prefix);
   });
 
-  it('names no foreign entry in the detail of a memo that records its object\'s entries only', async () => {
+  it("names no foreign entry in the detail of a memo that records its object's entries only", async () => {
     await redis.raw.hSet(`${sess()}:memo:8`, `S${sess()}:idx:user:ghost`, '8');
-    expect((await FmSess.check()).violations).toEqual([expect.objectContaining({ kind: 'memoMismatch', detail: 'memo of 8, which is not in all' })]);
+    expect((await FmSess.check()).violations).toEqual([
+      expect.objectContaining({ kind: 'memoMismatch', detail: 'memo of 8, which is not in all' }),
+    ]);
     await FmSess.repair();
     expect((await FmSess.check()).violations).toEqual([]);
   });
@@ -149,13 +151,13 @@ describe('removals that read a memo', () => {
     expect((await FmSess.check()).violations).toEqual([]);
   }
 
-  it('remove() drops the object\'s own entries only (remove-memo.lua)', async () => {
+  it("remove() drops the object's own entries only (remove-memo.lua)", async () => {
     const two = await forgedObject();
     await two.remove();
     await expectGone(two.id!);
   });
 
-  it('removeMany() drops each object\'s own entries only (gathered removal)', async () => {
+  it("removeMany() drops each object's own entries only (gathered removal)", async () => {
     const two = await forgedObject();
     expect(await FmSess.removeMany([two.id!])).toMatchObject({ removed: [two.id!], failed: [] });
     await expectGone(two.id!);
@@ -170,7 +172,7 @@ describe('removals that read a memo', () => {
     await expectGone(two.id!);
   });
 
-  it('repair() of an expired object\'s leftovers drops its own entries only', async () => {
+  it("repair() of an expired object's leftovers drops its own entries only", async () => {
     const two = await forgedObject();
     await redis.raw.del(`${sess()}:obj:${two.id!}`);
     await redis.raw.zRem(`${sess()}:exp`, two.id!);

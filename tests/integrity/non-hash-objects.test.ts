@@ -80,7 +80,13 @@ describe('a key that is not a hash is no object', () => {
   });
 
   it('a query loading objects, or ordering ids by a sortable string, leaves it out; one reading indexes alone lists it', async () => {
-    const [a, b, c] = (await NhNote.saveMany([{ topic: 't', title: 'a' }, { topic: 't', title: 'b' }, { topic: 't', title: 'c' }])).saved;
+    const [a, b, c] = (
+      await NhNote.saveMany([
+        { topic: 't', title: 'a' },
+        { topic: 't', title: 'b' },
+        { topic: 't', title: 'c' },
+      ])
+    ).saved;
     await overwrite('NhNote', b.id!);
     expect((await NhNote.findBy({ topic: 't' })).map(({ id }) => id)).toEqual([a.id, c.id]);
     expect(await NhNote.findIds({ topic: 't' }, { orderBy: { title: 'desc' } })).toEqual([c.id, a.id]);

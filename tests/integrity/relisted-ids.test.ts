@@ -91,7 +91,13 @@ describe('an orphan hash listed again raises the sequence in the same step', () 
     const repaired = await RlShardNote.repair();
     expect(repaired.fixed).toEqual([]);
     expect(repaired.left).toEqual([
-      { kind: 'orphanHash', model: 'RlShardNote', id: '101', key, detail: 'hash of 101 is not in all, and 101 is an id of shard 1, not of shard 0' },
+      {
+        kind: 'orphanHash',
+        model: 'RlShardNote',
+        id: '101',
+        key,
+        detail: 'hash of 101 is not in all, and 101 is an id of shard 1, not of shard 0',
+      },
     ]);
     expect(await repairObject(shards[0], '101', [])).toBe('unlistable');
     expect(await redis.raw.zScore(shards[0].keys.all, '101')).toBeNull();
@@ -109,7 +115,13 @@ describe('an id past 2^53 - 1 is no sequence id', () => {
     await RlHuge.create({ topic: 't' });
     const key = `${base('RlHuge')}:obj:${huge}`;
     await redis.raw.hSet(key, { '#id': huge, topic: 't' });
-    const left = { kind: 'orphanHash', model: 'RlHuge', id: huge, key, detail: `hash of ${huge} is not in all, where a sequence model lists sequence ids only` };
+    const left = {
+      kind: 'orphanHash',
+      model: 'RlHuge',
+      id: huge,
+      key,
+      detail: `hash of ${huge} is not in all, where a sequence model lists sequence ids only`,
+    };
     expect((await RlHuge.check()).violations).toEqual([left]);
     for (let run = 0; run < 2; run++) {
       const repaired = await RlHuge.repair();
@@ -139,7 +151,13 @@ describe('an id past 2^53 - 1 is no sequence id', () => {
 
 describe('an id in all that is no valid id', () => {
   /** What check() names and repair() leaves: the stray key itself (it may be another program's data). */
-  const stray = (key: string, id: string) => ({ kind: 'orphanHash', model: 'RlPost', id, key, detail: `${key} is no object: "${id}" is not a valid id` });
+  const stray = (key: string, id: string) => ({
+    kind: 'orphanHash',
+    model: 'RlPost',
+    id,
+    key,
+    detail: `${key} is no object: "${id}" is not a valid id`,
+  });
 
   it('with a hash naming it under its key: reported as missingHash, taken out of all with its entries, the key left', async () => {
     await RlPost.create({ topic: 't', slug: 'one' });
@@ -155,7 +173,12 @@ describe('an id in all that is no valid id', () => {
       ['orphanHash', 'a:b'],
       ['uniqueOwner', 'a:b'],
     ]);
-    expect(found.violations[0]).toEqual({ kind: 'missingHash', model: 'RlPost', id: 'a:b', detail: '"a:b" is in all, but is not a valid id: it names no object' });
+    expect(found.violations[0]).toEqual({
+      kind: 'missingHash',
+      model: 'RlPost',
+      id: 'a:b',
+      detail: '"a:b" is in all, but is not a valid id: it names no object',
+    });
     expect(found.violations).toContainEqual(stray(key, 'a:b'));
     const repaired = await RlPost.repair();
     // the object first (the entries' fixes come after), then each entry

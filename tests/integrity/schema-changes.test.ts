@@ -219,7 +219,9 @@ describe('reindex() of a model with a ttl or a cap walks its objects only when s
       const after = await deploy('ttlAfter', prefix, 'warn');
       await after.Model.count();
       expect(warn.mock.calls).toEqual([
-        ['redis-record: model ChangeTtl may hold objects without the memo its ttl or cap needs (written before it had one): run ChangeTtl.reindex()'],
+        [
+          'redis-record: model ChangeTtl may hold objects without the memo its ttl or cap needs (written before it had one): run ChangeTtl.reindex()',
+        ],
       ]);
     } finally {
       warn.mockRestore();
@@ -244,13 +246,20 @@ describe('reindex() after a unique index is added to a sharded model', () => {
     const after = await deploy('shardedUniqueAfter', prefix);
     expect(await after.Model.reindex()).toMatchObject({ added: ['unique:code'], objects: 12 });
     const { claimKey } = require('../../src/keys/claim-keys') as typeof import('../../src/keys/claim-keys');
-    const holders = await Promise.all(['v0', 'v1', 'v2'].map(async (code) => (await raw.get(claimKey(prefix, 'ChangeShardedUnique', undefined, 'code', code)))?.split(' ')[0]));
+    const holders = await Promise.all(
+      ['v0', 'v1', 'v2'].map(
+        async (code) => (await raw.get(claimKey(prefix, 'ChangeShardedUnique', undefined, 'code', code)))?.split(' ')[0],
+      ),
+    );
     expect(holders).toEqual(objects.slice(0, 3).map((object) => object.id));
     await expect(after.Model.create({ code: 'v1' })).rejects.toBeInstanceOf(after.lib.UniqueConstraintError);
     // the later holders are reported, each once, as holding a value the first one holds
     const report = await after.Model.check();
     expect(report.violations.map((v: Library.Violation) => [v.kind, v.id]).sort()).toEqual(
-      objects.slice(3).map((object) => ['duplicateUnique', object.id]).sort(),
+      objects
+        .slice(3)
+        .map((object) => ['duplicateUnique', object.id])
+        .sort(),
     );
   });
 });
@@ -279,7 +288,8 @@ describe('reindex() after a unique index is dropped from a sharded model', () =>
     const back = await deploy('shardedUniqueAfter', prefix);
     await back.Model.reindex();
     const { claimKey } = require('../../src/keys/claim-keys') as typeof import('../../src/keys/claim-keys');
-    const holderOf = async (code: string) => (await raw.get(claimKey(prefix, 'ChangeShardedUnique', undefined, 'code', code)))?.split(' ')[0];
+    const holderOf = async (code: string) =>
+      (await raw.get(claimKey(prefix, 'ChangeShardedUnique', undefined, 'code', code)))?.split(' ')[0];
     expect([await holderOf('a'), await holderOf('c'), await holderOf('b')]).toEqual([second.id, first.id, undefined]);
     expect((await back.Model.check()).violations).toEqual([]);
     await expect(back.Model.create({ code: 'b' })).resolves.toBeDefined();
@@ -302,7 +312,9 @@ describe('reindex() after indexes change in an expirable model without a ttl', (
     const result = await after.Model.reindex();
     expect(result).toMatchObject({ added: ['set:code'], dropped: ['set:colour'], objects: 3 });
     expect((await after.Model.check()).violations).toEqual([]);
-    expect(await raw.hGetAll(`${prefix}:{ChangeExpirable}:memo:${bare.id}`)).toEqual({ [`S${prefix}:{ChangeExpirable}:idx:code:x`]: bare.id });
+    expect(await raw.hGetAll(`${prefix}:{ChangeExpirable}:memo:${bare.id}`)).toEqual({
+      [`S${prefix}:{ChangeExpirable}:idx:code:x`]: bare.id,
+    });
 
     await expireNow(prefix, 'ChangeExpirable', red.id);
     await expireNow(prefix, 'ChangeExpirable', bare.id);

@@ -51,7 +51,8 @@ afterAll(async () => {
 it('stores the definition at first use, reports changed indexes once, and reindex() builds and drops them', async () => {
   const one = deploy(1);
   await one.lib.connect({ url: process.env.REDIS_URL, prefix });
-  for (let i = 1; i <= 5; i++) await one.Note.create({ topic: 't', title: `note ${6 - i}`, email: `User${i}@X.io`, colour: i % 2 ? 'red' : 'blue' } as never);
+  for (let i = 1; i <= 5; i++)
+    await one.Note.create({ topic: 't', title: `note ${6 - i}`, email: `User${i}@X.io`, colour: i % 2 ? 'red' : 'blue' } as never);
   await one.Note.scope('acme').create({ topic: 't', title: 'acme note', email: 'A@acme.io', colour: 'red' } as never);
   const stored = JSON.parse((await raw.hGet(`${prefix}#models`, 'SchemaNote'))!);
   expect(stored).toMatchObject({ name: 'SchemaNote', group: null, idStrategy: 'sequence', ttlMs: null, cap: null });

@@ -1,4 +1,19 @@
-import { Attr, BaseEntity, BelongsTo, Codec, Counter, DynamicAttrs, HasMany, Index, ManyToMany, Model, SortableString, storedDefinitions, Unique, Version } from '../../src';
+import {
+  Attr,
+  BaseEntity,
+  BelongsTo,
+  Codec,
+  Counter,
+  DynamicAttrs,
+  HasMany,
+  Index,
+  ManyToMany,
+  Model,
+  SortableString,
+  storedDefinitions,
+  Unique,
+  Version,
+} from '../../src';
 import { describeModel } from '../../src/schema/describe-model';
 import { indexName, parseDefinition, StoredDefinition, StoredDefinitionError } from '../../src/schema/stored-definition';
 import { descriptorOf } from '../../src/metadata/model-registry';
@@ -54,17 +69,49 @@ describe('parseDefinition', () => {
     ['an incomplete one', () => ({ format: 1, indexes: [] }), 'name must be a model name (1 to 64 letters, digits or _), got nothing'],
     ['another format', (d) => ({ ...d, format: 2 }), 'format must be 1, got 2'],
     ['no object', () => [1], 'it must be an object, got [1]'],
-    ['a name that breaks the model-name rule', (d) => ({ ...d, name: 'Sd{Order}' }), 'name must be a model name (1 to 64 letters, digits or _), got "Sd{Order}"'],
-    ['a group that breaks the model-name rule', (d) => ({ ...d, group: 'sd}x' }), 'group must be a model name (1 to 64 letters, digits or _), got "sd}x"'],
-    ['a layout that is not its group\'s', (d) => ({ ...d, layout: { ...d.layout, hashTag: 'model' } }), 'layout.hashTag must be one of "group", got "model"'],
+    [
+      'a name that breaks the model-name rule',
+      (d) => ({ ...d, name: 'Sd{Order}' }),
+      'name must be a model name (1 to 64 letters, digits or _), got "Sd{Order}"',
+    ],
+    [
+      'a group that breaks the model-name rule',
+      (d) => ({ ...d, group: 'sd}x' }),
+      'group must be a model name (1 to 64 letters, digits or _), got "sd}x"',
+    ],
+    [
+      "a layout that is not its group's",
+      (d) => ({ ...d, layout: { ...d.layout, hashTag: 'model' } }),
+      'layout.hashTag must be one of "group", got "model"',
+    ],
     ['an unknown id strategy', (d) => ({ ...d, idStrategy: 'random' }), 'idStrategy must be one of "sequence", "uuid", got "random"'],
-    ['a ttl that is no whole number', (d) => ({ ...d, ttlMs: '60000' }), 'ttlMs must be a whole number from 1 to 9007199254740991, got "60000"'],
+    [
+      'a ttl that is no whole number',
+      (d) => ({ ...d, ttlMs: '60000' }),
+      'ttlMs must be a whole number from 1 to 9007199254740991, got "60000"',
+    ],
     ['attributes that are no array', (d) => ({ ...d, attributes: null }), 'attributes must be an array, got null'],
-    ['an attribute of an unknown type', (d) => ({ ...d, attributes: [{ ...d.attributes[0], type: 'bigint' }] }), 'attributes[0].type must be one of'],
-    ['an index attribute that is no identifier', (d) => ({ ...d, indexes: [{ ...d.indexes[0], attribute: 'a:b' }] }), 'indexes[0].attribute must be an attribute name (an identifier), got "a:b"'],
+    [
+      'an attribute of an unknown type',
+      (d) => ({ ...d, attributes: [{ ...d.attributes[0], type: 'bigint' }] }),
+      'attributes[0].type must be one of',
+    ],
+    [
+      'an index attribute that is no identifier',
+      (d) => ({ ...d, indexes: [{ ...d.indexes[0], attribute: 'a:b' }] }),
+      'indexes[0].attribute must be an attribute name (an identifier), got "a:b"',
+    ],
     ['an index of an unknown kind', (d) => ({ ...d, indexes: [{ ...d.indexes[0], kind: 'geo' }] }), 'indexes[0].kind must be one of'],
-    ['a relation target that breaks the model-name rule', (d) => ({ ...d, relations: [{ ...d.relations[0], target: 'No}' }] }), 'relations[0].target must be a model name'],
-    ['a relation of an unknown kind', (d) => ({ ...d, relations: [{ kind: 'hasOne', property: 'x', target: 'SdTag' }] }), 'relations[0].kind must be one of'],
+    [
+      'a relation target that breaks the model-name rule',
+      (d) => ({ ...d, relations: [{ ...d.relations[0], target: 'No}' }] }),
+      'relations[0].target must be a model name',
+    ],
+    [
+      'a relation of an unknown kind',
+      (d) => ({ ...d, relations: [{ kind: 'hasOne', property: 'x', target: 'SdTag' }] }),
+      'relations[0].kind must be one of',
+    ],
     ['stale names that are not strings', (d) => ({ ...d, stale: [1] }), 'stale[0] must be a string, got 1'],
     ['no hash', (d) => ({ ...d, hash: undefined }), 'hash must be a string, got nothing'],
   ])('refuses %s', (_, damage, why) => {
@@ -76,7 +123,9 @@ describe('parseDefinition', () => {
 
   it('refuses one stored under another name than its own', () => {
     expect(() => parseDefinition(json(definitionOf(SdTag)), 'SdEvil')).toThrow(
-      new StoredDefinitionError('not a stored model definition of format 1: name must be the name it is stored under ("SdEvil"), got "SdTag"'),
+      new StoredDefinitionError(
+        'not a stored model definition of format 1: name must be the name it is stored under ("SdEvil"), got "SdTag"',
+      ),
     );
   });
 });
@@ -134,7 +183,11 @@ describe("a model's own stored definition that cannot be read", () => {
     expect(result.rebuilt).toEqual(definitionOf(SdInvoice).indexes.map(indexName));
     expect(result).toMatchObject({ added: [], dropped: [], objects: 1 });
     expect((await SdInvoice.check()).violations).toEqual([]);
-    expect((await storedDefinitions(redis.raw, redis.prefix)).get('SdInvoice')).toEqual({ ...definitionOf(SdInvoice), memosKept: true, hash: expect.any(String) });
+    expect((await storedDefinitions(redis.raw, redis.prefix)).get('SdInvoice')).toEqual({
+      ...definitionOf(SdInvoice),
+      memosKept: true,
+      hash: expect.any(String),
+    });
     expect((await SdInvoice.findBy({ total: { gte: 10 }, status: 'open' })).map((found) => found.id)).toEqual([invoice.id]);
     expect((await SdInvoice.findOneBy({ ref: 'INV-1' }))?.id).toBe(invoice.id);
     expect(await payer.invoices.findIds()).toEqual([invoice.id]);

@@ -67,7 +67,7 @@ describe('values of other models that look like tenant keys', () => {
     expect(result.scopes).toBe(2); // outside tenants, and tenant "good"
   });
 
-  it('reindex() of a model with an added index is not broken by another model\'s index key', async () => {
+  it("reindex() of a model with an added index is not broken by another model's index key", async () => {
     await TdTarget2.create({ a: '1' });
     await TdVictim.create({ tag: 'x/TdTarget2}:all' }); // a SET named ...:all
     await editStored('TdTarget2', (def) => def.indexes.splice(0));

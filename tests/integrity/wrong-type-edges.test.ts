@@ -50,7 +50,8 @@ const wide = (value: string) => Object.fromEntries(Array.from({ length: WIDE }, 
 
 const redis = useTestRedis();
 const key = (model: string, name: string) => `${redis.prefix}:{${model}}:${name}`;
-const expectRefused = (damaged: string, expected: string, operation: () => Promise<unknown>) => refused(redis.raw, redis.prefix, damaged, expected, operation);
+const expectRefused = (damaged: string, expected: string, operation: () => Promise<unknown>) =>
+  refused(redis.raw, redis.prefix, damaged, expected, operation);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the key under a new id', () => {
@@ -58,21 +59,24 @@ describe('the key under a new id', () => {
     ['create-plain.lua', EdPlain, () => EdPlain.create({ tag: 't' })],
     ['save.lua', EdUnique, () => EdUnique.create({ code: 'c' })],
     ['save.lua, a model that keeps memos', EdTimed, () => EdTimed.create({ tag: 't' })],
-  ] as const)('%s: a key of another type there is refused and left as it is; the next create takes the next id', async (_, model, create) => {
-    const next = Number((await redis.raw.get(key(model.name, 'seq'))) ?? 0) + 1;
-    const occupied = key(model.name, `obj:${next}`);
-    await redis.raw.set(occupied, 'another program');
-    const error = await create().catch((thrown: unknown) => thrown);
-    expect(error).toBeInstanceOf(WrongTypeError);
-    expect(error).toMatchObject({ key: occupied, expected: 'hash', found: 'string' });
-    expect(await redis.raw.get(occupied)).toBe('another program');
-    expect(await model.count()).toBe(0);
-    const made = await create();
-    expect(made.id).toBe(String(next + 1));
-    await redis.raw.del(occupied);
-    expect(await (model as typeof EdPlain).check()).toMatchObject({ ok: true });
-    await made.remove();
-  });
+  ] as const)(
+    '%s: a key of another type there is refused and left as it is; the next create takes the next id',
+    async (_, model, create) => {
+      const next = Number((await redis.raw.get(key(model.name, 'seq'))) ?? 0) + 1;
+      const occupied = key(model.name, `obj:${next}`);
+      await redis.raw.set(occupied, 'another program');
+      const error = await create().catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(WrongTypeError);
+      expect(error).toMatchObject({ key: occupied, expected: 'hash', found: 'string' });
+      expect(await redis.raw.get(occupied)).toBe('another program');
+      expect(await model.count()).toBe(0);
+      const made = await create();
+      expect(made.id).toBe(String(next + 1));
+      await redis.raw.del(occupied);
+      expect(await (model as typeof EdPlain).check()).toMatchObject({ ok: true });
+      await made.remove();
+    },
+  );
 
   it('a memo of another type under the new id of a model that keeps memos is refused and left as it is', async () => {
     const next = Number((await redis.raw.get(key('EdTimed', 'seq'))) ?? 0) + 1;

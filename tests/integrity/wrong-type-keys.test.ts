@@ -1,4 +1,17 @@
-import { Attr, BaseEntity, BelongsTo, Counter, HasMany, Index, ManyToMany, Model, Persisted, RemoveManyResult, SaveManyResult, Unique } from '../../src';
+import {
+  Attr,
+  BaseEntity,
+  BelongsTo,
+  Counter,
+  HasMany,
+  Index,
+  ManyToMany,
+  Model,
+  Persisted,
+  RemoveManyResult,
+  SaveManyResult,
+  Unique,
+} from '../../src';
 import { useTestRedis } from '../support/test-redis';
 import * as keySnapshots from './support/key-snapshots';
 
@@ -89,7 +102,8 @@ const MULTI_KEYS = [
 
 const redis = useTestRedis();
 const grouped = new Set(['WtAuthor', 'WtBook', 'WtReader', 'WtShelf']);
-const key = (model: string, name: string) => (grouped.has(model) ? `${redis.prefix}:{wt}:${model}:${name}` : `${redis.prefix}:{${model}}:${name}`);
+const key = (model: string, name: string) =>
+  grouped.has(model) ? `${redis.prefix}:{wt}:${model}:${name}` : `${redis.prefix}:{${model}}:${name}`;
 
 const expectRefused = (damaged: string, expected: string, operation: () => Promise<unknown>) =>
   keySnapshots.expectRefused(redis.raw, redis.prefix, damaged, expected, operation);
@@ -183,7 +197,7 @@ describe('a model key of another type refuses the operation by name and writes n
     await expectRefused(key('WtPost', 'idx:topic:valkey'), 'set', () => loaded.save());
   });
 
-  it("save of an object whose own key holds a string", async () => {
+  it('save of an object whose own key holds a string', async () => {
     const loaded = (await WtNote.findBy())[0];
     loaded.text = 'changed';
     await expectRefused(key('WtNote', `obj:${loaded.id}`), 'hash', () => loaded.save());
@@ -214,14 +228,17 @@ describe('a model key of another type refuses the operation by name and writes n
     await made.remove();
   });
 
-  it.each(MULTI_KEYS.filter(([name]) => name !== 'seq'))('remove and removeMany of a model with two set and three sorted indexes (%s)', async (name, expected) => {
-    const made = await WtMulti.create({ a: 'x', b: 'y', c: 1, d: 2, e: 'e' });
-    await expectRefused(key('WtMulti', name), expected, () => made.remove());
-    await expectRefused(key('WtMulti', name), expected, () => bulkRemoval(WtMulti.removeMany([made.id])));
-    const { id } = made;
-    await made.remove();
-    expect(await WtMulti.exists(id)).toBe(false);
-  });
+  it.each(MULTI_KEYS.filter(([name]) => name !== 'seq'))(
+    'remove and removeMany of a model with two set and three sorted indexes (%s)',
+    async (name, expected) => {
+      const made = await WtMulti.create({ a: 'x', b: 'y', c: 1, d: 2, e: 'e' });
+      await expectRefused(key('WtMulti', name), expected, () => made.remove());
+      await expectRefused(key('WtMulti', name), expected, () => bulkRemoval(WtMulti.removeMany([made.id])));
+      const { id } = made;
+      await made.remove();
+      expect(await WtMulti.exists(id)).toBe(false);
+    },
+  );
 
   it.each([
     ['idx:tag:t', 'set'],
@@ -259,8 +276,22 @@ describe('a model key of another type refuses the operation by name and writes n
   it('saveMany and removeMany', async () => {
     await expectRefused(key('WtNote', 'all'), 'zset', () => bulk(WtNote.saveMany([{ text: 'x' }, { text: 'y' }])));
     await expectRefused(key('WtNote', 'seq'), 'string', () => bulk(WtNote.saveMany([{ text: 'x' }, { text: 'y' }])));
-    await expectRefused(key('WtPost', 'all'), 'zset', () => bulk(WtPost.saveMany([{ topic: 'a', slug: 'x1' }, { topic: 'b', slug: 'x2' }])));
-    await expectRefused(key('WtPost', 'idx:topic:b'), 'set', () => bulk(WtPost.saveMany([{ topic: 'a', slug: 'x1' }, { topic: 'b', slug: 'x2' }])));
+    await expectRefused(key('WtPost', 'all'), 'zset', () =>
+      bulk(
+        WtPost.saveMany([
+          { topic: 'a', slug: 'x1' },
+          { topic: 'b', slug: 'x2' },
+        ]),
+      ),
+    );
+    await expectRefused(key('WtPost', 'idx:topic:b'), 'set', () =>
+      bulk(
+        WtPost.saveMany([
+          { topic: 'a', slug: 'x1' },
+          { topic: 'b', slug: 'x2' },
+        ]),
+      ),
+    );
     await expectRefused(key('WtLog', 'exp'), 'zset', () => bulk(WtLog.saveMany([{ level: 'a' }, { level: 'b' }])));
     const posts = await WtPost.findBy();
     posts[0].topic = 'moved';
@@ -350,7 +381,9 @@ describe('in a bulk call of many chunks, a refused chunk fails its own items and
     await redis.raw.set(damaged, 'written by hand');
     try {
       const before = await model.count();
-      const result = await (model as typeof WtTag).saveMany(Array.from({ length: 1200 }, (_, i) => attributes(i)) as never, { chunkSize: 100 });
+      const result = await (model as typeof WtTag).saveMany(Array.from({ length: 1200 }, (_, i) => attributes(i)) as never, {
+        chunkSize: 100,
+      });
       expect(result.ok).toBe(false);
       refusedFrom(result.failed, damaged);
       for (const { written } of result.failed) expect(written).toBe(false);
@@ -429,7 +462,13 @@ describe('check() names them, repair() deletes and rebuilds them', () => {
     else await redis.raw.set(damaged, 'written by hand');
 
     const checked = await WtLog.check();
-    expect(checked.violations).toEqual([expect.objectContaining({ kind: 'wrongType', key: damaged, detail: expect.stringContaining(`holds a ${found}, not the ${expected}`) })]);
+    expect(checked.violations).toEqual([
+      expect.objectContaining({
+        kind: 'wrongType',
+        key: damaged,
+        detail: expect.stringContaining(`holds a ${found}, not the ${expected}`),
+      }),
+    ]);
     const repaired = await WtLog.repair();
     expect(repaired.left).toEqual([]);
     expect(repaired.fixed[0]).toContain(`${damaged}: deleted`);

@@ -171,7 +171,11 @@ describe('@BelongsTo set()', () => {
     const post = HaPost.build({ title: 'p', published: new Date(1) });
     const acmePost = AcmePost.build({ title: 'p', published: new Date(1) });
     expectThrow(() => post.author.set(acmeAnn), ArgumentError, 'HaPost.author: expected a HaUser or its id, got a HaUser of tenant "acme"');
-    expectThrow(() => acmePost.author.set(ann), ArgumentError, 'HaPost.author: expected a HaUser of tenant "acme" or its id, got a HaUser outside tenants');
+    expectThrow(
+      () => acmePost.author.set(ann),
+      ArgumentError,
+      'HaPost.author: expected a HaUser of tenant "acme" or its id, got a HaUser outside tenants',
+    );
     expect(post.authorId).toBeUndefined();
     expect(acmePost.authorId).toBeUndefined();
     acmePost.author.set(acmeAnn);
@@ -273,7 +277,11 @@ describe('@ManyToMany add(), remove(), has()', () => {
       await expectRejection(() => owner.tags.list(), RelationError, message);
       await expectRejection(() => owner.tags.count(), RelationError, message);
     }
-    await expectRejection(() => HaTag.build({ label: 'new' }).users.add(ann), RelationError, 'HaTag: save the object before using its relations');
+    await expectRejection(
+      () => HaTag.build({ label: 'new' }).users.add(ann),
+      RelationError,
+      'HaTag: save the object before using its relations',
+    );
     expect(await snapshot()).toEqual(before);
     await cleanUp(ann, bob, red, blue);
   });
@@ -333,7 +341,12 @@ describe('@HasMany', () => {
   it('refuses a where naming the foreign key with QueryError; inside an OR it is ANDed with the owner', async () => {
     const { ann, bob, a1, a2, b1 } = await authors();
     const message = 'HaPost.authorId is set by HaUser.posts; leave it out';
-    for (const where of [{ authorId: bob.id }, { authorId: { in: [bob.id, ann.id] } }, { authorId: ann.id, title: 'a1' }, { authorId: null }]) {
+    for (const where of [
+      { authorId: bob.id },
+      { authorId: { in: [bob.id, ann.id] } },
+      { authorId: ann.id, title: 'a1' },
+      { authorId: null },
+    ]) {
       for (const query of queries(ann, where)) await expectRejection(query, QueryError, message);
     }
     expect(await ann.posts.findIds({ authorId: undefined } as never)).toEqual([a1.id, a2.id]);
@@ -351,7 +364,11 @@ describe('@HasMany', () => {
       ArgumentError,
       'HaPost.authorId is set by HaUser.posts; leave it out',
     );
-    await expectRejection(() => ann.posts.create({ title: 'x', published: new Date(9), authorId: null } as never), ArgumentError, /is set by HaUser.posts/);
+    await expectRejection(
+      () => ann.posts.create({ title: 'x', published: new Date(9), authorId: null } as never),
+      ArgumentError,
+      /is set by HaUser.posts/,
+    );
     const refused = [
       [new Date(), 'a Date'],
       [new Map([['title', 'x']]), 'a Map'],
@@ -455,7 +472,9 @@ describe("the handles' methods take the options of the model's methods", () => {
       expect(fromHandle.message).toMatch(/^HaEntry\.count takes a where alone, it has no options; got /);
     }
     const later = blog.entries.count as unknown as (where: object, ...rest: unknown[]) => Promise<number>;
-    expect((await rejectionOf(() => later.call(blog.entries, {}, undefined, { limit: 1 }))).message).toMatch(/^HaEntry\.count takes a where alone/);
+    expect((await rejectionOf(() => later.call(blog.entries, {}, undefined, { limit: 1 }))).message).toMatch(
+      /^HaEntry\.count takes a where alone/,
+    );
     expect(await count.call(blog.entries, {}, undefined)).toBe(2);
     expect(await blog.entries.count({ text: 'one' })).toBe(1);
     await blog.remove();
@@ -467,13 +486,21 @@ describe("the handles' methods take the options of the model's methods", () => {
     const refused: Array<[string, () => Promise<unknown>, () => Promise<unknown>]> = [
       ['findBy', () => blog.entries.findBy({}, { order: 1 } as never), () => HaEntry.findBy({}, { order: 1 } as never)],
       ['findOneBy', () => blog.entries.findOneBy({}, { limit: 3 } as never), () => HaEntry.findOneBy({}, { limit: 3 } as never)],
-      ['findIds', () => blog.entries.findIds({}, { include: ['blog'] } as never), () => HaEntry.findIds({}, { include: ['blog'] } as never)],
+      [
+        'findIds',
+        () => blog.entries.findIds({}, { include: ['blog'] } as never),
+        () => HaEntry.findIds({}, { include: ['blog'] } as never),
+      ],
       ['iterate', () => blog.entries.iterate({}, { limit: 1 } as never).next(), () => HaEntry.iterate({}, { limit: 1 } as never).next()],
       ['findBy null', () => blog.entries.findBy({}, null as never), () => HaEntry.findBy({}, null as never)],
     ];
     for (const [call, fromHandle, fromModel] of refused) {
       const [handleError, modelError] = [await rejectionOf(fromHandle), await rejectionOf(fromModel)];
-      expect({ call, type: handleError.constructor, message: handleError.message }).toEqual({ call, type: modelError.constructor, message: modelError.message });
+      expect({ call, type: handleError.constructor, message: handleError.message }).toEqual({
+        call,
+        type: modelError.constructor,
+        message: modelError.message,
+      });
       expect(handleError).toBeInstanceOf(ArgumentError);
     }
     await blog.remove();
@@ -485,8 +512,16 @@ describe("the handles' methods take the options of the model's methods", () => {
     const before = await snapshotKeys(redis.raw, redis.prefix);
     const untyped = ann.tags as unknown as Record<'add' | 'remove' | 'has', (related: unknown, extra: unknown) => Promise<unknown>>;
     for (const method of ['add', 'remove', 'has'] as const) {
-      await expectRejection(() => untyped[method](red, { inverse: false }), ArgumentError, `HaUser.tags.${method} takes an object or an id alone; got an object after it`);
-      await expectRejection(() => untyped[method](blue.id, 'red'), ArgumentError, `HaUser.tags.${method} takes an object or an id alone; got "red" after it`);
+      await expectRejection(
+        () => untyped[method](red, { inverse: false }),
+        ArgumentError,
+        `HaUser.tags.${method} takes an object or an id alone; got an object after it`,
+      );
+      await expectRejection(
+        () => untyped[method](blue.id, 'red'),
+        ArgumentError,
+        `HaUser.tags.${method} takes an object or an id alone; got "red" after it`,
+      );
     }
     expect(await snapshotKeys(redis.raw, redis.prefix)).toEqual(before);
     // undefined is no argument, as everywhere
@@ -500,13 +535,17 @@ describe("the handles' methods take the options of the model's methods", () => {
     await post.save();
     const loaded = await HaPost.findOrFail(post.id!);
     const load = loaded.author.load as unknown as (options: unknown) => Promise<unknown>;
-    await expectRejection(() => load.call(loaded.author, { include: ['posts'] }), ArgumentError, 'HaPost.author.load takes no arguments; got an object');
+    await expectRejection(
+      () => load.call(loaded.author, { include: ['posts'] }),
+      ArgumentError,
+      'HaPost.author.load takes no arguments; got an object',
+    );
     expect(((await load.call(loaded.author, undefined)) as HaUser).id).toBe(ann.id);
     await post.remove();
     await cleanUp(ann, bob, red, blue);
   });
 
-  it('many-to-many ids and count take no arguments, and refuse one given; list takes findMany\'s options', async () => {
+  it("many-to-many ids and count take no arguments, and refuse one given; list takes findMany's options", async () => {
     const { ann, bob, red, blue } = await people();
     await ann.tags.add(red);
     await ann.tags.add(blue);
@@ -518,8 +557,16 @@ describe("the handles' methods take the options of the model's methods", () => {
     ] as const) {
       await expectRejection(() => untyped[method](argument), ArgumentError, `HaUser.tags.${method} takes no arguments; got ${named}`);
     }
-    await expectRejection(() => untyped.list({ limit: 1 }), ArgumentError, 'HaUser.tags.list: unknown option "limit" (HaUser.tags.list takes chunkSize)');
-    await expectRejection(() => untyped.list({ chunkSize: 0 }), ArgumentError, /^HaUser\.tags\.list: chunkSize must be a whole number from 1 to/);
+    await expectRejection(
+      () => untyped.list({ limit: 1 }),
+      ArgumentError,
+      'HaUser.tags.list: unknown option "limit" (HaUser.tags.list takes chunkSize)',
+    );
+    await expectRejection(
+      () => untyped.list({ chunkSize: 0 }),
+      ArgumentError,
+      /^HaUser\.tags\.list: chunkSize must be a whole number from 1 to/,
+    );
     expect(await untyped.ids(undefined)).toEqual([red.id, blue.id]);
     expect(await untyped.count(undefined)).toBe(2);
     expect((await ann.tags.list({ chunkSize: 1 })).map((tag) => tag.label)).toEqual(['red', 'blue']);

@@ -81,7 +81,9 @@ describe('include', () => {
     counting.reset();
     const byBea = await authors[1].books.findBy({ genre: 'odd' }, { include: ['author'], limit: 3 });
     expect(counting.calls).toHaveLength(2);
-    expect(byBea.map((b) => b.author.value)).toEqual([authors[1], authors[1], authors[1]].map((a) => expect.objectContaining({ name: a.name })));
+    expect(byBea.map((b) => b.author.value)).toEqual(
+      [authors[1], authors[1], authors[1]].map((a) => expect.objectContaining({ name: a.name })),
+    );
   });
 
   it('gives null for a parent that has vanished without a remove (expired)', async () => {
@@ -118,11 +120,23 @@ describe('include', () => {
 
 describe('query options a call does not take', () => {
   it.each([
-    ['findBy', () => IncBook.findBy({}, { order: { pages: 'desc' } } as never), /^findBy: unknown option "order" \(findBy takes orderBy, offset, limit, include\)$/],
+    [
+      'findBy',
+      () => IncBook.findBy({}, { order: { pages: 'desc' } } as never),
+      /^findBy: unknown option "order" \(findBy takes orderBy, offset, limit, include\)$/,
+    ],
     ['findIds', () => IncBook.findIds({}, { skip: 10 } as never), /^findIds: unknown option "skip"/],
-    ['findIds with include', () => IncBook.findIds({}, { include: ['author'] } as never), /^findIds: unknown option "include" \(findIds takes orderBy, offset, limit\)$/],
+    [
+      'findIds with include',
+      () => IncBook.findIds({}, { include: ['author'] } as never),
+      /^findIds: unknown option "include" \(findIds takes orderBy, offset, limit\)$/,
+    ],
     ['findOneBy with a limit', () => IncBook.findOneBy({}, { limit: 5 } as never), /^findOneBy: unknown option "limit"/],
-    ['iterate with a limit', () => IncBook.iterate({}, { limit: 2 } as never).next(), /^iterate: unknown option "limit" \(iterate takes batchSize\)$/],
+    [
+      'iterate with a limit',
+      () => IncBook.iterate({}, { limit: 2 } as never).next(),
+      /^iterate: unknown option "limit" \(iterate takes batchSize\)$/,
+    ],
   ])('%s: an ArgumentError, and nothing is sent', async (_label, call, message) => {
     const error = await call().then(
       () => undefined,

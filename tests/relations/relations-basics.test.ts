@@ -1,14 +1,4 @@
-import {
-  Attr,
-  BaseEntity,
-  BelongsTo,
-  HasMany,
-  Index,
-  ManyToMany,
-  Model,
-  RelationError,
-  Unique,
-} from '../../src';
+import { Attr, BaseEntity, BelongsTo, HasMany, Index, ManyToMany, Model, RelationError, Unique } from '../../src';
 import { keysUnder, useTestRedis } from '../support/test-redis';
 
 @Model({ group: 'blog' })

@@ -47,7 +47,8 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-const claimOf = (model: string, attribute: string, value: string) => redis.raw.get(claimKey(redis.prefix, model, undefined, attribute, value));
+const claimOf = (model: string, attribute: string, value: string) =>
+  redis.raw.get(claimKey(redis.prefix, model, undefined, attribute, value));
 const holderOf = async (model: string, attribute: string, value: string) => (await claimOf(model, attribute, value))?.split(' ')[0];
 
 /** Eight creates of `handle` at once, spread over the shards: how many went through. */
@@ -262,14 +263,16 @@ describe('repair() while the application writes', () => {
     expect(await TwoUniques.count({ handle: 'r-inflight' })).toBe(1);
   });
 
-  it('does not claim a value back for its holder while another object\'s fresh claim stands; does once it is stale', async () => {
+  it("does not claim a value back for its holder while another object's fresh claim stands; does once it is stale", async () => {
     const holder = await TwoUniques.create({ handle: 'r-held' });
     const writer = await TwoUniques.create({ code: 'r-writer' });
     // the holder's claim was lost and another writer claimed the value a moment ago
     const key = claimKey(redis.prefix, 'TwoUniques', undefined, 'handle', 'r-held');
     await redis.raw.set(key, `${writer.id} ${Date.now()}`);
     const repaired = await TwoUniques.repair();
-    expect(repaired.left.filter((violation) => violation.key === key)).toEqual([expect.objectContaining({ kind: 'unclaimedUnique', id: holder.id })]);
+    expect(repaired.left.filter((violation) => violation.key === key)).toEqual([
+      expect.objectContaining({ kind: 'unclaimedUnique', id: holder.id }),
+    ]);
     expect(await holderOf('TwoUniques', 'handle', 'r-held')).toBe(writer.id);
     await redis.raw.set(key, `${writer.id} ${Date.now() - CLAIM_GRACE_MS - 1000}`);
     expect((await TwoUniques.repair()).left.filter((violation) => violation.key === key)).toEqual([]);

@@ -34,7 +34,10 @@ it('show finds an object in its shard', async () => {
   const [user] = await CliShardedUser.findBy({ handle: 'u7' });
   const { code, data } = await cli.json(['show', 'CliShardedUser', user.id, ...p()]);
   expect(code).toBe(0);
-  expect(Object.fromEntries(data.attributes.map((a: { property: string; value: unknown }) => [a.property, a.value]))).toEqual({ handle: 'u7', country: 'NO' });
+  expect(Object.fromEntries(data.attributes.map((a: { property: string; value: unknown }) => [a.property, a.value]))).toEqual({
+    handle: 'u7',
+    country: 'NO',
+  });
 });
 
 it('check reports a missing claim and a stale one; repair fixes both', async () => {

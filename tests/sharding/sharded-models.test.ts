@@ -1,14 +1,4 @@
-import {
-  Attr,
-  BaseEntity,
-  BelongsTo,
-  Counter,
-  Index,
-  Model,
-  SchemaError,
-  Unique,
-  UniqueConstraintError,
-} from '../../src';
+import { Attr, BaseEntity, BelongsTo, Counter, Index, Model, SchemaError, Unique, UniqueConstraintError } from '../../src';
 import { claimKey } from '../../src/keys/claim-keys';
 import { descriptorOf } from '../../src/metadata/model-registry';
 import { expectShardsConsistent } from '../support/index-consistency';
@@ -91,11 +81,17 @@ describe('definitions', () => {
   });
 
   it('gives each shard a hash tag of its own, balanced over the slot range', () => {
-    const bases = descriptorOf(ShardedPost).shardKeys(redis.prefix).map((keys) => keys.base);
+    const bases = descriptorOf(ShardedPost)
+      .shardKeys(redis.prefix)
+      .map((keys) => keys.base);
     expect(new Set(bases).size).toBe(8);
     for (const [shard, base] of bases.entries()) expect(base).toMatch(new RegExp(`:\\{ShardedPost#${shard}\\.\\d+\\}$`));
     // a model that is not sharded keeps its one base
-    expect(descriptorOf(PlainPost).shardKeys(redis.prefix).map((keys) => keys.base)).toEqual([`${redis.prefix}:{PlainPost}`]);
+    expect(
+      descriptorOf(PlainPost)
+        .shardKeys(redis.prefix)
+        .map((keys) => keys.base),
+    ).toEqual([`${redis.prefix}:{PlainPost}`]);
   });
 });
 
@@ -141,7 +137,11 @@ describe('objects', () => {
   it('a well-formed id no sequence draws (naming no shard) is missing, as on an unsharded model', async () => {
     const kept = await ShardedPost.create({ topic: 'kept' });
     const oracle = await PlainPost.create({ topic: 'kept' });
-    const outcome = <T>(promise: Promise<T>) => promise.then((value) => ({ value }), (error: Error) => ({ error: error.constructor.name }));
+    const outcome = <T>(promise: Promise<T>) =>
+      promise.then(
+        (value) => ({ value }),
+        (error: Error) => ({ error: error.constructor.name }),
+      );
     for (const id of ['abc', '0', 0, 'x-1']) {
       const seen = async (model: typeof ShardedPost | typeof PlainPost, other: string) => ({
         find: await outcome(model.find(id)),
@@ -164,7 +164,7 @@ describe('queries merged over the shards', () => {
   beforeAll(async () => {
     for (const post of await ShardedPost.findBy({})) await post.remove();
     const random = seeded(7);
-    const rows = Array.from({ length: 300 }, (_, i) => ({
+    const rows = Array.from({ length: 300 }, () => ({
       topic: `t${Math.floor(random() * 4)}`,
       score: Math.floor(random() * 50),
       title: random() < 0.1 ? undefined : `title ${Math.floor(random() * 40)}`,
@@ -236,7 +236,9 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
 describe('unique values across shards', () => {
   it('20 concurrent creates of one value (in every shard): exactly one wins, the others write nothing', async () => {
     const results = await Promise.allSettled(
-      Array.from({ length: 20 }, (_, i) => ShardedAccount.create({ email: i % 2 ? 'Race@Example.com' : 'race@example.COM', name: `n${i}` })),
+      Array.from({ length: 20 }, (_, i) =>
+        ShardedAccount.create({ email: i % 2 ? 'Race@Example.com' : 'race@example.COM', name: `n${i}` }),
+      ),
     );
     const won = results.filter((result) => result.status === 'fulfilled');
     expect(won).toHaveLength(1);
@@ -285,7 +287,9 @@ describe('unique values across shards', () => {
 
 describe('expiry, tenants', () => {
   it('uuid ids go to the shard their digest names; expired objects are swept in every shard', async () => {
-    const sessions = await Promise.all(Array.from({ length: 12 }, (_, i) => ShardedSession.create({ user: `u${i % 2}`, token: `tok${i}` })));
+    const sessions = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => ShardedSession.create({ user: `u${i % 2}`, token: `tok${i}` })),
+    );
     const model = descriptorOf(ShardedSession);
     for (const session of sessions) expect(await redis.raw.exists(model.keysOf(redis.prefix, session.id).object(session.id))).toBe(1);
     expect(await ShardedSession.count({ user: 'u1' })).toBe(6);
@@ -313,7 +317,8 @@ describe('expiry, tenants', () => {
     expect(await failure(Tenant.create({ email: 'BOSS@acme.io' }))).toBeInstanceOf(UniqueConstraintError);
     const tenantKeys = async () => {
       const found: string[] = [];
-      for await (const batch of redis.raw.scanIterator({ MATCH: `${redis.prefix}:{acme/ShardedAccount*`, COUNT: 1000 })) found.push(...batch);
+      for await (const batch of redis.raw.scanIterator({ MATCH: `${redis.prefix}:{acme/ShardedAccount*`, COUNT: 1000 }))
+        found.push(...batch);
       return found;
     };
     const before = await tenantKeys();
@@ -381,10 +386,20 @@ describe('bulk operations on sharded models', () => {
       [{ from: 'a', to: 'a2' }, { create: 'a' }],
       [{ create: 'b' }, { from: 'b', to: 'b2' }],
       // a value passed on through a third one; a swap, which save() in order cannot make
-      [{ from: 'c', to: 'c3' }, { from: 'd', to: 'c' }],
-      [{ from: 'e', to: 'f' }, { from: 'f', to: 'e' }],
+      [
+        { from: 'c', to: 'c3' },
+        { from: 'd', to: 'c' },
+      ],
+      [
+        { from: 'e', to: 'f' },
+        { from: 'f', to: 'e' },
+      ],
       // a chain whose first links wait for values still held
-      [{ from: 'g', to: 'h' }, { from: 'h', to: 'i' }, { from: 'i', to: 'j' }],
+      [
+        { from: 'g', to: 'h' },
+        { from: 'h', to: 'i' },
+        { from: 'i', to: 'j' },
+      ],
       // two new objects wanting one value, beside independent ones
       [{ create: 'k' }, { create: 'free1' }, { create: 'k' }, { create: 'free2' }],
     ];
@@ -408,7 +423,9 @@ describe('bulk operations on sharded models', () => {
         } else {
           // what saveMany promises: the updates first, then the new objects, each group in the given order
           failed = [];
-          const order = [...items.keys()].sort((x, y) => Number(items[x].isPersisted() ? 0 : 1) - Number(items[y].isPersisted() ? 0 : 1) || x - y);
+          const order = [...items.keys()].sort(
+            (x, y) => Number(items[x].isPersisted() ? 0 : 1) - Number(items[y].isPersisted() ? 0 : 1) || x - y,
+          );
           for (const index of order) await items[index].save().catch(() => failed.push(index));
           failed.sort((x, y) => x - y);
         }
@@ -417,7 +434,10 @@ describe('bulk operations on sharded models', () => {
       };
       const expected = await failures(InOrderMember, false);
       expect({ steps, failed: await failures(InOrderMember, true) }).toEqual({ steps, failed: expected });
-      expect({ steps, failed: await failures(ShardedMember as unknown as typeof InOrderMember, true) }).toEqual({ steps, failed: expected });
+      expect({ steps, failed: await failures(ShardedMember as unknown as typeof InOrderMember, true) }).toEqual({
+        steps,
+        failed: expected,
+      });
     }
     await expectShardsConsistent(ShardedMember, redis.raw, redis.prefix);
   });

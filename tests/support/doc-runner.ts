@@ -63,7 +63,7 @@ export async function runDocPage(program: DocProgram, javascript: string, server
         // no prefix: a fresh one, not the default, which other tests on this server may use
         const given = { prefix: first, ...(options ?? {}) } as Record<string, unknown>;
         if (typeof given.prefix === 'string') prefixes.add(given.prefix);
-        return library.connect((given.url ?? given.client ?? given.cluster ? given : { ...given, ...target }) as never);
+        return library.connect(((given.url ?? given.client ?? given.cluster) ? given : { ...given, ...target }) as never);
       },
       disconnect: async () => undefined,
     };
@@ -82,7 +82,13 @@ export async function runDocPage(program: DocProgram, javascript: string, server
     await library.connect({ ...target, prefix: first });
     try {
       new Function('require', 'module', 'exports', 'console', 'redisUrl', 'expectValue', 'expectThrow', javascript)(
-        load, module, exported, quiet, url, expectValue, expectThrow,
+        load,
+        module,
+        exported,
+        quiet,
+        url,
+        expectValue,
+        expectThrow,
       );
       await module.exports.page!();
     } catch (error) {

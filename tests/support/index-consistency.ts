@@ -156,11 +156,7 @@ export async function checkIndexConsistency(
       return existing;
     }
     const entry: Expected =
-      type === 'score'
-        ? { type, members: new Map() }
-        : type === 'unique'
-          ? { type, fields: new Map() }
-          : { type, members: new Set() };
+      type === 'score' ? { type, members: new Map() } : type === 'unique' ? { type, fields: new Map() } : { type, members: new Set() };
     expected.set(key, entry);
     return entry;
   };
@@ -311,7 +307,12 @@ export async function expectIndexesConsistent(
 }
 
 /** expectIndexesConsistent for every shard of a sharded model (each shard is a model of its own on disk). */
-export async function expectShardsConsistent(modelClass: Function, raw: RawClient, prefix: string, options: CheckOptions = {}): Promise<number> {
+export async function expectShardsConsistent(
+  modelClass: Function,
+  raw: RawClient,
+  prefix: string,
+  options: CheckOptions = {},
+): Promise<number> {
   let live = 0;
   for (const keys of descriptorOf(modelClass).shardKeys(prefix)) {
     live += (await expectIndexesConsistent(modelClass, raw, prefix, { ...options, base: keys.base })).objects;

@@ -91,7 +91,8 @@ export async function checkRelations(modelClasses: readonly Function[], raw: Raw
             for (const member of await raw.sMembers(key)) {
               if (side === 'owner') memberships++;
               if (!toLive.has(member)) violations.push(`${label}: ${key} holds ${member}, which is not live`);
-              if (Number(await raw.sIsMember(to + member, id)) !== 1) violations.push(`${label}: ${key} holds ${member}, but ${to + member} lacks ${id}`);
+              if (Number(await raw.sIsMember(to + member, id)) !== 1)
+                violations.push(`${label}: ${key} holds ${member}, but ${to + member} lacks ${id}`);
             }
           }
         }

@@ -9,7 +9,11 @@ type Method = (...args: unknown[]) => unknown;
  * replaces the client's method `name` with what `wrap` makes of it (bound to the client), so that a test can
  * watch what redis-record sends that way. Connected before the file's tests, closed after them.
  */
-export function useWatchedConnection(redis: { readonly prefix: string }, name: keyof Client & string, wrap: (method: Method) => Method): void {
+export function useWatchedConnection(
+  redis: { readonly prefix: string },
+  name: keyof Client & string,
+  wrap: (method: Method) => Method,
+): void {
   const client = createClient({ url: process.env.REDIS_URL });
   beforeAll(async () => {
     const watched = new Proxy(client, {

@@ -1,4 +1,19 @@
-import { ArgumentError, Attr, AttributeInput, AttributeName, BaseEntity, Codec, Counter, DynamicAttrs, EntityClass, Model, Persisted, SchemaError, Unique, Version } from '../../src';
+import {
+  ArgumentError,
+  Attr,
+  AttributeInput,
+  AttributeName,
+  BaseEntity,
+  Codec,
+  Counter,
+  DynamicAttrs,
+  EntityClass,
+  Model,
+  Persisted,
+  SchemaError,
+  Unique,
+  Version,
+} from '../../src';
 import { useTestRedis } from '../support/test-redis';
 
 /**

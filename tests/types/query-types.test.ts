@@ -1,4 +1,18 @@
-import { Attr, BaseEntity, Codec, FindIdsOptions, FindOneOptions, FindOptions, Index, Model, OrderableName, QueryError, SortableString, Unique, Where } from '../../src';
+import {
+  Attr,
+  BaseEntity,
+  Codec,
+  FindIdsOptions,
+  FindOneOptions,
+  FindOptions,
+  Index,
+  Model,
+  OrderableName,
+  QueryError,
+  SortableString,
+  Unique,
+  Where,
+} from '../../src';
 import { useTestRedis } from '../support/test-redis';
 
 /**

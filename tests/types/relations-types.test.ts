@@ -95,6 +95,7 @@ describe('handle methods are typed by the related model', () => {
     await user.posts.findIds({}, { orderBy: { title: 'asc' } }).catch(() => undefined);
     const created = await user.posts.create({ title: 'second', score: 2 });
     assertType<Equal<typeof created, TyPost & { readonly id: string }>>();
+    expect(created.title).toBe('second');
     // @ts-expect-error create takes the child's attributes
     await user.posts.create({ label: 'x' }).catch(() => undefined);
     expect(await user.posts.count()).toBe(2);

@@ -1,4 +1,15 @@
-import { ArgumentError, Attr, AttributeInput, BaseEntity, EntityClass, ManyToMany, Model, SaveManyItem, SaveManyResult, ValidationError } from '../../src';
+import {
+  ArgumentError,
+  Attr,
+  AttributeInput,
+  BaseEntity,
+  EntityClass,
+  ManyToMany,
+  Model,
+  SaveManyItem,
+  SaveManyResult,
+  ValidationError,
+} from '../../src';
 import { useTestRedis } from '../support/test-redis';
 
 /**
@@ -102,7 +113,13 @@ describe('what saveMany accepts', () => {
     loaded.views = 5;
     const built = SmPost.build({ title: 'built' });
     const partial: Partial<SmPost> = { title: 'partial', views: 2 };
-    const result = await SmPost.saveMany([loaded, built, partial, { title: 'literal', state: 'live', labels: ['x'] }, { ...partial, title: 'spread' }]);
+    const result = await SmPost.saveMany([
+      loaded,
+      built,
+      partial,
+      { title: 'literal', state: 'live', labels: ['x'] },
+      { ...partial, title: 'spread' },
+    ]);
     assertType<Equal<typeof result, SaveManyResult<SmPost>>>();
     expect(result.failed).toEqual([]);
     expect(titles(result)).toEqual(['loaded', 'built', 'partial', 'literal', 'spread']);
@@ -138,7 +155,12 @@ describe('what saveMany accepts', () => {
       const results = [await model.saveMany(instances), await model.saveMany(attributes), await model.saveMany(items)];
       return results.map((result) => result.saved.length);
     }
-    const counts = await saveAll<SmPost>(SmPost, [SmPost.build({ title: 'g1' })], [{ title: 'g2' }], [SmPost.build({ title: 'g3' }), { title: 'g4' }]);
+    const counts = await saveAll<SmPost>(
+      SmPost,
+      [SmPost.build({ title: 'g1' })],
+      [{ title: 'g2' }],
+      [SmPost.build({ title: 'g3' }), { title: 'g4' }],
+    );
     expect(counts).toEqual([1, 1, 2]);
   });
 });

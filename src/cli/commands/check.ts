@@ -27,7 +27,13 @@ export async function checkCommand(context: CliContext, name: string | undefined
   try {
     await forEachScope(context, name, progress, async (scope) => {
       const result = await checkScope(scope, { batchSize });
-      results.push({ model: scope.definition.name, tenant: scope.tenant ?? null, ok: result.ok, objects: result.objects, violations: result.violations });
+      results.push({
+        model: scope.definition.name,
+        tenant: scope.tenant ?? null,
+        ok: result.ok,
+        objects: result.objects,
+        violations: result.violations,
+      });
     });
   } finally {
     progress.stop();
@@ -35,7 +41,12 @@ export async function checkCommand(context: CliContext, name: string | undefined
   const ok = results.every((r) => r.ok);
   const violations = results.reduce((sum, r) => sum + r.violations.length, 0);
   print(context.json, { ok, violations, scopes: results }, () => {
-    const lines = [renderTable(['MODEL', 'TENANT', 'OBJECTS', 'VIOLATIONS'], results.map((r) => [r.model, tenantLabel({ tenant: r.tenant ?? undefined }), r.objects, r.violations.length]))];
+    const lines = [
+      renderTable(
+        ['MODEL', 'TENANT', 'OBJECTS', 'VIOLATIONS'],
+        results.map((r) => [r.model, tenantLabel({ tenant: r.tenant ?? undefined }), r.objects, r.violations.length]),
+      ),
+    ];
     if (!ok) lines.push('', renderTable(['KIND', 'MODEL', 'TENANT', 'ID', 'DETAIL'], violationRows(results)));
     lines.push('', ok ? 'ok: no violations' : `${violations} violation${violations === 1 ? '' : 's'} (run repair to fix them)`);
     return lines.join('\n');

@@ -25,7 +25,11 @@ export interface ScopeReindex {
 }
 
 /** Rewrites every object's entries of every declared index (memo included), one atomic script call per object. */
-async function rebuild(model: ModelScope, batchSize: number, progress: Progress): Promise<{ objects: number; outcomes: Record<string, number> }> {
+async function rebuild(
+  model: ModelScope,
+  batchSize: number,
+  progress: Progress,
+): Promise<{ objects: number; outcomes: Record<string, number> }> {
   const folded = foldedAttributes(model.definition.indexes);
   const outcomes: Record<string, number> = {};
   let objects = 0;
@@ -72,7 +76,16 @@ export async function reindexCommand(context: CliContext, name: string, options:
       '',
       renderTable(
         ['MODEL', 'TENANT', 'OBJECTS', 'OUTCOMES', 'CLEANED', 'LEFT'],
-        results.map((r) => [r.model, r.tenant ?? '-', r.objects, Object.entries(r.outcomes).map(([k, n]) => `${k} ${n}`).join(', ') || '-', r.cleaned.length, r.left]),
+        results.map((r) => [
+          r.model,
+          r.tenant ?? '-',
+          r.objects,
+          Object.entries(r.outcomes)
+            .map(([k, n]) => `${k} ${n}`)
+            .join(', ') || '-',
+          r.cleaned.length,
+          r.left,
+        ]),
       ),
       ...(left > 0 ? ['', `${left} violation${left === 1 ? '' : 's'} without a safe fix: run check for details`] : []),
     ].join('\n'),

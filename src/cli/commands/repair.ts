@@ -33,11 +33,29 @@ export async function repairCommand(context: CliContext, name: string | undefine
   const fixed = results.reduce((sum, r) => sum + r.fixed.length, 0);
   const left = results.reduce((sum, r) => sum + r.left.length, 0);
   print(context.json, { ok: left === 0, found, fixed, left, scopes: results }, () => {
-    const lines = [renderTable(['MODEL', 'TENANT', 'FOUND', 'FIXED', 'LEFT'], results.map((r) => [r.model, r.tenant ?? '-', r.found.length, r.fixed.length, r.left.length]))];
+    const lines = [
+      renderTable(
+        ['MODEL', 'TENANT', 'FOUND', 'FIXED', 'LEFT'],
+        results.map((r) => [r.model, r.tenant ?? '-', r.found.length, r.fixed.length, r.left.length]),
+      ),
+    ];
     const fixes = results.flatMap((r) => r.fixed.map((line) => [r.model, r.tenant ?? '-', line]));
     if (fixes.length > 0) lines.push('', renderTable(['MODEL', 'TENANT', 'FIX'], fixes));
-    if (left > 0) lines.push('', 'left (no safe fix; see docs/cli.md):', renderTable(['KIND', 'MODEL', 'TENANT', 'ID', 'DETAIL'], violationRows(results.map((r) => ({ tenant: r.tenant, violations: r.left })))));
-    lines.push('', found === 0 ? 'ok: nothing to repair' : `${fixed} fix${fixed === 1 ? '' : 'es'} applied${left > 0 ? `, ${left} violation${left === 1 ? '' : 's'} left` : ''}`);
+    if (left > 0)
+      lines.push(
+        '',
+        'left (no safe fix; see docs/cli.md):',
+        renderTable(
+          ['KIND', 'MODEL', 'TENANT', 'ID', 'DETAIL'],
+          violationRows(results.map((r) => ({ tenant: r.tenant, violations: r.left }))),
+        ),
+      );
+    lines.push(
+      '',
+      found === 0
+        ? 'ok: nothing to repair'
+        : `${fixed} fix${fixed === 1 ? '' : 'es'} applied${left > 0 ? `, ${left} violation${left === 1 ? '' : 's'} left` : ''}`,
+    );
     return lines.join('\n');
   });
   return left === 0 ? EXIT_OK : EXIT_VIOLATIONS;

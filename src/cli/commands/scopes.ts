@@ -7,7 +7,8 @@ import { Progress } from '../output/progress';
 export function batchSizeOption(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const size = Number(value);
-  if (!Number.isSafeInteger(size) || size < 1) throw new UsageError(`--batch-size must be a positive integer, got ${JSON.stringify(value)}`);
+  if (!Number.isSafeInteger(size) || size < 1)
+    throw new UsageError(`--batch-size must be a positive integer, got ${JSON.stringify(value)}`);
   return size;
 }
 

@@ -41,10 +41,17 @@ function memberText(index: StoredIndex, member: string): string {
   if (index.kind !== 'lex') return text(member);
   const at = member.indexOf('\0\0');
   const value = member.slice(0, at < 0 ? undefined : at);
-  return value === '\xff' ? '(absent)' : text(value.replace(/\0\x01/g, '\0'));
+  return value === '\xff' ? '(absent)' : text(value.replaceAll('\0\x01', '\0'));
 }
 
-async function isPresent(client: CliClient, kind: 'S' | 'Z' | 'U', key: string, member: string, id: string, score?: number): Promise<boolean> {
+async function isPresent(
+  client: CliClient,
+  kind: 'S' | 'Z' | 'U',
+  key: string,
+  member: string,
+  id: string,
+  score?: number,
+): Promise<boolean> {
   const bytes = Buffer.from(member, 'latin1');
   if (kind === 'S') return Boolean(await client.sIsMember(key, bytes));
   if (kind === 'U') return (await client.hGet(key, bytes)) === id;
@@ -59,7 +66,13 @@ async function entriesOf(client: CliClient, scope: ModelScope, hash: Record<stri
     const entry = entryOf(scope, index, values, id);
     if (!entry) continue;
     const present = await isPresent(client, entry.kind, entry.key, entry.member, id, entry.score);
-    states.push({ index: indexName(index), key: entry.key, member: memberText(index, entry.member), ...(entry.score !== undefined && index.kind === 'score' ? { score: entry.score } : {}), present });
+    states.push({
+      index: indexName(index),
+      key: entry.key,
+      member: memberText(index, entry.member),
+      ...(entry.score !== undefined && index.kind === 'score' ? { score: entry.score } : {}),
+      present,
+    });
   }
   return states;
 }
@@ -68,7 +81,12 @@ async function entriesOf(client: CliClient, scope: ModelScope, hash: Record<stri
  * The object's membership sets: its own many-to-many sets, and the sets it holds as the target of another
  * model's one-sided many-to-many (`<base>:rev:<Model>.<property>:<id>`, under the object's own base).
  */
-async function membershipsOf(client: CliClient, scope: ModelScope, id: string, definitions: Iterable<StoredDefinition>): Promise<Array<{ key: string; size: number }>> {
+async function membershipsOf(
+  client: CliClient,
+  scope: ModelScope,
+  id: string,
+  definitions: Iterable<StoredDefinition>,
+): Promise<Array<{ key: string; size: number }>> {
   const keys: string[] = [];
   for (const relation of scope.definition.relations) {
     if (relation.kind === 'manyToMany') keys.push(`${scope.keys.base}:rel:${relation.property}:${id}`);
@@ -91,7 +109,11 @@ export async function showCommand(context: CliContext, name: string, id: string)
   const scope = scopeOfId(context.scope(definition, context.options.tenant), id); // a sharded model: the id's shard
   const client = context.client;
   const key = scope.keys.object(id);
-  const [hash, listed, expiresAt] = await Promise.all([client.hGetAll(key), client.zScore(scope.keys.all, id), client.zScore(scope.keys.expiring, id)]);
+  const [hash, listed, expiresAt] = await Promise.all([
+    client.hGetAll(key),
+    client.zScore(scope.keys.all, id),
+    client.zScore(scope.keys.expiring, id),
+  ]);
   if (Object.keys(hash).length === 0) {
     const where = context.options.tenant === undefined ? '' : ` in tenant ${context.options.tenant}`;
     return context.fail(`${name} ${id}${where}: no such object${listed !== null ? ' (its id is in all: expired, or see check)' : ''}`);
@@ -113,9 +135,30 @@ export async function showCommand(context: CliContext, name: string, id: string)
     const lines = [`${shown.model} ${id}${shown.tenant ? ` (tenant ${shown.tenant})` : ''}  ${key}`];
     if (!shown.listed) lines.push('not in all (see check)');
     if (expiresAt !== null) lines.push(`expires at ${new Date(expiresAt).toISOString()}`);
-    lines.push('', renderTable(['ATTRIBUTE', 'TYPE', 'VALUE'], attributes.map((a) => [a.property, a.type, a.error ? `${a.stored} (${a.error})` : typeof a.value === 'string' ? a.value : JSON.stringify(a.value)])));
+    lines.push(
+      '',
+      renderTable(
+        ['ATTRIBUTE', 'TYPE', 'VALUE'],
+        attributes.map((a) => [
+          a.property,
+          a.type,
+          a.error ? `${a.stored} (${a.error})` : typeof a.value === 'string' ? a.value : JSON.stringify(a.value),
+        ]),
+      ),
+    );
     if (shown.entries.length > 0) {
-      lines.push('', renderTable(['INDEX', 'KEY', 'MEMBER', 'STORED'], shown.entries.map((e) => [e.index, e.key, e.score !== undefined ? `${e.member} (score ${e.score})` : e.member, e.present ? 'yes' : 'MISSING'])));
+      lines.push(
+        '',
+        renderTable(
+          ['INDEX', 'KEY', 'MEMBER', 'STORED'],
+          shown.entries.map((e) => [
+            e.index,
+            e.key,
+            e.score !== undefined ? `${e.member} (score ${e.score})` : e.member,
+            e.present ? 'yes' : 'MISSING',
+          ]),
+        ),
+      );
     }
     for (const m of shown.memberships) lines.push('', `${m.key}: ${m.size} member${m.size === 1 ? '' : 's'}`);
     return lines.join('\n');

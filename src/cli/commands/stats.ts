@@ -47,7 +47,11 @@ async function sizeOf(client: CliClient, key: string): Promise<number> {
 }
 
 /** Average MEMORY USAGE of up to SAMPLE_SIZE random members' keys (`<prefix of key><id>`). */
-async function sampledAverage(client: CliClient, scope: ModelScope, keyOf: (id: string) => string): Promise<{ average: number; sampled: number }> {
+async function sampledAverage(
+  client: CliClient,
+  scope: ModelScope,
+  keyOf: (id: string) => string,
+): Promise<{ average: number; sampled: number }> {
   const ids = (await client.zRandMemberCount(scope.keys.all, SAMPLE_SIZE)) as unknown as string[] | null;
   if (!ids || ids.length === 0) return { average: 0, sampled: 0 };
   const sizes = await Promise.all(ids.map((id) => memoryOf(client, keyOf(id))));
@@ -122,12 +126,24 @@ export async function statsCommand(context: CliContext, name: string): Promise<n
     [
       renderTable(
         ['MODEL', 'OBJECTS', 'OBJECT MEMORY', 'INDEX MEMORY', 'OTHER', 'TOTAL'],
-        [[stats.model, objects, `${formatBytes(objectBytes)} (${sampled} sampled)`, formatBytes(indexBytes), formatBytes(otherBytes), formatBytes(stats.totalBytes)]],
+        [
+          [
+            stats.model,
+            objects,
+            `${formatBytes(objectBytes)} (${sampled} sampled)`,
+            formatBytes(indexBytes),
+            formatBytes(otherBytes),
+            formatBytes(stats.totalBytes),
+          ],
+        ],
       ),
       '',
       indexList.length === 0
         ? 'no indexes'
-        : renderTable(['INDEX', 'KEYS', 'ENTRIES', 'MEMORY'], indexList.map((s) => [s.index, s.keys, s.entries, formatBytes(s.bytes)])),
+        : renderTable(
+            ['INDEX', 'KEYS', 'ENTRIES', 'MEMORY'],
+            indexList.map((s) => [s.index, s.keys, s.entries, formatBytes(s.bytes)]),
+          ),
     ].join('\n'),
   );
   return 0;

@@ -30,7 +30,9 @@ export async function sweepCommand(context: CliContext, name: string | undefined
     for (const scope of scopes) {
       let swept = 0;
       for (;;) {
-        const deleted = Number(await scripts.sweep().run(context.client as unknown as RedisCommands, [scope.keys.all, scope.keys.base], [String(SWEEP_BATCH)]));
+        const deleted = Number(
+          await scripts.sweep().run(context.client as unknown as RedisCommands, [scope.keys.all, scope.keys.base], [String(SWEEP_BATCH)]),
+        );
         swept += deleted;
         progress.advance(deleted);
         if (deleted < SWEEP_BATCH) break;
@@ -42,7 +44,14 @@ export async function sweepCommand(context: CliContext, name: string | undefined
   }
   const total = results.reduce((sum, r) => sum + r.swept, 0);
   print(context.json, { swept: total, scopes: results }, () =>
-    [renderTable(['MODEL', 'TENANT', 'SWEPT'], results.map((r) => [r.model, r.tenant ?? '-', r.swept])), '', `${total} expired object${total === 1 ? '' : 's'} deleted`].join('\n'),
+    [
+      renderTable(
+        ['MODEL', 'TENANT', 'SWEPT'],
+        results.map((r) => [r.model, r.tenant ?? '-', r.swept]),
+      ),
+      '',
+      `${total} expired object${total === 1 ? '' : 's'} deleted`,
+    ].join('\n'),
   );
   return EXIT_OK;
 }

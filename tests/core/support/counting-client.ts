@@ -2,7 +2,20 @@ import { createClient } from 'redis';
 import { connect } from '../../../src';
 
 /** The commands redis-record can send; each call of one of them is one round trip to Redis. */
-const COMMANDS = new Set(['evalSha', 'eval', 'zCard', 'zScore', 'sendCommand', 'multi', 'hGetAll', 'hSet', 'del', 'exists', 'type', 'incrBy']);
+const COMMANDS = new Set([
+  'evalSha',
+  'eval',
+  'zCard',
+  'zScore',
+  'sendCommand',
+  'multi',
+  'hGetAll',
+  'hSet',
+  'del',
+  'exists',
+  'type',
+  'incrBy',
+]);
 
 /** Raw commands recorded as the method they stand for: scripts go out as sendCommand(['EVALSHA', ...]). */
 const RAW = new Map([

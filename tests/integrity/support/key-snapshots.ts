@@ -20,7 +20,13 @@ export async function snapshot(raw: RawClient, prefix: string): Promise<Record<s
  * Puts a string at `damaged` (a hash where `expected` is a string), keeping what it held, runs `operation`, and
  * expects it refused by name with every key under `prefix` unchanged; then puts the key back.
  */
-export async function expectRefused(raw: RawClient, prefix: string, damaged: string, expected: string, operation: () => Promise<unknown>): Promise<void> {
+export async function expectRefused(
+  raw: RawClient,
+  prefix: string,
+  damaged: string,
+  expected: string,
+  operation: () => Promise<unknown>,
+): Promise<void> {
   const kept = await raw.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer }).dump(damaged);
   await raw.del(damaged);
   // a string written by hand; at a sequence (itself a string), a hash

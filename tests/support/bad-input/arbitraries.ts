@@ -2,8 +2,43 @@ import fc from 'fast-check';
 
 /** Characters that mean something to Redis key names, globs, Lua, JSON or UTF-16. */
 export const SPECIAL_CHARS = [
-  '\0', ':', '{', '}', '*', '[', ']', '?', '\\', '\n', '\r', '\t', ' ', '"', "'", '/', '.', '~', '#', '@', '%', '^', '-',
-  '\u007f', '\u0080', '\u00ff', '\u0301', '\u200b', '\ufeff', '\uffff', '\ufffd', '😀', '𝕏', '\u{10ffff}', 'İ', 'ß', 'é',
+  '\0',
+  ':',
+  '{',
+  '}',
+  '*',
+  '[',
+  ']',
+  '?',
+  '\\',
+  '\n',
+  '\r',
+  '\t',
+  ' ',
+  '"',
+  "'",
+  '/',
+  '.',
+  '~',
+  '#',
+  '@',
+  '%',
+  '^',
+  '-',
+  '\u007f',
+  '\u0080',
+  '\u00ff',
+  '\u0301',
+  '\u200b',
+  '\ufeff',
+  '\uffff',
+  '\ufffd',
+  '😀',
+  '𝕏',
+  '\u{10ffff}',
+  'İ',
+  'ß',
+  'é',
 ];
 
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
@@ -35,8 +70,27 @@ export function wellFormedString(maxLength = 16): fc.Arbitrary<string> {
 }
 
 const EDGE_NUMBERS = [
-  NaN, Infinity, -Infinity, -0, 0, 2 ** 53 + 1, 2 ** 53, -(2 ** 53) - 1, Number.MAX_SAFE_INTEGER, Number.MIN_VALUE, -Number.MIN_VALUE,
-  Number.MAX_VALUE, -Number.MAX_VALUE, 1e21, 1e-7, 2.2250738585072014e-308, 2.225073858507201e-308, 0.1 + 0.2, 1e308, 2 ** 63, 2 ** 64,
+  NaN,
+  Infinity,
+  -Infinity,
+  -0,
+  0,
+  2 ** 53 + 1,
+  2 ** 53,
+  -(2 ** 53) - 1,
+  Number.MAX_SAFE_INTEGER,
+  Number.MIN_VALUE,
+  -Number.MIN_VALUE,
+  Number.MAX_VALUE,
+  -Number.MAX_VALUE,
+  1e21,
+  1e-7,
+  2.2250738585072014e-308,
+  2.225073858507201e-308,
+  0.1 + 0.2,
+  1e308,
+  2 ** 63,
+  2 ** 64,
   -(2 ** 63),
 ];
 
@@ -76,22 +130,49 @@ export const nastyJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((t
       return holey;
     }),
     fc.array(tie('value'), { maxLength: 4 }).map((items) => [...items, undefined]),
-    fc.array(fc.tuple(fc.oneof(dangerousKey, nastyString({ maxLength: 6 })), tie('value')), { maxLength: 4 }).map((entries) =>
-      entries.reduce<Record<string, unknown>>((target, [key, value]) => ownProperty(target, key, value), {}),
-    ),
-    fc.constantFrom(
-      '{"__proto__":{"polluted":true}}',
-      '{"constructor":{"prototype":{"polluted":true}}}',
-      '[{"__proto__":{"isAdmin":true}},{"a":{"__proto__":null}}]',
-      '{"__proto__":[1,2],"constructor":"x","prototype":{}}',
-    ).map((text) => JSON.parse(text)),
+    fc
+      .array(fc.tuple(fc.oneof(dangerousKey, nastyString({ maxLength: 6 })), tie('value')), { maxLength: 4 })
+      .map((entries) => entries.reduce<Record<string, unknown>>((target, [key, value]) => ownProperty(target, key, value), {})),
+    fc
+      .constantFrom(
+        '{"__proto__":{"polluted":true}}',
+        '{"constructor":{"prototype":{"polluted":true}}}',
+        '[{"__proto__":{"isAdmin":true}},{"a":{"__proto__":null}}]',
+        '{"__proto__":[1,2],"constructor":"x","prototype":{}}',
+      )
+      .map((text) => JSON.parse(text)),
     fc.constantFrom(new Date(0), new Map(), Object.create(null), [1, , 3], Object.assign([1], { extra: 1 }), { d: new Date(NaN) }),
   ),
 })).value;
 
 /** Ids as callers could pass them: odd strings, numbers of every kind, and a few plausible ones. */
 export const nastyId: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom('', '*', '1:attributes', '../x', '{x}', ' 1', '01', '1 ', '1\n', '1\0', '٣', '１', '1e3', '0x1', '-1', '+1', 'a'.repeat(128), 'a'.repeat(129), '1', '2', '3', '0', '__proto__', 'constructor'),
+  fc.constantFrom(
+    '',
+    '*',
+    '1:attributes',
+    '../x',
+    '{x}',
+    ' 1',
+    '01',
+    '1 ',
+    '1\n',
+    '1\0',
+    '٣',
+    '１',
+    '1e3',
+    '0x1',
+    '-1',
+    '+1',
+    'a'.repeat(128),
+    'a'.repeat(129),
+    '1',
+    '2',
+    '3',
+    '0',
+    '__proto__',
+    'constructor',
+  ),
   nastyString({ maxLength: 12 }),
   fc.stringMatching(/^[A-Za-z0-9_-]{1,8}$/),
   nastyNumber,
@@ -101,7 +182,29 @@ export const nastyId: fc.Arbitrary<unknown> = fc.oneof(
 
 /** Attribute names as a program could pass them to a decorator at runtime. */
 export const attributeName: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('a:b', '{x}', 'a*', 'a?', '[a]', 'a\\b', '~x', '#id', 'a b', '', '1a', 'id', '__proto__', 'constructor', 'prototype', 'ok', '$x', '_', 'é', 'a\0', 'a\n'),
+  fc.constantFrom(
+    'a:b',
+    '{x}',
+    'a*',
+    'a?',
+    '[a]',
+    'a\\b',
+    '~x',
+    '#id',
+    'a b',
+    '',
+    '1a',
+    'id',
+    '__proto__',
+    'constructor',
+    'prototype',
+    'ok',
+    '$x',
+    '_',
+    'é',
+    'a\0',
+    'a\n',
+  ),
   nastyString({ maxLength: 8 }),
   fc.stringMatching(/^[A-Za-z_$][A-Za-z0-9_$]{0,10}$/),
 );

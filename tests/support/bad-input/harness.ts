@@ -238,7 +238,15 @@ export function describeValue(value: unknown, max = 100): string {
   if (typeof value === 'string') return JSON.stringify(value.length > max ? `${value.slice(0, max - 3)}...(${value.length})` : value);
   try {
     const text = JSON.stringify(value, (_key, item) =>
-      typeof item === 'number' && (!Number.isFinite(item) || Object.is(item, -0)) ? `<${Object.is(item, -0) ? '-0' : item}>` : typeof item === 'bigint' ? `${item}n` : item === undefined ? '<undefined>' : item instanceof Date ? `<Date ${(item as Date).getTime()}>` : item,
+      typeof item === 'number' && (!Number.isFinite(item) || Object.is(item, -0))
+        ? `<${Object.is(item, -0) ? '-0' : item}>`
+        : typeof item === 'bigint'
+          ? `${item}n`
+          : item === undefined
+            ? '<undefined>'
+            : item instanceof Date
+              ? `<Date ${(item as Date).getTime()}>`
+              : item,
     );
     return text === undefined ? String(value) : text.length > max ? `${text.slice(0, max - 3)}...(${text.length})` : text;
   } catch {

@@ -27,7 +27,10 @@ function say(line: string): void {
 
 const rand = (n: number) => Math.floor(Math.random() * n);
 const chance = (p: number) => Math.random() < p;
-const word = () => Math.random().toString(36).slice(2, 2 + 1 + rand(10));
+const word = () =>
+  Math.random()
+    .toString(36)
+    .slice(2, 2 + 1 + rand(10));
 
 function randomize(item: CrashItem): void {
   // Each attribute is left alone, changed, or (for updates) cleared to undefined.

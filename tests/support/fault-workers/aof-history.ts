@@ -28,8 +28,12 @@ export function aofStepsNaming(dataDir: string, targets: readonly AofTarget[], l
   const names = (command: string[]) =>
     targets.some(({ model, id }) => {
       const ofModel = `:${model}:`;
-      return command.slice(1).some((arg) => arg.endsWith(`${ofModel}obj:${id}`) || arg.endsWith(`${ofModel}memo:${id}`)) ||
-        (command[1]?.includes(ofModel) && !command[1].includes(`${ofModel}tmp:`) && command.slice(2).some((arg) => arg === id || (arg.includes('\0\0') && arg.endsWith(id))));
+      return (
+        command.slice(1).some((arg) => arg.endsWith(`${ofModel}obj:${id}`) || arg.endsWith(`${ofModel}memo:${id}`)) ||
+        (command[1]?.includes(ofModel) &&
+          !command[1].includes(`${ofModel}tmp:`) &&
+          command.slice(2).some((arg) => arg === id || (arg.includes('\0\0') && arg.endsWith(id))))
+      );
     });
   return readAofSteps(dataDir)
     .filter((step) => step.some(names))
@@ -67,8 +71,10 @@ export function readAofSteps(dataDir: string): AofStep[] {
     for (const { args } of aofCommands(readFileSync(file))) {
       const name = args[0]?.toUpperCase();
       if (name === 'MULTI') open = [];
-      else if (name === 'EXEC' && open) (steps.push(open), (open = undefined));
-      else if (open) open.push(args);
+      else if (name === 'EXEC' && open) {
+        steps.push(open);
+        open = undefined;
+      } else if (open) open.push(args);
       else if (name !== 'SELECT') steps.push([args]);
     }
   }

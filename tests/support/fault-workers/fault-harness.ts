@@ -77,12 +77,15 @@ export class Ledger {
       if (kind === 'S') {
         const found = universeFromJson(rest);
         if (n === '0') {
-          if (!universesEqual(found, this.model)) violations.push(`${where(n)}: read at start differs: ${differences(found, this.model).join('; ')}`);
+          if (!universesEqual(found, this.model))
+            violations.push(`${where(n)}: read at start differs: ${differences(found, this.model).join('; ')}`);
         } else {
           const op = this.pending!;
           const after = applied(this.model, op, found);
           if (!universesEqual(found, this.model) && !universesEqual(found, after)) {
-            violations.push(`${where(n)}: after the failed ${op.op}, stored is neither before nor after it: ${differences(found, after).slice(0, 5).join('; ')}`);
+            violations.push(
+              `${where(n)}: after the failed ${op.op}, stored is neither before nor after it: ${differences(found, after).slice(0, 5).join('; ')}`,
+            );
           }
           this.pending = undefined;
         }
@@ -136,7 +139,9 @@ export class Ledger {
     const after = uncertainOp ? applied(this.model, uncertainOp, stored) : this.model;
     if (!universesEqual(stored, this.model) && !universesEqual(stored, after)) {
       const lost = differences(stored, after);
-      violations.push(`${round}, worker ${this.worker}: stored differs from the acknowledged writes${uncertainOp ? ` (uncertain: ${uncertainOp.op})` : ''}: ${lost.slice(0, 5).join('; ')}`);
+      violations.push(
+        `${round}, worker ${this.worker}: stored differs from the acknowledged writes${uncertainOp ? ` (uncertain: ${uncertainOp.op})` : ''}: ${lost.slice(0, 5).join('; ')}`,
+      );
     }
     this.model = stored;
   }
@@ -255,7 +260,8 @@ export class FaultWorld {
   }
 
   killWorkers(): void {
-    for (const worker of [...this.running, ...(this.standby ?? [])]) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+    for (const worker of [...this.running, ...(this.standby ?? [])])
+      if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
   }
 
   /** Redis runs everything a killed client had sent before it drops the connection: wait for that. */
@@ -284,7 +290,9 @@ export class FaultWorld {
     const before = this.violations.length;
     const hitsUncertain = { n: 0 };
     const hitsBefore = this.counts.hits;
-    const uncertain = this.ledgers.map((ledger, i) => ledger.replay(this.running[i]?.lines ?? [], this.violations, this.counts, hitsUncertain, round));
+    const uncertain = this.ledgers.map((ledger, i) =>
+      ledger.replay(this.running[i]?.lines ?? [], this.violations, this.counts, hitsUncertain, round),
+    );
     this.counts.uncertainAtKill += uncertain.filter(Boolean).length;
     this.running = [];
 
@@ -304,13 +312,16 @@ export class FaultWorld {
       }
     }
 
-    for (const [i, ledger] of this.ledgers.entries()) ledger.compare(await readUniverse(String(ledger.worker)), uncertain[i], this.violations, round);
+    for (const [i, ledger] of this.ledgers.entries())
+      ledger.compare(await readUniverse(String(ledger.worker)), uncertain[i], this.violations, round);
 
     const board = await FzBoard.findOrFail('1');
     const hits = board.hits ?? 0;
     const acknowledged = this.counts.hits - hitsBefore;
     if (hits < this.boardHits + acknowledged || hits > this.boardHits + acknowledged + hitsUncertain.n) {
-      this.violations.push(`${round}: board hits ${hits}, expected ${this.boardHits + acknowledged} (+ up to ${hitsUncertain.n} unacknowledged)`);
+      this.violations.push(
+        `${round}: board hits ${hits}, expected ${this.boardHits + acknowledged} (+ up to ${hitsUncertain.n} unacknowledged)`,
+      );
     }
     this.boardHits = hits;
     this.checks++;
@@ -337,7 +348,10 @@ export class FaultWorld {
     if (targets.size === 0) return;
     const steps = aofStepsNaming(this.aofDir, [...targets.values()]);
     const named = [...targets.keys()].join(', ');
-    this.histories.push(`${round}: the AOF's last ${steps.length} steps naming ${named}:`, ...steps.map((step) => `  ${describeStep(step)}`));
+    this.histories.push(
+      `${round}: the AOF's last ${steps.length} steps naming ${named}:`,
+      ...steps.map((step) => `  ${describeStep(step)}`),
+    );
   }
 
   /** The directory of Redis's AOF: the data dir that outlives restarts, else the server's own temp dir. */

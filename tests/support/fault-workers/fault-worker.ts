@@ -25,7 +25,10 @@ import { readUniverse, State, Universe, universeToJson } from './universe';
 const say = (line: string) => writeSync(1, line + '\n');
 const rand = (n: number) => Math.floor(Math.random() * n);
 const chance = (p: number) => Math.random() < p;
-const word = () => Math.random().toString(36).slice(2, 3 + rand(8));
+const word = () =>
+  Math.random()
+    .toString(36)
+    .slice(2, 3 + rand(8));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const COLORS = ['red', 'green', 'blue'];
 /** Unique values come from pools shared by every worker, so that they collide across processes. */
@@ -106,7 +109,12 @@ async function main(): Promise<void> {
     if (roll < 3) return { op: 'hit', fx: {}, hit: true, run: async () => void (await board.increment('hits', 1)) };
     if (u === undefined || (roll < 12 && ids('U').length < TARGET.U)) {
       const attrs = { w, name: word(), email: chance(0.7) ? email() : undefined, visits: 0 };
-      return { op: 'createUser', fx: { 'U:new': { ...attrs, tags: [] } }, unique: attrs.email !== undefined, run: async () => (await FzUser.create(attrs)).id };
+      return {
+        op: 'createUser',
+        fx: { 'U:new': { ...attrs, tags: [] } },
+        unique: attrs.email !== undefined,
+        run: async () => (await FzUser.create(attrs)).id,
+      };
     }
     if (roll < 18) {
       const state = get('U', u);
@@ -127,7 +135,11 @@ async function main(): Promise<void> {
     if (roll < 24) {
       const by = 1 + rand(5);
       const state = get('U', u);
-      return { op: 'incrementUser', fx: { [`U:${u}`]: { ...state, visits: (state.visits as number) + by } }, run: async () => void (await (await FzUser.findOrFail(u)).increment('visits', by)) };
+      return {
+        op: 'incrementUser',
+        fx: { [`U:${u}`]: { ...state, visits: (state.visits as number) + by } },
+        run: async () => void (await (await FzUser.findOrFail(u)).increment('visits', by)),
+      };
     }
     if (roll < 29 && ids('U').length > TARGET.U / 2) {
       const restricted = ids('B').some((badge) => universe.get(`B:${badge}`)!.ownerId === u);
@@ -139,8 +151,21 @@ async function main(): Promise<void> {
       return { op: 'removeUser', fx, refused: restricted, run: async () => (await FzUser.findOrFail(u)).remove() };
     }
     if (p === undefined || (roll < 40 && ids('P').length < TARGET.P)) {
-      const attrs = { w, authorId: chance(0.85) ? u : undefined, rank: rand(100), title: word(), color: COLORS[rand(3)], code: chance(0.5) ? code() : undefined, likes: 0 };
-      return { op: 'createPost', fx: { 'P:new': attrs }, unique: attrs.code !== undefined, run: async () => (await FzPost.create(attrs)).id };
+      const attrs = {
+        w,
+        authorId: chance(0.85) ? u : undefined,
+        rank: rand(100),
+        title: word(),
+        color: COLORS[rand(3)],
+        code: chance(0.5) ? code() : undefined,
+        likes: 0,
+      };
+      return {
+        op: 'createPost',
+        fx: { 'P:new': attrs },
+        unique: attrs.code !== undefined,
+        run: async () => (await FzPost.create(attrs)).id,
+      };
     }
     if (roll < 50) {
       const state = get('P', p);
@@ -167,7 +192,11 @@ async function main(): Promise<void> {
     }
     if (roll < 54) {
       const state = get('P', p);
-      return { op: 'incrementPost', fx: { [`P:${p}`]: { ...state, likes: (state.likes as number) + 1 } }, run: async () => void (await (await FzPost.findOrFail(p)).increment('likes', 1)) };
+      return {
+        op: 'incrementPost',
+        fx: { [`P:${p}`]: { ...state, likes: (state.likes as number) + 1 } },
+        run: async () => void (await (await FzPost.findOrFail(p)).increment('likes', 1)),
+      };
     }
     if (roll < 59 && ids('P').length > TARGET.P / 2) {
       const fx: Record<string, State | null> = {};
@@ -192,7 +221,8 @@ async function main(): Promise<void> {
         },
       };
     }
-    if (roll < 77 && ids('N').length > TARGET.N / 2) return { op: 'removeNote', fx: { [`N:${n}`]: null }, run: async () => (await FzNote.findOrFail(n)).remove() };
+    if (roll < 77 && ids('N').length > TARGET.N / 2)
+      return { op: 'removeNote', fx: { [`N:${n}`]: null }, run: async () => (await FzNote.findOrFail(n)).remove() };
     if (t === undefined || (roll < 80 && ids('T').length < TARGET.T)) {
       const attrs = { w, label: label() };
       return { op: 'createTag', fx: { 'T:new': attrs }, unique: true, run: async () => (await FzTag.create(attrs)).id };
@@ -254,7 +284,11 @@ async function main(): Promise<void> {
         say(`X ${n} ${(error as Error).constructor.name} ${(error as Error).message}`.replace(/\n/g, ' '));
         continue;
       }
-      say(`F ${n} ${String((error as Error).message).replace(/\n/g, ' ').slice(0, 200)}`);
+      say(
+        `F ${n} ${String((error as Error).message)
+          .replace(/\n/g, ' ')
+          .slice(0, 200)}`,
+      );
       // Whether it was applied is unknown: read back what is stored once Redis answers again.
       universe = await untilAnswered(() => readUniverse(w));
       say(`S ${n} ${universeToJson(universe)}`);
