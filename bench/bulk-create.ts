@@ -13,7 +13,7 @@
  */
 import 'reflect-metadata';
 import { Attr, BaseEntity, connect, disconnect, Index, Model } from '../src';
-import { SAVE_CHUNK_SIZE } from '../src/entity/bulk-options';
+import { SAVE_CHUNK_SIZE } from '../src/entity/bulk/bulk-options';
 import { seeded } from '../tools/seeded-random';
 import { positiveInteger } from './support/args';
 import { Client, connectedClient, deleteKeys, describeRedis, forgetPrefix, randomHex, redisForRun } from './support/bench-redis';

@@ -16,7 +16,7 @@ import 'reflect-metadata';
 import calculateSlot = require('cluster-key-slot');
 import { createCluster } from 'redis';
 import { Attr, BaseEntity, connect, disconnect, Index, Model } from '../src';
-import { descriptorOf } from '../src/metadata/model-registry';
+import { descriptorOf } from '../src/model/model-registry';
 import { startPrivateCluster } from '../tools/private-cluster';
 import { jsonFileOption, positiveInteger, writeJsonReport } from './support/args';
 import { randomHex, redisForRun } from './support/bench-redis';

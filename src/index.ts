@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 
-export { connect, disconnect, Connection } from './connection/connection';
-export type { ConnectOptions } from './connection/connection';
+export { connect, disconnect } from './connect/connect';
+export { Connection } from './redis/connection';
+export type { ConnectOptions } from './connect/connect';
 export { Model } from './decorators/model';
 export { Attr } from './decorators/attr';
 export type { AttrOptions, CodecAttrDecorator } from './decorators/attr';
@@ -13,9 +14,9 @@ export type { BelongsToOptions, HasManyDecorator, HasManyOptions, ManyToManyOpti
 export type { BelongsToHandle } from './relations/belongs-to-handle';
 export type { HasManyHandle } from './relations/has-many-handle';
 export type { ManyToManyHandle } from './relations/many-to-many-handle';
-export type { OnDelete } from './metadata/relation-descriptor';
+export type { OnDelete } from './model/relation-descriptor';
 export type { LockOptions } from './entity/locking';
-export type { CapOptions } from './metadata/model-descriptor';
+export type { CapOptions } from './model/model-descriptor';
 export type { IndexOptions, StringAttrDecorator, UniqueOptions } from './decorators/indexes';
 export {
   BeforeValidate,
@@ -51,8 +52,8 @@ export {
 export type { Codec } from './codecs/codec';
 export { CodecError } from './codecs/codec';
 export type { AttributeType } from './codecs/attribute-type';
-export type { ModelOptions, IdStrategy } from './metadata/model-descriptor';
-export type { ReplicaOptions } from './connection/wait-replicas';
+export type { ModelOptions, IdStrategy } from './model/model-descriptor';
+export type { ReplicaOptions } from './model/replica-policy';
 export type { AttributeName, AttributeInput, CounterName, Persisted, EntityClass, SaveOptions } from './types/entity-types';
 export type {
   SaveManyItem,
@@ -77,8 +78,8 @@ export type {
   OrderableName,
   IncludableName,
   Direction,
-} from './query/where-types';
-export { SortableString } from './query/sortable-string';
+} from './types/where-types';
+export { SortableString } from './codecs/sortable-string';
 export type { SchemaStatus } from './schema/schema-status';
 export type { StoredDefinition, StoredAttribute, StoredIndex, StoredRelation } from './schema/stored-definition';
 export type { CheckResult, RepairResult, Violation, ViolationKind, IntegrityOptions } from './integrity/violations';
@@ -90,20 +91,20 @@ export { checkScope } from './integrity/check-model';
 export { repairScope } from './integrity/repair-model';
 export { reindexModel } from './integrity/reindex-model';
 // Types the public API refers to, exported so that the API reference documents them.
-export type { ClusterOptions } from './connection/open-cluster';
-export type { RedisCommands, RedisTransaction, EvalArguments } from './connection/redis-commands';
+export type { ClusterOptions } from './redis/open-cluster';
+export type { RedisCommands, RedisTransaction, EvalArguments } from './redis/redis-commands';
 export type { HookDecorator } from './decorators/hooks';
 export type { ModelKeys } from './keys/model-keys';
 export type { StoredType } from './codecs/attribute-type';
-export type { IndexKind } from './metadata/index-descriptor';
+export type { IndexKind } from './model/index-descriptor';
 export type { RelationHandle } from './relations/relation-handle';
 export type { InstantiableModel } from './entity/base-entity';
 export type { RelationTarget } from './decorators/relations';
 export type { SaveManyItems } from './types/save-many-items';
-export type { NoRanges, NoStartsWith } from './query/where-types';
+export type { NoRanges, NoStartsWith } from './types/where-types';
 // The compile-time guards of the decorators' key arguments: a property declared with another type than the
 // decorator needs makes the key argument fail to compile, with the guard's `mismatch` text in the error.
-export type { DeclaredExactly } from './types/declared-exactly';
+export type { DeclaredExactly } from './decorators/declared-exactly';
 export type { HoldsCodecValue, CodecMismatch } from './decorators/attr';
 export type { DeclaredAsBag, NumberMismatch, BagMismatch } from './decorators/roles';
 export type { DeclaredAs, InverseOf, RelationMismatch, InverseMismatch } from './decorators/relations';

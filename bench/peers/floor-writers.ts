@@ -1,7 +1,7 @@
 import { createClient } from 'redis';
-import { RedisCommands } from '../../src/connection/redis-commands';
-import { indexedRemovalScript } from '../../src/mapper/indexed-removal';
-import { descriptorOf } from '../../src/metadata/model-registry';
+import { RedisCommands } from '../../src/redis/redis-commands';
+import { indexedRemovalScript } from '../../src/store/indexed-removal';
+import { descriptorOf } from '../../src/model/model-registry';
 import { deleteKeys, randomHex } from '../support/bench-redis';
 import type { PostData } from '../workloads/posts';
 import type { TableOneWriter } from './peer';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'crypto';
 import { createClient } from 'redis';
-import { serverNameOf } from '../../src/connection/server-name';
+import { serverNameOf } from '../../src/redis/server-name';
 import { registryKey } from '../../src/schema/schema-registry';
 import { redisForRun } from '../../tools/private-redis';
 

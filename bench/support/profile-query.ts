@@ -9,11 +9,11 @@
  */
 import 'reflect-metadata';
 import { Attr, BaseEntity, Index, Model } from '../../src';
-import { activeConnection } from '../../src/connection/connection';
-import { descriptorOf } from '../../src/metadata/model-registry';
+import { activeConnection } from '../../src/redis/connection';
+import { descriptorOf } from '../../src/model/model-registry';
 import { planArguments } from '../../src/query/query-plan';
 import { QueryRunner } from '../../src/query/query-runner';
-import { scripts } from '../../src/scripts/scripts';
+import { scripts } from '../../src/store/scripts';
 import { seeded } from '../../tools/seeded-random';
 import { option, positiveInteger } from './args';
 import { redisCpu } from './call-costs';

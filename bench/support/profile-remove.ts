@@ -12,9 +12,9 @@
  */
 import 'reflect-metadata';
 import { Attr, BaseEntity, Index, Model } from '../../src';
-import { activeConnection } from '../../src/connection/connection';
-import { indexedRemovalScript } from '../../src/mapper/indexed-removal';
-import { descriptorOf } from '../../src/metadata/model-registry';
+import { activeConnection } from '../../src/redis/connection';
+import { indexedRemovalScript } from '../../src/store/indexed-removal';
+import { descriptorOf } from '../../src/model/model-registry';
 import { positiveInteger } from './args';
 import { runBenchSession } from './bench-session';
 import { CallCost, callCosts, commandTimeBetween, commandTimes, formatCost } from './call-costs';

@@ -1,7 +1,7 @@
 import { createClient, createCluster } from 'redis';
-import { commandsFor } from '../connection/cluster-commands';
-import type { RedisCommands } from '../connection/redis-commands';
-import { refuseUnfitServer } from '../connection/server-requirements';
+import { commandsFor } from '../redis/cluster-commands';
+import type { RedisCommands } from '../redis/redis-commands';
+import { refuseUnfitServer } from '../redis/server-requirements';
 import { UsageError } from './errors';
 
 function create(url: string) {
@@ -10,8 +10,8 @@ function create(url: string) {
 
 /**
  * The client a command works with. On a cluster it is the cluster client seen as one server
- * (src/connection/cluster-commands.ts: SCAN over every master, UNLINK per hash tag); the commands use the
- * methods the two have in common, and raw commands go through commandOn() (src/connection/topology.ts).
+ * (src/redis/cluster-commands.ts: SCAN over every master, UNLINK per hash tag); the commands use the
+ * methods the two have in common, and raw commands go through commandOn() (src/redis/topology.ts).
  */
 export type CliClient = ReturnType<typeof create>;
 

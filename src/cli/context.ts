@@ -1,4 +1,4 @@
-import { DEFAULT_PREFIX } from '../connection/connection';
+import { DEFAULT_PREFIX } from '../connect/connect';
 import { assertValidPrefix } from '../keys/prefix-format';
 import { modelScope, ModelScope, shardScopes } from '../integrity/model-scope';
 import { tenantsOf } from '../integrity/tenants-of';

@@ -4,7 +4,7 @@ import { numberCodec } from './number-codec';
 import { booleanCodec } from './boolean-codec';
 import { dateCodec } from './date-codec';
 import { jsonCodec } from './json-codec';
-import { SortableString } from '../query/sortable-string';
+import { SortableString } from './sortable-string';
 
 /** The attribute types redis-record knows; `custom` is any user codec. */
 export type AttributeType = 'string' | 'number' | 'boolean' | 'date' | 'json';

@@ -1,4 +1,4 @@
-import { describeValue } from '../errors/describe-value';
+import { describeValue } from '../util/describe-value';
 
 /** Turns an attribute value into the string stored in its hash field, and back. Pure functions. */
 export interface Codec<T = unknown> {

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { Codec } from '../codecs/codec';
 import { AttributeType } from '../codecs/attribute-type';
-import { checkAttributeName } from '../metadata/attribute-name';
-import { decoratorOptions } from '../metadata/decorator-options';
-import { addPendingAttribute } from '../metadata/pending-metadata';
-import type { DeclaredExactly } from '../types/declared-exactly';
+import { checkAttributeName } from '../model/attribute-name';
+import { decoratorOptions } from '../model/decorator-options';
+import { addPendingAttribute } from '../model/pending-metadata';
+import type { DeclaredExactly } from './declared-exactly';
 
 /** The options of `@Attr`: `type` or `codec`, one at most (docs/models.md). */
 export interface AttrOptions {

@@ -1,7 +1,7 @@
-import { hookDecorator, HookKind } from '../metadata/hook-kind';
-import { addPendingHook } from '../metadata/pending-metadata';
+import { hookDecorator, HookKind } from '../model/hook-kind';
+import { addPendingHook } from '../model/pending-metadata';
 import { SchemaError } from '../errors/errors';
-import { refuseDecoratorArguments } from '../metadata/decorator-options';
+import { refuseDecoratorArguments } from '../model/decorator-options';
 
 /** Usable bare (`@BeforeSave`) or called (`@BeforeSave()`). */
 export interface HookDecorator {

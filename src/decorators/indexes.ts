@@ -1,6 +1,6 @@
 import { SchemaError } from '../errors/errors';
-import { addPendingIndex } from '../metadata/pending-metadata';
-import { decoratorOptions } from '../metadata/decorator-options';
+import { addPendingIndex } from '../model/pending-metadata';
+import { decoratorOptions } from '../model/decorator-options';
 
 /** The options of `@Index`: `sortable` (a lexicographic index of a string) and `scope` (one index per value of another attribute); docs/indexes-and-queries.md. */
 export interface IndexOptions {

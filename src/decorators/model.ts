@@ -1,17 +1,17 @@
-import { wholeMilliseconds } from '../metadata/whole-milliseconds';
-import { describeValue } from '../errors/describe-value';
+import { wholeMilliseconds } from '../util/whole-milliseconds';
+import { describeValue } from '../util/describe-value';
 import { SchemaError } from '../errors/errors';
-import { Cap, CapOptions, ModelDescriptor, ModelOptions } from '../metadata/model-descriptor';
-import { decoratorOptions } from '../metadata/decorator-options';
-import { registerModel } from '../metadata/model-registry';
-import { collectAttributes, collectDynamic, collectHooks, collectIndexes, collectRelations } from '../metadata/pending-metadata';
-import { HookKind, hookDecorator } from '../metadata/hook-kind';
-import { resolveAttribute } from '../metadata/resolve-attribute';
-import { resolveIndex } from '../metadata/resolve-index';
-import { IndexDescriptor } from '../metadata/index-descriptor';
+import { Cap, CapOptions, ModelDescriptor, ModelOptions } from '../model/model-descriptor';
+import { decoratorOptions } from '../model/decorator-options';
+import { registerModel } from '../model/model-registry';
+import { collectAttributes, collectDynamic, collectHooks, collectIndexes, collectRelations } from '../model/pending-metadata';
+import { HookKind, hookDecorator } from '../model/hook-kind';
+import { resolveAttribute } from '../model/resolve-attribute';
+import { resolveIndex } from '../model/resolve-index';
+import { IndexDescriptor } from '../model/index-descriptor';
 import { MAX_SHARDS } from '../keys/shard-tags';
-import { modelReplicaPolicy } from '../connection/wait-replicas';
-import { isValidModelName } from '../metadata/model-name';
+import { modelReplicaPolicy } from '../model/replica-policy';
+import { isValidModelName } from '../model/model-name';
 
 /** The names `@Model` takes, and `cap` (any other is a SchemaError: a misspelt one would be ignored). */
 const MODEL_OPTIONS = [

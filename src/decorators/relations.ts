@@ -1,12 +1,14 @@
 import { SchemaError } from '../errors/errors';
-import { checkAttributeName } from '../metadata/attribute-name';
-import { decoratorOptions } from '../metadata/decorator-options';
-import { addPendingAttribute, addPendingIndex, addPendingRelation } from '../metadata/pending-metadata';
-import { OnDelete } from '../metadata/relation-descriptor';
+import { checkAttributeName } from '../model/attribute-name';
+import { decoratorOptions } from '../model/decorator-options';
+import { addPendingAttribute, addPendingIndex, addPendingRelation } from '../model/pending-metadata';
+import { OnDelete } from '../model/relation-descriptor';
 import { BelongsToHandle } from '../relations/belongs-to-handle';
 import { HasManyHandle } from '../relations/has-many-handle';
 import { ManyToManyHandle } from '../relations/many-to-many-handle';
-import type { DeclaredExactly } from '../types/declared-exactly';
+// registers what instances of models with relations get: their handles
+import '../relations/install-relations';
+import type { DeclaredExactly } from './declared-exactly';
 
 /** The type of a `@BelongsTo` property: `post.author.set(user)`, `post.author.id`, `await post.author.load()`. */
 export type BelongsTo<T> = BelongsToHandle<T>;

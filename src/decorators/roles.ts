@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { SchemaError } from '../errors/errors';
-import { checkAttributeName } from '../metadata/attribute-name';
-import { addPendingAttribute, setPendingDynamic } from '../metadata/pending-metadata';
-import { refuseDecoratorArguments } from '../metadata/decorator-options';
-import { nameOf } from '../metadata/resolve-attribute';
-import type { DeclaredExactly } from '../types/declared-exactly';
+import { checkAttributeName } from '../model/attribute-name';
+import { addPendingAttribute, setPendingDynamic } from '../model/pending-metadata';
+import { refuseDecoratorArguments } from '../model/decorator-options';
+import { nameOf } from '../model/resolve-attribute';
+import type { DeclaredExactly } from './declared-exactly';
 
 /**
  * What `@Counter()` and `@Version()` ask for: a property declared (less null and undefined) as a number. A

@@ -1,6 +1,6 @@
-import { activeConnection } from '../connection/connection';
-import { ObjectStore } from '../mapper/object-store';
-import { ModelDescriptor } from '../metadata/model-descriptor';
+import { activeConnection } from '../redis/connection';
+import { ObjectStore } from '../store/object-store';
+import { ModelDescriptor } from '../model/model-descriptor';
 
 /** The object store of `model` on the active connection (ConnectionError when there is none). */
 export function activeStore(model: ModelDescriptor): ObjectStore {

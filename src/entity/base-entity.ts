@@ -1,36 +1,37 @@
 import { attributeFailure } from '../errors/attribute-failure';
-import { describeValue } from '../errors/describe-value';
+import { describeValue } from '../util/describe-value';
 import { ArgumentError, NotFoundError, ValidationError } from '../errors/errors';
 import { normalizeId } from '../keys/id-format';
 import { activeStore } from './active-store';
-import { descriptorOf } from '../metadata/model-registry';
+import { descriptorOf } from '../model/model-registry';
 import { AttributeInput, CounterName, EntityClass, entityInstance, Persisted, SaveOptions } from '../types/entity-types';
-import { idOf, requireId, serialized, StatefulEntity, stateOf } from './entity-state';
+import { requireId, serialized, StatefulEntity, stateOf } from './entity-state';
 import { hasSaveHooks, runHooks } from './run-hooks';
 import { hasValidationRules, validateEntity } from './validate-entity';
 import { writeEntity } from './write-entity';
 import { removeEntity } from './remove-entity';
-import { installRelations } from '../relations/install-relations';
+import { setUpInstance } from '../model/instance-setup';
 import { dropScope } from './drop-scope';
-import { scopedClass } from '../relations/tenant-scope';
+import { scopedClass } from '../model/tenant-scope';
 import { applyStored, buildStored } from './materialize';
 import { countWhere, findBy, findIds, iterate } from './entity-queries';
 import { expireObject, persistObject, sweepModel, ttlOf } from './expiry';
 import { incrementCounter } from './counters';
-import { operationReplicaPolicy, replicaShortfall } from '../connection/wait-replicas';
+import { operationReplicaPolicy } from '../model/replica-policy';
+import { replicaShortfall } from '../redis/wait-replicas';
 import { LockOptions, withObjectLock } from './locking';
 import { knownOptions } from '../errors/options-argument';
 import { LOCK_OPTIONS, SAVE_OPTIONS } from './option-names';
 import { refuseFrozen } from './writable-instance';
 import { validateOption } from './validate-option';
-import { isAttributeObject } from './attribute-object';
+import { isAttributeObject } from '../util/attribute-object';
 import { queryOptions } from '../query/query-options';
-import type { FindIdsOptions, FindOneOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
+import type { FindIdsOptions, FindOneOptions, FindOptions, IterateOptions, Where } from '../types/where-types';
 import { afterSchema, schemaPending } from '../schema/first-use';
 import { asRejection } from '../errors/as-rejection';
 import { firstGiven, refuseExtraArguments } from '../errors/no-arguments';
-import { failingIterator } from '../query/failing-iterator';
-import { checkEntityModel, reindexEntityModel, repairEntityModel, schemaStatusOf } from '../schema/entity-integrity';
+import { failingIterator } from '../util/failing-iterator';
+import { checkEntityModel, reindexEntityModel, repairEntityModel, schemaStatusOf } from './entity-integrity';
 import type { CheckResult, IntegrityOptions, RepairResult } from '../integrity/violations';
 import type { ReindexResult } from '../integrity/reindex-model';
 import type { SchemaStatus } from '../schema/schema-status';
@@ -43,9 +44,9 @@ import type {
   SaveManyResult,
 } from '../types/bulk-types';
 import type { SaveManyItems } from '../types/save-many-items';
-import { saveMany } from './save-many';
-import { removeMany } from './remove-many';
-import { findMany } from './find-many';
+import { saveMany } from './bulk/save-many';
+import { removeMany } from './bulk/remove-many';
+import { findMany } from './bulk/find-many';
 
 /**
  * The `this` of the statics that take no type parameter: a class that can be instantiated, so that they compile
@@ -419,7 +420,7 @@ function buildEntity<T extends BaseEntity>(ctor: EntityClass<T>, input: Attribut
     throw new ArgumentError(`${model.name}: build and create take an object of attributes, not an entity; got ${describeValue(input)}`);
   }
   const entity = new ctor();
-  installRelations(model, entity, idOf);
+  setUpInstance(model, entity);
   const attributes = input as Record<string, unknown>;
   // for-in over own keys, as Object.keys lists them, without the array (builds of a bulk load are hot)
   let unknown: string[] | undefined;

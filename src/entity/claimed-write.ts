@@ -1,9 +1,9 @@
-import { Connection } from '../connection/connection';
-import { SaveOutcome } from '../mapper/object-store';
-import { ClaimOutcome, sameValue, UniqueClaims, UniqueValue, uniqueValues } from '../mapper/unique-claims';
+import { Connection } from '../redis/connection';
+import { SaveOutcome } from '../store/object-store';
+import { ClaimOutcome, sameValue, UniqueClaims, UniqueValue, uniqueValues } from '../store/unique-claims';
 import { EncodedFields } from '../mapper/encoded-fields';
-import { IndexDescriptor } from '../metadata/index-descriptor';
-import { ModelDescriptor } from '../metadata/model-descriptor';
+import { IndexDescriptor } from '../model/index-descriptor';
+import { ModelDescriptor } from '../model/model-descriptor';
 
 /** Whether saves of this model claim their unique values across shards (sharded models with @Unique). */
 export function claimsUniques(model: ModelDescriptor): boolean {

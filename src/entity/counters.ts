@@ -1,7 +1,7 @@
-import { describeValue } from '../errors/describe-value';
+import { describeValue } from '../util/describe-value';
 import { ArgumentError, DecodeError, NotFoundError, RedisRecordError } from '../errors/errors';
 import { activeStore } from './active-store';
-import { ModelDescriptor } from '../metadata/model-descriptor';
+import { ModelDescriptor } from '../model/model-descriptor';
 import { EntityState, snapshotOf } from './entity-state';
 
 /**

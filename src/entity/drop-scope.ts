@@ -1,8 +1,8 @@
-import { activeConnection } from '../connection/connection';
+import { activeConnection } from '../redis/connection';
 import { RedisRecordError } from '../errors/errors';
-import { ModelDescriptor } from '../metadata/model-descriptor';
+import { ModelDescriptor } from '../model/model-descriptor';
 import { claimPattern } from '../keys/claim-keys';
-import { demotedError } from '../connection/writable-master';
+import { demotedError } from '../redis/writable-master';
 
 /** Escapes the characters SCAN's MATCH treats as a pattern (a prefix may contain them). */
 export function globEscape(text: string): string {

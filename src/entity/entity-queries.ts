@@ -1,20 +1,20 @@
-import { activeConnection } from '../connection/connection';
+import { activeConnection } from '../redis/connection';
 import { QueryError } from '../errors/errors';
-import { descriptorOf } from '../metadata/model-registry';
+import { descriptorOf } from '../model/model-registry';
 import { QueryRunner } from '../query/query-runner';
-import type { FindIdsOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
+import type { FindIdsOptions, FindOptions, IterateOptions, Where } from '../types/where-types';
 import type { EntityClass, Persisted } from '../types/entity-types';
-import type { BaseEntity } from './base-entity';
+import type { StatefulEntity } from './entity-state';
 import { materializeAll } from './materialize';
 import { queryOptions } from '../query/query-options';
-import { checkInclude, includeParents } from '../relations/include';
+import { checkInclude, includeParents } from './include';
 
 function runnerOf(ctor: Function) {
   const model = descriptorOf(ctor);
   return { model, runner: new QueryRunner(model, activeConnection()) };
 }
 
-export async function findBy<T extends BaseEntity>(
+export async function findBy<T extends StatefulEntity>(
   ctor: EntityClass<T>,
   where: Where<T> | undefined,
   given: FindOptions<T> | undefined,
@@ -28,7 +28,7 @@ export async function findBy<T extends BaseEntity>(
   return entities;
 }
 
-export async function findIds<T extends BaseEntity>(
+export async function findIds<T extends StatefulEntity>(
   ctor: EntityClass<T>,
   where: Where<T> | undefined,
   given: FindIdsOptions<T> | undefined,
@@ -38,13 +38,13 @@ export async function findIds<T extends BaseEntity>(
   return runner.ids(runner.plan(where, options.orderBy), runner.page(options));
 }
 
-export async function countWhere<T extends BaseEntity>(ctor: EntityClass<T>, where: Where<T>): Promise<number> {
+export async function countWhere<T extends StatefulEntity>(ctor: EntityClass<T>, where: Where<T>): Promise<number> {
   const { runner } = runnerOf(ctor);
   return runner.count(runner.plan(where));
 }
 
 /** Every match in id order, `batchSize` per round trip, resuming after the last id seen (not by offset). */
-export async function* iterate<T extends BaseEntity>(
+export async function* iterate<T extends StatefulEntity>(
   ctor: EntityClass<T>,
   where: Where<T> | undefined,
   given: IterateOptions | undefined,

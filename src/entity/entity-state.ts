@@ -1,6 +1,6 @@
 import { ArgumentError, RedisRecordError } from '../errors/errors';
-import { describeValue } from '../errors/describe-value';
-import type { ModelDescriptor } from '../metadata/model-descriptor';
+import { describeValue } from '../util/describe-value';
+import type { ModelDescriptor } from '../model/model-descriptor';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { fieldsOfHsetArgs } from '../mapper/hset-args';
 import { SharedSnapshots } from '../mapper/shared-snapshots';

@@ -1,7 +1,7 @@
-import { wholeMilliseconds } from '../metadata/whole-milliseconds';
+import { wholeMilliseconds } from '../util/whole-milliseconds';
 import { ArgumentError, NotFoundError, SchemaError } from '../errors/errors';
 import { activeStore } from './active-store';
-import { ModelDescriptor } from '../metadata/model-descriptor';
+import { ModelDescriptor } from '../model/model-descriptor';
 
 /** A time to live Redis can hold: whole milliseconds, at least 1, ending within the next 100,000 years. */
 const LONGEST_MS = 100_000 * 365 * 86_400_000;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'crypto';
-import { activeConnection } from '../connection/connection';
-import { describeValue } from '../errors/describe-value';
+import { activeConnection } from '../redis/connection';
+import { describeValue } from '../util/describe-value';
 import { ArgumentError, LockTimeoutError } from '../errors/errors';
-import { ModelDescriptor } from '../metadata/model-descriptor';
-import { scripts } from '../scripts/scripts';
+import { ModelDescriptor } from '../model/model-descriptor';
+import { scripts } from '../store/scripts';
 
 /** The options of `Model.withLock(id, work, options)` (docs/concurrency.md#withlock). */
 export interface LockOptions {

@@ -1,12 +1,12 @@
 import { decodeInto, ownedFields } from '../mapper/attribute-encoder';
 import { EncodedFields } from '../mapper/encoded-fields';
-import { ModelDescriptor } from '../metadata/model-descriptor';
+import { ModelDescriptor } from '../model/model-descriptor';
 import type { StoredObject } from '../query/query-runner';
 import type { EntityClass, Persisted } from '../types/entity-types';
-import type { BaseEntity } from './base-entity';
-import { idOf, stateOf } from './entity-state';
+import type { StatefulEntity } from './entity-state';
+import { stateOf } from './entity-state';
 import { runHooks } from './run-hooks';
-import { installRelations } from '../relations/install-relations';
+import { setUpInstance } from '../model/instance-setup';
 
 /** Sets an entity from its stored fields: attributes, id and snapshot (no hooks). */
 function fill(model: ModelDescriptor, entity: object, id: string, fields: EncodedFields): void {
@@ -34,14 +34,14 @@ export async function applyStored(model: ModelDescriptor, entity: object, id: st
 }
 
 /** A new instance of the model class holding a stored object (no hooks: the caller runs AfterLoad). */
-export function buildStored<T extends BaseEntity>(
+export function buildStored<T extends StatefulEntity>(
   ctor: EntityClass<T>,
   model: ModelDescriptor,
   id: string,
   fields: EncodedFields,
 ): Persisted<T> {
   const entity = new ctor();
-  installRelations(model, entity, idOf);
+  setUpInstance(model, entity);
   fill(model, entity, id, fields);
   return entity as Persisted<T>;
 }
@@ -50,7 +50,7 @@ export function buildStored<T extends BaseEntity>(
  * Instances of the model class holding stored objects, in order (null stays null). Built synchronously; the
  * AfterLoad hooks, if the model has any, then run object by object.
  */
-export async function materializeAll<T extends BaseEntity>(
+export async function materializeAll<T extends StatefulEntity>(
   ctor: EntityClass<T>,
   model: ModelDescriptor,
   objects: ReadonlyArray<StoredObject | null>,

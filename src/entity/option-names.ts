@@ -1,10 +1,9 @@
 import type { FindManyOptions, RemoveManyOptions, SaveManyOptions } from '../types/bulk-types';
 import type { SaveOptions } from '../types/entity-types';
-import type { IntegrityOptions } from '../integrity/violations';
 import type { LockOptions } from './locking';
 
 /**
- * The option names each write, bulk, lock and integrity call takes (knownOptions refuses any other: a misspelt `waitReplica`
+ * The option names each write, bulk and lock call takes (knownOptions refuses any other: a misspelt `waitReplica`
  * would otherwise be ignored, and the call would not wait for any replica).
  */
 export const SAVE_OPTIONS = ['validate', 'waitReplicas', 'waitTimeoutMs'] as const satisfies ReadonlyArray<keyof SaveOptions>;
@@ -12,4 +11,3 @@ export const SAVE_MANY_OPTIONS = [...SAVE_OPTIONS, 'chunkSize'] as const satisfi
 export const REMOVE_MANY_OPTIONS = ['chunkSize'] as const satisfies ReadonlyArray<keyof RemoveManyOptions>;
 export const FIND_MANY_OPTIONS = ['chunkSize'] as const satisfies ReadonlyArray<keyof FindManyOptions>;
 export const LOCK_OPTIONS = ['ttlMs', 'waitMs'] as const satisfies ReadonlyArray<keyof LockOptions>;
-export const INTEGRITY_OPTIONS = ['batchSize'] as const satisfies ReadonlyArray<keyof IntegrityOptions>;

@@ -1,7 +1,7 @@
-import { describeValue } from '../errors/describe-value';
+import { describeValue } from '../util/describe-value';
 import { SchemaError } from '../errors/errors';
-import { HookKind, hookDecorator } from '../metadata/hook-kind';
-import { ModelDescriptor } from '../metadata/model-descriptor';
+import { HookKind, hookDecorator } from '../model/hook-kind';
+import { ModelDescriptor } from '../model/model-descriptor';
 
 /**
  * Calls the entity's hook methods of one kind, base class first, awaiting each (they may be sync or async).

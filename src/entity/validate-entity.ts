@@ -1,6 +1,6 @@
 import { getMetadataStorage, validate } from 'class-validator';
 import { ValidationError } from '../errors/errors';
-import { ModelDescriptor } from '../metadata/model-descriptor';
+import { ModelDescriptor } from '../model/model-descriptor';
 
 const hasRules = new WeakMap<Function, boolean>();
 

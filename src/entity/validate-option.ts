@@ -1,4 +1,4 @@
-import { describeValue } from '../errors/describe-value';
+import { describeValue } from '../util/describe-value';
 import { ArgumentError } from '../errors/errors';
 
 /**

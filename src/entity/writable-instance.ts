@@ -1,4 +1,4 @@
-import type { ModelDescriptor } from '../metadata/model-descriptor';
+import type { ModelDescriptor } from '../model/model-descriptor';
 import { ArgumentError } from '../errors/errors';
 
 /**

@@ -1,15 +1,15 @@
 import { v4 as uuidv4 } from 'uuid';
-import { activeConnection } from '../connection/connection';
+import { activeConnection } from '../redis/connection';
 import { attributeFailure } from '../errors/attribute-failure';
 import { NotFoundError, RedisRecordError, RelationError, StaleObjectError, UniqueConstraintError, ValidationError } from '../errors/errors';
-import { refuseCrossSlotParent } from '../relations/cross-slot';
-import { parentChecks } from '../relations/parent-checks';
+import { refuseCrossSlotParent } from '../store/cross-slot';
+import { parentChecks } from '../store/parent-checks';
 import { encodeAttributes, encodeUpdatedAttributes } from '../mapper/attribute-encoder';
 import { isEmpty } from '../mapper/change-set';
 import { EncodedFields } from '../mapper/encoded-fields';
-import { ObjectStore, SaveOutcome } from '../mapper/object-store';
+import { ObjectStore, SaveOutcome } from '../store/object-store';
 import { planUpdate, UpdatePlan } from '../mapper/update-plan';
-import { ModelDescriptor } from '../metadata/model-descriptor';
+import { ModelDescriptor } from '../model/model-descriptor';
 import { EntityState, snapshotOf } from './entity-state';
 import { claimedWrite, claimsUniques } from './claimed-write';
 

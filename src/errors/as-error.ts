@@ -1,4 +1,4 @@
-import { describeValue } from './describe-value';
+import { describeValue } from '../util/describe-value';
 
 /**
  * A thrown value as the Error a bulk call reports it with: an Error is kept as it is; anything else (a hook

@@ -1,5 +1,5 @@
 import type { ValidationError as ClassValidatorError } from 'class-validator';
-import { describeValue } from './describe-value';
+import { describeValue } from '../util/describe-value';
 
 /** Base class of every error redis-record throws on purpose. */
 export class RedisRecordError extends Error {

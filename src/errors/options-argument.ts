@@ -1,4 +1,4 @@
-import { describeValue } from './describe-value';
+import { describeValue } from '../util/describe-value';
 import { ArgumentError } from './errors';
 
 /**

@@ -35,8 +35,8 @@ export function typedDrawError(error: unknown, sequence: string): unknown {
 }
 
 /**
- * The error a script's refusal stands for: a WrongTypeError (src/scripts/lua/key-types.lua), or the
- * RedisRecordError of an id sequence past 2^53 - 1 or holding no integer (src/scripts/lua/sequence-ids.lua); any
+ * The error a script's refusal stands for: a WrongTypeError (src/store/lua/key-types.lua), or the
+ * RedisRecordError of an id sequence past 2^53 - 1 or holding no integer (src/store/lua/sequence-ids.lua); any
  * other error as it is.
  */
 export function typedScriptError(error: unknown): unknown {

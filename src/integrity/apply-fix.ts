@@ -1,11 +1,11 @@
-import { RedisCommands } from '../connection/redis-commands';
-import { scripts } from '../scripts/scripts';
+import { RedisCommands } from '../redis/redis-commands';
+import { scripts } from '../store/scripts';
 import { StoredIndex } from '../schema/stored-definition';
 import { Fix } from './findings';
 import { ModelScope, pushStoredSpecs } from './model-scope';
 import { raw, unlessWrongType } from './raw-commands';
 import { idsInOrder } from './ids-in-order';
-import { foldCase } from '../metadata/index-descriptor';
+import { foldCase } from '../model/index-descriptor';
 
 const commands = (scope: ModelScope) => scope.client as RedisCommands;
 

@@ -1,13 +1,13 @@
 import { claimedValue, claimKey, claimPattern } from '../keys/claim-keys';
-import { caseFoldField } from '../metadata/index-descriptor';
-import { timeMs } from '../connection/server-time';
-import { CLAIM_GRACE_MS } from '../mapper/unique-claims';
+import { caseFoldField } from '../model/index-descriptor';
+import { timeMs } from '../redis/server-time';
+import { CLAIM_GRACE_MS } from '../store/unique-claims';
 import { shardOfId } from '../keys/shard-tags';
 import { StoredIndex } from '../schema/stored-definition';
 import { Findings } from './findings';
 import { isNumeric, ModelScope, shardScopes } from './model-scope';
 import { globEscape, raw, unlessWrongType } from './raw-commands';
-import { foldCase } from '../metadata/index-descriptor';
+import { foldCase } from '../model/index-descriptor';
 
 /** Whether a model's unique values are claimed across shards (a sharded model with @Unique attributes). */
 export function hasClaims(scope: ModelScope): boolean {

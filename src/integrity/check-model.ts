@@ -1,7 +1,6 @@
-import { describeValue } from '../errors/describe-value';
+import { describeValue } from '../util/describe-value';
 import { ArgumentError } from '../errors/errors';
 import { knownOptions } from '../errors/options-argument';
-import { INTEGRITY_OPTIONS } from '../entity/option-names';
 import { checkKeys } from './check-keys';
 import { checkObjects } from './check-objects';
 import { checkModelKeys } from './check-model-keys';
@@ -9,7 +8,7 @@ import { Findings } from './findings';
 import { ModelScope, shardScopes } from './model-scope';
 import { checkClaims, hasClaims } from './check-claims';
 import { raw } from './raw-commands';
-import { CheckResult, IntegrityOptions } from './violations';
+import { CheckResult, INTEGRITY_OPTIONS, IntegrityOptions } from './violations';
 
 export const DEFAULT_BATCH_SIZE = 500;
 

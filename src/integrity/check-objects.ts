@@ -1,5 +1,5 @@
 import { bytes, entriesOf, entryOf, ExpectedEntry, withFolds } from './expected-entries';
-import { foldCase } from '../metadata/index-descriptor';
+import { foldCase } from '../model/index-descriptor';
 import { Findings } from './findings';
 import { ModelScope, relatedScope } from './model-scope';
 import { idsInOrder } from './ids-in-order';

@@ -1,6 +1,6 @@
-import { RedisCommands } from '../connection/redis-commands';
-import { CLAIM_GRACE_MS } from '../mapper/unique-claims';
-import { scripts } from '../scripts/scripts';
+import { RedisCommands } from '../redis/redis-commands';
+import { CLAIM_GRACE_MS } from '../store/unique-claims';
+import { scripts } from '../store/scripts';
 import { StoredIndex } from '../schema/stored-definition';
 import { claimKeyOf, uniqueFieldOf } from './check-claims';
 import { idsAcrossShards, ShardedId } from './ids-across-shards';

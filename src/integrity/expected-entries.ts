@@ -1,11 +1,11 @@
-import { caseFoldField, foldCase } from '../metadata/index-descriptor';
+import { caseFoldField, foldCase } from '../model/index-descriptor';
 import { StoredIndex } from '../schema/stored-definition';
 import { isNumeric, ModelScope } from './model-scope';
 import { lexMemberBytes } from '../keys/lex-member';
 import { numberCodec } from '../codecs/number-codec';
 
 /**
- * The index entries an object must have, computed from its stored values exactly as src/scripts/lua/indexes.lua
+ * The index entries an object must have, computed from its stored values exactly as src/store/lua/indexes.lua
  * computes them (entryOf): the checker compares what is stored with these. Members are binary (lex members hold
  * \0 and \xFF bytes) and compared as latin1 strings (one char per byte).
  */
@@ -32,7 +32,7 @@ export function lexMember(value: string | undefined, id: string): string {
 
 /**
  * Whether an entry a memo records (`field`: its kind and key; `member` as latin1) can be an entry of object `id`
- * of the model whose key base is `base`, as src/scripts/lua/indexes.lua's isOwnEntry decides: a key of an index
+ * of the model whose key base is `base`, as src/store/lua/indexes.lua's isOwnEntry decides: a key of an index
  * kind the model can have under its base (S `<base>:idx:`, Z `<base>:idx:` or `<base>:lex:`, U `<base>:uniq:`)
  * and the object's member (the id; for a lex key, a member ending with the id). The scripts act on no other.
  */
@@ -60,7 +60,7 @@ export function idOfLexMember(member: string): string | undefined {
 }
 
 /**
- * Whether a score index can hold `text` (isScoreText in src/scripts/lua/numbers.lua): a number as the number
+ * Whether a score index can hold `text` (isScoreText in src/store/lua/numbers.lua): a number as the number
  * codec stores it, finite, that ZADD reads other than by underflow ('1e-400' reads as 0, which ZADD refuses).
  */
 function isScoreText(text: string): boolean {

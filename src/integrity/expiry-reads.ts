@@ -1,5 +1,5 @@
-import { RedisCommands } from '../connection/redis-commands';
-import { rawTransaction } from '../connection/raw-transaction';
+import { RedisCommands } from '../redis/redis-commands';
+import { rawTransaction } from '../redis/raw-transaction';
 import { ModelScope } from './model-scope';
 
 /** Per id: its hash's PTTL (-2 gone, -1 none) and whether `exp` lists it. */

@@ -64,7 +64,7 @@ export function relatedScope(scope: ModelScope, name: string): ModelScope | unde
   return definition && modelScope(scope.client, scope.prefix, definition, scope.lookup, scope.tenant);
 }
 
-/** The one-letter kind the Lua scripts use (src/scripts/lua/indexes.lua). */
+/** The one-letter kind the Lua scripts use (src/store/lua/indexes.lua). */
 export function scriptKindOf(index: StoredIndex): string {
   if (index.kind === 'set') return 'S';
   if (index.kind === 'score') return 'Z';

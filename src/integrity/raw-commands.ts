@@ -1,10 +1,10 @@
 import { RESP_TYPES } from 'redis';
 import { isWrongType } from '../errors/wrong-type';
-import { commandsFor } from '../connection/cluster-commands';
+import { commandsFor } from '../redis/cluster-commands';
 
 /**
  * The commands the integrity tools send, as a structural type (a node-redis client has them; a cluster client
- * has them through src/connection/cluster-commands.ts: SCAN over every master, UNLINK per hash tag, key scans
+ * has them through src/redis/cluster-commands.ts: SCAN over every master, UNLINK per hash tag, key scans
  * on the key's node). Members and values come back as strings, or as Buffers from `binary(client)`.
  */
 export interface RawCommands {

@@ -13,8 +13,8 @@ import { objectsListed } from './objects-listed';
 import { globEscape, raw } from './raw-commands';
 import { tenantsOf } from './tenants-of';
 import { IntegrityOptions } from './violations';
-import { scripts } from '../scripts/scripts';
-import { RedisCommands } from '../connection/redis-commands';
+import { scripts } from '../store/scripts';
+import { RedisCommands } from '../redis/redis-commands';
 
 /** What `Model.reindex()` resolves to (docs/operations.md#reindexing). */
 export interface ReindexResult {

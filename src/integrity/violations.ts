@@ -60,3 +60,6 @@ export interface IntegrityOptions {
   /** Objects (or index members) read per round trip; memory stays proportional to it. Default 500. */
   readonly batchSize?: number;
 }
+
+/** The option names of check(), repair() and reindex() (knownOptions refuses any other). */
+export const INTEGRITY_OPTIONS = ['batchSize'] as const satisfies ReadonlyArray<keyof IntegrityOptions>;

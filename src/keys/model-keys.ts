@@ -22,7 +22,7 @@ import { shardTag } from './shard-tags';
  *   <prefix>:{<Model>}:lock:<id>                          string the holder's token while withLock runs
  * A sharded model's unique values are claimed across its shards, one key per value, tagged by the value's digest:
  *   <prefix>:{<Model>@<attr>:<sha1 of the value>}:claim  string `<id> <claimed at, ms>` (src/keys/claim-keys.ts)
- * The Lua scripts build the same names (src/scripts/lua/indexes.lua).
+ * The Lua scripts build the same names (src/store/lua/indexes.lua).
  *
  * Outside the model bases, one key per prefix (src/schema/schema-registry.ts, docs/operations.md):
  *   <prefix>#models   hash  model name -> stored definition (JSON); outside `<prefix>:` so that listing the data

@@ -3,9 +3,9 @@ import { ValidationError as ClassValidatorError } from 'class-validator';
 import { CodecError, encodeChecked } from '../codecs/codec';
 import { attributeFailure } from '../errors/attribute-failure';
 import { DecodeError, ValidationError } from '../errors/errors';
-import { AttributeDescriptor } from '../metadata/attribute-descriptor';
-import { caseFoldField, foldCase } from '../metadata/index-descriptor';
-import { ModelDescriptor } from '../metadata/model-descriptor';
+import { AttributeDescriptor } from '../model/attribute-descriptor';
+import { caseFoldField, foldCase } from '../model/index-descriptor';
+import { ModelDescriptor } from '../model/model-descriptor';
 import { EncodedFields, FieldSink } from './encoded-fields';
 import { decodeDynamic, encodeDynamic, readableDynamic } from './dynamic-attributes';
 

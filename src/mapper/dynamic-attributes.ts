@@ -1,6 +1,6 @@
 import { ValidationError as ClassValidatorError } from 'class-validator';
 import { attributeFailure } from '../errors/attribute-failure';
-import { DYNAMIC_PREFIX } from '../metadata/model-descriptor';
+import { DYNAMIC_PREFIX } from '../model/model-descriptor';
 import { EncodedFields, FieldSink } from './encoded-fields';
 
 export type DynamicValue = string | number | boolean;

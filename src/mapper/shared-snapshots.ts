@@ -1,5 +1,5 @@
 import { dateCodec } from '../codecs/date-codec';
-import { ModelDescriptor } from '../metadata/model-descriptor';
+import { ModelDescriptor } from '../model/model-descriptor';
 import { EncodedFields } from './encoded-fields';
 import { FIRST_FIELD, keptAfterWrite } from './hset-args';
 

@@ -1,5 +1,5 @@
-import { IndexDescriptor } from '../metadata/index-descriptor';
-import { ModelDescriptor } from '../metadata/model-descriptor';
+import { IndexDescriptor } from '../model/index-descriptor';
+import { ModelDescriptor } from '../model/model-descriptor';
 import { ChangeSet } from './change-set';
 
 /**

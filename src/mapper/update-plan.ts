@@ -1,5 +1,5 @@
-import { caseFoldField } from '../metadata/index-descriptor';
-import { ModelDescriptor } from '../metadata/model-descriptor';
+import { caseFoldField } from '../model/index-descriptor';
+import { ModelDescriptor } from '../model/model-descriptor';
 import { ChangeSet, diffFields } from './change-set';
 import { EncodedFields } from './encoded-fields';
 

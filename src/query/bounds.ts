@@ -1,6 +1,8 @@
+import { escapeLex } from '../keys/lex-member';
+
 /**
  * Range bounds in the forms ZRANGE BYSCORE and BYLEX take. Lex members are esc(value) \0\0 len(id) id with
- * esc turning \0 into \0\1 (src/scripts/lua/indexes.lua); lower lex bounds are always inclusive and upper ones
+ * esc turning \0 into \0\1 (src/store/lua/indexes.lua); lower lex bounds are always inclusive and upper ones
  * exclusive, so two bounds of one side compare by their bytes alone.
  */
 export interface ScoreBound {
@@ -38,20 +40,6 @@ export function scoreWindow(range: ScoreRange | undefined): { min: string; max: 
 const ZERO_ONE = Buffer.from([0, 1]);
 const ZERO_ZERO = Buffer.from([0, 0]);
 const ABSENT = Buffer.from([0xff]);
-
-export function escapeLex(value: string): Buffer {
-  const bytes = Buffer.from(value, 'utf8');
-  const parts: Buffer[] = [];
-  let start = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    if (bytes[i] === 0) {
-      parts.push(bytes.subarray(start, i), ZERO_ONE);
-      start = i + 1;
-    }
-  }
-  parts.push(bytes.subarray(start));
-  return Buffer.concat(parts);
-}
 
 /** Inclusive lower / exclusive upper bodies of a lex range; undefined = unbounded. */
 export interface LexRange {

@@ -1,7 +1,7 @@
 import { QueryError } from '../errors/errors';
 import { ModelKeys } from '../keys/model-keys';
-import { foldCase, IndexDescriptor } from '../metadata/index-descriptor';
-import { ModelDescriptor } from '../metadata/model-descriptor';
+import { foldCase, IndexDescriptor } from '../model/index-descriptor';
+import { ModelDescriptor } from '../model/model-descriptor';
 import { lexEquals, lexWindow, scoreWindow } from './bounds';
 import { AttributeCondition, parseWhere } from './parse-where';
 import { ScriptArg } from './query-plan';

@@ -1,8 +1,13 @@
 import { EncodedFields } from '../mapper/encoded-fields';
 import { fieldsFromReply } from '../mapper/attribute-encoder';
-import { caseFoldField } from '../metadata/index-descriptor';
-import { ModelDescriptor } from '../metadata/model-descriptor';
-import type { StoredObject } from './query-runner';
+import { caseFoldField } from '../model/index-descriptor';
+import { ModelDescriptor } from '../model/model-descriptor';
+
+/** An object a query read: its id and stored fields. */
+export interface StoredObject {
+  readonly id: string;
+  readonly fields: EncodedFields;
+}
 
 /**
  * The hash fields a query loads for each object: `#id` (present in every live hash, so a vanished hash reads

@@ -1,10 +1,10 @@
 import { encodeChecked } from '../codecs/codec';
 import { asError } from '../errors/as-error';
-import { describeValue } from '../errors/describe-value';
+import { describeValue } from '../util/describe-value';
 import { QueryError } from '../errors/errors';
-import { isPlainObject } from '../types/plain-object';
-import { AttributeDescriptor } from '../metadata/attribute-descriptor';
-import { ModelDescriptor } from '../metadata/model-descriptor';
+import { isPlainObject } from '../util/plain-object';
+import { AttributeDescriptor } from '../model/attribute-descriptor';
+import { ModelDescriptor } from '../model/model-descriptor';
 import {
   LexRange,
   lexLowerGt,

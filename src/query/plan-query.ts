@@ -1,12 +1,12 @@
 import { QueryError } from '../errors/errors';
 import { ModelKeys } from '../keys/model-keys';
-import { AttributeDescriptor } from '../metadata/attribute-descriptor';
-import { ModelDescriptor } from '../metadata/model-descriptor';
+import { AttributeDescriptor } from '../model/attribute-descriptor';
+import { ModelDescriptor } from '../model/model-descriptor';
 import { lexWindow, scoreWindow } from './bounds';
 import { compileWhere, Pins, sortedKey, usableSortedIndex } from './compile-where';
 import { loadedFields } from './loaded-fields';
 import { parseWhere } from './parse-where';
-import { isPlainObject } from '../types/plain-object';
+import { isPlainObject } from '../util/plain-object';
 import { PageRequest, QueryPlan } from './query-plan';
 
 interface OrderRequest {

@@ -1,19 +1,16 @@
-import { Connection } from '../connection/connection';
+import { Connection } from '../redis/connection';
 import { EncodedFields } from '../mapper/encoded-fields';
-import { ModelDescriptor } from '../metadata/model-descriptor';
+import { ModelDescriptor } from '../model/model-descriptor';
 import { ModelKeys } from '../keys/model-keys';
-import { scripts } from '../scripts/scripts';
+import { scripts } from '../store/scripts';
 import { inIdOrder } from './id-order';
-import { storedObjects } from './loaded-fields';
+import { StoredObject, storedObjects } from './loaded-fields';
 import { mergePages, shardOrder } from './merge-shards';
 import { pageRequest, planQuery } from './plan-query';
 import { PageRequest, planArguments, QueryPlan } from './query-plan';
 import { loadWindow, plainLoadWindow, plainWindow, readWindow } from './window-read';
 
-export interface StoredObject {
-  readonly id: string;
-  readonly fields: EncodedFields;
-}
+export type { StoredObject } from './loaded-fields';
 
 /** A planned query: one plan per shard (index keys differ between shards), one for a model that is not sharded. */
 export interface PlannedQuery {

@@ -1,12 +1,12 @@
 import { ErrorReply } from 'redis';
 import { isWrongType } from '../errors/wrong-type';
-import { RedisCommands } from '../connection/redis-commands';
-import { timeMs } from '../connection/server-time';
-import { isCluster } from '../connection/topology';
+import { RedisCommands } from '../redis/redis-commands';
+import { timeMs } from '../redis/server-time';
+import { isCluster } from '../redis/topology';
 import { ModelKeys } from '../keys/model-keys';
-import { ModelDescriptor } from '../metadata/model-descriptor';
-import { Script } from '../scripts/script';
-import { scripts } from '../scripts/scripts';
+import { ModelDescriptor } from '../model/model-descriptor';
+import { Script } from '../store/script';
+import { scripts } from '../store/scripts';
 import { sortRowsById } from './id-order';
 import { PageRequest, QueryPlan, ScriptArg } from './query-plan';
 

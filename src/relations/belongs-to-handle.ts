@@ -1,14 +1,9 @@
 import type { Persisted } from '../types/entity-types';
 import { refuseArguments } from '../errors/no-arguments';
-import { relatedId } from './related-id';
+import { relatedId } from '../model/related-id';
+import { preloadParent } from '../types/relation-handle';
 import { relationBrand, RelationHandle, RelationOwner } from './relation-handle';
-import { inSameTenant } from './tenant-scope';
-
-/**
- * The key of the method through which `include` gives a handle the parent it read. The package does not export
- * it, so the method is not part of the public BelongsTo<T>.
- */
-export const preloadParent: unique symbol = Symbol('preloadParent');
+import { inSameTenant } from '../model/tenant-scope';
 
 type Loadable<T> = { find(id: string): Promise<Persisted<T> | null> };
 

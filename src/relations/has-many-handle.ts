@@ -1,15 +1,15 @@
-import { describeValue } from '../errors/describe-value';
+import { describeValue } from '../util/describe-value';
 import { ArgumentError, QueryError } from '../errors/errors';
 import { firstGiven } from '../errors/no-arguments';
-import type { ModelDescriptor } from '../metadata/model-descriptor';
-import { isPlainObject } from '../types/plain-object';
-import { failingIterator } from '../query/failing-iterator';
-import { isAttributeObject } from '../entity/attribute-object';
+import type { ModelDescriptor } from '../model/model-descriptor';
+import { isPlainObject } from '../util/plain-object';
+import { failingIterator } from '../util/failing-iterator';
+import { isAttributeObject } from '../util/attribute-object';
 import { StatefulEntity } from '../entity/entity-state';
-import type { FindIdsOptions, FindOneOptions, FindOptions, IterateOptions, Where } from '../query/where-types';
+import type { FindIdsOptions, FindOneOptions, FindOptions, IterateOptions, Where } from '../types/where-types';
 import type { AttributeInput, Persisted, SaveOptions } from '../types/entity-types';
 import { ownerIdOf, relationBrand, RelationHandle, RelationOwner } from './relation-handle';
-import { inSameTenant } from './tenant-scope';
+import { inSameTenant } from '../model/tenant-scope';
 
 /** The static side of the related model that the handle uses (BaseEntity's query methods). */
 interface ChildModel<T> {

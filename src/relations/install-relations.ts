@@ -1,18 +1,19 @@
-import type { ModelDescriptor } from '../metadata/model-descriptor';
-import { descriptorOf } from '../metadata/model-registry';
+import type { ModelDescriptor } from '../model/model-descriptor';
+import { descriptorOf } from '../model/model-registry';
 import { BelongsToHandle } from './belongs-to-handle';
 import { HasManyHandle } from './has-many-handle';
 import { ManyToManyHandle } from './many-to-many-handle';
 import { RelationOwner } from './relation-handle';
-import { checkRelations } from './check-relations';
+import { checkRelations } from '../model/check-relations';
+import { registerInstanceSetup } from '../model/instance-setup';
+import { idOf } from '../entity/entity-state';
 
 /**
  * Puts the relation handles on an instance (after its class's field initializers have run, which would
- * otherwise overwrite them). Instances made by build(), create(), find() and queries have them. `idOf` reads
- * an instance's id, which the handles ask for when used.
+ * otherwise overwrite them). Instances made by build(), create(), find() and queries have them; the handles
+ * read the instance's id when used. Registered as the model layer's instance setup when this module loads.
  */
-export function installRelations(model: ModelDescriptor, entity: object, idOf: (entity: object) => string | undefined): void {
-  if (model.relations.length === 0) return; // nothing made per instance: builds and loads of such models are hot
+export function installRelations(model: ModelDescriptor, entity: object): void {
   checkRelations(model);
   const owner: RelationOwner = { entity, model: () => descriptorOf(entity.constructor), id: () => idOf(entity) };
   for (const relation of model.relations) {
@@ -27,3 +28,5 @@ export function installRelations(model: ModelDescriptor, entity: object, idOf: (
     Object.defineProperty(entity, relation.property, { value: handle, enumerable: false, configurable: true, writable: false });
   }
 }
+
+registerInstanceSetup(installRelations);

@@ -1,18 +1,18 @@
-import { activeConnection } from '../connection/connection';
-import type { RedisCommands } from '../connection/redis-commands';
+import { activeConnection } from '../redis/connection';
+import type { RedisCommands } from '../redis/redis-commands';
 import { RelationError } from '../errors/errors';
-import { namingWrongType } from '../mapper/expect-types';
-import type { ModelDescriptor } from '../metadata/model-descriptor';
-import type { RelationDescriptor } from '../metadata/relation-descriptor';
-import { scripts } from '../scripts/scripts';
+import { namingWrongType } from '../store/expect-types';
+import type { ModelDescriptor } from '../model/model-descriptor';
+import type { RelationDescriptor } from '../model/relation-descriptor';
+import { scripts } from '../store/scripts';
 import type { Persisted } from '../types/entity-types';
 import type { FindManyOptions } from '../types/bulk-types';
 import { refuseArguments, refuseExtraArguments } from '../errors/no-arguments';
-import { findManyChunkSize } from '../entity/find-many';
-import { relatedId } from './related-id';
+import { findManyChunkSize } from '../entity/bulk/find-many';
+import { relatedId } from '../model/related-id';
 import { ownerIdOf, relationBrand, RelationHandle, RelationOwner } from './relation-handle';
-import { inverseSetPrefix } from './relation-graph';
-import { inSameTenant } from './tenant-scope';
+import { inverseSetPrefix } from '../model/relation-graph';
+import { inSameTenant } from '../model/tenant-scope';
 
 type ManyToManyRelation = Extract<RelationDescriptor, { kind: 'manyToMany' }>;
 type Related<T> = { findMany(ids: readonly string[], options?: FindManyOptions): Promise<Array<Persisted<T> | null>> };

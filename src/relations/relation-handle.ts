@@ -1,14 +1,8 @@
 import { RelationError } from '../errors/errors';
-import type { ModelDescriptor } from '../metadata/model-descriptor';
+import type { ModelDescriptor } from '../model/model-descriptor';
 
-/** Marks relation handles, so that attribute types leave them out. */
-export declare const relationBrand: unique symbol;
-
-/** What every relation handle (`BelongsTo`, `HasMany`, `ManyToMany`) is: a property that is not an attribute. */
-export interface RelationHandle {
-  /** @hidden */
-  readonly [relationBrand]: true;
-}
+export { relationBrand } from '../types/relation-handle';
+export type { RelationHandle } from '../types/relation-handle';
 
 /** The owning entity's model and persisted id, read at call time (a new entity gets its id on save). */
 export interface RelationOwner {

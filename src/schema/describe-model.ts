@@ -1,6 +1,6 @@
-import { ModelDescriptor } from '../metadata/model-descriptor';
-import { descriptorOf } from '../metadata/model-registry';
-import { RelationDescriptor } from '../metadata/relation-descriptor';
+import { ModelDescriptor } from '../model/model-descriptor';
+import { descriptorOf } from '../model/model-registry';
+import { RelationDescriptor } from '../model/relation-descriptor';
 import { DEFINITION_FORMAT, StoredDefinition, StoredRelation, withHash } from './stored-definition';
 
 function relationOf(relation: RelationDescriptor): StoredRelation {

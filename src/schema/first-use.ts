@@ -1,8 +1,8 @@
-import { Connection, currentConnection } from '../connection/connection';
-import { ModelDescriptor } from '../metadata/model-descriptor';
-import { allModels } from '../metadata/model-registry';
-import { boundRemovalScript, isBoundRemoval } from '../mapper/indexed-removal';
-import { removalPlan } from '../relations/removal-program';
+import { Connection, currentConnection } from '../redis/connection';
+import { ModelDescriptor } from '../model/model-descriptor';
+import { allModels } from '../model/model-registry';
+import { boundRemovalScript, isBoundRemoval } from '../store/indexed-removal';
+import { removalPlan } from '../store/removal-program';
 import { describeModel } from './describe-model';
 import { markStale, registerDefinition, unreadableDefinition } from './schema-registry';
 import { compareDefinitions, describeChange, SchemaStatus } from './schema-status';
@@ -10,6 +10,14 @@ import { StoredDefinitionError } from './stored-definition';
 
 /** Per connection, per model name: done (true) or the registration under way. */
 const registered = new WeakMap<Connection, Map<string, true | Promise<void>>>();
+
+/** Per connection, `connect({ onSchemaChange })` when given: a changed model is otherwise reported with console.warn. */
+const listeners = new WeakMap<Connection, (status: SchemaStatus) => void>();
+
+/** Reports the connection's schema changes to `listener` (connect({ onSchemaChange })) instead of console.warn. */
+export function onSchemaChange(connection: Connection, listener: (status: SchemaStatus) => void): void {
+  listeners.set(connection, listener);
+}
 
 /** Per connection, the models whose index change was reported: once, also when registered again. */
 const reported = new WeakMap<Connection, Set<string>>();
@@ -20,7 +28,8 @@ function report(connection: Connection, status: SchemaStatus): void {
   if (!models) reported.set(connection, (models = new Set()));
   if (models.has(status.current.name)) return;
   models.add(status.current.name);
-  if (connection.onSchemaChange) connection.onSchemaChange(status);
+  const listener = listeners.get(connection);
+  if (listener) listener(status);
   else console.warn(describeChange(status));
 }
 
@@ -53,7 +62,7 @@ async function register(connection: Connection, model: ModelDescriptor): Promise
 }
 
 /**
- * Loads the scripts bound to the model (src/scripts/bound-script.ts), sent with its registration, so that its
+ * Loads the scripts bound to the model (src/store/bound-script.ts), sent with its registration, so that its
  * first operations are one EVALSHA as with the shared scripts connect() loads. Not awaited, and a failure is
  * ignored: an operation whose script is missing loads it itself (NOSCRIPT fallback).
  */

@@ -1,5 +1,5 @@
-import { scripts } from '../scripts/scripts';
-import { RedisCommands } from '../connection/redis-commands';
+import { scripts } from '../store/scripts';
+import { RedisCommands } from '../redis/redis-commands';
 import {
   indexName,
   indexSignature,

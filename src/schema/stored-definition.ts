@@ -1,11 +1,11 @@
 import { createHash } from 'crypto';
 import { ATTRIBUTE_TYPES, StoredType } from '../codecs/attribute-type';
 import { MAX_SHARDS } from '../keys/shard-tags';
-import { isValidModelName } from '../metadata/model-name';
-import { isIdentifier } from '../metadata/attribute-name';
-import { IdStrategy } from '../metadata/model-descriptor';
-import { IndexKind } from '../metadata/index-descriptor';
-import { OnDelete } from '../metadata/relation-descriptor';
+import { isValidModelName } from '../model/model-name';
+import { isIdentifier } from '../model/attribute-name';
+import { IdStrategy } from '../model/model-descriptor';
+import { IndexKind } from '../model/index-descriptor';
+import { OnDelete } from '../model/relation-descriptor';
 
 /** The format of a stored definition; raised when its shape changes incompatibly. */
 export const DEFINITION_FORMAT = 1;

@@ -1,12 +1,17 @@
-import type { BaseEntity } from '../entity/base-entity';
-import type { RelationHandle } from '../relations/relation-handle';
+import type { RelationHandle } from './relation-handle';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- matches every method, whatever its parameters
 type AnyFunction = (...args: any[]) => any;
 
+/**
+ * The members every entity has that are not attributes (the methods aside, which are left out by their type):
+ * BaseEntity's `id`.
+ */
+type EntityMember = 'id';
+
 /** The names of an entity's attributes: its own non-method properties. */
 export type AttributeName<T> = {
-  [K in keyof T]-?: K extends keyof BaseEntity
+  [K in keyof T]-?: K extends EntityMember
     ? never
     : T[K] extends AnyFunction
       ? never
@@ -44,7 +49,7 @@ export type Persisted<T> = T & {
 };
 
 /** A model class, as the `this` of BaseEntity's static methods, so `Post.find` resolves to Post. */
-export interface EntityClass<T extends BaseEntity> {
+export interface EntityClass<T> {
   new (): T;
 }
 

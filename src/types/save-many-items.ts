@@ -1,4 +1,3 @@
-import type { BaseEntity } from '../entity/base-entity';
 import type { SaveManyItem } from './bulk-types';
 import type { AttributeName } from './entity-types';
 
@@ -30,11 +29,11 @@ interface NotAttributes<K> {
 
 /**
  * One item as given when it holds no key that is not an attribute, else the item joined with NotAttributes, a
- * property no item has, so that it fails to compile with those keys named. A model known only as BaseEntity
- * (the `this` of a caller generic over its model, through `typeof BaseEntity`) has no attribute the compiler
- * knows of: its items are taken as given, held to SaveManyItem alone, as before.
+ * property no item has, so that it fails to compile with those keys named. A model whose attributes the compiler
+ * does not know (one known only as BaseEntity: the `this` of a caller generic over its model, through `typeof
+ * BaseEntity`) has its items taken as given, held to SaveManyItem alone.
  */
-type CheckedItem<T, E> = BaseEntity extends T
+type CheckedItem<T, E> = [AttributeName<T>] extends [never]
   ? E
   : [KeysNotAttributes<T, E>] extends [never]
     ? E

@@ -1,4 +1,4 @@
-import { inRanges, inWindows } from '../../src/entity/bulk-windows';
+import { inRanges, inWindows } from '../../src/entity/bulk/bulk-windows';
 
 /** A slice's work that stays under way until `release` is called for it: the test decides when each settles. */
 function held() {

@@ -1,5 +1,5 @@
 import { Attr, BaseEntity, Index, Model } from '../../src';
-import { CREATES_IN_FLIGHT, RAMP_CHUNK_SIZE, RAMP_CHUNKS, SAVE_CHUNK_SIZE } from '../../src/entity/bulk-options';
+import { CREATES_IN_FLIGHT, RAMP_CHUNK_SIZE, RAMP_CHUNKS, SAVE_CHUNK_SIZE } from '../../src/entity/bulk/bulk-options';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { useTestRedis } from '../support/test-redis';
 import { useWatchedConnection } from '../support/watched-connection';

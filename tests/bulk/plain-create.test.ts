@@ -1,6 +1,6 @@
 import { IsInt, Min } from 'class-validator';
 import { Attr, BaseEntity, Counter, DynamicAttrs, Index, Model, ValidationError } from '../../src';
-import { RAMP_CHUNK_SIZE, RAMP_CHUNKS } from '../../src/entity/bulk-options';
+import { RAMP_CHUNK_SIZE, RAMP_CHUNKS } from '../../src/entity/bulk/bulk-options';
 import { useCountingConnection } from '../core/support/counting-client';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { useTestRedis } from '../support/test-redis';

@@ -1,6 +1,6 @@
 import { Attr, BaseEntity, Index, Model, Unique } from '../../src';
-import { UPDATE_CHUNKS_IN_FLIGHT } from '../../src/entity/bulk-options';
-import { scripts as luaScripts } from '../../src/scripts/scripts';
+import { UPDATE_CHUNKS_IN_FLIGHT } from '../../src/entity/bulk/bulk-options';
+import { scripts as luaScripts } from '../../src/store/scripts';
 import { expectIndexesConsistent, expectShardsConsistent } from '../support/index-consistency';
 import { useTestRedis } from '../support/test-redis';
 import { useScriptCalls } from '../support/script-calls';

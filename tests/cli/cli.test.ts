@@ -2,7 +2,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { createClient } from 'redis';
 import { Attr, BaseEntity, Index, ManyToMany, Model, SortableString, Unique } from '../../src';
-import { redactSecrets, redactUrl } from '../../src/connection/redact-url';
+import { redactSecrets, redactUrl } from '../../src/redis/redact-url';
 import { startPrivateRedis } from '../../tools/private-redis';
 import { keysUnder, useTestRedis } from '../support/test-redis';
 import { useCli } from './run-cli';

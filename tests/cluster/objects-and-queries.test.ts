@@ -119,7 +119,7 @@ describe('connecting to a cluster', () => {
   });
 
   it('loads every script on every master at connect', async () => {
-    const { allScripts } = await import('../../src/scripts/scripts');
+    const { allScripts } = await import('../../src/store/scripts');
     const shas = allScripts().map((s) => s.sha);
     for (const master of cluster.cluster.masters) {
       const node = await cluster.cluster.nodeClient(master);

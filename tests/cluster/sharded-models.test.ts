@@ -1,7 +1,7 @@
 import calculateSlot = require('cluster-key-slot');
 import { Attr, BaseEntity, Index, Model, Unique, UniqueConstraintError } from '../../src';
 import { claimKey } from '../../src/keys/claim-keys';
-import { descriptorOf } from '../../src/metadata/model-registry';
+import { descriptorOf } from '../../src/model/model-registry';
 import { expectShardsConsistent } from '../support/index-consistency';
 import { keysPerMaster, useTestCluster } from '../support/test-cluster';
 

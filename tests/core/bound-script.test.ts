@@ -1,7 +1,7 @@
 import { Attr, BaseEntity, Index, Model } from '../../src';
-import { boundScript, luaString } from '../../src/scripts/bound-script';
-import { RedisCommands } from '../../src/connection/redis-commands';
-import { Script } from '../../src/scripts/script';
+import { boundScript, luaString } from '../../src/store/bound-script';
+import { RedisCommands } from '../../src/redis/redis-commands';
+import { Script } from '../../src/store/script';
 import { useTestRedis } from '../support/test-redis';
 import { useCountingConnection } from './support/counting-client';
 

@@ -1,7 +1,7 @@
 import { createServer, AddressInfo } from 'net';
 import { ArgumentError, Attr, BaseEntity, connect, ConnectionError, ConnectOptions, disconnect, Model } from '../../src';
-import { currentConnection } from '../../src/connection/connection';
-import { describeValue } from '../../src/errors/describe-value';
+import { currentConnection } from '../../src/redis/connection';
+import { describeValue } from '../../src/util/describe-value';
 import { socketsOpenedBy, watchSocketsOpened } from '../support/opened-sockets';
 import { useOwnPrefixes } from '../support/test-redis';
 

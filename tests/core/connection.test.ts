@@ -13,8 +13,8 @@ import {
   RedisRecordError,
   Unique,
 } from '../../src';
-import { currentConnection } from '../../src/connection/connection';
-import { reconnectStrategy } from '../../src/connection/reconnect';
+import { currentConnection } from '../../src/redis/connection';
+import { reconnectStrategy } from '../../src/redis/reconnect';
 import { PrivateRedis, startPrivateRedis } from '../../tools/private-redis';
 import { socketsOpenedBy } from '../support/opened-sockets';
 import { useOwnPrefixes } from '../support/test-redis';

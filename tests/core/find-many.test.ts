@@ -1,5 +1,5 @@
 import { ArgumentError, Attr, BaseEntity, Model } from '../../src';
-import { READS_IN_FLIGHT } from '../../src/entity/bulk-options';
+import { READS_IN_FLIGHT } from '../../src/entity/bulk/bulk-options';
 import { useTestRedis } from '../support/test-redis';
 import { useWatchedConnection } from '../support/watched-connection';
 

@@ -1,5 +1,5 @@
-import { pruneUnusedFunctions } from '../../src/scripts/prune-functions';
-import { allScripts } from '../../src/scripts/scripts';
+import { pruneUnusedFunctions } from '../../src/store/prune-functions';
+import { allScripts } from '../../src/store/scripts';
 import { useTestRedis } from '../support/test-redis';
 
 const redis = useTestRedis();

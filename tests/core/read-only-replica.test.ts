@@ -1,6 +1,6 @@
 import { createClient } from 'redis';
 import { Attr, BaseEntity, connect, ConnectionError, disconnect, Index, Model } from '../../src';
-import { currentConnection } from '../../src/connection/connection';
+import { currentConnection } from '../../src/redis/connection';
 import { PrivateRedis, startPrivateRedis } from '../../tools/private-redis';
 import { uniquePrefix } from '../support/test-redis';
 

@@ -15,7 +15,7 @@ import {
   Unique,
   Version,
 } from '../../src';
-import { descriptorOf } from '../../src/metadata/model-registry';
+import { descriptorOf } from '../../src/model/model-registry';
 import { useTestRedis } from '../support/test-redis';
 import { schemaErrorOf } from '../support/schema-error-of';
 

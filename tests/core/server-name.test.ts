@@ -1,4 +1,4 @@
-import { serverNameOf } from '../../src/connection/server-name';
+import { serverNameOf } from '../../src/redis/server-name';
 
 // The names read from a real server are checked in server-requirements.test.ts (the refusal's message).
 describe("serverNameOf: the server and its version from INFO's server section", () => {

@@ -1,15 +1,15 @@
 import { createClient } from 'redis';
 import { Attr, BaseEntity, connect, ConnectionError, disconnect, Model } from '../../src';
-import { currentConnection } from '../../src/connection/connection';
-import { SINCE_REDIS_6_2 } from '../../src/connection/server-requirements';
-import { probes } from '../../src/scripts/scripts';
+import { currentConnection } from '../../src/redis/connection';
+import { SINCE_REDIS_6_2 } from '../../src/redis/server-requirements';
+import { ERROR_CODE_PROBE } from '../../src/redis/server-requirements';
 import { PrivateRedis, startPrivateRedis } from '../../tools/private-redis';
 import { useCli } from '../cli/run-cli';
 import { uniquePrefix } from '../support/test-redis';
 
 /**
  * connect() and the command-line tool refuse, before anything is written, a server redis-record cannot keep its
- * guarantees on (src/connection/server-requirements.ts). One requirement is the commands Redis added in 6.2:
+ * guarantees on (src/redis/server-requirements.ts). One requirement is the commands Redis added in 6.2:
  * without them a script fails part way through its writes. No Redis older than 7.0 runs here, so the servers of
  * this file are private redis-servers started with `--rename-command <command> ""`: each then answers COMMAND
  * INFO as an older Redis does, with a null for the command it lacks. The other requirement, a script's error
@@ -138,12 +138,12 @@ describe('a server that comes back unfit after a reconnection', () => {
   });
 });
 
-describe('the error-code probe (probe-error-codes.lua)', () => {
+describe('the error-code probe', () => {
   it("comes back from the suite's server as its own error, its code first: what connect() asks of a server", async () => {
     const admin = createClient({ url: process.env.REDIS_URL! });
     await admin.connect();
     try {
-      await expect(admin.sendCommand(['EVAL', probes.errorCodes().source, '0'])).rejects.toThrow(
+      await expect(admin.sendCommand(['EVAL', ERROR_CODE_PROBE, '0'])).rejects.toThrow(
         /^RRPROBE scripts pass on the error codes they raise/,
       );
     } finally {

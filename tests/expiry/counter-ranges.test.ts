@@ -2,8 +2,8 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { ArgumentError, Attr, BaseEntity, Counter, DecodeError, Index, Model, NotFoundError } from '../../src';
 import { numberCodec } from '../../src/codecs/number-codec';
-import { RedisCommands } from '../../src/connection/redis-commands';
-import { Script } from '../../src/scripts/script';
+import { RedisCommands } from '../../src/redis/redis-commands';
+import { Script } from '../../src/store/script';
 import { useTestRedis } from '../support/test-redis';
 
 @Model({ expirable: true })
@@ -188,7 +188,7 @@ describe('counters at the edges of numbers', () => {
  * writes (String(x), '-0' for -0) for doubles of every kind, many per script call.
  */
 describe('numberForm (numbers.lua)', () => {
-  const library = readFileSync(join(__dirname, '../../src/scripts/lua/numbers.lua'), 'utf8');
+  const library = readFileSync(join(__dirname, '../../src/store/lua/numbers.lua'), 'utf8');
   const script = new Script(
     'number-form-check.lua',
     `${library}\nlocal out = {}\nfor i, text in ipairs(ARGV) do\n  out[i] = numberForm(tonumber(text))\nend\nreturn out\n`,

@@ -1,7 +1,7 @@
 import { Attr, BaseEntity, Index, Model, SortableString, Unique } from '../../src';
-import { activeConnection } from '../../src/connection/connection';
-import { ObjectStore } from '../../src/mapper/object-store';
-import { descriptorOf } from '../../src/metadata/model-registry';
+import { activeConnection } from '../../src/redis/connection';
+import { ObjectStore } from '../../src/store/object-store';
+import { descriptorOf } from '../../src/model/model-registry';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { keysUnder, useTestRedis } from '../support/test-redis';
 

@@ -1,7 +1,7 @@
 import { Attr, BaseEntity, BelongsTo, HasMany, Index, Model, SortableString, Unique } from '../../src';
-import { memoRemovalScript } from '../../src/mapper/indexed-removal';
-import { descriptorOf } from '../../src/metadata/model-registry';
-import { scripts as luaScripts } from '../../src/scripts/scripts';
+import { memoRemovalScript } from '../../src/store/indexed-removal';
+import { descriptorOf } from '../../src/model/model-registry';
+import { scripts as luaScripts } from '../../src/store/scripts';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { useScriptCalls } from '../support/script-calls';
 import { keysUnder, useTestRedis } from '../support/test-redis';

@@ -1,7 +1,7 @@
 import { createClient } from 'redis';
 import { Attr, BaseEntity, connect, ConnectionError, Counter, disconnect, Index, Model, Persisted, Unique } from '../../src';
-import { currentConnection } from '../../src/connection/connection';
-import { rawTransaction } from '../../src/connection/raw-transaction';
+import { currentConnection } from '../../src/redis/connection';
+import { rawTransaction } from '../../src/redis/raw-transaction';
 import { PrivateRedis, startPrivateRedis } from '../../tools/private-redis';
 import { uniquePrefix } from '../support/test-redis';
 

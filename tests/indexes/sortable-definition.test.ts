@@ -1,5 +1,5 @@
 import { Attr, BaseEntity, Index, IndexOptions, Model } from '../../src';
-import { descriptorOf } from '../../src/metadata/model-registry';
+import { descriptorOf } from '../../src/model/model-registry';
 import { schemaErrorOf } from '../support/schema-error-of';
 
 /**

@@ -1,8 +1,8 @@
 import { Attr, BaseEntity, connect, disconnect, Index, Model, SortableString } from '../../src';
-import { activeConnection } from '../../src/connection/connection';
-import { descriptorOf } from '../../src/metadata/model-registry';
-import { loadScript } from '../../src/scripts/script';
-import { scripts } from '../../src/scripts/scripts';
+import { activeConnection } from '../../src/redis/connection';
+import { descriptorOf } from '../../src/model/model-registry';
+import { loadScript } from '../../src/store/script';
+import { scripts } from '../../src/store/scripts';
 import { QueryRunner } from '../../src/query/query-runner';
 import { sortRowsById } from '../../src/query/id-order';
 import { loadWindow, plainLoadWindow, sortedIdList, windowScript } from '../../src/query/window-read';

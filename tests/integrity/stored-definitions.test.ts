@@ -16,7 +16,7 @@ import {
 } from '../../src';
 import { describeModel } from '../../src/schema/describe-model';
 import { indexName, parseDefinition, StoredDefinition, StoredDefinitionError } from '../../src/schema/stored-definition';
-import { descriptorOf } from '../../src/metadata/model-registry';
+import { descriptorOf } from '../../src/model/model-registry';
 import { keysUnder, useTestRedis } from '../support/test-redis';
 
 /**

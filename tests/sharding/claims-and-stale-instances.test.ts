@@ -1,11 +1,11 @@
 import { Attr, BaseEntity, Model, NotFoundError, StaleObjectError, Unique, UniqueConstraintError, Version } from '../../src';
 import { claimKey } from '../../src/keys/claim-keys';
-import { descriptorOf } from '../../src/metadata/model-registry';
+import { descriptorOf } from '../../src/model/model-registry';
 import { describeModel } from '../../src/schema/describe-model';
 import { modelScope } from '../../src/integrity/model-scope';
 import { findClaimViolations } from '../../src/integrity/check-model';
 import { applyFix } from '../../src/integrity/apply-fix';
-import { CLAIM_GRACE_MS } from '../../src/mapper/unique-claims';
+import { CLAIM_GRACE_MS } from '../../src/store/unique-claims';
 import { useTestRedis } from '../support/test-redis';
 
 /**

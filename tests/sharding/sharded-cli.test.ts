@@ -2,7 +2,7 @@ import { Attr, BaseEntity, Index, Model, Unique } from '../../src';
 import { claimKey } from '../../src/keys/claim-keys';
 import { useCli } from '../cli/run-cli';
 import { useTestRedis } from '../support/test-redis';
-import { descriptorOf } from '../../src/metadata/model-registry';
+import { descriptorOf } from '../../src/model/model-registry';
 
 /** The command-line tool on a sharded model: counts, stats, show and sweep per shard; check and repair with the claims. */
 

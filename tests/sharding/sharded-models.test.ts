@@ -1,9 +1,9 @@
 import { Attr, BaseEntity, BelongsTo, Counter, Index, Model, SchemaError, Unique, UniqueConstraintError } from '../../src';
 import { claimKey } from '../../src/keys/claim-keys';
-import { descriptorOf } from '../../src/metadata/model-registry';
+import { descriptorOf } from '../../src/model/model-registry';
 import { expectShardsConsistent } from '../support/index-consistency';
 import { useTestRedis } from '../support/test-redis';
-import { CLAIM_GRACE_MS } from '../../src/mapper/unique-claims';
+import { CLAIM_GRACE_MS } from '../../src/store/unique-claims';
 import { seeded } from '../../tools/seeded-random';
 
 /**

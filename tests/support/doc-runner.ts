@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'util';
 import { createClient, createCluster } from 'redis';
-import { unlinkKeys } from '../../src/connection/topology';
+import { unlinkKeys } from '../../src/redis/topology';
 import { DocProgram } from './doc-programs';
 import { registryKey } from '../../src';
 import { clusterKeysUnder } from './test-cluster';

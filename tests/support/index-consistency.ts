@@ -1,6 +1,6 @@
 import { RESP_TYPES } from 'redis';
-import { caseFoldField, IndexDescriptor } from '../../src/metadata/index-descriptor';
-import { descriptorOf } from '../../src/metadata/model-registry';
+import { caseFoldField, IndexDescriptor } from '../../src/model/index-descriptor';
+import { descriptorOf } from '../../src/model/model-registry';
 import { RawClient } from './test-redis';
 
 /**

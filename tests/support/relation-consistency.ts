@@ -1,6 +1,6 @@
-import { descriptorOf } from '../../src/metadata/model-registry';
-import { ModelDescriptor } from '../../src/metadata/model-descriptor';
-import { scopedClass } from '../../src/relations/tenant-scope';
+import { descriptorOf } from '../../src/model/model-registry';
+import { ModelDescriptor } from '../../src/model/model-descriptor';
+import { scopedClass } from '../../src/model/tenant-scope';
 import { RawClient } from './test-redis';
 
 /**

@@ -1,7 +1,7 @@
 import { createCluster } from 'redis';
 import { connect, disconnect } from '../../src';
-import { commandsFor } from '../../src/connection/cluster-commands';
-import { scanKeys, unlinkKeys } from '../../src/connection/topology';
+import { commandsFor } from '../../src/redis/cluster-commands';
+import { scanKeys, unlinkKeys } from '../../src/redis/topology';
 import { PrivateCluster, startPrivateCluster } from '../../tools/private-cluster';
 import { RawClient, uniquePrefix } from './test-redis';
 

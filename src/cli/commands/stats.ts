@@ -1,4 +1,4 @@
-import { commandOn } from '../../connection/topology';
+import { commandOn } from '../../redis/topology';
 import { ModelScope, shardScopes } from '../../integrity/model-scope';
 import { indexName } from '../../schema/stored-definition';
 import { CliClient } from '../connect-cli';

@@ -1,6 +1,6 @@
 import { shardScopes } from '../../integrity/model-scope';
-import { scripts } from '../../scripts/scripts';
-import { RedisCommands } from '../../connection/redis-commands';
+import { scripts } from '../../store/scripts';
+import { RedisCommands } from '../../redis/redis-commands';
 import { CliContext } from '../context';
 import { EXIT_OK } from '../errors';
 import { print } from '../output/print';

@@ -43,7 +43,7 @@ export function transpileWorkers(label: string, folders: readonly string[]): Tra
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, outputText);
   }
-  cpSync(join(ROOT, 'src', 'scripts', 'lua'), join(dir, 'src', 'scripts', 'lua'), { recursive: true });
+  cpSync(join(ROOT, 'src', 'store', 'lua'), join(dir, 'src', 'store', 'lua'), { recursive: true });
   return {
     script: (source) => join(dir, source).replace(/\.ts$/, '.js'),
     remove: () => rmSync(dir, { recursive: true, force: true }),

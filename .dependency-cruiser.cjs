@@ -1,0 +1,73 @@
+/**
+ * The layers of src/, lowest first (CONTRIBUTING.md, "Layers"). A folder may import its own files and those of
+ * the layers before it, never one after it; folders sharing a layer do not import each other. No import cycle,
+ * type-only imports included. `npm run lint:layers` checks it, and CI runs it.
+ */
+const layers = [
+  ['util'],
+  ['errors'],
+  ['codecs', 'keys'],
+  ['model'],
+  ['types'],
+  ['mapper'],
+  ['redis'],
+  ['store'],
+  ['query', 'schema'],
+  ['integrity'],
+  ['entity'],
+  ['relations'],
+  ['decorators'],
+  ['connect'],
+  ['entry'],
+  ['cli'],
+];
+
+// the public entry points are src/index.ts and src/admin.ts, the layer called `entry` here
+const path = (folder) => (folder === 'entry' ? '^src/(index|admin)\\.ts$' : `^src/${folder}/`);
+
+const layerRules = layers.flatMap((rank, at) =>
+  rank
+    .map((folder) => ({ folder, above: [...layers.slice(at + 1).flat(), ...rank.filter((other) => other !== folder)] }))
+    .filter(({ above }) => above.length > 0)
+    .map(({ folder, above }) => ({
+      name: `layer-${folder}`,
+      comment: `${folder} imports only from the layers before it`,
+      severity: 'error',
+      from: { path: path(folder) },
+      to: { path: above.map(path) },
+    })),
+);
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'no import cycle, type-only imports included',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'cli-uses-the-public-api',
+      comment: 'the command-line tool imports only the public entry points (and its own files)',
+      severity: 'error',
+      from: { path: '^src/cli/' },
+      to: { path: '^src/', pathNot: ['^src/cli/', '^src/(index|admin)\\.ts$'] },
+    },
+    {
+      name: 'no-unknown-folder',
+      comment: 'every folder of src/ has its place in the layers above',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^src/', pathNot: [...layers.flat().map(path)] },
+    },
+    ...layerRules,
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    includeOnly: '^src/',
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};

@@ -1,0 +1,209 @@
+import { AttributeDescriptor } from './attribute-descriptor';
+import { HookKind } from './hook-kind';
+import { caseFoldField, IndexDescriptor } from './index-descriptor';
+import { RelationDescriptor } from './relation-descriptor';
+import { ModelKeys } from '../keys/model-keys';
+import { shardOfId } from '../keys/shard-tags';
+import type { ReplicaOptions, ReplicaPolicy } from './replica-policy';
+
+/** Hash fields of dynamic attributes are `~<key>`: no declared attribute (an identifier) can collide. */
+export const DYNAMIC_PREFIX = '~';
+
+/** How new ids are made: 'sequence' ('1', '2', ... from a counter) or 'uuid' (random v4); docs/models.md#ids. */
+export type IdStrategy = 'sequence' | 'uuid';
+
+/** `waitReplicas` / `waitTimeoutMs`: WAIT for replicas after each save, remove and increment (docs/cluster.md). */
+export interface ModelOptions extends ReplicaOptions {
+  /** The model's name in Redis keys; defaults to the class name. Letters, digits and `_`. */
+  name?: string;
+  /** `sequence` (default): ids '1', '2', ... from an INCR counter. `uuid`: random v4 uuids. */
+  idStrategy?: IdStrategy;
+  /** Seconds each object lives after its creation (expired objects are invisible at once, swept later). */
+  ttl?: number;
+  /**
+   * Whether single objects may be given a time to live with `entity.expire(seconds)` (implied by `ttl`). A model
+   * whose objects never expire answers `count()` with one ZCARD; `expire()` on it throws SchemaError.
+   */
+  expirable?: boolean;
+  /** Keep only the top `keep` objects by an indexed number or Date attribute (`order` 'asc' keeps the lowest). */
+  cap?: CapOptions;
+  /**
+   * A keyspace group shared by models that relate to each other: one hash tag, so relation checks, cascades
+   * and many-to-many updates across them stay atomic on Redis Cluster too.
+   */
+  group?: string;
+  /**
+   * Spreads the model's objects and their index entries over this many hash tags (2 to 1024), so that one large
+   * model uses every master of a Redis Cluster. Single-object operations stay atomic (an object and its entries
+   * live in one shard); queries run in every shard and are merged (docs/cluster.md).
+   */
+  shards?: number;
+}
+
+/** `@Model({ cap })`: keep the first `keep` objects by the indexed number or Date `by`, highest first unless `order` is 'asc' (docs/expiry-and-capped.md#capped-models). */
+export interface CapOptions {
+  /** The attribute the objects are ranked by: a number or Date attribute with an unscoped `@Index()`, which every object must hold. */
+  by: string;
+  /** How many objects the model keeps (a whole number, 1 or more); a write that passes it removes the rest whole. */
+  keep: number;
+  /** 'desc' (the default) keeps the highest values of `by`, 'asc' the lowest; ties are ordered by id. */
+  order?: 'desc' | 'asc';
+}
+
+/** A resolved cap: the score index it trims and how many objects it keeps. */
+export interface Cap {
+  readonly index: IndexDescriptor;
+  readonly keep: number;
+  readonly keepLowest: boolean;
+}
+
+export interface ModelDefinition {
+  readonly name: string;
+  readonly ctor: Function;
+  readonly idStrategy: IdStrategy;
+  readonly ttlMs: number | undefined;
+  /** Objects may get a time to live (always true with a ttl). Undefined means false. */
+  readonly expirable?: boolean;
+  readonly attributes: AttributeDescriptor[];
+  readonly indexes: IndexDescriptor[];
+  readonly hooks: ReadonlyMap<HookKind, readonly string[]>;
+  readonly dynamicProperty: string | undefined;
+  readonly cap: Cap | undefined;
+  readonly group: string | undefined;
+  readonly tenant?: string;
+  readonly relations: RelationDescriptor[];
+  /** 1 for a model that is not sharded. */
+  readonly shards: number;
+  /** Replicas each write waits for (`@Model({ waitReplicas })`), undefined when writes do not wait. */
+  readonly replicas?: ReplicaPolicy;
+}
+
+/** Everything redis-record knows about one model class, built once by `@Model`. */
+export class ModelDescriptor {
+  readonly attributes: readonly AttributeDescriptor[];
+  readonly indexes: readonly IndexDescriptor[];
+  /** Every hash field an entity of this model writes: attributes, and derived internal fields (`#ci:`). */
+  readonly ownedFields: ReadonlySet<string>;
+  private readonly byProperty: ReadonlyMap<string, AttributeDescriptor>;
+  private readonly keysByPrefix = new Map<string, readonly ModelKeys[]>();
+
+  readonly name: string;
+  readonly ctor: Function;
+  readonly idStrategy: IdStrategy;
+  /** Time to live of new objects in ms, or undefined. */
+  readonly ttlMs: number | undefined;
+  /** Objects may have a time to live: the model has a ttl or is declared `expirable`. */
+  readonly expirable: boolean;
+  /** At most one: the property holding per-object dynamic attributes (hash fields `~<key>`). */
+  readonly dynamicProperty: string | undefined;
+  readonly cap: Cap | undefined;
+  /** Models of one group share a hash tag, so operations spanning them stay atomic on Redis Cluster. */
+  readonly group: string | undefined;
+  /** Set on the descriptor of a tenant scope (`Model.scope(tenant)`): every key lives under the tenant. */
+  readonly tenant: string | undefined;
+  readonly relations: readonly RelationDescriptor[];
+  /** How many shards (hash tags) the objects are spread over; 1 when the model is not sharded. */
+  readonly shards: number;
+  /** Replicas each save, remove and increment waits for (WAIT), undefined when writes do not wait. */
+  readonly replicas: ReplicaPolicy | undefined;
+  private readonly hooks: ReadonlyMap<HookKind, readonly string[]>;
+
+  constructor(definition: ModelDefinition) {
+    const { attributes, indexes } = definition;
+    this.name = definition.name;
+    this.ctor = definition.ctor;
+    this.idStrategy = definition.idStrategy;
+    this.ttlMs = definition.ttlMs;
+    this.expirable = definition.ttlMs !== undefined || definition.expirable === true;
+    this.dynamicProperty = definition.dynamicProperty;
+    this.cap = definition.cap;
+    this.group = definition.group;
+    this.tenant = definition.tenant;
+    this.relations = definition.relations;
+    this.shards = definition.shards;
+    this.replicas = definition.replicas;
+    this.hooks = definition.hooks;
+    this.definition = definition;
+    this.attributes = attributes;
+    this.indexes = indexes;
+    this.byProperty = new Map(attributes.map((a) => [a.property, a]));
+    const owned = new Set(attributes.map((a) => a.field));
+    for (const index of indexes) if (index.caseInsensitive) owned.add(caseFoldField(index.attribute.field));
+    this.ownedFields = owned;
+    this.version = attributes.find((a) => a.role === 'version');
+    this.counters = new Set(attributes.filter((a) => a.role === 'counter').map((a) => a.field));
+    this.updatedAttributes = this.version || this.counters.size > 0 ? attributes.filter((a) => !a.role) : attributes;
+  }
+
+  /**
+   * The attributes an update of a stored object encodes: all but @Counter and @Version ones, which a save of a
+   * stored object neither writes nor checks (a value assigned to them by hand is ignored, as docs/concurrency.md says).
+   */
+  readonly updatedAttributes: readonly AttributeDescriptor[];
+
+  /** The @Version attribute, if any. */
+  readonly version: AttributeDescriptor | undefined;
+  /** Fields of @Counter attributes: save() writes them on create only. */
+  readonly counters: ReadonlySet<string>;
+
+  /** Whether a stored field belongs to the entity (attributes, derived fields, dynamic attributes). */
+  owns(field: string): boolean {
+    return this.ownedFields.has(field) || (this.dynamicProperty !== undefined && field.startsWith(DYNAMIC_PREFIX));
+  }
+
+  /** New objects keep a memo of their index entries when they can disappear without a remove() call. */
+  get keepsMemo(): boolean {
+    return this.ttlMs !== undefined || this.cap !== undefined;
+  }
+
+  /** Indexes an attribute takes part in, as the indexed attribute or as the scope. */
+  indexesTouching(field: string): IndexDescriptor[] {
+    return this.indexes.filter(
+      (index) =>
+        index.attribute.field === field ||
+        index.scope?.field === field ||
+        (index.caseInsensitive && caseFoldField(index.attribute.field) === field),
+    );
+  }
+
+  attribute(property: string): AttributeDescriptor | undefined {
+    return this.byProperty.get(property);
+  }
+
+  hookMethods(kind: HookKind): readonly string[] {
+    return this.hooks.get(kind) ?? [];
+  }
+
+  private readonly definition: ModelDefinition;
+
+  /** The same model within a tenant: same class, attributes and indexes; keys under the tenant's namespace. */
+  forTenant(ctor: Function, tenant: string): ModelDescriptor {
+    return new ModelDescriptor({ ...this.definition, ctor, tenant });
+  }
+
+  /** The model's keys under a connection prefix (cached: key strings are built once). Not for sharded models. */
+  keys(prefix: string): ModelKeys {
+    if (this.shards > 1) throw new Error(`${this.name} is sharded: its keys depend on the shard (use shardKeys or keysOf)`);
+    return this.shardKeys(prefix)[0];
+  }
+
+  /** The keys of every shard under a prefix: one entry for a model that is not sharded. */
+  shardKeys(prefix: string): readonly ModelKeys[] {
+    let keys = this.keysByPrefix.get(prefix);
+    if (!keys) {
+      const count = this.shards;
+      keys =
+        count === 1
+          ? [new ModelKeys(prefix, this.name, this.group, this.tenant)]
+          : Array.from({ length: count }, (_, index) => new ModelKeys(prefix, this.name, this.group, this.tenant, { index, count }));
+      this.keysByPrefix.set(prefix, keys);
+    }
+    return keys;
+  }
+
+  /** The keys of the shard that holds object `id` (shardOfId). */
+  keysOf(prefix: string, id: string): ModelKeys {
+    const keys = this.shardKeys(prefix);
+    return keys.length === 1 ? keys[0] : keys[shardOfId(id, keys.length, this.idStrategy === 'sequence')];
+  }
+}

@@ -1,0 +1,141 @@
+import { Connection } from '../redis/connection';
+import { claimedValue, claimKey } from '../keys/claim-keys';
+import { caseFoldField, IndexDescriptor } from '../model/index-descriptor';
+import { ModelDescriptor } from '../model/model-descriptor';
+import { scripts } from './scripts';
+import { EncodedFields } from '../mapper/encoded-fields';
+
+/**
+ * A claim younger than this is never taken over, even when its holder does not (yet) hold the value: the
+ * holder may be between its claim and its write. Older claims whose holder does not hold the value are stale
+ * (the holder was removed, expired, changed the value, or died before releasing) and are replaced.
+ */
+export const CLAIM_GRACE_MS = 10_000;
+
+/** One unique value of one object: the index, the hash field holding the compared form, and that form. */
+export interface UniqueValue {
+  readonly index: IndexDescriptor;
+  readonly field: string;
+  readonly value: string;
+}
+
+/** The hash field holding the form a unique index compares: the case-folded copy for `caseInsensitive`. */
+function uniqueField(index: IndexDescriptor): string {
+  return index.caseInsensitive ? caseFoldField(index.attribute.field) : index.attribute.field;
+}
+
+/** The unique values stored in `fields`, in the form the unique indexes compare (-0 is 0, folded case). */
+export function uniqueValues(model: ModelDescriptor, fields: EncodedFields): UniqueValue[] {
+  const values: UniqueValue[] = [];
+  for (const index of model.indexes) {
+    if (index.kind !== 'unique') continue;
+    const field = uniqueField(index);
+    const stored = fields.get(field);
+    if (stored === undefined) continue;
+    values.push({ index, field, value: claimedValue(stored, index.attribute.type === 'number') });
+  }
+  return values;
+}
+
+/** Whether two unique values are one: the same index and compared form. */
+export function sameValue(a: UniqueValue, b: UniqueValue): boolean {
+  return a.index === b.index && a.value === b.value;
+}
+
+/** The unique values an object holds, and its stored @Version (undefined without one). */
+export interface HeldValues {
+  readonly values: UniqueValue[];
+  readonly version: string | undefined;
+}
+
+/** What claim() came to: the values the call took (not this object's before it), and the first one refused. */
+export interface ClaimOutcome {
+  /** Claimed by this call; a value the object's claim already named is not among them (it is not this call's to release). */
+  readonly took: UniqueValue[];
+  /** The first value another object holds (everything this call took is released again), else undefined. */
+  readonly taken?: UniqueValue;
+}
+
+/**
+ * Uniqueness across the shards of a sharded model: before an object is written with a unique value, the value
+ * is claimed under a key of its own (tagged by the value, so any shard's object can claim it); the claim is
+ * released when the write fails or when the object lets the value go. See docs/cluster.md for what holds when.
+ */
+export class UniqueClaims {
+  constructor(
+    private readonly model: ModelDescriptor,
+    private readonly connection: Connection,
+  ) {}
+
+  private key(value: UniqueValue): string {
+    return claimKey(this.connection.prefix, this.model.name, this.model.tenant, value.index.attribute.field, value.value);
+  }
+
+  /**
+   * Claims every value for `id`, all at once. When another object holds one, releases what this call took (never
+   * a claim the object held before the call) and names the value.
+   */
+  async claim(id: string, values: readonly UniqueValue[]): Promise<ClaimOutcome> {
+    const results = await Promise.all(values.map((value) => this.claimOne(id, value)));
+    const took = values.filter((_, i) => results[i] === 'took');
+    const taken = values.find((_, i) => results[i] === 'refused');
+    if (!taken) return { took };
+    await this.release(id, took);
+    return { took: [], taken };
+  }
+
+  /** Frees claims `id` holds (compare-and-delete: another object's claim is never touched). */
+  async release(id: string, values: readonly UniqueValue[]): Promise<void> {
+    await Promise.all(values.map((value) => scripts.releaseUnique().run(this.connection.client, [this.key(value)], [id])));
+  }
+
+  /**
+   * The unique values of `indexes` object `id` holds now, read from its shard (one HMGET); none when the
+   * object does not exist.
+   */
+  async stored(id: string, indexes: readonly IndexDescriptor[] = this.model.indexes): Promise<UniqueValue[]> {
+    if (!indexes.some((index) => index.kind === 'unique')) return [];
+    return (await this.storedIfLive(id, indexes))?.values ?? [];
+  }
+
+  /**
+   * As stored(), with the object's `#id` (and its @Version field, if any) read in the same HMGET: undefined when
+   * the object does not exist (it was removed, or has expired), so that an update refused for a value another
+   * object holds can be refused for what save.lua would find first: the object gone, or its version moved on.
+   */
+  async storedIfLive(id: string, indexes: readonly IndexDescriptor[] = this.model.indexes): Promise<HeldValues | undefined> {
+    const fields = indexes.filter((index) => index.kind === 'unique').map((index) => uniqueField(index));
+    const keys = this.model.keysOf(this.connection.prefix, id);
+    const versionField = this.model.version?.field;
+    const read = await this.connection.client.hmGet(keys.object(id), ['#id', versionField ?? '#id', ...fields]);
+    if (read[0] === null || read[0] === undefined) return undefined;
+    const found: EncodedFields = new Map();
+    fields.forEach((field, i) => {
+      const value = read[i + 2];
+      if (value !== null && value !== undefined) found.set(field, String(value));
+    });
+    const version = versionField === undefined || read[1] === null || read[1] === undefined ? undefined : String(read[1]);
+    return { values: uniqueValues(this.model, found).filter((value) => indexes.includes(value.index)), version };
+  }
+
+  /** 'took' when the claim is now `id`'s and was not, 'held' when it was `id`'s already, else 'refused'. */
+  private async claimOne(id: string, value: UniqueValue): Promise<'took' | 'held' | 'refused'> {
+    const key = this.key(value);
+    let replace = '';
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const reply = await scripts.claimUnique().run(this.connection.client, [key], [id, replace]);
+      if (!Array.isArray(reply)) return Number(reply) === 2 ? 'held' : 'took';
+      const [claim, age] = [String(reply[0]), Number(reply[1])];
+      if (age < CLAIM_GRACE_MS || (await this.holds(claim.split(' ')[0], value))) return 'refused';
+      replace = claim;
+    }
+    return 'refused';
+  }
+
+  /** Whether object `holder` exists and holds the value (read from its shard). */
+  private async holds(holder: string, value: UniqueValue): Promise<boolean> {
+    const stored = await this.connection.client.hGet(this.model.keysOf(this.connection.prefix, holder).object(holder), value.field);
+    if (stored === null || stored === undefined) return false;
+    return claimedValue(String(stored), value.index.attribute.type === 'number') === value.value;
+  }
+}
