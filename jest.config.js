@@ -11,7 +11,7 @@ module.exports = {
     // `npm test` type-checks the whole project with tsc first.
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }],
   },
-  moduleNameMapper: { '^redis-record$': '<rootDir>/src/index.ts' },
+  moduleNameMapper: { '^redis-record$': '<rootDir>/src/index.ts', '^redis-record/admin$': '<rootDir>/src/admin.ts' },
   globalSetup: '<rootDir>/tests/support/global-setup.ts',
   globalTeardown: '<rootDir>/tests/support/global-teardown.ts',
   testTimeout: 60000,

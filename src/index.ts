@@ -84,12 +84,6 @@ export type { SchemaStatus } from './schema/schema-status';
 export type { StoredDefinition, StoredAttribute, StoredIndex, StoredRelation } from './schema/stored-definition';
 export type { CheckResult, RepairResult, Violation, ViolationKind, IntegrityOptions } from './integrity/violations';
 export type { ReindexResult } from './integrity/reindex-model';
-export { storedDefinitions, storedDefinition, registryKey } from './schema/schema-registry';
-export { modelScope } from './integrity/model-scope';
-export type { ModelScope, DefinitionLookup } from './integrity/model-scope';
-export { checkScope } from './integrity/check-model';
-export { repairScope } from './integrity/repair-model';
-export { reindexModel } from './integrity/reindex-model';
 // Types the public API refers to, exported so that the API reference documents them.
 export type { ClusterOptions } from './redis/open-cluster';
 export type { RedisCommands, RedisTransaction, EvalArguments } from './redis/redis-commands';
@@ -102,10 +96,3 @@ export type { InstantiableModel } from './entity/base-entity';
 export type { RelationTarget } from './decorators/relations';
 export type { SaveManyItems } from './types/save-many-items';
 export type { NoRanges, NoStartsWith } from './types/where-types';
-// The compile-time guards of the decorators' key arguments: a property declared with another type than the
-// decorator needs makes the key argument fail to compile, with the guard's `mismatch` text in the error.
-export type { DeclaredExactly } from './decorators/declared-exactly';
-export type { HoldsCodecValue, CodecMismatch } from './decorators/attr';
-export type { DeclaredAsBag, NumberMismatch, BagMismatch } from './decorators/roles';
-export type { DeclaredAs, InverseOf, RelationMismatch, InverseMismatch } from './decorators/relations';
-export type { DeclaredAsString, SortableMismatch } from './decorators/indexes';

@@ -2,7 +2,7 @@
 // what they wrote afterwards. redis-record keeps its data under `<prefix>:` and, beside it, the prefix's
 // registry of model definitions, `<prefix>#models` (registryKey, docs/keys.md).
 import { createClient } from 'redis';
-import { registryKey } from '../../src';
+import { registryKey } from '../../src/admin';
 
 export const rawClient = (url: string) => createClient({ url });
 export type RawClient = ReturnType<typeof rawClient>;

@@ -1,5 +1,6 @@
 import { createClient } from 'redis';
-import { Attr, BaseEntity, connect, disconnect, Index, Model, storedDefinitions } from '../../src';
+import { Attr, BaseEntity, connect, disconnect, Index, Model } from '../../src';
+import { storedDefinitions } from '../../src/admin';
 import { PrivateRedis, startPrivateRedis } from '../../tools/private-redis';
 import { uniquePrefix } from '../support/test-redis';
 

@@ -1,16 +1,5 @@
-import {
-  Attr,
-  BaseEntity,
-  BelongsTo,
-  HasMany,
-  Index,
-  ManyToMany,
-  Model,
-  modelScope,
-  SortableString,
-  storedDefinitions,
-  Unique,
-} from '../../src';
+import { Attr, BaseEntity, BelongsTo, HasMany, Index, ManyToMany, Model, SortableString, Unique } from '../../src';
+import { modelScope, storedDefinitions } from '../../src/admin';
 import { repairObject } from '../../src/integrity/apply-fix';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { expectRelationsConsistent } from '../support/relation-consistency';

@@ -1,4 +1,5 @@
-import { Attr, BaseEntity, Index, Model, ModelScope, modelScope, storedDefinitions, Unique } from '../../src';
+import { Attr, BaseEntity, Index, Model, Unique } from '../../src';
+import { ModelScope, modelScope, storedDefinitions } from '../../src/admin';
 import { repairObject } from '../../src/integrity/apply-fix';
 import { shardScopes } from '../../src/integrity/model-scope';
 import { useTestRedis } from '../support/test-redis';

@@ -10,10 +10,10 @@ import {
   ManyToMany,
   Model,
   SortableString,
-  storedDefinitions,
   Unique,
   Version,
 } from '../../src';
+import { storedDefinitions } from '../../src/admin';
 import { describeModel } from '../../src/schema/describe-model';
 import { indexName, parseDefinition, StoredDefinition, StoredDefinitionError } from '../../src/schema/stored-definition';
 import { descriptorOf } from '../../src/model/model-registry';

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'util';
 import { createClient, createCluster } from 'redis';
 import { unlinkKeys } from '../../src/redis/topology';
 import { DocProgram } from './doc-programs';
-import { registryKey } from '../../src';
+import { registryKey } from '../../src/admin';
 import { clusterKeysUnder } from './test-cluster';
 import { keysUnder, RawClient, uniquePrefix } from './test-redis';
 
@@ -75,7 +75,7 @@ export async function runDocPage(program: DocProgram, javascript: string, server
         return client;
       },
     };
-    const modules: Record<string, unknown> = { 'redis-record': shim, redis: redisShim };
+    const modules: Record<string, unknown> = { 'redis-record': shim, 'redis-record/admin': require('../../src/admin'), redis: redisShim };
     const load = (name: string) => (name in modules ? modules[name] : require(name));
     const exported: { page?: () => Promise<void> } = {};
     const module = { exports: exported };
