@@ -49,6 +49,7 @@ export {
   CrossSlotError,
   WrongTypeError,
 } from './errors/errors';
+export { CommandError, OutcomeUnknownError, TransactionError } from './errors/command-errors';
 export type { Codec } from './codecs/codec';
 export { CodecError } from './codecs/codec';
 export type { AttributeType } from './codecs/attribute-type';
@@ -85,8 +86,8 @@ export type { StoredDefinition, StoredAttribute, StoredIndex, StoredRelation } f
 export type { CheckResult, RepairResult, Violation, ViolationKind, IntegrityOptions } from './integrity/violations';
 export type { ReindexResult } from './integrity/reindex-model';
 // Types the public API refers to, exported so that the API reference documents them.
-export type { ClusterOptions } from './redis/open-cluster';
-export type { RedisCommands, RedisTransaction, EvalArguments } from './redis/redis-commands';
+export type { ClusterOptions } from './redis/node-redis/open-cluster';
+export type { Transport, ServerNode, Command, Argument, SendOptions } from './redis/transport';
 export type { HookDecorator } from './decorators/hooks';
 export type { ModelKeys } from './keys/model-keys';
 export type { StoredType } from './codecs/attribute-type';

@@ -1,5 +1,5 @@
 import { createClient, RedisClientOptions } from 'redis';
-import { socketOptions } from '../../src/redis/socket-defaults';
+import { socketOptions } from '../../src/redis/node-redis/socket-defaults';
 import { CREATES_IN_FLIGHT, firstChunks, RAMP_CHUNK_SIZE, RAMP_CHUNKS, SAVE_CHUNK_SIZE } from '../../src/entity/bulk/bulk-options';
 import type { PostData } from '../workloads/posts';
 import type { BulkWriter } from './peer';

@@ -1,19 +1,19 @@
 import { createClient, createCluster } from 'redis';
-import { commandsFor } from '../redis/cluster-commands';
-import type { RedisCommands } from '../redis/redis-commands';
+import { RedisCommands } from '../redis/redis-commands';
+import { nodeRedisTransport } from '../redis/node-redis/node-redis-transport';
+import type { NodeRedisClient, NodeRedisCluster } from '../redis/node-redis/node-redis-client';
 import { refuseUnfitServer } from '../redis/server-requirements';
 import { UsageError } from './errors';
 
 function create(url: string) {
-  return createClient({ url, socket: { reconnectStrategy: false, connectTimeout: 10_000 } });
+  return createClient({ url, RESP: 2, socket: { reconnectStrategy: false, connectTimeout: 10_000 } });
 }
 
 /**
- * The client a command works with. On a cluster it is the cluster client seen as one server
- * (src/redis/cluster-commands.ts: SCAN over every master, UNLINK per hash tag); the commands use the
- * methods the two have in common, and raw commands go through commandOn() (src/redis/topology.ts).
+ * The commands a command of the tool sends (src/redis/redis-commands.ts): on a cluster, SCAN walks every master
+ * and UNLINK goes once per hash tag. close() closes the client.
  */
-export type CliClient = ReturnType<typeof create>;
+export type CliClient = RedisCommands;
 
 /**
  * One client for the command's lifetime. A command-line tool fails fast: no reconnection, a connect timeout,
@@ -29,8 +29,7 @@ export async function openClient(url: string): Promise<CliClient> {
     client.destroy();
     throw new Error(`cannot connect to Redis: ${(error as Error).message}`);
   }
-  await refuseUnfit(client);
-  return client;
+  return refuseUnfit(new RedisCommands(nodeRedisTransport(client as unknown as NodeRedisClient, true)));
 }
 
 /**
@@ -80,19 +79,19 @@ export async function openClusterClient(list: string): Promise<CliClient> {
     cluster.destroy();
     throw new Error(`cannot connect to the Redis Cluster: ${(error as Error).message}`);
   }
-  await refuseUnfit(cluster);
-  return commandsFor(cluster) as unknown as CliClient;
+  return refuseUnfit(new RedisCommands(nodeRedisTransport(cluster as unknown as NodeRedisCluster, true)));
 }
 
 /**
  * A server redis-record cannot keep its guarantees on (server-requirements.ts) is refused, as connect()
  * refuses it: the repairs' scripts would fail part way through their writes. The client is closed then.
  */
-async function refuseUnfit(client: { destroy(): void }): Promise<void> {
+async function refuseUnfit(client: RedisCommands): Promise<RedisCommands> {
   try {
-    await refuseUnfitServer(client as unknown as RedisCommands);
+    await refuseUnfitServer(client.transport);
   } catch (error) {
-    client.destroy();
+    await client.transport.close();
     throw error;
   }
+  return client;
 }

@@ -53,7 +53,7 @@ export class CliContext {
       const { definitions, unreadable } = await readDefinitions(client, options.prefix);
       return new CliContext(client, options, definitions, unreadable, warn);
     } catch (error) {
-      await client.close().catch(() => undefined);
+      await client.transport.close().catch(() => undefined);
       throw error;
     }
   }
@@ -110,7 +110,7 @@ export class CliContext {
   }
 
   async close(): Promise<void> {
-    if (this.client.isOpen) await this.client.close();
+    await this.client.transport.close();
   }
 }
 

@@ -3,9 +3,9 @@ import { describeValue } from '../util/describe-value';
 import { ArgumentError } from '../errors/errors';
 import { assertValidPrefix } from '../keys/prefix-format';
 import type { SchemaStatus } from '../schema/schema-status';
-import type { ClusterOptions } from '../redis/open-cluster';
+import type { ClusterOptions } from '../redis/node-redis/open-cluster';
 import { redactUrl } from '../redis/redact-url';
-import type { RedisCommands } from '../redis/redis-commands';
+import { isSupportedClient } from '../redis/client-transport';
 
 /**
  * The options of connect(), checked as a whole before the current connection is touched: a call refused for
@@ -31,7 +31,8 @@ export interface ConnectOptions {
    */
   cluster?: ClusterOptions;
   /**
-   * An existing node-redis client or cluster client (already connected, or not: it is connected if needed).
+   * A client the application made and owns: node-redis (`createClient()`, `createCluster()`), ioredis 5 or later
+   * (`new Redis(url)`, `new Cluster(nodes)`) or iovalkey, connected or not (it is connected if needed).
    * Left open by disconnect(). Its socket options and command timeout are its own: `socket` and
    * `commandTimeoutMs` are refused with it.
    */
@@ -69,10 +70,7 @@ export const DEFAULT_PREFIX = 'rr';
 export const DEFAULT_URL = 'redis://127.0.0.1:6379';
 
 /** Where the connection goes: exactly one of them. */
-export type ConnectTarget =
-  | { readonly url: string }
-  | { readonly cluster: ClusterOptions }
-  | { readonly client: RedisCommands & { isOpen?: boolean; connect?: () => Promise<unknown> } };
+export type ConnectTarget = { readonly url: string } | { readonly cluster: ClusterOptions } | { readonly client: unknown };
 
 export interface CheckedConnectOptions {
   readonly target: ConnectTarget;
@@ -183,16 +181,15 @@ function clusterOf(value: unknown): ClusterOptions {
   return value as unknown as ClusterOptions;
 }
 
-/** A node-redis client or cluster client: what redis-record calls on it must be there. */
-function clientOf(value: unknown): CheckedClient {
-  const candidate = value as Partial<RedisCommands> | null;
-  if (typeof candidate !== 'object' || candidate === null || typeof candidate.evalSha !== 'function') {
-    throw fail(`client must be a node-redis client (createClient() or createCluster()), got ${describeValue(value)}`);
+/** A client redis-record can use (redis/client-transport.ts). */
+function clientOf(value: unknown): unknown {
+  if (!isSupportedClient(value)) {
+    throw fail(
+      `client must be a node-redis client (createClient(), createCluster()), an ioredis Redis or Cluster, or an iovalkey Redis or Cluster; got ${describeValue(value)}`,
+    );
   }
-  return candidate as CheckedClient;
+  return value;
 }
-
-type CheckedClient = Extract<ConnectTarget, { client: unknown }>['client'];
 
 function prefixOf(value: unknown): string {
   if (value === undefined) return DEFAULT_PREFIX;

@@ -3,8 +3,9 @@ import { describeValue } from '../util/describe-value';
 
 /** Base class of every error redis-record throws on purpose. */
 export class RedisRecordError extends Error {
-  constructor(message: string) {
-    super(message);
+  /** `cause`: the error this one stands for (a client's own error, say), as Error's option. */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = new.target.name;
   }
 }
@@ -15,7 +16,10 @@ export class SchemaError extends RedisRecordError {}
 /** An argument that cannot work: a bad prefix or tenant name, an amount or a time out of range, bad options. */
 export class ArgumentError extends RedisRecordError {}
 
-/** No connection: `connect()` was not called, or `disconnect()` was. */
+/**
+ * No connection to use: `connect()` was not called, or `disconnect()` was; or Redis could not be reached, or the
+ * command could not be sent (`cause` holds the client's own error). Nothing was written.
+ */
 export class ConnectionError extends RedisRecordError {}
 
 /**

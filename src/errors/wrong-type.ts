@@ -1,10 +1,10 @@
-import { ErrorReply, MultiErrorReply } from 'redis';
+import { CommandError, TransactionError } from './command-errors';
 import { RedisRecordError, WrongTypeError } from './errors';
 
 /** Redis's own refusal of a command on a key of another type, or a transaction with such a refusal. */
 export function isWrongType(error: unknown): boolean {
-  if (error instanceof MultiErrorReply) return [...error.errors()].some(isWrongType);
-  return error instanceof ErrorReply && error.message.startsWith('WRONGTYPE');
+  if (error instanceof TransactionError) return error.refusals.some(isWrongType);
+  return error instanceof CommandError && error.code === 'WRONGTYPE';
 }
 
 // Redis 7 appends where a script raised an error (" script: <sha>, on @user_script:<line>.")
@@ -28,7 +28,7 @@ export function sequenceWithoutInteger(sequence: string): RedisRecordError {
  * as it is (a draw the client makes itself, outside a script).
  */
 export function typedDrawError(error: unknown, sequence: string): unknown {
-  if (error instanceof ErrorReply && !(error instanceof MultiErrorReply) && error.message.startsWith('ERR value is not an integer')) {
+  if (error instanceof CommandError && !(error instanceof TransactionError) && error.message.startsWith('ERR value is not an integer')) {
     return sequenceWithoutInteger(sequence);
   }
   return error;
@@ -40,7 +40,7 @@ export function typedDrawError(error: unknown, sequence: string): unknown {
  * other error as it is.
  */
 export function typedScriptError(error: unknown): unknown {
-  if (!(error instanceof ErrorReply)) return error;
+  if (!(error instanceof CommandError)) return error;
   const type = TYPE_REFUSAL.exec(error.message);
   if (type) return new WrongTypeError(fromHex(type[3]), type[1], type[2]);
   const sequence = SEQUENCE_REFUSAL.exec(error.message);

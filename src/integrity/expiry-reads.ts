@@ -1,5 +1,4 @@
-import { RedisCommands } from '../redis/redis-commands';
-import { rawTransaction } from '../redis/raw-transaction';
+import { allApplied } from '../errors/command-errors';
 import { ModelScope } from './model-scope';
 
 /** Per id: its hash's PTTL (-2 gone, -1 none) and whether `exp` lists it. */
@@ -15,10 +14,9 @@ export interface ExpiryReads {
  */
 export async function expiryReads(scope: ModelScope, ids: readonly string[]): Promise<ExpiryReads> {
   if (ids.length === 0) return { ttls: [], entries: [] };
-  const transaction = rawTransaction(scope.client as RedisCommands, scope.keys.all);
-  for (const id of ids) transaction.add(['PTTL', scope.keys.object(id)]);
-  transaction.add(['ZMSCORE', scope.keys.expiring, ...ids]);
-  const replies = await transaction.exec();
+  const commands = ids.map((id) => ['PTTL', scope.keys.object(id)]);
+  commands.push(['ZMSCORE', scope.keys.expiring, ...ids]);
+  const replies = allApplied(await scope.client.transport.transaction(commands, scope.keys.all));
   const scores = replies[ids.length] as unknown[];
   return { ttls: replies.slice(0, ids.length).map(Number), entries: scores.map((score) => score !== null) };
 }

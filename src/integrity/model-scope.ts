@@ -1,4 +1,6 @@
 import { ModelKeys } from '../keys/model-keys';
+import { commandsFor } from '../redis/commands-for';
+import type { RedisCommands } from '../redis/redis-commands';
 import { shardOfId } from '../keys/shard-tags';
 import { StoredDefinition, StoredIndex } from '../schema/stored-definition';
 
@@ -20,8 +22,8 @@ export interface ModelScope {
   readonly keys: ModelKeys;
   /** Finds the stored definitions of related models, for foreign keys and memberships. */
   readonly lookup: DefinitionLookup;
-  /** A node-redis client (or cluster client). */
-  readonly client: unknown;
+  /** The commands the tools send, over the client the scope was made with. */
+  readonly client: RedisCommands;
 }
 
 /** The scope the integrity tools work on: one model (from its stored definition) under `prefix`, outside tenants or in `tenant`; `lookup` finds the definitions of related models (docs/operations.md). */
@@ -36,7 +38,7 @@ export function modelScope(
   const count = definition.shards ?? 1;
   const where = shard === undefined || count === 1 ? undefined : { index: shard, count };
   const keys = new ModelKeys(prefix, definition.name, definition.group ?? undefined, tenant, where);
-  return { definition, prefix, tenant, keys, lookup, client };
+  return { definition, prefix, tenant, keys, lookup, client: commandsFor(client) };
 }
 
 /** The scope of the shard holding object `id` (the scope itself for a model that is not sharded). */

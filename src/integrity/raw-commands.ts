@@ -1,62 +1,19 @@
-import { RESP_TYPES } from 'redis';
+import { commandsFor } from '../redis/commands-for';
+import { RedisCommands } from '../redis/redis-commands';
 import { isWrongType } from '../errors/wrong-type';
-import { commandsFor } from '../redis/cluster-commands';
 
-/**
- * The commands the integrity tools send, as a structural type (a node-redis client has them; a cluster client
- * has them through src/redis/cluster-commands.ts: SCAN over every master, UNLINK per hash tag, key scans
- * on the key's node). Members and values come back as strings, or as Buffers from `binary(client)`.
- */
-export interface RawCommands {
-  scanIterator(options: { MATCH: string; COUNT: number }): AsyncIterable<string[]>;
-  zScanIterator(key: string, options: { COUNT: number }): AsyncIterable<Array<{ value: string | Buffer; score: number }>>;
-  sScanIterator(key: string, options: { COUNT: number }): AsyncIterable<Array<string | Buffer>>;
-  hScanIterator(key: string, options: { COUNT: number }): AsyncIterable<Array<{ field: string | Buffer; value: string | Buffer }>>;
-  hGetAll(key: string): Promise<Record<string, string | Buffer>>;
-  hmGet(key: string, fields: Array<string | Buffer>): Promise<Array<string | null>>;
-  hGet(key: string, field: string | Buffer): Promise<string | null>;
-  zScore(key: string, member: string | Buffer): Promise<number | null>;
-  zmScore(key: string, members: Array<string | Buffer>): Promise<Array<number | null>>;
-  zRange(key: string, min: string | number, max: string | number, options: ZRangeWindow): Promise<string[]>;
-  zRangeWithScores(
-    key: string,
-    min: string | number,
-    max: string | number,
-    options: ZRangeWindow,
-  ): Promise<Array<{ value: string; score: number }>>;
-  zCount(key: string, min: number, max: number): Promise<number>;
-  zCard(key: string): Promise<number>;
-  sIsMember(key: string, member: string | Buffer): Promise<number | boolean>;
-  smIsMember(key: string, members: Array<string | Buffer>): Promise<Array<number | boolean>>;
-  exists(key: string): Promise<number>;
-  pTTL(key: string): Promise<number>;
-  type(key: string): Promise<string>;
-  get(key: string): Promise<string | null>;
-  time(): Promise<unknown>;
-  unlink(keys: string[]): Promise<number>;
-  withTypeMapping(mapping: Record<number, unknown>): RawCommands;
-}
+/** The commands the integrity tools send: a RedisCommands (src/redis/redis-commands.ts). */
+export type RawCommands = RedisCommands;
+export type { ZRangeWindow } from '../redis/redis-commands';
 
-/** ZRANGE's options for one window of a sorted set in its order. */
-export interface ZRangeWindow {
-  BY: 'SCORE' | 'LEX';
-  LIMIT: { offset: number; count: number };
-}
-
+/** The commands of the client a scope was made with. */
 export function raw(client: unknown): RawCommands {
-  return commandsFor(client) as RawCommands;
+  return commandsFor(client);
 }
 
-const binaries = new WeakMap<object, RawCommands>();
-
-/** The same client, with blob replies as Buffers (lex members and memo values are binary). */
+/** The same client, with bulk replies as Buffers (lex members and memo values are binary). */
 export function binary(client: unknown): RawCommands {
-  let view = binaries.get(client as object);
-  if (!view) {
-    view = raw(client).withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
-    binaries.set(client as object, view);
-  }
-  return view;
+  return commandsFor(client).binary();
 }
 
 /**

@@ -1,8 +1,7 @@
-import { ErrorReply } from 'redis';
+import { CommandError } from '../errors/command-errors';
 import { isWrongType } from '../errors/wrong-type';
 import { RedisCommands } from '../redis/redis-commands';
 import { timeMs } from '../redis/server-time';
-import { isCluster } from '../redis/topology';
 import { ModelKeys } from '../keys/model-keys';
 import { ModelDescriptor } from '../model/model-descriptor';
 import { Script } from '../store/script';
@@ -163,7 +162,7 @@ export function plainLoadWindow(
   const [, key, min, max] = program;
   if (typeof key !== 'string' || typeof min !== 'string' || typeof max !== 'string') return undefined;
   // SORT puts the member in place of the pattern's first '*'
-  if (keys.objectPrefix.includes('*') || isCluster(client) || sortRefused.has(client)) return undefined;
+  if (keys.objectPrefix.includes('*') || client.transport.isCluster || sortRefused.has(client)) return undefined;
   return { key, min, max, patterns: plan.loadFields.map((field) => `${keys.objectPrefix}*->${field}`) };
 }
 
@@ -212,10 +211,14 @@ export async function loadWindow(
           : begin()
       ).exec();
     } catch (error) {
-      // Redis refused a command (not a lost connection, which query.lua would meet too): keep to query.lua
-      if (!(error instanceof ErrorReply)) throw error;
+      // Redis refused the transaction (not a lost connection, which query.lua would meet too): keep to query.lua
+      if (!(error instanceof CommandError)) throw error;
+      replies = [error];
+    }
+    const refused = replies.find((reply): reply is CommandError => reply instanceof CommandError);
+    if (refused) {
       // a key of another type is no refusal of SORT_RO: query.lua names it (key-types.lua)
-      if (!isWrongType(error)) sortRefused.add(client);
+      if (!isWrongType(refused)) sortRefused.add(client);
       return undefined;
     }
     const [first, time, end, count, encoding, rows] = replies;
@@ -235,8 +238,8 @@ export async function loadWindow(
 
 /** Whether the earliest `exp` entry (a ZRANGE 0 0 WITHSCORES reply) is due at `now` (objects.lua's sweepDue test). */
 function dueAt(first: unknown, now: number): boolean {
-  const entries = first as ReadonlyArray<{ score: unknown }>;
-  return entries.length > 0 && Number(entries[0].score) <= now;
+  const entries = first as readonly unknown[];
+  return entries.length > 0 && Number(entries[1]) <= now;
 }
 
 /** The rows of objects whose hash exists (a non-nil `#id`), in id order. */

@@ -1,16 +1,24 @@
 import { ConnectionError } from '../errors/errors';
-import type { RedisCommands } from './redis-commands';
+import { RedisCommands } from './redis-commands';
 import { refuseUnfitServer } from './server-requirements';
+import type { Transport } from './transport';
 
-/** The client and prefix every model uses. */
+/** The Redis client and key prefix every model uses: what connect() opens. */
 export class Connection {
+  /**
+   * The commands redis-record sends, over the transport.
+   * @internal
+   */
+  readonly client: RedisCommands;
+
   constructor(
-    /** The node-redis client commands are sent through; for a cluster, its view of cluster-commands.ts. */
-    readonly client: RedisCommands,
+    /** The client's transport (node-redis, ioredis or iovalkey): every command goes through it. */
+    readonly transport: Transport,
     /** Namespace of every key (`connect({ prefix })`, default `rr`). */
     readonly prefix: string,
-    private readonly close: (() => Promise<void>) | undefined,
-  ) {}
+  ) {
+    this.client = new RedisCommands(transport);
+  }
 
   /** Whether the server is fit, as last asked (fitServer); undefined until asked, or after a refusal. */
   private fit: Promise<void> | undefined;
@@ -42,7 +50,7 @@ export class Connection {
 
   private askFit(strict: boolean): Promise<void> {
     // a refusal asked again later (strict) still says it came after a reconnection, once there was one
-    const asked: Promise<void> = refuseUnfitServer(this.client, this.asking).catch((error: unknown) => {
+    const asked: Promise<void> = refuseUnfitServer(this.transport, this.asking).catch((error: unknown) => {
       if (!strict && !(error instanceof ConnectionError)) return;
       if (this.fit === asked) this.fit = undefined;
       throw error;
@@ -54,8 +62,8 @@ export class Connection {
    * Closes the client if redis-record opened it; a client passed in by the caller stays theirs (no longer
    * listened to).
    */
-  async release(): Promise<void> {
-    await this.close?.();
+  release(): Promise<void> {
+    return this.transport.close();
   }
 }
 

@@ -1,67 +1,129 @@
+import { hashTagOf } from '../keys/hash-tag';
+import { KeyScans } from './key-scans';
+import { TransactionBuilder } from './transaction-builder';
+import { pairsToRecord, parseScore, ScoredMember, scoredMembers, windowArguments, ZRangeWindow } from './reply-shapes';
+import type { Argument, Command, Transport } from './transport';
+
+export type { ScoredMember, ZRangeWindow } from './reply-shapes';
+
 /**
- * The commands redis-record sends, as a structural type: a node-redis client satisfies it, whatever modules,
- * scripts or RESP version it was created with; a node-redis cluster client does through the view of
- * cluster-commands.ts (SCAN over every master, UNLINK per hash tag), which connect() puts in its place.
+ * The commands redis-record sends, over any client's Transport: each a method that sends one command to the node
+ * holding its key and reads its reply. Replies are strings; those of `binary()` are Buffers (lex members and memo
+ * entries hold bytes). On a cluster, SCAN walks every master in turn, and UNLINK is sent once per hash tag.
  */
-export interface EvalArguments {
-  /** The keys the script declares (KEYS), all of one hash tag on a Redis Cluster; the first routes the call. */
-  keys: string[];
-  /** The script's arguments (ARGV): strings, or Buffers for values sent as raw bytes (lex index members). */
-  arguments: Array<string | Buffer>;
-}
+export class RedisCommands extends KeyScans {
+  constructor(
+    readonly transport: Transport,
+    readonly buffers = false,
+  ) {
+    super(transport, buffers);
+  }
 
-/** A transaction (MULTI/EXEC): queued commands sent in one round trip and applied together. */
-export interface RedisTransaction {
-  /** ZCARD: the size of a sorted set (`count()` reads `all` and `exp` together). */
-  zCard(key: string): RedisTransaction;
-  /** ZRANGE WITHSCORES by rank: a window read takes the first entry of `exp`, the next object due to expire and when (ms). */
-  zRangeWithScores(key: string, start: number, stop: number): RedisTransaction;
-  /** ZCOUNT: how many members score from `min` to `max`; gives where a query's window sits in its index. */
-  zCount(key: string, min: string, max: string): RedisTransaction;
-  /** TIME: the server's clock, which expiry is judged by. */
-  time(): RedisTransaction;
-  /** OBJECT ENCODING: whether a sorted index is a `listpack` or a `skiplist` (only a skiplist is read with SORT_RO). */
-  objectEncoding(key: string): RedisTransaction;
-  /** SORT_RO: reads the fields of the objects in a window of an index (`GET` patterns), without sorting (`BY nosort`). */
-  sortRo(key: string, options: { BY: string; LIMIT: { offset: number; count: number }; GET: string[] }): RedisTransaction;
-  /** EXEC: sends the queued commands; resolves to their replies, in order. */
-  exec(): Promise<unknown[]>;
-}
+  private binaryTwin: RedisCommands | undefined;
 
-/** The commands redis-record sends: a node-redis client has them; a cluster client, through the view of cluster-commands.ts. */
-export interface RedisCommands {
-  /** MULTI: starts a transaction, whose commands are queued until exec(). */
-  multi(): RedisTransaction;
-  /** EVALSHA: runs a Lua script the server has cached, by its sha1 (the scripts behind saves, removes and queries). */
-  evalSha(sha: string, options: EvalArguments): Promise<unknown>;
-  /** EVAL: sends and runs a script's source when the server does not have it cached (NOSCRIPT). */
-  eval(script: string, options: EvalArguments): Promise<unknown>;
-  /** EXISTS: 1 when the key exists, else 0 (the integrity tools ask it of memos). */
-  exists(key: string): Promise<number>;
-  /** TYPE: the Redis type of a key, `none` when it does not exist (`exists(id)`, and the checks for keys of another type). */
-  type(key: string): Promise<string>;
-  /** INCR: draws the next sequence id from `seq` (a sharded model's id drawn ahead of its unique-value claims). */
-  incr(key: string): Promise<number>;
-  /** HGET: one field of a hash (a stored definition, an object's `#id`, the id holding a unique value); null when absent. */
-  hGet(key: string, field: string): Promise<string | null | undefined>;
-  /** HGETALL: every field of a hash (an object, a memo, `<prefix>#models`); empty when the key does not exist. */
-  hGetAll(key: string): Promise<unknown>;
-  /** HMGET: some fields of a hash, in the order asked, null for each one absent. */
-  hmGet(key: string, fields: string[]): Promise<unknown[]>;
-  /** SCRIPT LOAD: caches a script at connect(), on every master of a cluster; resolves to its sha1. */
-  scriptLoad(script: string): Promise<string>;
-  /** SISMEMBER: whether a set holds a member (many-to-many `has()`, set index entries). */
-  sIsMember(key: string, member: string): Promise<number | boolean>;
-  /** SMEMBERS: every member of a set (the ids of a many-to-many `ids()` and `list()`). */
-  sMembers(key: string): Promise<unknown>;
-  /** SCARD: the size of a set (many-to-many `count()`); 0 when the key does not exist. */
-  sCard(key: string): Promise<number>;
-  /** ZCARD: the size of a sorted set (`count()` of a model whose objects cannot expire, from `all`); 0 when the key does not exist. */
-  zCard(key: string): Promise<number>;
-  /** UNLINK: deletes keys, freeing their memory in the background (drop(), reindex(), repair()); resolves to how many existed. */
-  unlink(keys: string[]): Promise<number>;
-  /** SCAN: the key names matching a glob, page by page (every master of a cluster); `COUNT` is a hint per page. */
-  scanIterator(options: { MATCH: string; COUNT: number }): AsyncIterable<string[]>;
-  /** PTTL: milliseconds an object's hash has left (`ttl()`); -1 without a time to live, -2 when the key does not exist. */
-  pTTL(key: string): Promise<number>;
+  /** The same commands with bulk replies as Buffers. */
+  binary(): RedisCommands {
+    if (this.buffers) return this;
+    return (this.binaryTwin ??= new RedisCommands(this.transport, true));
+  }
+
+  /** One command on the node holding `key` (any node without a key). */
+  send(command: Command, key?: string): Promise<unknown> {
+    return this.transport.send(command, key, this.buffers ? { buffers: true } : undefined);
+  }
+
+  /** MULTI ... EXEC of commands added to the builder, on the node of the first key it is given. */
+  multi(): TransactionBuilder {
+    return new TransactionBuilder(this.transport, this.buffers);
+  }
+
+  async type(key: string): Promise<string> {
+    return String(await this.send(['TYPE', key], key));
+  }
+  async exists(key: string): Promise<number> {
+    return Number(await this.send(['EXISTS', key], key));
+  }
+  async incr(key: string): Promise<number> {
+    return Number(await this.send(['INCR', key], key));
+  }
+  get(key: string): Promise<string | null> {
+    return this.send(['GET', key], key) as Promise<string | null>;
+  }
+  async pTTL(key: string): Promise<number> {
+    return Number(await this.send(['PTTL', key], key));
+  }
+  async hSet(key: string, field: Argument, value: Argument): Promise<number> {
+    return Number(await this.send(['HSET', key, field, value], key));
+  }
+  hGet(key: string, field: Argument): Promise<string | null> {
+    return this.send(['HGET', key, field], key) as Promise<string | null>;
+  }
+  /** HGETALL as its flat [field, value, ...] reply. */
+  hGetAllPairs(key: string): Promise<string[]> {
+    return this.send(['HGETALL', key], key) as Promise<string[]>;
+  }
+  async hGetAll(key: string): Promise<Record<string, string>> {
+    return pairsToRecord(await this.hGetAllPairs(key));
+  }
+  hmGet(key: string, fields: readonly Argument[]): Promise<Array<string | null>> {
+    return this.send(['HMGET', key, ...fields], key) as Promise<Array<string | null>>;
+  }
+  async hLen(key: string): Promise<number> {
+    return Number(await this.send(['HLEN', key], key));
+  }
+  async sIsMember(key: string, member: Argument): Promise<number> {
+    return Number(await this.send(['SISMEMBER', key, member], key));
+  }
+  async smIsMember(key: string, members: readonly Argument[]): Promise<number[]> {
+    return ((await this.send(['SMISMEMBER', key, ...members], key)) as unknown[]).map(Number);
+  }
+  sMembers(key: string): Promise<string[]> {
+    return this.send(['SMEMBERS', key], key) as Promise<string[]>;
+  }
+  async sCard(key: string): Promise<number> {
+    return Number(await this.send(['SCARD', key], key));
+  }
+  async zCard(key: string): Promise<number> {
+    return Number(await this.send(['ZCARD', key], key));
+  }
+  async zCount(key: string, min: number | string, max: number | string): Promise<number> {
+    return Number(await this.send(['ZCOUNT', key, String(min), String(max)], key));
+  }
+  async zScore(key: string, member: Argument): Promise<number | null> {
+    const score = await this.send(['ZSCORE', key, member], key);
+    return score === null ? null : parseScore(String(score));
+  }
+  async zmScore(key: string, members: readonly Argument[]): Promise<Array<number | null>> {
+    const scores = (await this.send(['ZMSCORE', key, ...members], key)) as unknown[];
+    return scores.map((score) => (score === null ? null : parseScore(String(score))));
+  }
+  zRange(key: string, min: number | string, max: number | string, window: ZRangeWindow): Promise<string[]> {
+    return this.send(['ZRANGE', key, String(min), String(max), ...windowArguments(window)], key) as Promise<string[]>;
+  }
+  async zRangeWithScores(key: string, min: number | string, max: number | string, window?: ZRangeWindow): Promise<ScoredMember[]> {
+    const flat = (await this.send(['ZRANGE', key, String(min), String(max), ...windowArguments(window), 'WITHSCORES'], key)) as string[];
+    return scoredMembers(flat);
+  }
+  zRandMemberCount(key: string, count: number): Promise<string[]> {
+    return this.send(['ZRANDMEMBER', key, String(count)], key) as Promise<string[]>;
+  }
+  /** TIME on the node of `key` (the server whose clock expiry is judged by): [seconds, microseconds]. */
+  time(key?: string): Promise<[string, string]> {
+    return this.send(['TIME'], key) as Promise<[string, string]>;
+  }
+
+  /** UNLINK: one command per hash tag on a cluster (keys of one tag share a slot); how many keys existed. */
+  async unlink(keys: readonly string[]): Promise<number> {
+    if (keys.length === 0) return 0;
+    if (!this.transport.isCluster) return Number(await this.send(['UNLINK', ...keys], keys[0]));
+    const byTag = new Map<string, string[]>();
+    for (const key of keys) {
+      const tag = hashTagOf(key);
+      const group = byTag.get(tag);
+      if (group) group.push(key);
+      else byTag.set(tag, [key]);
+    }
+    const counts = await Promise.all([...byTag.values()].map((group) => this.send(['UNLINK', ...group], group[0])));
+    return counts.reduce<number>((sum, n) => sum + Number(n), 0);
+  }
 }

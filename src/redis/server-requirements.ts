@@ -1,7 +1,7 @@
 import { ConnectionError } from '../errors/errors';
-import type { RedisCommands } from './redis-commands';
+import type { ServerNode, Transport } from './transport';
 import { serverNameOf } from './server-name';
-import { everyMaster, NodeCommands } from './topology';
+import { everyMaster } from './topology';
 
 /**
  * Commands Redis added in 6.2 that redis-record sends: its scripts read sorted sets with ZRANGE's BYSCORE,
@@ -37,8 +37,8 @@ const PROBE_CODE = 'RRPROBE ';
  * (`COMMAND` renamed, a command refused to the ACL user, a script still running) refuses nothing: what it lacks
  * cannot be told. `when` begins the refusal's message: `connect`, or when else the server was asked.
  */
-export async function refuseUnfitServer(client: RedisCommands, when = 'connect'): Promise<void> {
-  await everyMaster(client, async (node) => {
+export async function refuseUnfitServer(transport: Transport, when = 'connect'): Promise<void> {
+  await everyMaster(transport, async (node) => {
     const [missing, errorCodes] = await Promise.all([missingCommands(node), passesErrorCodes(node)]);
     const lacks: string[] = [];
     if (missing.length > 0) lacks.push(`has no ${missing.join(', ')}`);
@@ -52,10 +52,10 @@ export async function refuseUnfitServer(client: RedisCommands, when = 'connect')
 }
 
 /** The commands of SINCE_REDIS_6_2 that `node` does not know; none when it cannot be told. */
-async function missingCommands(node: NodeCommands): Promise<string[]> {
+async function missingCommands(node: ServerNode): Promise<string[]> {
   let reply: unknown;
   try {
-    reply = await node.sendCommand(['COMMAND', 'INFO', ...SINCE_REDIS_6_2]);
+    reply = await node.send(['COMMAND', 'INFO', ...SINCE_REDIS_6_2]);
   } catch {
     return [];
   }
@@ -68,9 +68,9 @@ async function missingCommands(node: NodeCommands): Promise<string[]> {
  * script` or `ERR Error running script`) instead of the probe's. Any other answer (the probe's error, or one
  * that says nothing of scripts: NOPERM, BUSY, LOADING) is true: nothing to refuse.
  */
-async function passesErrorCodes(node: NodeCommands): Promise<boolean> {
+async function passesErrorCodes(node: ServerNode): Promise<boolean> {
   try {
-    await node.sendCommand(['EVAL', ERROR_CODE_PROBE, '0']);
+    await node.send(['EVAL', ERROR_CODE_PROBE, '0']);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return message.startsWith(PROBE_CODE) || !/^ERR Error (compiling|running) script/.test(message);
@@ -80,9 +80,9 @@ async function passesErrorCodes(node: NodeCommands): Promise<boolean> {
 }
 
 /** `Redis 6.0.16`, say, from INFO server, for the refusal's message; undefined when it cannot be read. */
-async function serverVersion(node: NodeCommands): Promise<string | undefined> {
+async function serverVersion(node: ServerNode): Promise<string | undefined> {
   try {
-    return serverNameOf(String(await node.sendCommand(['INFO', 'server'])));
+    return serverNameOf(String(await node.send(['INFO', 'server'])));
   } catch {
     return undefined;
   }

@@ -1,7 +1,7 @@
 import { ReplicationError } from '../errors/errors';
 import type { ReplicaPolicy } from '../model/replica-policy';
-import { activeConnection } from '../redis/connection';
-import { isCluster, NodeCommands } from './topology';
+import { activeConnection } from './connection';
+import type { Transport } from './transport';
 
 /**
  * After a write of `model` object `id`: WAIT on the node holding `key` (the object's slot on a cluster; the
@@ -9,13 +9,13 @@ import { isCluster, NodeCommands } from './topology';
  * than `policy.replicas` acknowledged within the timeout.
  */
 export async function awaitReplicas(
-  client: unknown,
+  transport: Transport,
   key: string,
   policy: ReplicaPolicy | undefined,
   what: { model: string; id: string; operation: string },
 ): Promise<void> {
   if (!policy) return;
-  const acknowledged = await acknowledgingReplicas(client, key, policy);
+  const acknowledged = await acknowledgingReplicas(transport, key, policy);
   if (acknowledged < policy.replicas) {
     throw new ReplicationError(what.model, what.id, what.operation, policy.replicas, acknowledged, policy.timeoutMs);
   }
@@ -25,14 +25,8 @@ export async function awaitReplicas(
  * `WAIT policy.replicas policy.timeoutMs` on the node holding `key` (the client itself on one server), over the
  * connection the writes went through: how many replicas acknowledged everything it wrote so far.
  */
-export async function acknowledgingReplicas(client: unknown, key: string, policy: ReplicaPolicy): Promise<number> {
-  const args = ['WAIT', String(policy.replicas), String(policy.timeoutMs)];
-  if (isCluster(client)) {
-    // The master's own client is the connection the cluster client sent the write on.
-    const node = client.getNodeClientForKey ? await client.getNodeClientForKey(key, false) : undefined;
-    return Number(node ? await (node as NodeCommands).sendCommand(args) : await client.sendCommand(key, false, args));
-  }
-  return Number(await (client as NodeCommands).sendCommand(args));
+export function acknowledgingReplicas(transport: Transport, key: string, policy: ReplicaPolicy): Promise<number> {
+  return transport.waitReplicas(key, policy.replicas, policy.timeoutMs);
 }
 
 /** What replicaShortfall needs of a model: its name, its policy and where an object's keys are. */
@@ -54,9 +48,9 @@ export async function replicaShortfall(
   policy: ReplicaPolicy | undefined,
 ): Promise<ReplicationError | undefined> {
   if (!policy) return undefined;
-  const { client, prefix } = activeConnection();
+  const { transport, prefix } = activeConnection();
   try {
-    await awaitReplicas(client, model.keysOf(prefix, id).object(id), policy, { model: model.name, id, operation });
+    await awaitReplicas(transport, model.keysOf(prefix, id).object(id), policy, { model: model.name, id, operation });
     return undefined;
   } catch (error) {
     if (error instanceof ReplicationError) return error;

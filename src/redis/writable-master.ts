@@ -1,7 +1,6 @@
-import { ErrorReply, MultiErrorReply } from 'redis';
+import { CommandError, TransactionError } from '../errors/command-errors';
 import { ConnectionError } from '../errors/errors';
-import type { RedisCommands } from './redis-commands';
-import { isCluster, NodeCommands } from './topology';
+import type { Transport } from './transport';
 
 /**
  * redis-record writes at connect() (the model definitions), in every write operation and in queries
@@ -11,11 +10,11 @@ import { isCluster, NodeCommands } from './topology';
  * The role is read from HELLO without arguments (Redis 6 and later; it changes nothing of the connection and
  * every ACL user may run it). A server that does not answer it (older, or the command disabled) is not refused.
  */
-export async function refuseReplica(client: RedisCommands): Promise<void> {
-  if (isCluster(client)) return;
+export async function refuseReplica(transport: Transport): Promise<void> {
+  if (transport.isCluster) return;
   let reply: unknown;
   try {
-    reply = await (client as unknown as NodeCommands).sendCommand(['HELLO']);
+    reply = await transport.send(['HELLO']);
   } catch {
     return;
   }
@@ -29,31 +28,25 @@ export async function refuseReplica(client: RedisCommands): Promise<void> {
 
 /**
  * A write refused with Redis's READONLY, as the ConnectionError it stands for: the server was made a replica
- * (REPLICAOF) after connect() found a master. A transaction holding such a refusal (MultiErrorReply, or
- * EXECABORT when a write was refused as it was queued) too; any other error as it is.
+ * (REPLICAOF) after connect() found a master. A transaction refused as it was queued (EXECABORT naming READONLY)
+ * too; any other error as it is.
  */
 export function demotedError(error: unknown): unknown {
-  if (!(error instanceof ErrorReply) || !refusedAsReplica(error)) return error;
+  if (!(error instanceof CommandError) || !refusedAsReplica(error)) return error;
   return new ConnectionError(
     `the server is now a replica (READONLY): it was made one (REPLICAOF, a failover) after connect(), and refuses every write, queries included (findBy's temporary keys); nothing was written. connect to the master: ${error.message}`,
+    { cause: error },
   );
 }
 
-function refusedAsReplica(error: ErrorReply): boolean {
-  if (error instanceof MultiErrorReply) return [...error.errors()].some((inner) => inner instanceof ErrorReply && refusedAsReplica(inner));
-  return error.message.startsWith('READONLY') || (error.message.startsWith('EXECABORT') && error.message.includes('READONLY'));
+function refusedAsReplica(error: CommandError): boolean {
+  if (error instanceof TransactionError) return error.refusals.some(refusedAsReplica);
+  return error.code === 'READONLY' || (error.code === 'EXECABORT' && error.message.includes('READONLY'));
 }
 
-/** The `role` field of a HELLO reply: a flat array in RESP2, a map in RESP3. */
+/** The `role` field of a HELLO reply: a flat array of fields and values. */
 function roleOf(reply: unknown): string | undefined {
-  let role: unknown;
-  if (Array.isArray(reply)) {
-    const at = reply.findIndex((field) => String(field) === 'role');
-    role = at >= 0 ? reply[at + 1] : undefined;
-  } else if (reply instanceof Map) {
-    role = reply.get('role');
-  } else if (typeof reply === 'object' && reply !== null) {
-    role = (reply as Record<string, unknown>).role;
-  }
-  return role === undefined ? undefined : String(role);
+  if (!Array.isArray(reply)) return undefined;
+  const at = reply.findIndex((field) => String(field) === 'role');
+  return at >= 0 ? String(reply[at + 1]) : undefined;
 }

@@ -67,8 +67,6 @@ async function register(connection: Connection, model: ModelDescriptor): Promise
  * ignored: an operation whose script is missing loads it itself (NOSCRIPT fallback).
  */
 function preloadModelScripts(connection: Connection, model: ModelDescriptor): void {
-  const client = connection.client;
-  if (typeof client.scriptLoad !== 'function') return;
   let removal;
   try {
     removal = removalPlan(model, connection.prefix).removal;
@@ -76,7 +74,12 @@ function preloadModelScripts(connection: Connection, model: ModelDescriptor): vo
     return; // a relation that cannot be resolved yet: remove() reports it when it is called
   }
   // the script remove() runs, as the removal plan says (none for remove-plain.lua or remove.lua)
-  if (isBoundRemoval(removal)) client.scriptLoad(boundRemovalScript(model.indexes, removal).source).catch(() => undefined);
+  if (!isBoundRemoval(removal)) return;
+  const source = boundRemovalScript(model.indexes, removal).source;
+  connection.transport
+    .masters()
+    .then((nodes) => Promise.all(nodes.map((node) => node.send(['SCRIPT', 'LOAD', source]))))
+    .catch(() => undefined);
 }
 
 /**

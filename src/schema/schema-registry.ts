@@ -1,3 +1,4 @@
+import { commandsFor } from '../redis/commands-for';
 import { scripts } from '../store/scripts';
 import { RedisCommands } from '../redis/redis-commands';
 import {
@@ -19,16 +20,8 @@ export function registryKey(prefix: string): string {
   return `${prefix}#models`;
 }
 
-/** The few hash commands the registry needs (a node-redis client or cluster client has them). */
-interface RegistryCommands {
-  hGet(key: string, field: string): Promise<unknown>;
-  hSet(key: string, field: string, value: string): Promise<unknown>;
-  hGetAll(key: string): Promise<unknown>;
-}
-
-function commands(client: unknown): RegistryCommands {
-  return client as RegistryCommands;
-}
+/** The commands of the connection, or of a client an application gives the admin functions. */
+const commands = commandsFor;
 
 /**
  * Stores `definition` unless one with other indexes, another layout or stale indexes is stored

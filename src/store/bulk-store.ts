@@ -1,5 +1,5 @@
-import { ErrorReply } from 'redis';
 import { asError } from '../errors/as-error';
+import { CommandError, errorCode } from '../errors/command-errors';
 import { typedScriptError } from '../errors/wrong-type';
 import { memoFlag } from './memo-flag';
 import { exactSequenceId } from '../keys/id-format';
@@ -79,7 +79,9 @@ export class BulkStore {
     // a refusal of the whole call comes typed from Script.run; an object's own refusal is a reply, typed here
     const reply = await scripts.saveMany().run(this.connection.client, [keys.sequence, keys.all, keys.base], args);
     return (reply as unknown[]).map((outcome) =>
-      Array.isArray(outcome) && outcome[0] === 'error' ? asError(typedScriptError(new ErrorReply(String(outcome[1])))) : outcomeOf(outcome),
+      Array.isArray(outcome) && outcome[0] === 'error'
+        ? asError(typedScriptError(new CommandError(errorCode(String(outcome[1])), String(outcome[1]))))
+        : outcomeOf(outcome),
     );
   }
 

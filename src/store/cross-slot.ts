@@ -1,5 +1,4 @@
 import { Connection } from '../redis/connection';
-import { isCluster } from '../redis/topology';
 import { CrossSlotError } from '../errors/errors';
 import type { ModelDescriptor } from '../model/model-descriptor';
 import type { ParentChecks } from './outcomes';
@@ -39,7 +38,7 @@ export function refuseCrossSlotParent(parents: ParentChecks, fields: { has(field
 
 /** The error of a removal whose plan reaches keys under another hash tag than the removed model's, on a cluster. */
 export function crossSlotRemoval(plan: RemovalPlan, connection: Connection): CrossSlotError | undefined {
-  if (plan.otherTag === undefined || !isCluster(connection.client)) return undefined;
+  if (plan.otherTag === undefined || !connection.transport.isCluster) return undefined;
   const model = plan.models[0];
   return new CrossSlotError(`${model.name}: removing an object reaches keys under hash tag {${plan.otherTag}} (its relations), ${HINT}`);
 }

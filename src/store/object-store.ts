@@ -3,7 +3,6 @@ import type { IncrementOutcome, ParentChecks, Removal, RemoveOutcome, SaveOutcom
 export type { IncrementOutcome, ParentChecks, Removal, RemoveOutcome, SaveOutcome } from './outcomes';
 import { Connection } from '../redis/connection';
 import { RedisCommands } from '../redis/redis-commands';
-import { rawTransaction } from '../redis/raw-transaction';
 import { IndexDescriptor } from '../model/index-descriptor';
 import { boundRemovalScript, isBoundRemoval } from './indexed-removal';
 import { pushSpecs } from './index-specs';
@@ -20,8 +19,8 @@ import { touchedIndexes } from '../mapper/touched-indexes';
 import { KeyType, namingWrongType } from './expect-types';
 import { typedDrawError } from '../errors/wrong-type';
 import { demotedError } from '../redis/writable-master';
-import { MultiErrorReply } from 'redis';
 import { isWrongType } from '../errors/wrong-type';
+import { allApplied } from '../errors/command-errors';
 import { pushChangeArgs } from './change-args';
 import { numberCodec } from '../codecs/number-codec';
 
@@ -181,13 +180,12 @@ export class ObjectStore {
    * reply; measured with 10,000 objects of about 1 KB read one at a time, about 1.2x the loads per second.
    */
   loadOne(id: string): Promise<EncodedFields | null> {
-    return this.connection.client.hGetAll(this.keysOf(id).object(id)).then((reply) => objectFields(id, reply), noObject);
+    return this.connection.client.hGetAllPairs(this.keysOf(id).object(id)).then((reply) => objectFields(id, reply), noObject);
   }
 
   /**
    * Reads any number of objects in one round trip: one MULTI of an HGETALL per id, so every hash is read at one
-   * instant; each answer is read as loadOne's. Sent as argument lists (rawTransaction), which node-redis does not
-   * parse again.
+   * instant; each answer is read as loadOne's.
    */
   async loadMany(ids: readonly string[]): Promise<Array<EncodedFields | null>> {
     if (ids.length === 0) return [];
@@ -195,9 +193,8 @@ export class ObjectStore {
     /** Reads the ids at `positions` (every id, in order, when undefined) from one shard, in one transaction. */
     const read = async (keys: ModelKeys, positions?: readonly number[]) => {
       const shardIds = positions ? positions.map((at) => ids[at]) : ids;
-      const transaction = rawTransaction(this.connection.client, keys.all);
-      for (const id of shardIds) transaction.add(['HGETALL', keys.object(id)]);
-      const replies = await transaction.exec().catch(repliesOf);
+      const commands = shardIds.map((id) => ['HGETALL', keys.object(id)]);
+      const replies = readsOf(await this.connection.transport.transaction(commands, keys.all));
       for (let i = 0; i < shardIds.length; i++) loaded[positions ? positions[i] : i] = objectFields(shardIds[i], replies[i]);
     };
     const shards = this.shards;
@@ -248,7 +245,7 @@ export class ObjectStore {
 
   private async countExpirable(keys: ModelKeys): Promise<number> {
     if (this.model.ttlMs === undefined) {
-      const [live, expiring] = await this.connection.client.multi().zCard(keys.all).zCard(keys.expiring).exec();
+      const [live, expiring] = allApplied(await this.connection.client.multi().zCard(keys.all).zCard(keys.expiring).exec());
       if (Number(expiring) === 0) return Number(live);
     }
     return Number(await scripts.count().run(this.connection.client, [keys.all, keys.expiring], []));
@@ -326,13 +323,15 @@ function noObject(error: unknown): null {
 }
 
 /**
- * The replies of a transaction of object reads some of which met keys of another type: those read as no object
- * (an empty reply); any other failure is passed on.
+ * The replies of a transaction of object reads: a read that met a key of another type is no object (an empty
+ * reply); any other refusal is thrown.
  */
-function repliesOf(error: unknown): unknown[] {
-  if (!(error instanceof MultiErrorReply) || !isWrongType(error) || [...error.errors()].some((inner) => !isWrongType(inner))) throw error;
-  const failed = new Set(error.errorIndexes);
-  return error.replies.map((reply, at) => (failed.has(at) ? [] : reply));
+function readsOf(replies: unknown[]): unknown[] {
+  return replies.map((reply) => {
+    if (!(reply instanceof Error)) return reply;
+    if (isWrongType(reply)) return [];
+    throw reply;
+  });
 }
 
 function objectFields(id: string, reply: unknown): EncodedFields | null {

@@ -1,5 +1,5 @@
 import { Connection } from '../redis/connection';
-import { hashTagOf, isCluster } from '../redis/topology';
+import { hashTagOf } from '../keys/hash-tag';
 import type { ParentChecks } from './outcomes';
 import type { ModelDescriptor } from '../model/model-descriptor';
 import { crossSlotParentMessage } from './cross-slot';
@@ -15,7 +15,7 @@ const NONE: ParentChecks = [];
 export function parentChecks(model: ModelDescriptor, connection: Connection): ParentChecks {
   if (model.relations.length === 0) return NONE;
   const { prefix } = connection;
-  const tag = isCluster(connection.client) ? hashTagOf(model.keys(prefix).base) : undefined;
+  const tag = connection.transport.isCluster ? hashTagOf(model.keys(prefix).base) : undefined;
   const checks: Array<ParentChecks[number]> = [];
   for (const relation of model.relations) {
     if (relation.kind !== 'belongsTo') continue;

@@ -1,4 +1,4 @@
-import { hashTagOf } from '../redis/topology';
+import { hashTagOf } from '../keys/hash-tag';
 import { RelationError } from '../errors/errors';
 import { ModelDescriptor } from '../model/model-descriptor';
 import { ModelKeys } from '../keys/model-keys';

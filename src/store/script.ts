@@ -1,13 +1,12 @@
 import { createHash } from 'crypto';
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { RedisCommands } from '../redis/redis-commands';
-import { isCluster, NodeCommands } from '../redis/topology';
-import { pruneUnusedFunctions } from './prune-functions';
+import { CommandError } from '../errors/command-errors';
+import { CrossSlotError } from '../errors/errors';
 import { typedScriptError } from '../errors/wrong-type';
+import type { RedisCommands } from '../redis/redis-commands';
 import { demotedError } from '../redis/writable-master';
-
-const typedReply = (error: unknown) => typedScriptError(demotedError(error));
+import { pruneUnusedFunctions } from './prune-functions';
 
 /**
  * One Lua script, run with EVALSHA; when the server does not know it yet (NOSCRIPT: first use, restart,
@@ -30,21 +29,32 @@ export class Script {
   run(client: RedisCommands, keys: string[], args: ReadonlyArray<string | Buffer>): Promise<unknown>;
   run<T>(client: RedisCommands, keys: string[], args: ReadonlyArray<string | Buffer>, map: (reply: unknown) => T): Promise<T>;
   run<T>(client: RedisCommands, keys: string[], args: ReadonlyArray<string | Buffer>, map?: (reply: unknown) => T): Promise<unknown> {
-    // A single server takes the command as it is (node-redis's EVALSHA builder costs about 2 us more per call);
-    // a cluster client routes evalSha by its first key, and its view names a cross-slot refusal.
-    const sent = isCluster(client)
-      ? client.evalSha(this.sha, { keys, arguments: args as Array<string | Buffer> })
-      : (client as unknown as NodeCommands).sendCommand(['EVALSHA', this.sha, String(keys.length), ...keys, ...args]);
+    const transport = client.transport;
+    const sent = transport.send(['EVALSHA', this.sha, String(keys.length), ...keys, ...args], keys[0]);
     // a refusal of key-types.lua becomes its WrongTypeError, and a replica's READONLY a ConnectionError, from
     // EVALSHA as from EVAL
     const loadAndRun = (error: unknown): Promise<unknown> => {
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) return Promise.reject(typedReply(error));
-      return client
-        .eval(this.source, { keys, arguments: args as Array<string | Buffer> })
+      if (!(error instanceof CommandError) || error.code !== 'NOSCRIPT') return Promise.reject(typedReply(error));
+      return transport
+        .send(['EVAL', this.source, String(keys.length), ...keys, ...args], keys[0])
         .catch((failure: unknown) => Promise.reject(typedReply(failure)));
     };
     return map ? sent.then(map, (error: unknown) => loadAndRun(error).then(map)) : sent.catch(loadAndRun);
   }
+}
+
+/** Redis's words when a script reaches a key outside the slot (or node) of its declared keys. */
+const CROSS_SLOT = /non local key|do not hash to the same slot|CROSSSLOT/;
+
+/** A script's refusal as the error it stands for: a key of another slot, another type, a replica's refusal. */
+function typedReply(error: unknown): unknown {
+  if (error instanceof CommandError && CROSS_SLOT.test(error.message)) {
+    return new CrossSlotError(
+      `an operation needed keys of several hash tags, which one script cannot touch on a Redis Cluster: give related models one group, @Model({ group }) (Redis said: ${error.message})`,
+      { cause: error },
+    );
+  }
+  return typedScriptError(demotedError(error));
 }
 
 const LUA_DIR = join(__dirname, 'lua');

@@ -2,7 +2,7 @@ import { Attr, BaseEntity, Index, Model } from '../../src';
 import { CREATES_IN_FLIGHT, RAMP_CHUNK_SIZE, RAMP_CHUNKS, SAVE_CHUNK_SIZE } from '../../src/entity/bulk/bulk-options';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { useTestRedis } from '../support/test-redis';
-import { useWatchedConnection } from '../support/watched-connection';
+import { useWatchedTransactions } from '../support/watched-connection';
 
 /**
  * The send window of a plain bulk create (one MULTI per chunk): a call of more than one chunk first sends
@@ -22,31 +22,15 @@ const redis = useTestRedis();
 const sent: Array<{ objects: number; othersInFlight: number }> = [];
 let inFlight = 0;
 
-type Multi = { addCommand(args: string[]): unknown; exec(): Promise<unknown> };
-
-// redis-record's connection goes through a Proxy that watches every MULTI it makes
-useWatchedConnection(redis, 'multi', (makeMulti) => () => {
-  const multi = makeMulti() as Multi;
-  let objects = 0;
-  return new Proxy(multi, {
-    get(target, name) {
-      const member = Reflect.get(target, name);
-      if (name === 'addCommand') {
-        return (args: string[]) => {
-          if (String(args[0]).toUpperCase() === 'HSET') objects++;
-          return (member as Multi['addCommand']).call(target, args);
-        };
-      }
-      if (name === 'exec') {
-        return () => {
-          sent.push({ objects, othersInFlight: inFlight++ });
-          return (member as Multi['exec']).call(target).finally(() => inFlight--);
-        };
-      }
-      return typeof member === 'function' ? member.bind(target) : member;
-    },
-  });
-});
+// redis-record's connection watches every transaction it sends
+useWatchedTransactions(
+  redis,
+  () => undefined,
+  (transaction, reply) => {
+    sent.push({ objects: transaction.commands.filter(({ command }) => command === 'HSET').length, othersInFlight: inFlight++ });
+    return reply.finally(() => inFlight--);
+  },
+);
 
 beforeEach(() => void sent.splice(0));
 

@@ -1,3 +1,4 @@
+import { commandsFor } from '../../src/redis/commands-for';
 import { Attr, BaseEntity, BelongsTo, HasMany, Index, Model, SortableString, Unique } from '../../src';
 import { indexedRemovalManyScript, indexedRemovalScript } from '../../src/store/indexed-removal';
 import { descriptorOf } from '../../src/model/model-registry';
@@ -102,7 +103,7 @@ test('one call larger than a Lua slice (2,500 ids), an id given twice reported o
   ]);
   const [a, b] = again.saved.map((item) => item.id!);
   const script = indexedRemovalManyScript(indexes());
-  const reply = await script.run(redis.raw as never, [`${base()}:all`, base()], [a, b, a, '999']);
+  const reply = await script.run(commandsFor(redis.raw), [`${base()}:all`, base()], [a, b, a, '999']);
   expect(reply).toEqual([1, 1, 0, 0]);
   expect(await modelKeys()).toEqual([`${base()}:seq`]);
 });

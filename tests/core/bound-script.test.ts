@@ -1,6 +1,6 @@
 import { Attr, BaseEntity, Index, Model } from '../../src';
 import { boundScript, luaString } from '../../src/store/bound-script';
-import { RedisCommands } from '../../src/redis/redis-commands';
+import { commandsFor } from '../../src/redis/commands-for';
 import { Script } from '../../src/store/script';
 import { useTestRedis } from '../support/test-redis';
 import { useCountingConnection } from './support/counting-client';
@@ -16,7 +16,7 @@ describe('boundScript', () => {
   it('binds values byte for byte: quotes, backslashes, newlines, NUL, long brackets, UTF-8, empty', async () => {
     const values = ['plain', 'with "quotes" and \'single\' ones', 'a \\ backslash', 'new\nline\r\n', 'nul\0byte', ']]', 'ünïcödé ✓', ''];
     const script = boundScript(new Script('spec.lua', 'return SPEC'), values);
-    expect(await script.run(redis.raw as unknown as RedisCommands, [], [])).toEqual(values);
+    expect(await script.run(commandsFor(redis.raw), [], [])).toEqual(values);
   });
 
   it('writes every byte as a decimal escape, so a value cannot end the literal and run as code', async () => {
@@ -25,7 +25,7 @@ describe('boundScript', () => {
     const key = `${redis.prefix}:pwned`;
     const attack = `"} redis.call('SET', '${key}', '1') local x = {"`;
     const script = boundScript(new Script('spec.lua', 'return #SPEC'), [attack, `]] ${attack}`]);
-    expect(await script.run(redis.raw as unknown as RedisCommands, [], [])).toBe(2);
+    expect(await script.run(commandsFor(redis.raw), [], [])).toBe(2);
     expect(await redis.raw.exists(key)).toBe(0);
   });
 

@@ -1,4 +1,4 @@
-import { ArgumentError, Attr, BaseEntity, connect, disconnect, Model } from '../../src';
+import { ArgumentError, Attr, BaseEntity, connect, ConnectionError, disconnect, Model } from '../../src';
 import { PrivateRedis, startPrivateRedis } from '../../tools/private-redis';
 import { uniquePrefix } from '../support/test-redis';
 
@@ -49,7 +49,9 @@ it('while Redis is down: with a limit an operation fails once it has passed; wit
   await redis.stop();
   const began = Date.now();
   const error = await TimedNote.exists(note.id).catch((caught: unknown) => caught);
-  expect((error as Error).constructor.name).toBe('TimeoutError'); // node-redis's, for a command never sent
+  // never sent: a ConnectionError, node-redis's own TimeoutError as its cause
+  expect(error).toBeInstanceOf(ConnectionError);
+  expect(((error as Error).cause as Error).constructor.name).toBe('TimeoutError');
   expect(Date.now() - began).toBeLessThan(5000);
 
   redis = await startPrivateRedis([], port);

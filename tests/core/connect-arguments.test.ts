@@ -159,7 +159,7 @@ describe('client and cluster', () => {
       const error = await rejection(() => connectWith({ client, prefix: freshPrefix() }));
       expect(error).toBeInstanceOf(ArgumentError);
       expect((error as Error).message).toBe(
-        `connect: client must be a node-redis client (createClient() or createCluster()), got ${named}`,
+        `connect: client must be a node-redis client (createClient(), createCluster()), an ioredis Redis or Cluster, or an iovalkey Redis or Cluster; got ${named}`,
       );
     }
   });

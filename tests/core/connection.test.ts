@@ -14,7 +14,7 @@ import {
   Unique,
 } from '../../src';
 import { currentConnection } from '../../src/redis/connection';
-import { reconnectStrategy } from '../../src/redis/reconnect';
+import { reconnectStrategy } from '../../src/redis/node-redis/reconnect';
 import { PrivateRedis, startPrivateRedis } from '../../tools/private-redis';
 import { socketsOpenedBy } from '../support/opened-sockets';
 import { useOwnPrefixes } from '../support/test-redis';
@@ -280,7 +280,7 @@ describe('connect({ client })', () => {
       const client = unconnectable(`redis://:wrong@127.0.0.1:${locked.port}`);
       const connecting = connect({ client, prefix: freshPrefix() });
       expect(await within(connecting, 3000)).toBe('ConnectionError');
-      await expect(connecting).rejects.toThrow(/^connect: cannot reach Redis: WRONGPASS/);
+      await expect(connecting).rejects.toThrow(/^connect: Redis refused the password \(WRONGPASS/);
       expect(client.isOpen).toBe(false);
       expect(currentConnection()).toBeUndefined();
       const admin = createClient({ url: `redis://:${PASSWORD}@127.0.0.1:${locked.port}` });

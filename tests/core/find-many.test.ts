@@ -1,7 +1,7 @@
 import { ArgumentError, Attr, BaseEntity, Model } from '../../src';
 import { READS_IN_FLIGHT } from '../../src/entity/bulk/bulk-options';
 import { useTestRedis } from '../support/test-redis';
-import { useWatchedConnection } from '../support/watched-connection';
+import { useWatchedTransactions } from '../support/watched-connection';
 
 /**
  * findMany reads every id in one transaction: one HGETALL per id, so every object is read at one instant, with
@@ -24,31 +24,14 @@ const transactions: Array<Array<{ command: string; args: string[] }>> = [];
 let inFlight = 0;
 let mostInFlight = 0;
 
-type Multi = { addCommand(args: string[]): unknown; exec(): Promise<unknown> };
-
-useWatchedConnection(redis, 'multi', (makeMulti) => () => {
-  const multi = makeMulti() as Multi;
-  const commands: Array<{ command: string; args: string[] }> = [];
-  transactions.push(commands);
-  return new Proxy(multi, {
-    get(target, name) {
-      const member = Reflect.get(target, name);
-      if (name === 'addCommand') {
-        return (args: string[]) => {
-          commands.push({ command: String(args[0]).toUpperCase(), args: args.slice(1).map(String) });
-          return (member as Multi['addCommand']).call(target, args);
-        };
-      }
-      if (name === 'exec') {
-        return () => {
-          mostInFlight = Math.max(mostInFlight, ++inFlight);
-          return (member as Multi['exec']).call(target).finally(() => inFlight--);
-        };
-      }
-      return typeof member === 'function' ? member.bind(target) : member;
-    },
-  });
-});
+useWatchedTransactions(
+  redis,
+  (transaction) => transactions.push(transaction.commands),
+  (_, reply) => {
+    mostInFlight = Math.max(mostInFlight, ++inFlight);
+    return reply.finally(() => inFlight--);
+  },
+);
 
 const objectKey = (id: string) => `${redis.prefix}:{ManyNote}:obj:${id}`;
 

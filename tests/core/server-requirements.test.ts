@@ -92,8 +92,13 @@ describe('a server that does not answer a probe', () => {
 describe('a server that comes back unfit after a reconnection', () => {
   /** Stops `server` and starts another on its port with `args`, resolving once the connection's client is ready on it. */
   async function replaceServer(server: PrivateRedis, args: string[]): Promise<PrivateRedis> {
-    const client = currentConnection()!.client as unknown as { once(event: 'ready', listener: () => void): unknown };
-    const ready = new Promise<void>((resolve) => client.once('ready', () => resolve()));
+    const transport = currentConnection()!.transport;
+    const ready = new Promise<void>((resolve) => {
+      const stop = transport.onReconnect(() => {
+        stop();
+        resolve();
+      });
+    });
     await server.stop();
     const next = await startPrivateRedis(args, server.port);
     servers.push(next);

@@ -1,8 +1,8 @@
+import { commandsFor } from '../../src/redis/commands-for';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { ArgumentError, Attr, BaseEntity, Counter, DecodeError, Index, Model, NotFoundError } from '../../src';
 import { numberCodec } from '../../src/codecs/number-codec';
-import { RedisCommands } from '../../src/redis/redis-commands';
 import { Script } from '../../src/store/script';
 import { useTestRedis } from '../support/test-redis';
 
@@ -201,7 +201,7 @@ describe('numberForm (numbers.lua)', () => {
       const batch = values.slice(i, i + 5000);
       // String(x) reads back as exactly x (tonumber is strtod): the script is given the double itself
       const texts = (await script.run(
-        redis.raw as unknown as RedisCommands,
+        commandsFor(redis.raw),
         [],
         batch.map((x) => numberCodec.encode(x)),
       )) as string[];

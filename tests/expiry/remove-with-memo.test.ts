@@ -1,3 +1,4 @@
+import { commandsFor } from '../../src/redis/commands-for';
 import { Attr, BaseEntity, BelongsTo, HasMany, Index, Model, SortableString, Unique } from '../../src';
 import { memoRemovalScript } from '../../src/store/indexed-removal';
 import { descriptorOf } from '../../src/model/model-registry';
@@ -71,7 +72,7 @@ test('an object whose hash has expired: its entries go from its memo, and the sc
   const base = `${redis.prefix}:{MemoNote}`;
   // its hash vanishes as an expired one's does; its `all`, `exp`, memo and index entries wait for a sweep
   await redis.raw.del(`${base}:obj:${note.id}`);
-  const reply = await script(MemoNote).run(redis.raw as never, [`${base}:all`, `${base}:obj:${note.id}`, base], [note.id!]);
+  const reply = await script(MemoNote).run(commandsFor(redis.raw), [`${base}:all`, `${base}:obj:${note.id}`, base], [note.id!]);
   expect(reply).toBe(1);
   expect((await keysOf('MemoNote')).filter((key) => key.endsWith(`:${note.id}`))).toEqual([]);
   expect(await redis.raw.zScore(`${base}:exp`, note.id!)).toBeNull();

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'util';
 import { createClient, createCluster } from 'redis';
-import { unlinkKeys } from '../../src/redis/topology';
+import { unlinkKeys } from './cluster-view';
 import { DocProgram } from './doc-programs';
 import { registryKey } from '../../src/admin';
 import { clusterKeysUnder } from './test-cluster';

@@ -1,7 +1,6 @@
 import { createCluster } from 'redis';
 import { connect, disconnect } from '../../src';
-import { commandsFor } from '../../src/redis/cluster-commands';
-import { scanKeys, unlinkKeys } from '../../src/redis/topology';
+import { commandsFor, scanKeys, unlinkKeys } from './cluster-view';
 import { PrivateCluster, startPrivateCluster } from '../../tools/private-cluster';
 import { RawClient, uniquePrefix } from './test-redis';
 

@@ -1,4 +1,3 @@
-import { commandOn } from '../../redis/topology';
 import { ModelScope, shardScopes } from '../../integrity/model-scope';
 import { indexName } from '../../schema/stored-definition';
 import { CliClient } from '../connect-cli';
@@ -34,7 +33,7 @@ export interface ModelStats {
 }
 
 async function memoryOf(client: CliClient, key: string): Promise<number> {
-  const bytes = await commandOn(client, key, ['MEMORY', 'USAGE', key, 'SAMPLES', '0']);
+  const bytes = await client.send(['MEMORY', 'USAGE', key, 'SAMPLES', '0'], key);
   return Number(bytes ?? 0);
 }
 

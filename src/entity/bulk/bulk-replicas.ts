@@ -21,7 +21,7 @@ export async function bulkReplicaShortfalls(
 ): Promise<Map<string, ReplicationError>> {
   const shortfalls = new Map<string, ReplicationError>();
   if (!policy || written.size === 0) return shortfalls;
-  const { client, prefix } = activeConnection();
+  const { transport, prefix } = activeConnection();
   // ModelKeys are made once per prefix and shard (ModelDescriptor.shardKeys), so they group by identity
   const byBase = new Map<ModelKeys, string[]>();
   for (const id of written.keys()) {
@@ -32,7 +32,7 @@ export async function bulkReplicaShortfalls(
   }
   await Promise.all(
     [...byBase].map(async ([keys, ids]) => {
-      const acknowledged = await acknowledgingReplicas(client, keys.all, policy);
+      const acknowledged = await acknowledgingReplicas(transport, keys.all, policy);
       if (acknowledged >= policy.replicas) return;
       for (const id of ids) {
         shortfalls.set(id, new ReplicationError(model.name, id, written.get(id)!, policy.replicas, acknowledged, policy.timeoutMs));

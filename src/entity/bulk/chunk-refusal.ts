@@ -1,4 +1,4 @@
-import { ErrorReply, MultiErrorReply } from 'redis';
+import { TransactionError } from '../../errors/command-errors';
 import { ConnectionError, RedisRecordError } from '../../errors/errors';
 
 /**
@@ -10,12 +10,12 @@ import { ConnectionError, RedisRecordError } from '../../errors/errors';
  * refusing writes for the moment), typed where the client gives it a type (WrongTypeError, RedisRecordError).
  * Those scripts raise errors only before their first write, and a refused check or draw keeps its transaction
  * from being sent, so the refusal is the chunk's own: the other chunks, and the updates already written, go on.
- * What rejects the call: a transaction's MultiErrorReply (EXEC ran each command, and some may have written), a
- * ConnectionError (no writable server) and node-redis's own errors for a connection lost part way, after which
- * whether Redis ran the chunk is not known.
+ * What rejects the call: a transaction's TransactionError (EXEC ran each command, and some may have written), and
+ * a ConnectionError (no writable server, or a connection lost part way, after which whether Redis ran the chunk
+ * is not known).
  */
 export function chunkRefusal(error: unknown): Error | undefined {
-  if (error instanceof ConnectionError || error instanceof MultiErrorReply) return undefined;
-  if (error instanceof RedisRecordError || error instanceof ErrorReply) return error;
+  if (error instanceof ConnectionError || error instanceof TransactionError) return undefined;
+  if (error instanceof RedisRecordError) return error;
   return undefined;
 }

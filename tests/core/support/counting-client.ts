@@ -1,40 +1,37 @@
 import { createClient } from 'redis';
 import { connect } from '../../../src';
 
-/** The commands redis-record can send; each call of one of them is one round trip to Redis. */
-const COMMANDS = new Set([
-  'evalSha',
-  'eval',
-  'zCard',
-  'zScore',
-  'sendCommand',
-  'multi',
-  'hGetAll',
-  'hSet',
-  'del',
-  'exists',
-  'type',
-  'incrBy',
-]);
-
-/** Raw commands recorded as the method they stand for: scripts go out as sendCommand(['EVALSHA', ...]). */
-const RAW = new Map([
+/**
+ * The commands redis-record sends (every one through sendCommand, the transport's way into node-redis), recorded
+ * under the name of the client method they stand for; a transaction (MULTI ... EXEC, one chain) as one `multi`.
+ */
+const NAMES = new Map([
   ['EVALSHA', 'evalSha'],
   ['EVAL', 'eval'],
+  ['FCALL', 'fCall'],
+  ['FCALL_RO', 'fCall'],
+  ['ZCARD', 'zCard'],
+  ['ZSCORE', 'zScore'],
+  ['HGETALL', 'hGetAll'],
+  ['HSET', 'hSet'],
+  ['DEL', 'del'],
+  ['EXISTS', 'exists'],
+  ['TYPE', 'type'],
+  ['INCRBY', 'incrBy'],
 ]);
 
 export interface CountingClient<T> {
-  /** A node-redis client whose command calls are recorded; pass it to connect({ client }). */
+  /** A node-redis client whose commands are recorded; pass it to connect({ client }). */
   readonly client: T;
-  /** The command methods called, in order, since the last reset (plus whatever else shares the list). */
+  /** The commands sent, in order, since the last reset (plus whatever else shares the list). */
   readonly calls: string[];
   reset(): void;
 }
 
 /**
- * Wraps a node-redis client in a Proxy that records every command method called through it, so a test can
- * assert how many round trips an operation cost, or that an invalid call sent nothing. `calls` may be a list
- * the test writes to as well (hooks, for instance), to see commands and other events in one order.
+ * Wraps a node-redis client in a Proxy that records every command sent through it, so a test can assert how many
+ * round trips an operation cost, or that an invalid call sent nothing. `calls` may be a list the test writes to
+ * as well (hooks, for instance), to see commands and other events in one order.
  */
 export function countingClient<T extends object>(target: T, calls: string[] = []): CountingClient<T> {
   const client = new Proxy(target, {
@@ -42,9 +39,11 @@ export function countingClient<T extends object>(target: T, calls: string[] = []
       const value = Reflect.get(object, property, receiver);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
-        if (typeof property === 'string' && COMMANDS.has(property)) {
-          const raw = property === 'sendCommand' && Array.isArray(args[0]) ? RAW.get(String(args[0][0]).toUpperCase()) : undefined;
-          calls.push(raw ?? property);
+        if (property === 'sendCommand' && Array.isArray(args[0])) {
+          const name = String(args[0][0]).toUpperCase();
+          const chained = (args[1] as { chainId?: unknown } | undefined)?.chainId !== undefined;
+          if (!chained) calls.push(NAMES.get(name) ?? 'sendCommand');
+          else if (name === 'MULTI') calls.push('multi');
         }
         return (value as (...a: unknown[]) => unknown).apply(object, args);
       };

@@ -1,13 +1,3 @@
-import { ConnectionError } from '../errors/errors';
-
-/**
- * The ConnectionError of a failed first connection: `connect: <what>: <node-redis's message>`, with `redact`
- * taking the secrets of the url or cluster options out of it.
- */
-export function connectFailure(what: string, error: unknown, redact: (message: string) => string): ConnectionError {
-  return new ConnectionError(redact(`connect: ${what}: ${(error as Error)?.message ?? String(error)}`));
-}
-
 /** A client, or a cluster client, as made and not yet connected. */
 interface Connectable {
   connect(): Promise<unknown>;

@@ -1,9 +1,9 @@
 import { createCluster, RedisClusterOptions } from 'redis';
+import { connectFailure } from '../connect-failure';
+import { redactSecrets } from '../redact-url';
 import { firstConnect } from './first-connect';
-import { redactSecrets } from './redact-url';
 import { reconnectStrategy as strategy } from './reconnect';
 import { socketOptions } from './socket-defaults';
-import { connectFailure } from './first-connect';
 
 /** node-redis cluster options (`createCluster`): `rootNodes` to discover the cluster from, `defaults` for every node. */
 export type ClusterOptions = RedisClusterOptions;
