@@ -1,37 +1,71 @@
-import { readdirSync } from 'fs';
+import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
-import { CLUSTER_PAGES, compileDocs, CompiledDocs, docProgram, DocProgram, libraryExports } from '../support/doc-programs';
-import { runDocPage } from '../support/doc-runner';
+import { createClient } from 'redis';
+import { registryKey } from '../../src/admin';
+import { CLUSTER_PAGES, typeScriptBlocks } from '../support/doc-programs';
+import { compileDocPages, connectedPrefix, DocPages } from '../support/doc-runner';
+import { RawClient } from '../support/test-redis';
 
-// The code of the guide and of the README holds: each page's TypeScript blocks, made into one program as the
-// guide says they read (tests/support/doc-programs.ts), type-check against the library with the project's
-// compiler options, and run against the tests' Redis with every `// => value` and `// throws Error`
-// annotation of the page checked (tests/support/doc-runner.ts); the cluster page runs on a Redis Cluster in
-// tests/cluster/docs-code.test.ts. A renamed method, a dropped option, a wrong
-// type, a query the page's indexes cannot answer or a value the page misstates fails here, with its line.
+// The code of the guide and of the README runs as written. Each page's TypeScript blocks, as one program,
+// type-check against the library with the project's compiler options, then run in a Node.js process of their
+// own against the library compiled as `npm run build` compiles it (tests/support/doc-runner.ts), with
+// REDIS_URL naming a logical database of the run's Redis that no other test uses. The page connects and
+// disconnects by itself; every `// => value` and `// throws Error` annotation is checked; the page writes
+// nothing outside its own prefix, and its keys are deleted afterwards. The cluster page runs on a Redis
+// Cluster in tests/cluster/docs-code.test.ts.
 const root = join(__dirname, '..', '..');
 const docs = join(root, 'docs');
-const exported = libraryExports(join(root, 'src', 'index.ts'));
-const pages: Array<[string, string]> = [
-  ...readdirSync(docs)
-    .filter((name) => name.endsWith('.md'))
-    .map((page): [string, string] => [docs, page]),
-  [root, 'README.md'],
-];
-const programsOf = (runnable: boolean) =>
-  pages.map(([dir, page]) => docProgram(dir, page, exported, runnable)).filter((program): program is DocProgram => program !== undefined);
-const checked = programsOf(false);
-const runnable = programsOf(true);
+const markdownUnder = (dir: string, sub = ''): string[] =>
+  readdirSync(join(dir, sub), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? markdownUnder(dir, join(sub, entry.name)) : entry.name.endsWith('.md') ? [join(sub, entry.name)] : [],
+  );
+const pages: Array<[string, string]> = [...markdownUnder(docs).map((page): [string, string] => [docs, page]), [root, 'README.md']];
+/** The pages with TypeScript blocks: the ones that run (the cluster page on a cluster, in tests/cluster). */
+const withCode = pages.filter(([dir, page]) => typeScriptBlocks(readFileSync(join(dir, page), 'utf8')).length > 0).map(([, page]) => page);
+const standalone = withCode.filter((page) => !CLUSTER_PAGES.includes(page));
+
+/** The URL of the run's Redis with logical database `database`. */
+function inDatabase(url: string, database: number): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
 
 describe('the code of the guide', () => {
-  let compiled: CompiledDocs;
+  let compiled: DocPages;
+  let raw: RawClient;
+  let database: number;
+  let databaseUrl: string;
 
-  beforeAll(() => {
-    compiled = compileDocs(join(root, 'tsconfig.json'), [...checked, ...runnable]);
+  beforeAll(async () => {
+    compiled = compileDocPages(root, pages);
+    // the first logical database holding nothing: the pages' own (the other tests use database 0)
+    for (database = 1; database < 16; database++) {
+      databaseUrl = inDatabase(process.env.REDIS_URL!, database);
+      raw = createClient({ url: databaseUrl });
+      await raw.connect();
+      if ((await raw.dbSize()) === 0) return;
+      raw.destroy();
+    }
+    throw new Error(`no empty logical database on ${process.env.REDIS_URL} to run the guide's pages in`);
+  }, 120_000);
+
+  afterAll(async () => {
+    compiled?.remove();
+    if (raw?.isOpen) await raw.close();
   });
 
+  /** Every key the page left, deleted; those outside its prefix named. */
+  async function keysOutside(prefix: string | undefined): Promise<string[]> {
+    const keys: string[] = [];
+    for await (const batch of raw.scanIterator({ COUNT: 1000 })) keys.push(...batch);
+    for (let i = 0; i < keys.length; i += 500) await raw.del(keys.slice(i, i + 500));
+    return keys.filter((key) => prefix === undefined || !(key.startsWith(`${prefix}:`) || key === registryKey(prefix))).sort();
+  }
+
   it('is found: the pages with TypeScript blocks', () => {
-    expect(checked.map((program) => program.page)).toEqual(
+    expect([...compiled.programs.keys()].sort()).toEqual([...withCode].sort());
+    expect(withCode).toEqual(
       expect.arrayContaining([
         'README.md',
         'getting-started.md',
@@ -41,20 +75,37 @@ describe('the code of the guide', () => {
         'examples.md',
       ]),
     );
-    expect(exported).toEqual(expect.arrayContaining(['BaseEntity', 'Model', 'Attr', 'Where', 'SortableString']));
-    expect(runnable.map((program) => program.text).join('\n')).toContain('expectValue(');
+    expect([...compiled.programs.values()].map((program) => program.text).join('\n')).toContain('expectValue(');
   });
 
-  it.each(checked.map((program) => program.page))('%s type-checks', (page) => {
-    expect(compiled.errors.get(checked.find((program) => program.page === page)!)).toEqual([]);
+  it('gives each page a prefix of its own', () => {
+    const prefixes = [...compiled.programs.values()].map(connectedPrefix);
+    expect(prefixes).not.toContain(undefined);
+    expect(new Set(prefixes).size).toBe(prefixes.length);
   });
 
-  it.each(runnable.filter((program) => !CLUSTER_PAGES.includes(program.page)).map((program) => program.page))(
-    '%s runs, and what it says of its values holds',
+  it.each(standalone)('%s starts by connecting to REDIS_URL under its own prefix, and ends by disconnecting', (page) => {
+    const program = compiled.programs.get(page)!;
+    const [first] = program.blocks;
+    expect(first).toContain("connect({ url: process.env.REDIS_URL ?? 'redis://localhost:6379', prefix: '");
+    // every URL the page names is the fallback of REDIS_URL
+    expect(new Set(program.blocks.join('\n').match(/rediss?:\/\/[^'"]*/g))).toEqual(new Set(['redis://localhost:6379']));
+    expect(program.blocks[program.blocks.length - 1]).toContain('await disconnect();');
+  });
+
+  it.each(CLUSTER_PAGES)('%s type-checks (it runs on a cluster in tests/cluster)', (page) => {
+    expect(compiled.errors.get(page)).toEqual([]);
+  });
+
+  it.each(standalone)(
+    '%s type-checks, runs as written, and what it says of its values holds',
     async (page) => {
-      const program = runnable.find((candidate) => candidate.page === page)!;
-      expect(compiled.errors.get(program)).toEqual([]);
-      expect(await runDocPage(program, compiled.javascript.get(program)!, { url: process.env.REDIS_URL!, cluster: false })).toEqual([]);
+      const program = compiled.programs.get(page)!;
+      expect(compiled.errors.get(page)).toEqual([]);
+      const problems = await compiled.run(page, databaseUrl);
+      const strays = (await keysOutside(connectedPrefix(program))).map((key) => `${page}: wrote outside its prefix: ${key}`);
+      expect([...problems, ...strays]).toEqual([]);
     },
+    90_000,
   );
 });

@@ -2,12 +2,18 @@ import { existsSync, readdirSync, readFileSync } from 'fs';
 import { dirname, join, resolve } from 'path';
 import GithubSlugger from 'github-slugger';
 
-// The documentation set stays navigable: every guide page is listed in the index, every relative link of
+// The documentation set stays navigable: every guide page and design note is listed in the index, every relative link of
 // the Markdown pages names a file that exists, and every #fragment names a heading of its page (as GitHub
 // makes heading anchors: github-slugger).
 const root = join(__dirname, '..', '..');
 const docs = join(root, 'docs');
-const pages = readdirSync(docs).filter((name) => name.endsWith('.md'));
+/** The guide's pages and the design notes, as paths under docs/. */
+const pages = [
+  ...readdirSync(docs).filter((name) => name.endsWith('.md')),
+  ...readdirSync(join(docs, 'design'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `design/${name}`),
+];
 /** Every Markdown file of the documentation, from the root. */
 const markdownFiles = [...pages.map((page) => join('docs', page)), 'README.md', 'CHANGELOG.md', 'CONTRIBUTING.md'];
 
@@ -39,7 +45,7 @@ function anchorsOf(file: string): Set<string> {
 }
 
 describe('documentation links', () => {
-  it('docs/index.md links every page of docs/', () => {
+  it('docs/index.md links every page of docs/ and docs/design/', () => {
     const linked = new Set(relativeLinks(join(docs, 'index.md')));
     expect(pages.filter((page) => page !== 'index.md' && !linked.has(page))).toEqual([]);
   });

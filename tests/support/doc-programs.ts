@@ -3,27 +3,26 @@ import { join } from 'path';
 import * as ts from 'typescript';
 
 /**
- * The TypeScript blocks of a guide page, made into one program, to type-check against the library's source
- * and to run.
+ * The TypeScript blocks of a guide page, made into the program a reader gets by copying them into one file.
  *
- * The guide's convention (docs/index.md, "Running the examples"): a page's blocks are top-level module code
- * with `await`, and later blocks build on the earlier ones (the models, the connection, the objects made).
- * So a page becomes one module: the imports of every block, merged, then the other statements of the blocks,
- * in order, in the body of one async function, `page()`. Every export of 'redis-record' is imported too, so
- * that a block excerpted from a bigger program (docs/examples.md) need not repeat its imports; what is
- * checked is that every call, option and type the page shows exists and fits. `export` in front of a
- * declaration is dropped (it cannot stand inside a function).
+ * The guide's convention (docs/index.md, "Running the examples"): a page's blocks are module code with
+ * top-level `await`, run in order; the first block imports what the page uses and connects, the last one
+ * disconnects. So the program is the blocks' import declarations, as written and in order, then the other
+ * statements of the blocks, in order, in the body of one async function that the module calls: the form a
+ * CommonJS project gives such code. Nothing is added to the page's imports: a name the page uses without
+ * importing it fails to compile, as it would for the reader. `export` in front of a declaration is dropped
+ * (it cannot stand inside a function).
  *
- * The runnable form (`runnable: true`) reads the page's annotations, each on a statement of one line:
+ * The annotations, each on a statement of one line, become checks:
  *   `expression; // => value`        the expression's value must equal `value` (words after two spaces are
  *                                    commentary); `console.log(x); // => value` says it of x
  *   `statement; // throws SomeError` the statement must throw (or reject with) an error of that class, and
- *                                    with `: message` after the class, one whose message contains it
+ *                                    with `: message` after the class, one whose message contains it; the
+ *                                    program then goes on, as the page does
  *   `statement;` then `// SomeError: message` on the next comment lines (continued on lines indented past
  *                                    the `//`): the same
- *   `main();`                        a page written as `async function main() { ... } main();` is awaited
- * and every `redis://` or `rediss://` string literal becomes `redisUrl`, the server the tests run on. The
- * three names are declared here and given by the runner (tests/support/doc-runner.ts).
+ * A check that fails writes one line to stderr, `DOC_CHECK` and a JSON { line, message } (the page's line), and
+ * sets the exit code; the functions that do it are declared at the end of the program.
  */
 export interface DocProgram {
   readonly page: string;
@@ -32,66 +31,89 @@ export interface DocProgram {
   readonly text: string;
   /** The page's line of each of the module's lines that came from a block (0 for those made here). */
   readonly pageLines: readonly number[];
+  /** The TypeScript blocks as written, in order. */
+  readonly blocks: readonly string[];
 }
+
+/** What a failed check writes at the start of its line on stderr. */
+export const CHECK_MARK = 'DOC_CHECK ';
 
 const FENCE = /^```ts\s*\n([\s\S]*?)^```/gm;
 
 /** The guide's pages whose code runs on a Redis Cluster (tests/cluster/docs-code.test.ts), not one server. */
 export const CLUSTER_PAGES: readonly string[] = ['cluster.md'];
 
-const RUNTIME_DECLARATIONS = [
-  'declare const redisUrl: string;',
-  'declare function expectValue(line: number, actual: unknown, expected: unknown): void;',
-  'declare function expectThrow(line: number, errorName: string, message: string, run: () => unknown): Promise<void>;',
-];
-
-/** The program of one page of `dir`, or undefined when it has no TypeScript block. */
-export function docProgram(dir: string, page: string, libraryExports: readonly string[], runnable = false): DocProgram | undefined {
-  const markdown = readFileSync(join(dir, page), 'utf8');
-  const named = new Map<string, Set<string>>([['redis-record', new Set(libraryExports)]]);
-  const sideEffects: string[] = [];
-  const body: Array<{ line: string; pageLine: number }> = [];
-  for (const fence of markdown.matchAll(FENCE)) {
-    const firstLine = markdown.slice(0, fence.index).split('\n').length + 1;
-    const imported = mergeImports(page, fence[1], named, sideEffects);
-    const lines = fence[1].split('\n');
-    lines.forEach((line, at) => {
-      if (imported.has(at)) return;
-      const code = line.replace(/^export\s+(?=class|function|async|const|let|interface|type|enum)/, '');
-      body.push({ line: runnable ? runnableLine(code, firstLine + at, announcedError(lines, at + 1)) : code, pageLine: firstLine + at });
-    });
+/** The program's own functions: the checks the annotations become. */
+const CHECKS = `
+function docFailed(line: number, message: string): void {
+  process.exitCode = 1;
+  process.stderr.write('\\n${CHECK_MARK}' + JSON.stringify({ line, message }) + '\\n');
+}
+function docPlain(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value) ?? 'null');
+}
+function docShow(value: unknown): string {
+  return JSON.stringify(value) ?? String(value);
+}
+function docSqueezed(text: string): string {
+  return text.replace(/\\s+/g, ' ').trim();
+}
+function expectValue(line: number, actual: unknown, expected: unknown): void {
+  const { isDeepStrictEqual } = require('util') as typeof import('util');
+  if (!isDeepStrictEqual(docPlain(actual), docPlain(expected))) docFailed(line, 'got ' + docShow(actual) + ', the page says ' + docShow(expected));
+}
+async function expectThrow(line: number, errorName: string, message: string, run: () => unknown): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    const name = (error as { constructor?: { name?: string } })?.constructor?.name;
+    const text = String((error as Error)?.message);
+    if (name !== errorName || !docSqueezed(text).includes(docSqueezed(message))) {
+      docFailed(line, 'threw ' + name + ': ' + text + '; the page says ' + errorName + (message ? ': ' + message : ''));
+    }
+    return;
   }
-  if (body.length === 0) return undefined;
-  const head = [
-    ...sideEffects.map((from) => `import '${from}';`),
-    ...[...named].map(([from, names]) => `import { ${[...names].join(', ')} } from '${from}';`),
-    ...(runnable ? RUNTIME_DECLARATIONS : []),
-    'export async function page(): Promise<void> {',
-  ];
-  const lines = [...head, ...body.map((entry) => `  ${entry.line}`), '}', ''];
-  const pageLines = [...head.map(() => 0), ...body.map((entry) => entry.pageLine), 0, 0];
-  const path = join(dir, `${page}.${runnable ? 'run' : 'check'}.ts`);
-  return { page, path, text: lines.join('\n'), pageLines };
+  docFailed(line, 'threw nothing, the page says ' + errorName);
+}
+`;
+
+/** The TypeScript blocks of a Markdown file, with the line of the page each starts on. */
+export function typeScriptBlocks(markdown: string): Array<{ code: string; firstLine: number }> {
+  return [...markdown.matchAll(FENCE)].map((fence) => ({
+    code: fence[1],
+    firstLine: markdown.slice(0, fence.index).split('\n').length + 1,
+  }));
 }
 
-/** Adds the block's imports to `named` and `sideEffects`; returns the block's lines they took. */
-function mergeImports(page: string, block: string, named: Map<string, Set<string>>, sideEffects: string[]): Set<number> {
+/** The program of one page of `dir`, or undefined when it has no TypeScript block. */
+export function docProgram(dir: string, page: string): DocProgram | undefined {
+  const blocks = typeScriptBlocks(readFileSync(join(dir, page), 'utf8'));
+  if (blocks.length === 0) return undefined;
+  const imports: Array<{ line: string; pageLine: number }> = [];
+  const body: Array<{ line: string; pageLine: number }> = [];
+  for (const { code, firstLine } of blocks) {
+    const taken = importLines(code);
+    const lines = code.split('\n');
+    lines.forEach((line, at) => {
+      const entry = { pageLine: firstLine + at };
+      if (taken.has(at)) return imports.push({ ...entry, line });
+      const statement = line.replace(/^export\s+(?=class|function|async|const|let|interface|type|enum)/, '');
+      body.push({ ...entry, line: checkedLine(statement, firstLine + at, announcedError(lines, at + 1)) });
+    });
+  }
+  const start = 'async function page(): Promise<void> {';
+  const end = ['}', '', 'void page();', ...CHECKS.split('\n')];
+  const lines = [...imports.map((entry) => entry.line), start, ...body.map((entry) => `  ${entry.line}`), ...end];
+  const pageLines = [...imports.map((entry) => entry.pageLine), 0, ...body.map((entry) => entry.pageLine), ...end.map(() => 0)];
+  return { page, path: join(dir, `${page}.run.ts`), text: lines.join('\n'), pageLines, blocks: blocks.map((block) => block.code) };
+}
+
+/** The lines of a block that its import declarations take. */
+function importLines(block: string): Set<number> {
   const source = ts.createSourceFile('block.ts', block, ts.ScriptTarget.ES2022, true);
   const taken = new Set<number>();
   for (const statement of source.statements) {
     if (!ts.isImportDeclaration(statement)) continue;
-    const from = (statement.moduleSpecifier as ts.StringLiteral).text;
-    const clause = statement.importClause;
-    const bindings = clause?.namedBindings;
-    if (!clause) {
-      if (!sideEffects.includes(from)) sideEffects.push(from);
-    } else if (bindings && ts.isNamedImports(bindings) && !clause.name) {
-      const names = named.get(from) ?? new Set<string>();
-      for (const element of bindings.elements) names.add(element.getText(source));
-      named.set(from, names);
-    } else {
-      throw new Error(`${page}: only named and side-effect imports are merged: ${statement.getText(source)}`);
-    }
     const start = source.getLineAndCharacterOfPosition(statement.getStart(source)).line;
     const end = source.getLineAndCharacterOfPosition(statement.getEnd()).line;
     for (let line = start; line <= end; line++) taken.add(line);
@@ -116,9 +138,7 @@ function announcedError(lines: readonly string[], at: number): { name: string; m
   return { name: first[1], message };
 }
 
-function runnableLine(line: string, pageLine: number, error: { name: string; message: string } | undefined): string {
-  const code = line.replace(/(['"])rediss?:\/\/[^'"]*\1/g, 'redisUrl');
-  if (/^main\(\);\s*$/.test(code)) return 'await main();';
+function checkedLine(code: string, pageLine: number, error: { name: string; message: string } | undefined): string {
   const statement = STATEMENT.exec(code);
   if (!statement) return code;
   const [, indent, expression, comment = ''] = statement;
@@ -134,37 +154,25 @@ function runnableLine(line: string, pageLine: number, error: { name: string; mes
   return code;
 }
 
-/**
- * The names 'redis-record' exports (values and types), read from its entry file's `export { ... }` and
- * `export type { ... }` lists: its text alone, not a program of the whole library (compileDocs builds that).
- */
-export function libraryExports(indexFile: string): string[] {
-  const source = ts.createSourceFile(indexFile, readFileSync(indexFile, 'utf8'), ts.ScriptTarget.ES2022);
-  const names: string[] = [];
-  for (const statement of source.statements) {
-    if (!ts.isExportDeclaration(statement)) continue;
-    const clause = statement.exportClause;
-    if (!clause || !ts.isNamedExports(clause)) throw new Error(`${indexFile}: only export { ... } lists are read, not export *`);
-    for (const element of clause.elements) names.push(element.name.text);
-  }
-  return names;
-}
-
 export interface CompiledDocs {
   /** Each program's errors, as "page.md:<line>: <message>" (the line of the page the statement came from). */
   readonly errors: Map<DocProgram, string[]>;
   /** Each program as CommonJS, emitted with the type information (decorator metadata needs it). */
   readonly javascript: Map<DocProgram, string>;
+  /** The library's modules as CommonJS, by their path under src/ (`index.js`, `store/save.js`, ...). */
+  readonly library: Map<string, string>;
 }
 
 /**
- * Type-checks and compiles the programs together, with the project's compiler options (tsconfig.json),
- * without writing a file: each program is served from memory at its path, and only the programs are emitted.
+ * Type-checks and compiles the programs together with the library they import (tsconfig.json's `paths` map
+ * 'redis-record' to src/), with the project's compiler options, without writing a file: each program is
+ * served from memory at its path. Emits the programs, and the library's modules under `librarySource`, as
+ * `npm run build` compiles them.
  */
-export function compileDocs(tsconfig: string, programs: readonly DocProgram[]): CompiledDocs {
+export function compileDocs(tsconfig: string, programs: readonly DocProgram[], librarySource: string): CompiledDocs {
   const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
   if (!parsed) throw new Error(`cannot read ${tsconfig}`);
-  // a page may import a name it does not use in the part shown
+  // a page may name a value it does not use again (`const found = await Post.find(id); // a Post, or null`)
   const options: ts.CompilerOptions = { ...parsed.options, noEmit: false, noUnusedLocals: false, declaration: false, sourceMap: false };
   const byPath = new Map(programs.map((program) => [program.path, program]));
   const host = ts.createCompilerHost(options);
@@ -199,5 +207,13 @@ export function compileDocs(tsconfig: string, programs: readonly DocProgram[]): 
       if (name.endsWith('.js')) javascript.set(program, text);
     });
   }
-  return { errors, javascript };
+  const library = new Map<string, string>();
+  const under = `${librarySource.replace(/\\/g, '/')}/`;
+  for (const source of compiled.getSourceFiles()) {
+    if (!source.fileName.startsWith(under) || source.isDeclarationFile) continue;
+    compiled.emit(source, (name, text) => {
+      if (name.endsWith('.js')) library.set(name.slice(under.length), text);
+    });
+  }
+  return { errors, javascript, library };
 }
