@@ -7,8 +7,8 @@ export function isWrongType(error: unknown): boolean {
   return error instanceof CommandError && error.code === 'WRONGTYPE';
 }
 
-// Redis 7 appends where a script raised an error (" script: <sha>, on @user_script:<line>.")
-const WHERE = '(?: script: [0-9a-f]+, on @user_script:\\d+\\.)?$';
+// Redis 7 appends where a script or function raised an error (" script: <sha or function>, on @user_function:<line>.")
+const WHERE = '(?: script: \\S+, on @user_(?:script|function):\\d+\\.)?$';
 // key-types.lua's refusal, the key in hex (an error reply cannot carry a NUL, CR or LF byte of an index value)
 const TYPE_REFUSAL = new RegExp(`^RRTYPE (\\S+) (\\S+) ([0-9a-f]*)${WHERE}`);
 // sequence-ids.lua's refusal of a draw past 2^53 - 1, the sequence's key in hex

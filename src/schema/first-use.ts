@@ -1,8 +1,6 @@
 import { Connection, currentConnection } from '../redis/connection';
 import { ModelDescriptor } from '../model/model-descriptor';
 import { allModels } from '../model/model-registry';
-import { boundRemovalScript, isBoundRemoval } from '../store/indexed-removal';
-import { removalPlan } from '../store/removal-program';
 import { describeModel } from './describe-model';
 import { markStale, registerDefinition, unreadableDefinition } from './schema-registry';
 import { compareDefinitions, describeChange, SchemaStatus } from './schema-status';
@@ -42,7 +40,6 @@ async function register(connection: Connection, model: ModelDescriptor): Promise
   }
   // nothing is written on a server found unfit (after a reconnection, the server behind the address may be another)
   await connection.fitServer();
-  preloadModelScripts(connection, model);
   let stored;
   try {
     stored = await registerDefinition(connection.client, connection.prefix, current);
@@ -59,27 +56,6 @@ async function register(connection: Connection, model: ModelDescriptor): Promise
     await markStale(connection.client, connection.prefix, current);
   }
   report(connection, status);
-}
-
-/**
- * Loads the scripts bound to the model (src/store/bound-script.ts), sent with its registration, so that its
- * first operations are one EVALSHA as with the shared scripts connect() loads. Not awaited, and a failure is
- * ignored: an operation whose script is missing loads it itself (NOSCRIPT fallback).
- */
-function preloadModelScripts(connection: Connection, model: ModelDescriptor): void {
-  let removal;
-  try {
-    removal = removalPlan(model, connection.prefix).removal;
-  } catch {
-    return; // a relation that cannot be resolved yet: remove() reports it when it is called
-  }
-  // the script remove() runs, as the removal plan says (none for remove-plain.lua or remove.lua)
-  if (!isBoundRemoval(removal)) return;
-  const source = boundRemovalScript(model.indexes, removal).source;
-  connection.transport
-    .masters()
-    .then((nodes) => Promise.all(nodes.map((node) => node.send(['SCRIPT', 'LOAD', source]))))
-    .catch(() => undefined);
 }
 
 /**

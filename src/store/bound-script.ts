@@ -1,22 +1,35 @@
+import type { RedisCommands } from '../redis/redis-commands';
+import { SPEC_SEPARATOR } from './function-library';
 import { Script } from './script';
 
 /**
- * A script with data bound into its source: `local SPEC = { ... }` ahead of the script's own text, so that
- * arguments that depend on the model only are not sent, read into Lua and parsed again with every call (for
- * remove-indexed.lua, 12 arguments of 13, worth about 3 us per remove). Each binding is a script of its own on
- * the server (its own SHA, loaded by the first EVALSHA's NOSCRIPT fallback); make one per model and keep it.
+ * A function of the library given a model's SPEC: the values that depend on the model only (its index entries'
+ * fields and key stems), sent as the call's last argument, one string the library parses once per server and keeps
+ * (function-library.ts, specOf). Make one per model and keep it.
  */
-export function boundScript(script: Script, spec: readonly string[]): Script {
-  return new Script(script.name, `local SPEC = { ${spec.map(luaString).join(', ')} }\n${script.source}`);
+export class BoundScript {
+  private readonly spec: string;
+
+  constructor(
+    readonly script: Script,
+    spec: readonly string[],
+  ) {
+    this.spec = spec.join(SPEC_SEPARATOR);
+  }
+
+  /** The function's name on the server. */
+  get name(): string {
+    return this.script.name;
+  }
+
+  run(client: RedisCommands, keys: string[], args: ReadonlyArray<string | Buffer>): Promise<unknown>;
+  run<T>(client: RedisCommands, keys: string[], args: ReadonlyArray<string | Buffer>, map: (reply: unknown) => T): Promise<T>;
+  run<T>(client: RedisCommands, keys: string[], args: ReadonlyArray<string | Buffer>, map?: (reply: unknown) => T): Promise<unknown> {
+    return map ? this.script.run(client, keys, [...args, this.spec], map) : this.script.run(client, keys, [...args, this.spec]);
+  }
 }
 
-/**
- * A Lua string literal holding exactly the UTF-8 bytes of `value`: every byte is written as a three-digit
- * decimal escape, so no value can end the literal or become code, whatever it holds (quotes, backslashes,
- * newlines, NUL).
- */
-export function luaString(value: string): string {
-  let literal = '"';
-  for (const byte of Buffer.from(value, 'utf8')) literal += `\\${String(byte).padStart(3, '0')}`;
-  return `${literal}"`;
+/** `script` with a model's SPEC. */
+export function boundScript(script: Script, spec: readonly string[]): BoundScript {
+  return new BoundScript(script, spec);
 }

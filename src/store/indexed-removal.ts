@@ -1,6 +1,6 @@
 import { IndexDescriptor } from '../model/index-descriptor';
 import type { Removal } from './outcomes';
-import { boundScript } from './bound-script';
+import { BoundScript, boundScript } from './bound-script';
 import { Script } from './script';
 import { templates } from './scripts';
 
@@ -19,21 +19,21 @@ import { templates } from './scripts';
  * These are the entries indexes.lua's entryOf computes (docs/keys.md), spelled out once per model so that the
  * script does no spec parsing of its own. Cached per index list (a model's list does not change).
  */
-const single = new WeakMap<readonly IndexDescriptor[], Script>();
-const many = new WeakMap<readonly IndexDescriptor[], Script>();
-const memo = new WeakMap<readonly IndexDescriptor[], Script>();
+const single = new WeakMap<readonly IndexDescriptor[], BoundScript>();
+const many = new WeakMap<readonly IndexDescriptor[], BoundScript>();
+const memo = new WeakMap<readonly IndexDescriptor[], BoundScript>();
 
-export function indexedRemovalScript(indexes: readonly IndexDescriptor[]): Script {
+export function indexedRemovalScript(indexes: readonly IndexDescriptor[]): BoundScript {
   return bound(single, templates.removeIndexed(), indexes);
 }
 
 /** remove-indexed-many.lua bound to a model's indexes: removeMany's one call per chunk, with the same SPEC. */
-export function indexedRemovalManyScript(indexes: readonly IndexDescriptor[]): Script {
+export function indexedRemovalManyScript(indexes: readonly IndexDescriptor[]): BoundScript {
   return bound(many, templates.removeIndexedMany(), indexes);
 }
 
 /** remove-memo.lua bound to a model's indexes: remove() of a model whose objects may keep a memo, same SPEC. */
-export function memoRemovalScript(indexes: readonly IndexDescriptor[]): Script {
+export function memoRemovalScript(indexes: readonly IndexDescriptor[]): BoundScript {
   return bound(memo, templates.removeMemo(), indexes);
 }
 
@@ -43,11 +43,15 @@ export type BoundRemoval = Extract<Removal, { kind: 'indexed' | 'memo' }>;
 export const isBoundRemoval = (removal: Removal): removal is BoundRemoval => removal.kind === 'indexed' || removal.kind === 'memo';
 
 /** The bound script remove() runs for a removal of kind `indexed` or `memo`. */
-export function boundRemovalScript(indexes: readonly IndexDescriptor[], removal: BoundRemoval): Script {
+export function boundRemovalScript(indexes: readonly IndexDescriptor[], removal: BoundRemoval): BoundScript {
   return removal.kind === 'indexed' ? indexedRemovalScript(indexes) : memoRemovalScript(indexes);
 }
 
-function bound(cache: WeakMap<readonly IndexDescriptor[], Script>, template: Script, indexes: readonly IndexDescriptor[]): Script {
+function bound(
+  cache: WeakMap<readonly IndexDescriptor[], BoundScript>,
+  template: Script,
+  indexes: readonly IndexDescriptor[],
+): BoundScript {
   let script = cache.get(indexes);
   if (!script) cache.set(indexes, (script = boundScript(template, indexedRemovalSpec(indexes))));
   return script;

@@ -1,22 +1,9 @@
-import { loadScript, Script } from './script';
+import { Script } from './script';
 
-/** Every script redis-record runs, by name; each is read once, when first used. */
-const cache = new Map<string, Script>();
-
+/** Each function of the library (function-library.ts), by the script it is made from; made once, when first used. */
 function script(file: string): () => Script {
-  return () => {
-    let loaded = cache.get(file);
-    if (!loaded) {
-      loaded = loadScript(file);
-      cache.set(file, loaded);
-    }
-    return loaded;
-  };
-}
-
-/** Every script that runs as it is (what connect() loads), loaded (and cached in this process). */
-export function allScripts(): Script[] {
-  return Object.values(scripts).map((get) => get());
+  let made: Script | undefined;
+  return () => (made ??= new Script(file.replace(/\.lua$/, '')));
 }
 
 export const scripts = {
@@ -52,10 +39,7 @@ export const scripts = {
   repairExpiry: script('repair-expiry.lua'),
 };
 
-/**
- * Scripts that never run as they are: each runs as copies with a model's data bound into the source
- * (src/store/bound-script.ts), loaded with the model's registration. connect() does not load these.
- */
+/** Functions that take a model's SPEC as their last argument (bound-script.ts). */
 export const templates = {
   removeIndexed: script('remove-indexed.lua'),
   removeIndexedMany: script('remove-indexed-many.lua'),

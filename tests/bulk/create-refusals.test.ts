@@ -49,7 +49,7 @@ class RfLog extends BaseEntity {
 const redis = useTestRedis();
 const counting = useCountingConnection(redis);
 const key = (model: string, name: string) => `${redis.prefix}:{${model}}:${name}`;
-const scriptCalls = () => counting.calls.filter((call) => call === 'evalSha' || call === 'eval').length;
+const scriptCalls = () => counting.calls.filter((call) => call === 'fCall').length;
 
 /** Runs `work` with `damaged` holding `value` (a string, or a hash for an object), then deletes it. */
 async function withDamaged<T>(damaged: string, value: string | Record<string, string>, work: () => Promise<T>): Promise<T> {

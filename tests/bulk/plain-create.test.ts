@@ -77,7 +77,7 @@ describe('saveMany of objects that need no check', () => {
     expect(counting.calls.filter((call) => call === 'multi')).toHaveLength(chunks);
     // the draw, then the check of the first chunk's keys' types (expect-types.lua) before its MULTI: items 0
     // to 39 write every key the call writes (each kind, bucket and tag), so no later chunk sends a check
-    expect(counting.calls.filter((call) => call === 'evalSha' || call === 'eval')).toHaveLength(2);
+    expect(counting.calls.filter((call) => call === 'fCall')).toHaveLength(2);
     expect(await PlainEvent.count()).toBe(5000);
     const stored = await PlainEvent.find(result.saved[4321].id);
     expect(stored?.label).toBe(items[4321].label);
@@ -102,7 +102,7 @@ describe('saveMany of objects that need no check', () => {
     expect(result.ok).toBe(true);
     expect(counting.calls.filter((call) => call === 'multi')).toHaveLength(10);
     // the draw, then a check for chunks 1, 3, 5, 7 and 9 only
-    expect(counting.calls.filter((call) => call === 'evalSha' || call === 'eval')).toHaveLength(1 + 5);
+    expect(counting.calls.filter((call) => call === 'fCall')).toHaveLength(1 + 5);
     for (let t = 0; t < 5; t++) expect(await PlainTitle.count({ title: `once ${t}` })).toBe(20);
     await expectIndexesConsistent(PlainTitle, redis.raw, redis.prefix);
   });
@@ -131,7 +131,7 @@ describe('saveMany of objects that need no check', () => {
     expect(result.ok).toBe(true);
     // the draw, then the check of the first chunk's keys' types before its MULTI (t0 to t2 and views are all
     // in it): no save script
-    expect(counting.calls.filter((call) => call === 'evalSha' || call === 'eval')).toHaveLength(2);
+    expect(counting.calls.filter((call) => call === 'fCall')).toHaveLength(2);
     expect(notes.every((note) => note.isPersisted())).toBe(true);
     // nothing changed: save() writes nothing
     counting.reset();

@@ -118,12 +118,14 @@ describe('connecting to a cluster', () => {
     await connect({ cluster: { rootNodes: [...cluster.rootNodes] }, prefix: cluster.prefix });
   });
 
-  it('loads every script on every master at connect', async () => {
-    const { allScripts } = await import('../../src/store/scripts');
-    const shas = allScripts().map((s) => s.sha);
+  it('loads the function library on every master at connect', async () => {
+    const { functionLibrary } = await import('../../src/store/function-library');
+    const { name, functions } = functionLibrary();
     for (const master of cluster.cluster.masters) {
       const node = await cluster.cluster.nodeClient(master);
-      expect(await node.scriptExists(shas)).toEqual(shas.map(() => 1));
+      const listed = (await node.sendCommand(['FUNCTION', 'LIST', 'LIBRARYNAME', name])) as unknown[];
+      expect(listed).toHaveLength(1);
+      expect(JSON.stringify(listed)).toContain([...functions.values()][0].name);
     }
   });
 });

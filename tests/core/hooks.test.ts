@@ -167,7 +167,7 @@ const redis = useTestRedis();
 const counting = useCountingConnection(redis, log);
 
 beforeAll(async () => {
-  // Every script gets cached on the server, so each write below is one evalSha (loads, and removes of a
+  // Every script gets cached on the server, so each write below is one FCALL (loads, and removes of a
   // model without indexes, are one MULTI transaction).
   const warm = await HookedTask.create({ title: 'warm-up' });
   warm.title = 'warm-up 2';
@@ -185,7 +185,7 @@ function objectKey(model: string, id: string): string {
 describe('the order of hooks', () => {
   it('of a create: BeforeValidate, validation, BeforeSave, BeforeCreate, the write, AfterCreate, AfterSave', async () => {
     const task = await HookedTask.create({ title: 'write tests' });
-    expect(log).toEqual(['beforeValidate', 'validate', 'beforeSave', 'beforeCreate', 'evalSha', 'afterCreate', 'afterSave']);
+    expect(log).toEqual(['beforeValidate', 'validate', 'beforeSave', 'beforeCreate', 'fCall', 'afterCreate', 'afterSave']);
     await task.remove();
   });
 
@@ -194,7 +194,7 @@ describe('the order of hooks', () => {
     counting.reset();
     task.title = 'final';
     await task.save();
-    expect(log).toEqual(['beforeValidate', 'validate', 'beforeSave', 'beforeUpdate', 'evalSha', 'afterUpdate', 'afterSave']);
+    expect(log).toEqual(['beforeValidate', 'validate', 'beforeSave', 'beforeUpdate', 'fCall', 'afterUpdate', 'afterSave']);
     await task.remove();
   });
 
@@ -202,12 +202,12 @@ describe('the order of hooks', () => {
     const task = await HookedTask.create({ title: 'to remove' });
     counting.reset();
     await task.remove();
-    expect(log).toEqual(['beforeRemove', 'evalSha', 'afterRemove']);
+    expect(log).toEqual(['beforeRemove', 'fCall', 'afterRemove']);
   });
 
   it('with validation skipped: no validation, every hook still runs', async () => {
     const task = await HookedTask.create({ title: 'unchecked' }, { validate: false });
-    expect(log).toEqual(['beforeValidate', 'beforeSave', 'beforeCreate', 'evalSha', 'afterCreate', 'afterSave']);
+    expect(log).toEqual(['beforeValidate', 'beforeSave', 'beforeCreate', 'fCall', 'afterCreate', 'afterSave']);
     await task.remove();
   });
 });
@@ -250,16 +250,16 @@ describe('AfterLoad', () => {
 describe('declaring hooks', () => {
   it('accepts both @BeforeSave and @BeforeSave()', async () => {
     const item = await HookedCalledForm.create({ title: 'called form' });
-    expect(log).toEqual(['beforeSave()', 'evalSha', 'afterSave()']);
+    expect(log).toEqual(['beforeSave()', 'fCall', 'afterSave()']);
     await item.remove();
   });
 
   it('inherits hooks from a base class and runs the base class hooks first', async () => {
     const child = await HookedChild.create({ title: 'child', createdBy: 'base attr' });
-    expect(log.filter((entry) => !entry.startsWith('eval'))).toEqual(['base beforeSave', 'child beforeSave']);
+    expect(log.filter((entry) => entry !== 'fCall')).toEqual(['base beforeSave', 'child beforeSave']);
     counting.reset();
     const loaded = await HookedChild.findOrFail(child.id);
-    expect(log.filter((entry) => !entry.startsWith('eval'))).toEqual(['hGetAll', 'base afterLoad', 'child afterLoad']);
+    expect(log.filter((entry) => entry !== 'fCall')).toEqual(['hGetAll', 'base afterLoad', 'child afterLoad']);
     expect(loaded.createdBy).toBe('base attr');
     await child.remove();
   });
@@ -282,7 +282,7 @@ describe('a hook method an instance hides with a property of its own', () => {
 describe('async hooks', () => {
   it('are awaited before the write and before the save resolves', async () => {
     const item = await HookedSlow.create({ title: 'slow' });
-    expect(log).toEqual(['slow beforeSave done', 'evalSha', 'slow afterSave done']);
+    expect(log).toEqual(['slow beforeSave done', 'fCall', 'slow afterSave done']);
     expect(await redis.raw.hGet(objectKey('HookedSlow', item.id), 'stamp')).toBe('stamped after a delay');
     await item.remove();
   });

@@ -75,7 +75,7 @@ describe('writing only what changed', () => {
     doc.views = 5;
     doc.title = 'still one trip';
     await doc.save();
-    expect(counting.calls).toEqual(['evalSha']);
+    expect(counting.calls).toEqual(['fCall']);
   });
 
   it('changing a json value in place is seen as a change', async () => {

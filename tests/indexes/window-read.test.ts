@@ -1,7 +1,7 @@
 import { Attr, BaseEntity, connect, disconnect, Index, Model, SortableString } from '../../src';
 import { activeConnection } from '../../src/redis/connection';
 import { descriptorOf } from '../../src/model/model-registry';
-import { loadScript } from '../../src/store/script';
+import { luaSource } from '../../src/store/lua-source';
 import { scripts } from '../../src/store/scripts';
 import { QueryRunner } from '../../src/query/query-runner';
 import { sortRowsById } from '../../src/query/id-order';
@@ -120,16 +120,16 @@ async function scriptsRun(run: () => Promise<unknown>): Promise<string[]> {
     monitor.destroy();
   }
   const names = new Map([
-    [windowScript().sha, 'window.lua'],
-    [scripts.query().sha, 'query.lua'],
+    [windowScript().name, 'window.lua'],
+    [scripts.query().name, 'query.lua'],
   ]);
-  // EVALSHA names a script by its sha; EVAL (the first use on a server that has not loaded it) by its source;
-  // SORT_RO sent by the client itself (not from a script: those lines name `lua`) is a window load
+  // FCALL and FCALL_RO name the function; SORT_RO sent by the client itself (not from a function: those lines
+  // name `lua`) is a window load
   const scriptOf = (line: string) => {
-    const sha = /"evalsha" "([0-9a-f]{40})"/i.exec(line)?.[1];
-    if (sha) return names.get(sha) ?? sha;
+    const name = /"fcall(?:_ro)?" "(\w+)"/i.exec(line)?.[1];
+    if (name) return names.get(name) ?? name;
     if (/"sort_ro" /i.test(line) && !/ lua\]/.test(line)) return 'SORT_RO';
-    return /"eval" "-- ([\w-]+\.lua):/i.exec(line)?.[1];
+    return undefined;
   };
   return lines.map(scriptOf).filter((name): name is string => name !== undefined);
 }
@@ -487,11 +487,11 @@ describe('putting ids in order in the client', () => {
 
 describe('window.lua', () => {
   it('is the file the query runner loads, with a header naming its keys and arguments', () => {
-    const script = loadScript('window.lua');
-    expect(windowScript().sha).toBe(script.sha);
-    expect(script.source).toMatch(/^-- window\.lua: /);
-    expect(script.source).toMatch(/-- KEYS\[1\]/);
-    expect(script.source).toMatch(/-- ARGV\[1\]/);
+    const source = luaSource('lua/window.lua');
+    expect(windowScript().script).toBe('window');
+    expect(source).toMatch(/^-- window\.lua: /);
+    expect(source).toMatch(/-- KEYS\[1\]/);
+    expect(source).toMatch(/-- ARGV\[1\]/);
   });
 
   it('leaves the indexes consistent and no temporary key', async () => {

@@ -155,7 +155,7 @@ describe('reindex() of a model with a ttl or a cap walks its objects only when s
       result = await deployment.Model.reindex();
     });
     // besides the walk's scripts, one expect-types.lua call per scope checks the types of `all`, `exp` and `seq`
-    const scripts = commands.filter((command) => command === 'evalsha' || command === 'eval').length - result.scopes;
+    const scripts = commands.filter((command) => command === 'fcall' || command === 'fcall_ro').length - result.scopes;
     return { objects: result.objects, walked: commands.includes('zrange'), scripts };
   }
   const notWalked = { objects: 0, walked: false, scripts: 0 };

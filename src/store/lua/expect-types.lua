@@ -4,6 +4,7 @@
 -- ARGV     the type each must hold, as TYPE names it (string, hash, set, zset), in the order of KEYS
 -- Returns: 1 when every key is missing or of its type; otherwise the RRTYPE error of key-types.lua (refuseOtherType).
 -- Guarantees: writes nothing.
+-- Flags: no-writes (a read: FCALL_RO)
 --!include key-types.lua
 
 for i, key in ipairs(KEYS) do

@@ -15,6 +15,7 @@
 -- their object, in one script, so while no object of the model is due the window holds the ids of live
 -- objects only, which is what query.lua would return for the same where. A key of another type is refused by
 -- name (key-types.lua).
+-- Flags: no-writes (a read: FCALL_RO)
 --!include key-types.lua
 
 local index, exp = KEYS[1], KEYS[2]

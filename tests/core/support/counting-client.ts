@@ -6,8 +6,6 @@ import { connect } from '../../../src';
  * under the name of the client method they stand for; a transaction (MULTI ... EXEC, one chain) as one `multi`.
  */
 const NAMES = new Map([
-  ['EVALSHA', 'evalSha'],
-  ['EVAL', 'eval'],
   ['FCALL', 'fCall'],
   ['FCALL_RO', 'fCall'],
   ['ZCARD', 'zCard'],
