@@ -129,6 +129,7 @@ describe('attribute options that cannot work', () => {
     const error = schemaErrorOf(() => {
       @Model()
       class SchemaContradiction extends BaseEntity {
+        // @ts-expect-error the declared type contradicts the type given (the run-time check is for JavaScript)
         @Attr({ type: 'number' }) label!: string;
       }
       return SchemaContradiction;
