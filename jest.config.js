@@ -4,6 +4,9 @@ module.exports = {
   roots: ['<rootDir>/tests'],
   testMatch: ['**/*.test.ts'],
   transform: {
+    // Models written with standard (TC39) decorators: compiled without experimentalDecorators (and so without
+    // decorator metadata), as TypeScript 5 does by default; `npm run typecheck` type-checks them.
+    '/tests/(decorators-standard|types/standard)/.+\\.ts$': '<rootDir>/tests/support/standard-decorators-transform.js',
     // The compile-time tests (what must and must not compile) are type-checked as ts-jest compiles them, so that
     // `npx jest tests/types` alone still fails on a line that compiles where it must not, or the reverse.
     '/tests/types/.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],

@@ -2,20 +2,23 @@ import { hookDecorator, HookKind } from '../model/hook-kind';
 import { addPendingHook } from '../model/pending-metadata';
 import { SchemaError } from '../errors/errors';
 import { refuseDecoratorArguments } from '../model/decorator-options';
+import { decoratorCall } from '../model/decorator-call';
+import type { HookMethodDecorator } from './decorator-types';
+import { memberDecorator } from './member-decorator';
 
-/** Usable bare (`@BeforeSave`) or called (`@BeforeSave()`). */
-export interface HookDecorator {
-  (): MethodDecorator;
-  (target: object, propertyKey: string | symbol, descriptor?: PropertyDescriptor): void;
+/** Usable bare (`@BeforeSave`) or called (`@BeforeSave()`), with legacy or standard decorators. */
+export interface HookDecorator extends HookMethodDecorator {
+  (): HookMethodDecorator;
 }
 
 /**
- * Used bare, the decorator is called with the class's prototype (or the class, for a static method) and the
- * method's name; called first (`@BeforeSave()`), with nothing. Anything else was given to the call as options,
- * which a hook does not take: SchemaError when the decorator it returns is applied, naming the method.
+ * Used bare, the decorator is called as a decorator: with the class's prototype (or the class, for a static
+ * method) and the method's name, or with the method and its standard context; called first (`@BeforeSave()`),
+ * with nothing. Anything else was given to the call as options, which a hook does not take: SchemaError when the
+ * decorator it returns is applied, naming the method.
  */
 function hook(kind: HookKind): HookDecorator {
-  const decorate = (target: object, propertyKey: string | symbol, given: ArrayLike<unknown> = []): void => {
+  const decorate = (target: object, propertyKey: string | symbol, given: ArrayLike<unknown>): void => {
     const isStatic = typeof target === 'function';
     const owner = isStatic ? target.name : target.constructor.name;
     if (isStatic || typeof propertyKey !== 'string') {
@@ -25,10 +28,13 @@ function hook(kind: HookKind): HookDecorator {
     refuseDecoratorArguments(`${owner}.${propertyKey}`, hookDecorator(kind), given);
     addPendingHook(target, kind, propertyKey);
   };
+  const decorator = (given: ArrayLike<unknown>) =>
+    memberDecorator(hookDecorator(kind), 'method', (target, key) => decorate(target, key, given));
   return ((...args: unknown[]) => {
-    const bare = args.length >= 2 && (typeof args[1] === 'string' || typeof args[1] === 'symbol');
-    if (!bare) return (target: object, propertyKey: string | symbol) => decorate(target, propertyKey, args);
-    decorate(args[0] as object, args[1] as string | symbol);
+    const call = decoratorCall(args);
+    const bare = call !== undefined && (call.form === 'standard' || call.key !== undefined);
+    if (!bare) return decorator(args);
+    decorator([])(...args);
     return undefined;
   }) as HookDecorator;
 }

@@ -1,6 +1,8 @@
 import { SchemaError } from '../errors/errors';
 import { addPendingIndex } from '../model/pending-metadata';
 import { decoratorOptions } from '../model/decorator-options';
+import type { FieldDecorator } from './decorator-types';
+import { memberDecorator, refusedBareUse } from './member-decorator';
 
 /** The options of `@Index`: `sortable` (a lexicographic index of a string) and `scope` (one index per value of another attribute); docs/indexes-and-queries.md. */
 export interface IndexOptions {
@@ -23,26 +25,30 @@ export interface UniqueOptions {
 const INDEX_OPTIONS = ['sortable', 'scope'] as const satisfies ReadonlyArray<keyof IndexOptions>;
 const UNIQUE_OPTIONS = ['caseInsensitive'] as const satisfies ReadonlyArray<keyof UniqueOptions>;
 
-function propertyDecorator(kind: 'index' | 'unique', given: object | undefined): PropertyDecorator {
+function propertyDecorator(kind: 'index' | 'unique', given: object | undefined): FieldDecorator {
   const decorator = kind === 'index' ? '@Index' : '@Unique';
-  return (target: object, property: string | symbol) => {
+  return memberDecorator(decorator, 'field', (target, property) => {
+    const owner = typeof target === 'function' ? target.name : target.constructor.name;
     if (typeof target === 'function' || typeof property !== 'string') {
-      throw new SchemaError(`${String(property)}: ${decorator} goes on instance attributes`);
+      const refused = typeof target === 'function' ? 'not static ones' : 'named by strings, not symbols';
+      throw new SchemaError(`${owner}.${String(property)}: ${decorator} goes on instance attributes, ${refused}`);
     }
-    const owner = target.constructor.name;
     const options = decoratorOptions(`${owner}.${property}`, decorator, given, kind === 'index' ? INDEX_OPTIONS : UNIQUE_OPTIONS);
     addPendingIndex(target, { property, owner, kind, options });
-  };
+  });
 }
+
+/** `unknown` when a declared type `V` (less null and undefined) is a string, else `{ mismatch: Why }`. */
+export type ValueIsString<V, Why> = [NonNullable<V>] extends [string]
+  ? unknown
+  : {
+      /** What the declaration should be (`Why`): shown in the compiler's error. */
+      mismatch: Why;
+    };
 
 /** `unknown` when property `K` of `P` is declared (less null and undefined) as a string, else `{ mismatch: Why }`. */
 export type DeclaredAsString<P, K, Why> = K extends keyof P
-  ? [NonNullable<P[K]>] extends [string]
-    ? unknown
-    : {
-        /** What the declaration should be (`Why`): shown in the compiler's error. */
-        mismatch: Why;
-      }
+  ? ValueIsString<P[K], Why>
   : {
       /** What the declaration should be (`Why`): shown in the compiler's error. */
       mismatch: Why;
@@ -52,13 +58,12 @@ export type DeclaredAsString<P, K, Why> = K extends keyof P
  * The decorator `@Unique({ caseInsensitive: true })` and `@Index({ sortable: true })` return: it goes on a property
  * declared as a string. `Why` is the text the compiler's error shows for a property declared otherwise.
  */
-export type StringAttrDecorator<Why extends string = 'a property declared as a string (caseInsensitive compares strings)'> = <
-  P extends object,
-  K extends string | symbol,
->(
-  target: P,
-  property: K & DeclaredAsString<P, K, Why>,
-) => void;
+export interface StringAttrDecorator<Why extends string = 'a property declared as a string (caseInsensitive compares strings)'> {
+  /** Legacy form. */
+  <P extends object, K extends string | symbol>(target: P, property: K & DeclaredAsString<P, K, Why>, descriptor?: undefined): void;
+  /** Standard form: `V` is the field's declared type. */
+  <This, V>(value: undefined, context: ClassFieldDecoratorContext<This, V> & ValueIsString<V, Why>): void;
+}
 
 /**
  * What `@Index({ sortable: true })` asks for: a property declared as a string. A property declared otherwise makes
@@ -68,14 +73,16 @@ export type SortableMismatch = 'a property declared as a string (sortable orders
 
 /** A secondary index on the attribute, maintained in the same atomic script as every write. */
 export function Index(options: IndexOptions & { sortable: true }): StringAttrDecorator<SortableMismatch>;
-export function Index(options?: IndexOptions): PropertyDecorator;
-export function Index(options?: IndexOptions): PropertyDecorator {
+export function Index(options?: IndexOptions): FieldDecorator;
+export function Index(options?: IndexOptions): FieldDecorator {
+  if (refusedBareUse('@Index', arguments)) return undefined as never;
   return propertyDecorator('index', options);
 }
 
 /** No two objects of the model hold the same value; enforced inside the atomic write. */
 export function Unique(options: UniqueOptions & { caseInsensitive: true }): StringAttrDecorator;
-export function Unique(options?: UniqueOptions): PropertyDecorator;
-export function Unique(options?: UniqueOptions): PropertyDecorator {
+export function Unique(options?: UniqueOptions): FieldDecorator;
+export function Unique(options?: UniqueOptions): FieldDecorator {
+  if (refusedBareUse('@Unique', arguments)) return undefined as never;
   return propertyDecorator('unique', options);
 }

@@ -12,6 +12,9 @@ import { IndexDescriptor } from '../model/index-descriptor';
 import { MAX_SHARDS } from '../keys/shard-tags';
 import { modelReplicaPolicy } from '../model/replica-policy';
 import { isValidModelName } from '../model/model-name';
+import { decoratorCall } from '../model/decorator-call';
+import { runDeclarations } from '../model/deferred-declarations';
+import type { ModelDecorator } from './decorator-types';
 
 /** The names `@Model` takes, and `cap` (any other is a SchemaError: a misspelt one would be ignored). */
 const MODEL_OPTIONS = [
@@ -27,99 +30,125 @@ const MODEL_OPTIONS = [
 ] as const satisfies ReadonlyArray<keyof ModelOptions>;
 const CAP_OPTIONS = ['by', 'keep', 'order'] as const satisfies ReadonlyArray<keyof CapOptions>;
 
-/** Declares an entity class as a model; its `@Attr` properties (and its base classes') are what gets stored. */
-export function Model(given?: ModelOptions): ClassDecorator {
+/**
+ * Declares an entity class as a model; its `@Attr` properties (and its base classes') are what gets stored. With
+ * legacy decorators (`experimentalDecorators`) or standard ones alike: in the standard form, the member decorators
+ * left their work in the class's `context.metadata`, which runs here (deferred-declarations.ts).
+ */
+export function Model(given?: ModelOptions): ModelDecorator {
+  if (typeof given === 'function') {
+    throw new SchemaError(`${(given as Function).name}: write @Model() with parentheses (@Model makes the decorator)`);
+  }
   if (given !== undefined && (typeof given !== 'object' || given === null || Array.isArray(given))) {
     throw new SchemaError(`@Model takes an options object, got ${describeValue(given)}`);
   }
   const options: ModelOptions = given ?? {};
-  return (target) => {
-    decoratorOptions(target.name, '@Model', options, MODEL_OPTIONS);
-    // only undefined means "not given": a null name or group is a mistake, not a request for the default
-    const name = options.name === undefined ? target.name : options.name;
-    if (!isValidModelName(name)) {
-      throw new SchemaError(`${target.name}: model name ${describeValue(name)} must be 1 to 64 letters, digits or _`);
+  return (...args: unknown[]) => {
+    const call = decoratorCall(args);
+    if (call?.form === 'standard' && call.context.kind === 'class' && typeof call.value === 'function') {
+      runDeclarations(call.value, call.context.metadata);
+      return defineModel(call.value, options);
     }
-    const idStrategy = options.idStrategy === undefined ? 'sequence' : options.idStrategy;
-    if (idStrategy !== 'sequence' && idStrategy !== 'uuid') {
-      throw new SchemaError(`${target.name}: idStrategy must be 'sequence' or 'uuid'`);
+    if (call?.form === 'legacy' && call.key === undefined && !call.parameter && typeof call.target === 'function') {
+      runDeclarations(call.target, undefined);
+      return defineModel(call.target, options);
     }
-    const ttl = options.ttl;
-    const ttlMs = wholeMilliseconds(ttl);
-    if (ttl !== undefined && (ttlMs === undefined || ttlMs < 1 || ttl > 100_000 * 365 * 86_400)) {
-      throw new SchemaError(`${target.name}: ttl must be a positive number of seconds (millisecond precision, at most 100,000 years)`);
+    if (call?.form === 'legacy') {
+      const owner = typeof call.target === 'function' ? call.target.name : call.target.constructor.name;
+      throw new SchemaError(`${owner}.${String(call.key)}: @Model goes on a class, not on a member or a parameter`);
     }
-    const expirable = options.expirable;
-    if (expirable !== undefined && typeof expirable !== 'boolean') {
-      throw new SchemaError(`${target.name}: expirable must be true or false`);
-    }
-    if (expirable === false && ttl !== undefined) {
-      throw new SchemaError(`${target.name}: a model with a ttl is expirable; drop expirable: false`);
-    }
-    let sample: Record<string, unknown> | undefined;
-    const defaults = () => (sample ??= new (target as unknown as new () => Record<string, unknown>)());
-    const attributes = collectAttributes(target).map((pending) => resolveAttribute(pending, () => defaults()[pending.property]));
-    const byName = new Map(attributes.map((a) => [a.property, a]));
-    const indexes: IndexDescriptor[] = [];
-    for (const pending of collectIndexes(target)) {
-      const index = resolveIndex(pending, (property) => byName.get(property));
-      const same = indexes.find(
-        (other) =>
-          other.kind === index.kind &&
-          other.attribute === index.attribute &&
-          other.scope === index.scope &&
-          other.caseInsensitive === index.caseInsensitive,
-      );
-      if (!same) indexes.push(index); // the same index declared twice (e.g. by @BelongsTo and by hand) is one index
-    }
-    if (attributes.filter((a) => a.role === 'version').length > 1) throw new SchemaError(`${target.name}: only one @Version attribute`);
-    const dynamic = collectDynamic(target);
-    if (dynamic.length > 1) throw new SchemaError(`${target.name}: only one @DynamicAttrs property`);
-    if (dynamic[0] && byName.has(dynamic[0])) throw new SchemaError(`${target.name}.${dynamic[0]}: @DynamicAttrs cannot also be an @Attr`);
-    for (const index of indexes) {
-      if (index.kind === 'unique' && index.attribute.role) {
-        throw new SchemaError(`${target.name}.${index.attribute.property}: a counter or version cannot be @Unique`);
-      }
-      const scope = index.scope;
-      if (scope && indexes.some((other) => other.kind === 'unique' && other.caseInsensitive && other.attribute === scope)) {
-        // equality on such an attribute ignores case, but a scope picks its index key by the exact value
-        throw new SchemaError(
-          `${target.name}.${index.attribute.property}: scope ${scope.property} has a case-insensitive @Unique, and a scope is matched exactly; scope by another attribute`,
-        );
-      }
-    }
-    const group = options.group;
-    if (group !== undefined && !isValidModelName(group)) {
-      throw new SchemaError(`${target.name}: group ${describeValue(group)} must be 1 to 64 letters, digits or _`);
-    }
-    refuseMethodNames(target, [...attributes.map((a) => a.property), ...dynamic]);
-    const hooks = collectHooks(target);
-    refuseHooksOnNonMethods(target, hooks);
-    const relations = collectRelations(target);
-    for (const relation of relations) {
-      if (byName.has(relation.property) || relation.property === dynamic[0]) {
-        throw new SchemaError(`${target.name}.${relation.property}: a relation cannot also be an attribute`);
-      }
-    }
-    registerModel(
-      new ModelDescriptor({
-        name,
-        ctor: target,
-        idStrategy,
-        ttlMs,
-        expirable,
-        attributes,
-        indexes,
-        hooks,
-        dynamicProperty: dynamic[0],
-        cap: resolveCap(target.name, options, indexes),
-        group,
-        relations,
-        shards: resolveShards(target.name, options, relations.length > 0),
-        replicas: modelReplicaPolicy(target.name, options),
-      }),
-    );
+    const where = call ? String(call.context.name) : describeValue(args[0]);
+    throw new SchemaError(`${where}: @Model goes on a class${call ? `, not on a ${call.context.kind}` : ''}`);
   };
+}
+
+/** What `@Model` does with its class, in either form: checks the options and the members, and registers the model. */
+function defineModel(target: Function, options: ModelOptions): void {
+  decoratorOptions(target.name, '@Model', options, MODEL_OPTIONS);
+  // only undefined means "not given": a null name or group is a mistake, not a request for the default
+  const name = options.name === undefined ? target.name : options.name;
+  if (!isValidModelName(name)) {
+    throw new SchemaError(`${target.name}: model name ${describeValue(name)} must be 1 to 64 letters, digits or _`);
+  }
+  const idStrategy = options.idStrategy === undefined ? 'sequence' : options.idStrategy;
+  if (idStrategy !== 'sequence' && idStrategy !== 'uuid') {
+    throw new SchemaError(`${target.name}: idStrategy must be 'sequence' or 'uuid'`);
+  }
+  const ttl = options.ttl;
+  const ttlMs = wholeMilliseconds(ttl);
+  if (ttl !== undefined && (ttlMs === undefined || ttlMs < 1 || ttl > 100_000 * 365 * 86_400)) {
+    throw new SchemaError(`${target.name}: ttl must be a positive number of seconds (millisecond precision, at most 100,000 years)`);
+  }
+  const expirable = options.expirable;
+  if (expirable !== undefined && typeof expirable !== 'boolean') {
+    throw new SchemaError(`${target.name}: expirable must be true or false`);
+  }
+  if (expirable === false && ttl !== undefined) {
+    throw new SchemaError(`${target.name}: a model with a ttl is expirable; drop expirable: false`);
+  }
+  let sample: Record<string, unknown> | undefined;
+  const defaults = () => (sample ??= new (target as unknown as new () => Record<string, unknown>)());
+  const attributes = collectAttributes(target).map((pending) => resolveAttribute(pending, () => defaults()[pending.property]));
+  const byName = new Map(attributes.map((a) => [a.property, a]));
+  const indexes: IndexDescriptor[] = [];
+  for (const pending of collectIndexes(target)) {
+    const index = resolveIndex(pending, (property) => byName.get(property));
+    const same = indexes.find(
+      (other) =>
+        other.kind === index.kind &&
+        other.attribute === index.attribute &&
+        other.scope === index.scope &&
+        other.caseInsensitive === index.caseInsensitive,
+    );
+    if (!same) indexes.push(index); // the same index declared twice (e.g. by @BelongsTo and by hand) is one index
+  }
+  if (attributes.filter((a) => a.role === 'version').length > 1) throw new SchemaError(`${target.name}: only one @Version attribute`);
+  const dynamic = collectDynamic(target);
+  if (dynamic.length > 1) throw new SchemaError(`${target.name}: only one @DynamicAttrs property`);
+  if (dynamic[0] && byName.has(dynamic[0])) throw new SchemaError(`${target.name}.${dynamic[0]}: @DynamicAttrs cannot also be an @Attr`);
+  for (const index of indexes) {
+    if (index.kind === 'unique' && index.attribute.role) {
+      throw new SchemaError(`${target.name}.${index.attribute.property}: a counter or version cannot be @Unique`);
+    }
+    const scope = index.scope;
+    if (scope && indexes.some((other) => other.kind === 'unique' && other.caseInsensitive && other.attribute === scope)) {
+      // equality on such an attribute ignores case, but a scope picks its index key by the exact value
+      throw new SchemaError(
+        `${target.name}.${index.attribute.property}: scope ${scope.property} has a case-insensitive @Unique, and a scope is matched exactly; scope by another attribute`,
+      );
+    }
+  }
+  const group = options.group;
+  if (group !== undefined && !isValidModelName(group)) {
+    throw new SchemaError(`${target.name}: group ${describeValue(group)} must be 1 to 64 letters, digits or _`);
+  }
+  refuseMethodNames(target, [...attributes.map((a) => a.property), ...dynamic]);
+  const hooks = collectHooks(target);
+  refuseHooksOnNonMethods(target, hooks);
+  const relations = collectRelations(target);
+  for (const relation of relations) {
+    if (byName.has(relation.property) || relation.property === dynamic[0]) {
+      throw new SchemaError(`${target.name}.${relation.property}: a relation cannot also be an attribute`);
+    }
+  }
+  registerModel(
+    new ModelDescriptor({
+      name,
+      ctor: target,
+      idStrategy,
+      ttlMs,
+      expirable,
+      attributes,
+      indexes,
+      hooks,
+      dynamicProperty: dynamic[0],
+      cap: resolveCap(target.name, options, indexes),
+      group,
+      relations,
+      shards: resolveShards(target.name, options, relations.length > 0),
+      replicas: modelReplicaPolicy(target.name, options),
+    }),
+  );
 }
 
 function resolveCap(owner: string, options: ModelOptions, indexes: IndexDescriptor[]): Cap | undefined {

@@ -8,7 +8,8 @@ import { HasManyHandle } from '../relations/has-many-handle';
 import { ManyToManyHandle } from '../relations/many-to-many-handle';
 // registers what instances of models with relations get: their handles
 import '../relations/install-relations';
-import type { DeclaredExactly } from './declared-exactly';
+import type { DeclaredExactly, ValueExactly } from './declared-exactly';
+import { memberDecorator, refusedBareUse } from './member-decorator';
 
 /** The type of a `@BelongsTo` property: `post.author.set(user)`, `post.author.id`, `await post.author.load()`. */
 export type BelongsTo<T> = BelongsToHandle<T>;
@@ -24,6 +25,8 @@ export type ManyToMany<T> = ManyToManyHandle<T>;
  * compile, with this message in the error.
  */
 export type DeclaredAs<P, K, H> = P extends Function ? RelationMismatch : DeclaredExactly<P, K, H, RelationMismatch>;
+/** DeclaredAs for a standard decorator: `This` is the class for a static field, `V` the field's declared type. */
+export type HeldAs<This, V, H> = This extends Function ? RelationMismatch : ValueExactly<V, H, RelationMismatch>;
 /**
  * What `@BelongsTo`, `@HasMany` and `@ManyToMany` ask for: an instance property declared as the handle of the
  * decorator's target model. A property declared otherwise makes the decorator's key argument fail to compile.
@@ -34,7 +37,12 @@ export type RelationMismatch = {
 };
 
 /** The decorator a relation decorator returns: `H` is the property's handle type. */
-export type RelationDecorator<H> = <P extends object, K extends string>(prototype: P, key: K & DeclaredAs<P, K, H>) => void;
+export interface RelationDecorator<H> {
+  /** Legacy form. */
+  <P extends object, K extends string>(prototype: P, key: K & DeclaredAs<P, K, H>, descriptor?: undefined): void;
+  /** Standard form. */
+  <This, V>(value: undefined, context: ClassFieldDecoratorContext<This, V> & HeldAs<This, V, H>): void;
+}
 
 /**
  * `unknown` when the has-many's `inverse` `I` names a property of the related model `T` declared as the
@@ -59,10 +67,16 @@ export type InverseMismatch = {
  * The decorator `@HasMany` returns: as RelationDecorator, and its `inverse` (`I`) must name the related model's
  * `@BelongsTo` property that points back to the model the decorator is applied to.
  */
-export type HasManyDecorator<T, I extends string> = <P extends object, K extends string>(
-  prototype: P,
-  key: K & DeclaredAs<P, K, HasMany<T>> & InverseOf<T, I, P>,
-) => void;
+export interface HasManyDecorator<T, I extends string> {
+  /** Legacy form. */
+  <P extends object, K extends string>(
+    prototype: P,
+    key: K & DeclaredAs<P, K, HasMany<T>> & InverseOf<T, I, P>,
+    descriptor?: undefined,
+  ): void;
+  /** Standard form. */
+  <This, V>(value: undefined, context: ClassFieldDecoratorContext<This, V> & HeldAs<This, V, HasMany<T>> & InverseOf<T, I, This>): void;
+}
 
 /** The model class a relation decorator's target returns: its instances are `T`. */
 export type RelationTarget<T> = {
@@ -72,7 +86,8 @@ export type RelationTarget<T> = {
 
 function instanceProperty(decorator: string, target: object, property: string | symbol): string {
   if (typeof target === 'function' || typeof property !== 'string') {
-    throw new SchemaError(`${String(property)}: @${decorator} goes on an instance property`);
+    const owner = typeof target === 'function' ? target.name : target.constructor.name;
+    throw new SchemaError(`${owner}.${String(property)}: @${decorator} goes on an instance property`);
   }
   if (typeof (target as Record<string, unknown>)[property] === 'function') {
     throw new SchemaError(`${target.constructor.name}.${property}: @${decorator} goes on a property, not a method`);
@@ -103,7 +118,8 @@ const MANY_TO_MANY_OPTIONS = ['inverse'] as const satisfies ReadonlyArray<keyof 
  * `<property>Id`; saving a pointer to a missing object throws RelationError.
  */
 export function BelongsTo<T>(target: () => RelationTarget<T>, given?: BelongsToOptions): RelationDecorator<BelongsTo<T>> {
-  return (prototype: object, key: string | symbol) => {
+  if (refusedBareUse('@BelongsTo', arguments)) return undefined as never;
+  return memberDecorator('@BelongsTo', 'field', (prototype, key) => {
     const property = instanceProperty('BelongsTo', prototype, key);
     const owner = prototype.constructor.name;
     const options = decoratorOptions(`${owner}.${property}`, '@BelongsTo', given, BELONGS_TO_OPTIONS);
@@ -113,7 +129,7 @@ export function BelongsTo<T>(target: () => RelationTarget<T>, given?: BelongsToO
     addPendingAttribute(prototype, { property: foreignKey, owner, designType: String, options: { type: 'string' }, declaredBy });
     addPendingIndex(prototype, { property: foreignKey, owner, kind: 'index', options: {} });
     addPendingRelation(prototype, { kind: 'belongsTo', property, target: checkTarget('BelongsTo', owner, property, target), foreignKey });
-  };
+  });
 }
 
 /** The options of `@HasMany`: the inverse `@BelongsTo` and the `onDelete` rule (docs/relations.md#has-many). */
@@ -129,7 +145,8 @@ export function HasMany<T, I extends string>(
   target: () => RelationTarget<T>,
   options: HasManyOptions & { inverse: I },
 ): HasManyDecorator<T, I> {
-  return (prototype: object, key: string | symbol) => {
+  if (refusedBareUse('@HasMany', arguments)) return undefined as never;
+  return memberDecorator('@HasMany', 'field', (prototype, key) => {
     const property = instanceProperty('HasMany', prototype, key);
     const owner = prototype.constructor.name;
     if (!options || typeof options.inverse !== 'string') {
@@ -147,7 +164,7 @@ export function HasMany<T, I extends string>(
       inverse: options.inverse,
       onDelete,
     });
-  };
+  });
 }
 
 /** The options of `@ManyToMany` (docs/relations.md#many-to-many). */
@@ -158,7 +175,8 @@ export interface ManyToManyOptions {
 
 /** Membership on both sides, changed atomically; deleting either object removes it from the other side. */
 export function ManyToMany<T>(target: () => RelationTarget<T>, given?: ManyToManyOptions): RelationDecorator<ManyToMany<T>> {
-  return (prototype: object, key: string | symbol) => {
+  if (refusedBareUse('@ManyToMany', arguments)) return undefined as never;
+  return memberDecorator('@ManyToMany', 'field', (prototype, key) => {
     const property = instanceProperty('ManyToMany', prototype, key);
     const owner = prototype.constructor.name;
     const options = decoratorOptions(`${owner}.${property}`, '@ManyToMany', given, MANY_TO_MANY_OPTIONS);
@@ -168,5 +186,5 @@ export function ManyToMany<T>(target: () => RelationTarget<T>, given?: ManyToMan
       target: checkTarget('ManyToMany', owner, property, target),
       inverse: options.inverse,
     });
-  };
+  });
 }

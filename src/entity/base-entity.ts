@@ -47,6 +47,8 @@ import type { SaveManyItems } from '../types/save-many-items';
 import { saveMany } from './bulk/save-many';
 import { removeMany } from './bulk/remove-many';
 import { findMany } from './bulk/find-many';
+import { inspect, InspectOptionsStylized } from 'util';
+import { entityJSON, inspectEntity } from './readable-entity';
 
 /**
  * The `this` of the statics that take no type parameter: a class that can be instantiated, so that they compile
@@ -179,14 +181,12 @@ export abstract class BaseEntity extends StatefulEntity {
 
   /** `{ id, ...attributes }`; absent attributes are left out. */
   toJSON(): Record<string, unknown> {
-    const model = descriptorOf(this.constructor);
-    const json: Record<string, unknown> = { id: this.id };
-    for (const attribute of model.attributes) {
-      const value = (this as Record<string, unknown>)[attribute.property];
-      if (value !== undefined && value !== null) json[attribute.property] = value;
-    }
-    if (model.dynamicProperty) json[model.dynamicProperty] = { ...((this as Record<string, unknown>)[model.dynamicProperty] as object) };
-    return json;
+    return entityJSON(descriptorOf(this.constructor), this, this.id);
+  }
+
+  /** What util.inspect and console.log show: `Post (persisted) { id: '1', title: 'Hello' }` (readable-entity.ts). */
+  [inspect.custom](depth: number, options: InspectOptionsStylized, show: typeof inspect): string {
+    return inspectEntity(this, depth, options, show);
   }
 
   /**

@@ -11,6 +11,7 @@ import { replicaShortfall } from '../redis/wait-replicas';
 import { afterSchema } from '../schema/first-use';
 import { requireId, snapshotOf, stateOf } from './entity-state';
 import { hasRemoveHooks, runHooks } from './run-hooks';
+import { noteRemoved } from './readable-entity';
 
 /**
  * remove() of one instance: its hooks (when the model has any), the write, the replicas (when asked), and the
@@ -26,6 +27,7 @@ export function removeEntity(entity: object): Promise<void> {
     return afterSchema(model, () => removeObject(model, id, snapshotOf(state))).then(() => {
       state.stored = undefined;
       state.id = undefined;
+      noteRemoved(entity, id);
     });
   } catch (error) {
     return Promise.reject(error);
@@ -43,6 +45,7 @@ async function removeWithHooks(model: ModelDescriptor, entity: object, id: strin
     await runHooks(model, entity, 'afterRemove');
   } finally {
     state.id = undefined;
+    noteRemoved(entity, id);
   }
   if (shortfall) throw shortfall;
 }

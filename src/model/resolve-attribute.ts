@@ -5,8 +5,9 @@ import { AttributeDescriptor } from './attribute-descriptor';
 import { PendingAttribute } from './pending-metadata';
 
 /**
- * Turns what @Attr saw into a descriptor: an explicit codec or type wins; else the declared TypeScript type;
- * else the type of the property's default value (`views = 0` emits no usable type metadata).
+ * Turns what @Attr saw into a descriptor: an explicit codec or type wins; else the declared TypeScript type, where
+ * the compiler emits it (`design:type`); else the type of the property's default value (`views = 0` emits no
+ * usable type metadata, and standard decorators none at all).
  */
 export function resolveAttribute(pending: PendingAttribute, defaultValue: () => unknown): AttributeDescriptor {
   const descriptor = resolveType(pending, defaultValue);
@@ -41,15 +42,24 @@ function resolveType(pending: PendingAttribute, defaultValue: () => unknown): At
     }
     return { property, field: property, type, codec: codecFor(type) };
   }
+  // the default value is read only when needed: @Model makes an instance for it
   const inferred = declared ?? typeOfValue(defaultValue());
-  if (!inferred) {
-    const seen =
-      pending.designType === undefined ? 'no type metadata (is emitDecoratorMetadata on?)' : `type ${nameOf(pending.designType)}`;
-    throw new SchemaError(
-      `${where}: cannot infer the attribute type from ${seen}; declare it as string, number, boolean or Date, or pass { type: 'json' } or { codec }`,
-    );
-  }
+  if (!inferred) throw new SchemaError(`${where}: ${untyped(pending.designType, defaultValue())}`);
   return { property, field: property, type: inferred, codec: codecFor(inferred) };
+}
+
+/**
+ * Why an attribute has no type, and the option that gives it one. No `design:type` at all: the compiler emits no
+ * decorator metadata (standard decorators; esbuild, tsx, Vite, swc without it), and the type must be given. One
+ * that names no storable type (Object for a union or an interface, Array): the type must be given too.
+ */
+function untyped(designType: unknown, value: unknown): string {
+  const suggested = designType === Array || (typeof value === 'object' && value !== null) ? 'json' : 'string';
+  const fix = `@Attr({ type: '${suggested}' }) (types: ${ATTRIBUTE_TYPES.join(', ')}; or @Attr({ codec }))`;
+  if (designType === undefined) {
+    return `no type information for this attribute (the compiler emits no decorator metadata): declare it, ${fix}`;
+  }
+  return `cannot infer the attribute type from the declared type (${nameOf(designType)}): declare it, ${fix}`;
 }
 
 function typeOfValue(value: unknown): AttributeType | undefined {

@@ -1,0 +1,30 @@
+/**
+ * The types of redis-record's decorators, each callable in both forms: legacy (`experimentalDecorators`:
+ * `(prototype, name, descriptor?)`, or `(class)`) and standard (TC39, TypeScript 5's default: `(value,
+ * context)`). The compiler checks a decorator against the form its settings select; the checked decorators
+ * (`@Counter`, `@Attr({ codec })`, the relations...) state their check once per form.
+ */
+
+/** A decorator that goes on a field (a property of the instances). */
+export interface FieldDecorator {
+  /** Legacy form: the prototype and the property's name (a method's descriptor does not compile). */
+  (target: object, property: string | symbol, descriptor?: undefined): void;
+  /** Standard form: no value, and the field's context. */
+  (value: undefined, context: ClassFieldDecoratorContext): void;
+}
+
+/** A decorator that goes on a method: what `@BeforeSave()` and the other hooks return. */
+export interface HookMethodDecorator {
+  /** Legacy form: the prototype, the method's name and its descriptor. */
+  (target: object, property: string | symbol, descriptor: PropertyDescriptor): void;
+  /** Standard form: the method and its context. */
+  (value: Function, context: ClassMethodDecoratorContext): void;
+}
+
+/** A decorator that goes on a class: what `@Model()` returns. */
+export interface ModelDecorator {
+  /** Legacy form: the class. */
+  (target: Function): void;
+  /** Standard form: the class and its context. */
+  (value: Function, context: ClassDecoratorContext): void;
+}
