@@ -1,11 +1,10 @@
 import { createHash } from 'crypto';
-import { readFileSync } from 'fs';
-import { join } from 'path';
 import { RedisCommands } from '../redis/redis-commands';
 import { isCluster, NodeCommands } from '../redis/topology';
 import { pruneUnusedFunctions } from './prune-functions';
 import { typedScriptError } from '../errors/wrong-type';
 import { demotedError } from '../redis/writable-master';
+import { luaSource } from './lua-source';
 
 const typedReply = (error: unknown) => typedScriptError(demotedError(error));
 
@@ -47,17 +46,16 @@ export class Script {
   }
 }
 
-const LUA_DIR = join(__dirname, 'lua');
 const INCLUDE = /^--!include ([\w-]+\.lua)\s*$/gm;
 
 /**
- * Reads a script from the lua/ folder, inlining `--!include other.lua` lines (shared Lua functions), and keeps
- * only the included functions the script uses.
+ * Reads a script from the lua/ folder (through lua-source.ts), inlining `--!include other.lua` lines (shared Lua
+ * functions), and keeps only the included functions the script uses.
  */
 export function loadScript(file: string): Script {
   const read = (name: string, depth: number): string => {
     if (depth > 4) throw new Error(`${file}: includes nested too deeply`);
-    return readFileSync(join(LUA_DIR, name), 'utf8').replace(INCLUDE, (_, inner: string) => read(inner, depth + 1));
+    return luaSource(`lua/${name}`).replace(INCLUDE, (_, inner: string) => read(inner, depth + 1));
   };
   return new Script(file, pruneUnusedFunctions(read(file, 0)));
 }
