@@ -49,6 +49,7 @@ export {
   CrossSlotError,
   WrongTypeError,
 } from './errors/errors';
+export type { AttributeFailure } from './errors/attribute-failure';
 export type { Codec } from './codecs/codec';
 export { CodecError } from './codecs/codec';
 export type { AttributeType } from './codecs/attribute-type';
