@@ -37,6 +37,7 @@ import {
   redisForRun,
   serverName,
 } from './support/bench-redis';
+import { nohmIORedis, nohmIORedisVersion } from './peers/nohm-peer';
 import { redisCpu } from './support/call-costs';
 import { check, median } from './support/measure';
 import { printTable } from './support/table';
@@ -54,16 +55,7 @@ import {
   TOP,
 } from './workloads/query-data';
 
-/** ioredis 4 (the client nohm documents) ships no typings; the little used here. */
-interface IORedisClient {
-  readonly status: string;
-  connect(): Promise<void>;
-  quit(): Promise<unknown>;
-  disconnect(): void;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-}
-
-const IORedis: new (url: string, options: { lazyConnect: boolean }) => IORedisClient = require('ioredis');
+const IORedis = nohmIORedis();
 
 // ---------------------------------------------------------------------------------------------- options
 
@@ -475,8 +467,7 @@ async function main(): Promise<void> {
         `(>= ${MIN_REPS}, ${BUDGET_SECONDS} s budget per library and query); loads ${BATCH} creates in flight; Node ${process.version}`,
     );
     console.log(
-      `${server}: ${describeRedis(redis.url)}; ` +
-        `nohm ${require('nohm/package.json').version} over ioredis ${require('ioredis/package.json').version}`,
+      `${server}: ${describeRedis(redis.url)}; ` + `nohm ${require('nohm/package.json').version} over ioredis ${nohmIORedisVersion()}`,
     );
 
     const posts = makeQueryPosts(SIZES[SIZES.length - 1], 20240601);

@@ -51,6 +51,7 @@ export {
   WrongTypeError,
 } from './errors/errors';
 export { CommandError, OutcomeUnknownError, TransactionError } from './errors/command-errors';
+export type { AttributeFailure } from './errors/attribute-failure';
 export type { Codec } from './codecs/codec';
 export { CodecError } from './codecs/codec';
 export type { AttributeType } from './codecs/attribute-type';

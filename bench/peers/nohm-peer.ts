@@ -1,4 +1,5 @@
 import { NohmClass } from 'nohm';
+import { dirname } from 'path';
 import type { PostData } from '../workloads/posts';
 import { inFlight, packageVersion, Peer } from './peer';
 
@@ -12,9 +13,27 @@ export interface IORedisClient {
   on(event: 'error', listener: (error: Error) => void): unknown;
 }
 
-/** An ioredis client on `url`, connected, its errors logged. */
+/**
+ * Where nohm's own ioredis is: the 4.x it depends on and documents, not the project's ioredis (5.x, a client
+ * redis-record itself runs over), which npm may hoist above it.
+ */
+function nohmIORedisPath(file: string): string {
+  return require.resolve(file, { paths: [dirname(require.resolve('nohm/package.json'))] });
+}
+
+/** The ioredis nohm depends on. */
+export function nohmIORedis(): new (url: string, options: { lazyConnect: boolean }) => IORedisClient {
+  return require(nohmIORedisPath('ioredis'));
+}
+
+/** The version of the ioredis nohm depends on. */
+export function nohmIORedisVersion(): string {
+  return (require(nohmIORedisPath('ioredis/package.json')) as { version: string }).version;
+}
+
+/** A client of nohm's own ioredis on `url`, connected, its errors logged. */
 export async function ioredisClient(url: string): Promise<IORedisClient> {
-  const IORedis: new (url: string, options: { lazyConnect: boolean }) => IORedisClient = require('ioredis');
+  const IORedis = nohmIORedis();
   const client = new IORedis(url, { lazyConnect: true });
   client.on('error', (error) => console.error('ioredis client:', error.message));
   await client.connect();
@@ -66,7 +85,7 @@ export async function nohmPeer(url: string, prefix: string): Promise<Peer> {
   return {
     name: 'nohm',
     version: packageVersion('nohm'),
-    notes: `over ioredis ${packageVersion('ioredis')}; save/load/remove as documented; count: SCARD of its id set (nohm has no count)`,
+    notes: `over ioredis ${nohmIORedisVersion()}; save/load/remove as documented; count: SCARD of its id set (nohm has no count)`,
     keyPattern: `${prefix}:*`,
     keyRole: (key) => (key.startsWith(`${prefix}:hash:`) ? 'object' : 'index'),
     reset(size) {

@@ -1,4 +1,4 @@
-import type { ValidationError as ClassValidatorError } from 'class-validator';
+import type { AttributeFailure } from './attribute-failure';
 import { describeValue } from '../util/describe-value';
 
 /** Base class of every error redis-record throws on purpose. */
@@ -31,8 +31,8 @@ export class ValidationError extends RedisRecordError {
    * class-validator's errors (`property`, `value`, `constraints`); values an attribute type cannot store, and
    * names that are not attributes (`unknownAttribute`), are reported in the same shape.
    */
-  readonly errors: ClassValidatorError[];
-  constructor(model: string, errors: ClassValidatorError[]) {
+  readonly errors: AttributeFailure[];
+  constructor(model: string, errors: AttributeFailure[]) {
     super(`${model} is not valid: ${describe(errors)}`);
     this.errors = errors;
   }
@@ -180,7 +180,7 @@ export class WrongTypeError extends RedisRecordError {
 /** A query the indexes cannot answer (it names the attribute and the index it needs), or a malformed query. */
 export class QueryError extends RedisRecordError {}
 
-function describe(errors: ClassValidatorError[]): string {
+function describe(errors: AttributeFailure[]): string {
   const parts: string[] = [];
   for (const error of errors) {
     const messages = Object.values(error.constraints ?? {});

@@ -1,7 +1,6 @@
 import { asError } from '../errors/as-error';
-import { ValidationError as ClassValidatorError } from 'class-validator';
 import { CodecError, encodeChecked } from '../codecs/codec';
-import { attributeFailure } from '../errors/attribute-failure';
+import { AttributeFailure, attributeFailure } from '../errors/attribute-failure';
 import { DecodeError, ValidationError } from '../errors/errors';
 import { AttributeDescriptor } from '../model/attribute-descriptor';
 import { caseFoldField, foldCase } from '../model/index-descriptor';
@@ -37,7 +36,7 @@ export function encodeAttributesInto(
   fields: FieldSink,
   attributes: readonly AttributeDescriptor[] = model.attributes,
 ): void {
-  let errors: ClassValidatorError[] | undefined;
+  let errors: AttributeFailure[] | undefined;
   for (let i = 0; i < attributes.length; i++) {
     const attribute = attributes[i];
     const value = (entity as Record<string, unknown>)[attribute.property];
@@ -57,7 +56,7 @@ export function encodeAttributesInto(
   }
 }
 
-function codecFailure(entity: object, property: string, value: unknown, error: unknown): ClassValidatorError {
+function codecFailure(entity: object, property: string, value: unknown, error: unknown): AttributeFailure {
   const constraint = error instanceof CodecError ? error.constraint : 'codec';
   const message = error instanceof Error ? error.message : String(error);
   return attributeFailure(entity, property, value, constraint, `${property} ${message}`);

@@ -1,5 +1,4 @@
-import { ValidationError as ClassValidatorError } from 'class-validator';
-import { attributeFailure } from '../errors/attribute-failure';
+import { AttributeFailure, attributeFailure } from '../errors/attribute-failure';
 import { DYNAMIC_PREFIX } from '../model/model-descriptor';
 import { EncodedFields, FieldSink } from './encoded-fields';
 
@@ -12,7 +11,7 @@ const MAX_KEY_LENGTH = 200;
  * Dynamic attributes are stored one hash field per key, `~<key>`, with a one-letter type tag so values
  * round-trip with their type: `s` + string, `n` + number (String form, -0 kept), `b1` / `b0`.
  */
-export function encodeDynamic(entity: object, property: string, fields: FieldSink, errors: ClassValidatorError[]): void {
+export function encodeDynamic(entity: object, property: string, fields: FieldSink, errors: AttributeFailure[]): void {
   const bag = (entity as Record<string, unknown>)[property];
   if (bag === undefined || bag === null) return;
   if (

@@ -1,27 +1,38 @@
 import { readdirSync, readFileSync } from 'fs';
-import { join, relative, sep } from 'path';
+import { join } from 'path';
 
 /**
- * The Lua of the function library, read from the .lua files under src/store. The build replaces this module in
- * dist/ with one holding every file's text (tools/embed-lua), so that a bundled application needs no file on disk.
+ * The one reader of the Lua under src/store/. Here it reads the files from disk, so that tests and ts-node run
+ * with no build step; `npm run build` replaces this module's compiled JS with one that holds every .lua file as
+ * a string (tools/embed-lua.js), so that the package reads no file at run time and bundlers can inline it.
  */
-const ROOT = __dirname;
 
-/** The text of the .lua file at `path`, relative to src/store (e.g. 'lua/lib/indexes.lua'). */
-export function luaSource(path: string): string {
-  return readFileSync(join(ROOT, path), 'utf8');
+let listed: readonly string[] | undefined;
+
+/** The .lua files, listed once per process, as the built module's list is fixed at build time. */
+function listedFiles(): readonly string[] {
+  if (!listed) {
+    const found: string[] = [];
+    const walk = (relative: string): void => {
+      for (const entry of readdirSync(join(__dirname, relative), { withFileTypes: true })) {
+        const path = relative ? `${relative}/${entry.name}` : entry.name;
+        if (entry.isDirectory()) walk(path);
+        else if (entry.name.endsWith('.lua')) found.push(path);
+      }
+    };
+    walk('');
+    listed = found.sort();
+  }
+  return listed;
 }
 
-/** Every .lua file under src/store, as paths relative to it, sorted. */
+/** Every .lua path under src/store/, relative to it, with `/` separators (e.g. 'lua/save.lua'), sorted. */
 export function luaFiles(): string[] {
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.lua')) found.push(relative(ROOT, path).split(sep).join('/'));
-    }
-  };
-  walk(ROOT);
-  return found.sort();
+  return [...listedFiles()];
+}
+
+/** The text of the .lua file at `relativePath` under src/store/ (e.g. 'lua/save.lua'). */
+export function luaSource(relativePath: string): string {
+  if (!listedFiles().includes(relativePath)) throw new Error(`redis-record: no Lua file ${JSON.stringify(relativePath)} under src/store/`);
+  return readFileSync(join(__dirname, relativePath), 'utf8');
 }

@@ -208,12 +208,16 @@ describe('examples/users-and-posts.ts', () => {
 describe('npm run demo (examples/all.ts)', () => {
   it('runs the tour and every example on one Redis, each under its own prefix, and leaves no key behind', async () => {
     const base = uniquePrefix('demo');
-    const result = spawnSync(process.execPath, [require.resolve('ts-node/dist/bin'), '--project', 'tsconfig.json', 'examples/all.ts'], {
-      cwd: join(__dirname, '..', '..'),
-      env: { ...process.env, DEMO_PREFIX: base },
-      encoding: 'utf8',
-      timeout: 170000,
-    });
+    const result = spawnSync(
+      process.execPath,
+      [require.resolve('ts-node/dist/bin'), '--swc', '--project', 'tsconfig.json', 'examples/all.ts'],
+      {
+        cwd: join(__dirname, '..', '..'),
+        env: { ...process.env, DEMO_PREFIX: base },
+        encoding: 'utf8',
+        timeout: 170000,
+      },
+    );
     expect(result.stderr).not.toMatch(/failed|Error/);
     expect(result.status).toBe(0);
     for (const suffix of ['logs', 'leaderboard', 'feeds', 'profiles', 'blog']) {

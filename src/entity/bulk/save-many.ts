@@ -1,4 +1,3 @@
-import { getMetadataStorage } from 'class-validator';
 import { activeConnection } from '../../redis/connection';
 import { asError } from '../../errors/as-error';
 import { describeValue } from '../../util/describe-value';
@@ -18,7 +17,7 @@ import { knownOptions } from '../../errors/options-argument';
 import { SAVE_MANY_OPTIONS } from '../option-names';
 import { refuseFrozen } from '../writable-instance';
 import { runHooks } from '../run-hooks';
-import { validateEntity } from '../validate-entity';
+import { hasValidationRules, validateEntity } from '../validate-entity';
 import { validateOption } from '../validate-option';
 import { isAttributeObject } from '../../util/attribute-object';
 import { writeEntity } from '../write-entity';
@@ -247,7 +246,6 @@ function atPositions<I>(items: readonly I[], positions: readonly number[]): read
 
 const BEFORE: readonly HookKind[] = ['beforeValidate', 'beforeSave', 'beforeCreate', 'beforeUpdate'];
 const AFTER: readonly HookKind[] = ['afterCreate', 'afterUpdate', 'afterSave'];
-const ruled = new WeakMap<Function, boolean>();
 
 /**
  * Whether any item needs a step before its write: a before-hook, or class-validator rules to run. Most bulk
@@ -255,13 +253,7 @@ const ruled = new WeakMap<Function, boolean>();
  */
 function hasBeforeSteps(model: ModelDescriptor, validate: boolean): boolean {
   if (BEFORE.some((kind) => model.hookMethods(kind).length > 0)) return true;
-  if (!validate) return false;
-  let rules = ruled.get(model.ctor);
-  if (rules === undefined) {
-    rules = getMetadataStorage().getTargetValidationMetadatas(model.ctor, '', true, false).length > 0;
-    ruled.set(model.ctor, rules);
-  }
-  return rules;
+  return validate && hasValidationRules(model);
 }
 
 /** What save() runs before its write, in the same order. */
