@@ -22,7 +22,7 @@ export interface ModelScope {
   readonly keys: ModelKeys;
   /** Finds the stored definitions of related models, for foreign keys and memberships. */
   readonly lookup: DefinitionLookup;
-  /** The commands the tools send, over the client the scope was made with. */
+  /** @internal The commands the tools send, over the client the scope was made with. */
   readonly client: RedisCommands;
 }
 

@@ -1,7 +1,8 @@
 import { SchemaError } from '../errors/errors';
 import { compareDefinitions } from '../schema/schema-status';
 import { storeDefinition, storedDefinition } from '../schema/schema-registry';
-import { indexName, keepsMemo, StoredDefinition, StoredDefinitionError, StoredIndex, withMemosKept } from '../schema/stored-definition';
+import { indexName, keepsMemo, StoredDefinition, StoredIndex, withMemosKept } from '../schema/stored-definition';
+import { StoredDefinitionError } from '../schema/parse-definition';
 import { foldedAttributes, foldsOf, repairObject } from './apply-fix';
 import { batchSizeOf } from './check-model';
 import { DefinitionLookup, modelScope, ModelScope, shardScopes } from './model-scope';

@@ -8,7 +8,9 @@
  * CommandError (its `code` the reply's first word), a command that was sent and whose reply was lost an
  * OutcomeUnknownError, a command that was not sent a ConnectionError; each holds the client's error as `cause`.
  */
+/** One argument of a command: text, or bytes. */
 export type Argument = string | Buffer;
+/** A command with its arguments, such as `['HGET', key, field]`. */
 export type Command = readonly Argument[];
 
 /** Options of one command. */
@@ -25,6 +27,7 @@ export interface ServerNode {
   send(command: Command, options?: SendOptions): Promise<unknown>;
 }
 
+/** What redis-record needs of a Redis client; `connect({ client })` wraps the application's client in one. */
 export interface Transport {
   /** Whether this is a Redis Cluster. */
   readonly isCluster: boolean;

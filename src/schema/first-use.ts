@@ -4,7 +4,7 @@ import { allModels } from '../model/model-registry';
 import { describeModel } from './describe-model';
 import { markStale, registerDefinition, unreadableDefinition } from './schema-registry';
 import { compareDefinitions, describeChange, SchemaStatus } from './schema-status';
-import { StoredDefinitionError } from './stored-definition';
+import { StoredDefinitionError } from './parse-definition';
 
 /** Per connection, per model name: done (true) or the registration under way. */
 const registered = new WeakMap<Connection, Map<string, true | Promise<void>>>();

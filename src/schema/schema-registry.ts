@@ -1,15 +1,8 @@
 import { commandsFor } from '../redis/commands-for';
 import { scripts } from '../store/scripts';
 import { RedisCommands } from '../redis/redis-commands';
-import {
-  indexName,
-  indexSignature,
-  layoutSignature,
-  parseDefinition,
-  StoredDefinition,
-  withMemosKept,
-  withStale,
-} from './stored-definition';
+import { indexName, indexSignature, layoutSignature, StoredDefinition, withMemosKept, withStale } from './stored-definition';
+import { parseDefinition } from './parse-definition';
 
 /**
  * Where model definitions are stored: one hash per prefix, model name -> definition JSON. It is named

@@ -15,7 +15,8 @@ import {
 } from '../../src';
 import { storedDefinitions } from '../../src/admin';
 import { describeModel } from '../../src/schema/describe-model';
-import { indexName, parseDefinition, StoredDefinition, StoredDefinitionError } from '../../src/schema/stored-definition';
+import { indexName, StoredDefinition } from '../../src/schema/stored-definition';
+import { parseDefinition, StoredDefinitionError } from '../../src/schema/parse-definition';
 import { descriptorOf } from '../../src/model/model-registry';
 import { keysUnder, useTestRedis } from '../support/test-redis';
 
