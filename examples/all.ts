@@ -1,6 +1,5 @@
 // `npm run demo`: the short tour, then every example application, on one throwaway redis-server (or
 // REDIS_URL), each under its own prefix, each deleting its keys when it ends.
-import 'reflect-metadata';
 import { redisForRun } from '../tools/private-redis';
 import { runDemo } from './demo';
 import { run as expiringLogs } from './expiring-logs';

@@ -1,7 +1,6 @@
 // A short tour of redis-record: `npm run demo`.
 // It runs against a throwaway redis-server (or REDIS_URL when set) and deletes every key it wrote.
 // In an application, import from 'redis-record' instead of '../src'.
-import 'reflect-metadata';
 import { IsNotEmpty, MaxLength } from 'class-validator';
 import { Attr, BaseEntity, BeforeSave, Model, ValidationError, connect, disconnect } from '../src';
 import { redisForRun } from '../tools/private-redis';

@@ -1,6 +1,5 @@
 // Application logs that expire after 30 days, listed per user newest first, one page at a time.
 // Run alone: npx ts-node examples/expiring-logs.ts
-import 'reflect-metadata';
 import { Attr, BaseEntity, Index, Model } from '../src';
 import { Print, runAlone } from './support/run-example';
 

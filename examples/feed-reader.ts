@@ -1,7 +1,6 @@
 // A feed reader for several users: each reader orders their channels by hand, reads a channel's items
 // newest first a page at a time, and marks items read, which takes them off the unread timeline.
 // Run alone: npx ts-node examples/feed-reader.ts
-import 'reflect-metadata';
 import { Attr, BaseEntity, BelongsTo, HasMany, Index, Model, Unique } from '../src';
 import { Print, runAlone } from './support/run-example';
 

@@ -1,6 +1,5 @@
 // A quiz leaderboard that keeps only the top 100 scores, with ranks.
 // Run alone: npx ts-node examples/leaderboard.ts
-import 'reflect-metadata';
 import { Attr, BaseEntity, Index, Model, Unique } from '../src';
 import { seeded } from '../tools/seeded-random';
 import { Print, runAlone } from './support/run-example';

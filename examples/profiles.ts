@@ -1,6 +1,5 @@
 // Profiles with arbitrary extra attributes, each kept as its own typed field, shown one by one.
 // Run alone: npx ts-node examples/profiles.ts
-import 'reflect-metadata';
 import { Attr, BaseEntity, DynamicAttrs, Model, Unique } from '../src';
 import { Print, runAlone } from './support/run-example';
 

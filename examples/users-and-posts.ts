@@ -1,6 +1,5 @@
 // Users and their posts: a has-many relation, users found by name and listed in name order.
 // Run alone: npx ts-node examples/users-and-posts.ts
-import 'reflect-metadata';
 import { Attr, BaseEntity, BelongsTo, HasMany, Index, Model, SortableString, Unique } from '../src';
 import { Print, runAlone } from './support/run-example';
 

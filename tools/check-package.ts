@@ -12,7 +12,16 @@ import { luaFiles, luaSource } from '../src/store/lua-source';
 import { packTarball } from './pack-tarball';
 
 const ROOT = join(__dirname, '..');
-const REQUIRED = ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/admin.js', 'dist/admin.d.ts', 'dist/cli/main.js'];
+const REQUIRED = [
+  'package.json',
+  'README.md',
+  'LICENSE',
+  'dist/index.js',
+  'dist/index.d.ts',
+  'dist/admin.js',
+  'dist/admin.d.ts',
+  'dist/cli/main.js',
+];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -25,7 +34,7 @@ function contentProblems(pkg: string): string[] {
   const files = filesUnder(pkg).map((file) => relative(pkg, file).split('\\').join('/'));
   const problems = REQUIRED.filter((file) => !files.includes(file)).map((file) => `${file} is missing`);
   for (const file of files) {
-    if (!file.startsWith('dist/') && !['package.json', 'README.md'].includes(file)) problems.push(`${file} is shipped`);
+    if (!file.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(file)) problems.push(`${file} is shipped`);
     if (file.endsWith('.map') || file.endsWith('.lua') || file.endsWith('.ts') !== file.endsWith('.d.ts'))
       problems.push(`${file} is shipped`);
     if (!file.endsWith('.js') && !file.endsWith('.d.ts')) continue;
