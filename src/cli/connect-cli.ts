@@ -1,8 +1,5 @@
 import { createClient, createCluster } from 'redis';
-import { RedisCommands } from '../redis/redis-commands';
-import { nodeRedisTransport } from '../redis/node-redis/node-redis-transport';
-import type { NodeRedisClient, NodeRedisCluster } from '../redis/node-redis/node-redis-client';
-import { refuseUnfitServer } from '../redis/server-requirements';
+import { assertFitServer } from '../admin';
 import { UsageError } from './errors';
 
 function create(url: string) {
@@ -10,10 +7,14 @@ function create(url: string) {
 }
 
 /**
- * The commands a command of the tool sends (src/redis/redis-commands.ts): on a cluster, SCAN walks every master
- * and UNLINK goes once per hash tag. close() closes the client.
+ * The node-redis client (or cluster client) a command works with: the admin functions take it as it is, and
+ * scan every master of a cluster themselves. close() closes it.
  */
-export type CliClient = RedisCommands;
+export interface CliClient {
+  /** The node-redis client, handed to the admin functions. */
+  readonly redis: unknown;
+  close(): Promise<void>;
+}
 
 /**
  * One client for the command's lifetime. A command-line tool fails fast: no reconnection, a connect timeout,
@@ -29,7 +30,7 @@ export async function openClient(url: string): Promise<CliClient> {
     client.destroy();
     throw new Error(`cannot connect to Redis: ${(error as Error).message}`);
   }
-  return refuseUnfit(new RedisCommands(nodeRedisTransport(client as unknown as NodeRedisClient, true)));
+  return refuseUnfit({ redis: client, close: () => client.close() });
 }
 
 /**
@@ -79,18 +80,18 @@ export async function openClusterClient(list: string): Promise<CliClient> {
     cluster.destroy();
     throw new Error(`cannot connect to the Redis Cluster: ${(error as Error).message}`);
   }
-  return refuseUnfit(new RedisCommands(nodeRedisTransport(cluster as unknown as NodeRedisCluster, true)));
+  return refuseUnfit({ redis: cluster, close: () => cluster.close() });
 }
 
 /**
- * A server redis-record cannot keep its guarantees on (server-requirements.ts) is refused, as connect()
- * refuses it: the repairs' scripts would fail part way through their writes. The client is closed then.
+ * A server redis-record cannot keep its guarantees on (assertFitServer) is refused, as connect() refuses it: the
+ * repairs' scripts would fail part way through their writes. The client is closed then.
  */
-async function refuseUnfit(client: RedisCommands): Promise<RedisCommands> {
+async function refuseUnfit(client: CliClient): Promise<CliClient> {
   try {
-    await refuseUnfitServer(client.transport);
+    await assertFitServer(client.redis);
   } catch (error) {
-    await client.transport.close();
+    await client.close().catch(() => undefined);
     throw error;
   }
   return client;

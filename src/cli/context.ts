@@ -1,10 +1,14 @@
-import { DEFAULT_PREFIX } from '../connect/connect';
-import { assertValidPrefix } from '../keys/prefix-format';
-import { modelScope, ModelScope, shardScopes } from '../integrity/model-scope';
-import { tenantsOf } from '../integrity/tenants-of';
-import { isValidTenant } from '../keys/tenant-name';
-import { readDefinitions, unreadableDefinition } from '../schema/schema-registry';
-import { StoredDefinition } from '../schema/stored-definition';
+import {
+  checkScopeNames,
+  countObjects,
+  DEFAULT_PREFIX,
+  findTenants,
+  modelScope,
+  ModelScope,
+  readStoredDefinitions,
+  StoredDefinition,
+  storedPrefixes,
+} from '../admin';
 import { CliClient, openClient, openClusterClient } from './connect-cli';
 import { EXIT_FAILURE, UsageError } from './errors';
 
@@ -30,7 +34,7 @@ export class CliContext {
     readonly client: CliClient,
     readonly options: GlobalOptions,
     readonly definitions: Map<string, StoredDefinition>,
-    /** Models whose stored definition cannot be read, with why: a command naming one fails, the others skip it. */
+    /** Models whose stored definition cannot be read, with a sentence saying why: a command naming one fails, the others skip it. */
     readonly unreadable: Map<string, string>,
     private readonly warn: (line: string) => void,
   ) {}
@@ -41,19 +45,17 @@ export class CliContext {
    */
   static async open(options: GlobalOptions, warn: (line: string) => void): Promise<CliContext> {
     try {
-      assertValidPrefix(options.prefix);
+      checkScopeNames(options.prefix, options.tenant);
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-    if (options.tenant !== undefined && !isValidTenant(options.tenant)) {
-      throw new UsageError(`invalid tenant ${JSON.stringify(options.tenant)}: 1 to 64 characters of A-Z a-z 0-9 _ -`);
-    }
     const client = options.cluster !== undefined ? await openClusterClient(options.cluster) : await openClient(options.url);
     try {
-      const { definitions, unreadable } = await readDefinitions(client, options.prefix);
+      const { definitions, unreadable } = await readStoredDefinitions(client.redis, options.prefix);
+      if (definitions.size === 0 && unreadable.size === 0) throw new UsageError(await noModelsUnder(client, options.prefix));
       return new CliContext(client, options, definitions, unreadable, warn);
     } catch (error) {
-      await client.transport.close().catch(() => undefined);
+      await client.close().catch(() => undefined);
       throw error;
     }
   }
@@ -70,7 +72,7 @@ export class CliContext {
   definition(name: string): StoredDefinition {
     const definition = this.definitions.get(name);
     const why = this.unreadable.get(name);
-    if (why !== undefined) throw new Error(unreadableDefinition(name, why));
+    if (why !== undefined) throw new Error(why);
     if (!definition) {
       const known = [...this.definitions.keys()].sort();
       const list = known.length > 0 ? `models: ${known.join(', ')}` : 'no model is stored under this prefix';
@@ -82,13 +84,12 @@ export class CliContext {
   /** The named model, or every stored model (sorted by name) when `name` is undefined. */
   modelsOrAll(name: string | undefined): StoredDefinition[] {
     if (name !== undefined) return [this.definition(name)];
-    for (const [unread, why] of [...this.unreadable].sort(([a], [b]) => a.localeCompare(b)))
-      this.warn(`warning: ${unreadableDefinition(unread, why)}; skipped`);
+    for (const [, why] of [...this.unreadable].sort(([a], [b]) => a.localeCompare(b))) this.warn(`warning: ${why}; skipped`);
     return [...this.definitions.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
 
   scope(definition: StoredDefinition, tenant: string | undefined): ModelScope {
-    return modelScope(this.client, this.prefix, definition, (name) => this.definitions.get(name), tenant);
+    return modelScope(this.client.redis, this.prefix, definition, (name) => this.definitions.get(name), tenant);
   }
 
   /** The scopes to work on: the one of --tenant, or the model outside tenants and each tenant holding data. */
@@ -100,7 +101,7 @@ export class CliContext {
 
   /** The tenants holding a key of the model (tenantsOf): every one, or with `only`, that one if it does. */
   tenantsHolding(definition: StoredDefinition, only?: string): Promise<string[]> {
-    return tenantsOf(this.client, this.prefix, definition, 1000, only);
+    return findTenants(this.client.redis, this.prefix, definition, { tenant: only, batchSize: 1000 });
   }
 
   /** A failure the command reports itself (an object `show` cannot find): its line on stderr, and exit code 2. */
@@ -110,18 +111,26 @@ export class CliContext {
   }
 
   async close(): Promise<void> {
-    await this.client.transport.close();
+    await this.client.close();
   }
 }
 
-/** Live objects of a scope (count.lua's rule: ZCARD all minus objects whose time has come). */
-export async function liveCount(client: CliClient, scope: ModelScope): Promise<number> {
-  let live = 0;
-  for (const shard of shardScopes(scope)) {
-    const [all, due] = await Promise.all([client.zCard(shard.keys.all), client.zCount(shard.keys.expiring, '-inf', Date.now())]);
-    live += Number(all) - Number(due);
-  }
-  return live;
+/** Live objects of a scope (expired ones excluded, as every read excludes them). */
+export async function liveCount(scope: ModelScope): Promise<number> {
+  return (await countObjects(scope)).live;
+}
+
+/**
+ * Why a prefix with no stored model is refused, naming the prefixes that have some: a mistyped --prefix would
+ * otherwise print an empty table and "ok".
+ */
+async function noModelsUnder(client: CliClient, prefix: string): Promise<string> {
+  const prefixes = await storedPrefixes(client.redis);
+  const found =
+    prefixes.length > 0
+      ? `prefixes with stored models: ${prefixes.join(', ')}`
+      : 'no prefix on this server has one: a model is stored the first time the application uses it';
+  return `no model is stored under prefix ${JSON.stringify(prefix)} (${found})`;
 }
 
 /** How a scope is named in output: the tenant, or '-' outside tenants. */

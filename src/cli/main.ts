@@ -9,7 +9,7 @@ import { statsCommand } from './commands/stats';
 import { sweepCommand } from './commands/sweep';
 import { CliContext, DEFAULT_PREFIX, DEFAULT_URL, GlobalOptions } from './context';
 import { EXIT_FAILURE, UsageError } from './errors';
-import { redactSecrets } from '../redis/redact-url';
+import { redactSecrets } from '../admin';
 
 /**
  * `redis-record <command>`: inspects and maintains the data of redis-record models from the definitions stored

@@ -1,5 +1,4 @@
-import { checkScope } from '../../integrity/check-model';
-import { Violation } from '../../integrity/violations';
+import { checkScope, type Violation } from '../../admin';
 import { CliContext, tenantLabel } from '../context';
 import { EXIT_OK, EXIT_VIOLATIONS } from '../errors';
 import { print } from '../output/print';

@@ -1,5 +1,4 @@
-import { ModelScope } from '../../integrity/model-scope';
-import { StoredDefinition } from '../../schema/stored-definition';
+import type { ModelScope, StoredDefinition } from '../../admin';
 import { CliContext, liveCount, tenantLabel } from '../context';
 import { print } from '../output/print';
 import { renderTable } from '../output/table';
@@ -19,7 +18,7 @@ export async function modelsCommand(context: CliContext): Promise<number> {
   const summaries: ModelSummary[] = [];
   for (const definition of context.modelsOrAll(undefined)) {
     const scopes = await context.scopes(definition);
-    const counts = await Promise.all(scopes.map((scope) => liveCount(context.client, scope)));
+    const counts = await Promise.all(scopes.map((scope) => liveCount(scope)));
     summaries.push({
       model: definition.name,
       group: definition.group,

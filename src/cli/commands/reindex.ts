@@ -1,8 +1,4 @@
-import { foldedAttributes, foldsOf, repairObject } from '../../integrity/apply-fix';
-import { idsInOrder } from '../../integrity/ids-in-order';
-import { ModelScope, shardScopes } from '../../integrity/model-scope';
-import { repairScope } from '../../integrity/repair-model';
-import { indexName } from '../../schema/stored-definition';
+import { indexName, rebuildIndexes, repairScope } from '../../admin';
 import { CliContext } from '../context';
 import { EXIT_OK, EXIT_VIOLATIONS } from '../errors';
 import { print } from '../output/print';
@@ -24,29 +20,6 @@ export interface ScopeReindex {
   readonly left: number;
 }
 
-/** Rewrites every object's entries of every declared index (memo included), one atomic script call per object. */
-async function rebuild(
-  model: ModelScope,
-  batchSize: number,
-  progress: Progress,
-): Promise<{ objects: number; outcomes: Record<string, number> }> {
-  const folded = foldedAttributes(model.definition.indexes);
-  const outcomes: Record<string, number> = {};
-  let objects = 0;
-  // each shard of a sharded model on its own
-  for (const scope of shardScopes(model)) {
-    // in id order, so that of objects holding one unique value and none owning it, the first takes it
-    for await (const ids of idsInOrder(scope, batchSize)) {
-      const folds = await foldsOf(scope, ids, folded);
-      const results = await Promise.all(ids.map((id, i) => repairObject(scope, id, folds[i], scope.definition.indexes, 'full')));
-      for (const outcome of results) outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
-      objects += ids.length;
-      progress.advance(ids.length);
-    }
-  }
-  return { objects, outcomes };
-}
-
 /**
  * `reindex <Model>`: rebuilds the model's index entries from the stored objects and the stored definition,
  * in every scope (or the one of --tenant): each object's entries are rewritten in one atomic step, then
@@ -61,7 +34,7 @@ export async function reindexCommand(context: CliContext, name: string, options:
     // forEachScope advances the bar per scope; here the bar advances per object, so it gets a silent one.
     const silent: Progress = { grow: (n) => progress.grow(n), advance: () => undefined, stop: () => undefined };
     await forEachScope(context, name, silent, async (scope) => {
-      const built = await rebuild(scope, batchSize, progress);
+      const built = await rebuildIndexes(scope, { batchSize, onProgress: (objects) => progress.advance(objects) });
       const cleanup = await repairScope(scope, { batchSize });
       results.push({ model: definition.name, tenant: scope.tenant ?? null, ...built, cleaned: cleanup.fixed, left: cleanup.left.length });
     });

@@ -1,5 +1,4 @@
-import { repairScope } from '../../integrity/repair-model';
-import { Violation } from '../../integrity/violations';
+import { repairScope, type Violation } from '../../admin';
 import { CliContext } from '../context';
 import { EXIT_OK, EXIT_VIOLATIONS } from '../errors';
 import { print } from '../output/print';

@@ -1,4 +1,4 @@
-import { ModelScope } from '../../integrity/model-scope';
+import type { ModelScope } from '../../admin';
 import { CliContext, liveCount } from '../context';
 import { UsageError } from '../errors';
 import { Progress } from '../output/progress';
@@ -25,7 +25,7 @@ export async function forEachScope(
 ): Promise<void> {
   const scopes: ModelScope[] = [];
   for (const definition of context.modelsOrAll(name)) scopes.push(...(await context.scopes(definition)));
-  const sizes = await Promise.all(scopes.map((scope) => liveCount(context.client, scope)));
+  const sizes = await Promise.all(scopes.map((scope) => liveCount(scope)));
   progress.grow(sizes.reduce((sum, n) => sum + Math.max(n, 0), 0));
   for (const [i, scope] of scopes.entries()) {
     await work(scope);

@@ -1,14 +1,9 @@
-import { shardScopes } from '../../integrity/model-scope';
-import { scripts } from '../../store/scripts';
-import { RedisCommands } from '../../redis/redis-commands';
+import { countObjects, sweepScope } from '../../admin';
 import { CliContext } from '../context';
 import { EXIT_OK } from '../errors';
 import { print } from '../output/print';
 import { startProgress } from '../output/progress';
 import { renderTable } from '../output/table';
-
-/** Objects deleted per script call, as Model.sweep() does: Redis is never blocked long. */
-const SWEEP_BATCH = 1000;
 
 export interface ScopeSweep {
   readonly model: string;
@@ -22,21 +17,11 @@ export async function sweepCommand(context: CliContext, name: string | undefined
   const results: ScopeSweep[] = [];
   try {
     const scopes = [];
-    // each shard of a sharded model is swept on its own
-    for (const definition of context.modelsOrAll(name)) scopes.push(...(await context.scopes(definition)).flatMap(shardScopes));
-    const now = Date.now();
-    const due = await Promise.all(scopes.map((scope) => context.client.zCount(scope.keys.expiring, '-inf', now)));
-    progress.grow(due.reduce((sum, n) => sum + Number(n), 0));
+    for (const definition of context.modelsOrAll(name)) scopes.push(...(await context.scopes(definition)));
+    const counts = await Promise.all(scopes.map(countObjects));
+    progress.grow(counts.reduce((sum, n) => sum + n.expired, 0));
     for (const scope of scopes) {
-      let swept = 0;
-      for (;;) {
-        const deleted = Number(
-          await scripts.sweep().run(context.client as unknown as RedisCommands, [scope.keys.all, scope.keys.base], [String(SWEEP_BATCH)]),
-        );
-        swept += deleted;
-        progress.advance(deleted);
-        if (deleted < SWEEP_BATCH) break;
-      }
+      const swept = await sweepScope(scope, { onProgress: (deleted) => progress.advance(deleted) });
       results.push({ model: scope.definition.name, tenant: scope.tenant ?? null, swept });
     }
   } finally {

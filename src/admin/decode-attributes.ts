@@ -2,11 +2,15 @@ import { asError } from '../errors/as-error';
 import { codecFor, ATTRIBUTE_TYPES, AttributeType } from '../codecs/attribute-type';
 import { StoredDefinition } from '../schema/stored-definition';
 
+/** One field of an object's hash, decoded by the type its stored definition gives it (inspectObject). */
 export interface DecodedAttribute {
+  /** The attribute's property name; `<dynamic property>.<name>` for a dynamic attribute. */
   readonly property: string;
+  /** The hash field it is stored in. */
   readonly field: string;
   /** The stored type; `dynamic` for a `~<key>` field, `unknown` for a field the definition does not declare. */
   readonly type: string;
+  /** The field's value as stored. */
   readonly stored: string;
   /** The value decoded by its stored type: Dates as ISO strings; `custom` and undecodable values stay stored strings. */
   readonly value: unknown;
