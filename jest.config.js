@@ -17,7 +17,8 @@ module.exports = {
   moduleNameMapper: { '^redis-record$': '<rootDir>/src/index.ts', '^redis-record/admin$': '<rootDir>/src/admin.ts' },
   globalSetup: '<rootDir>/tests/support/global-setup.ts',
   globalTeardown: '<rootDir>/tests/support/global-teardown.ts',
-  testTimeout: 60000,
+  // Generous: a test's budget must hold with another full suite running beside it on the same 2 cores.
+  testTimeout: 180_000,
   // Two test files at once, also on a 2-core machine (jest's default there is one): most of a file's time is
   // spent waiting on Redis servers, clusters and child processes, so the suite takes about half as long.
   maxWorkers: 2,

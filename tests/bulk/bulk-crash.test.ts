@@ -11,9 +11,8 @@ import { killMidRun } from '../support/worker-processes/kill-mid-run';
  * is tests/support/bulk-crash/bulk-crash-worker.ts.
  */
 
-const KILLS = 8;
-const MIN_KILLS = 3;
-const BUDGET_MS = 15_000;
+/** Kills, each after a random time of writing: a set number, so that a loaded machine runs the same test. */
+const KILLS = 5;
 
 const redis = useTestRedis();
 
@@ -26,10 +25,9 @@ describe('a saveMany writer killed at random instants', () => {
     const violations: string[] = [];
     const sent = new Set<number>();
     const acknowledged = new Map<number, number>();
-    const started = Date.now();
     let kills = 0;
     let cutShort = 0;
-    while (kills < KILLS && (Date.now() - started < BUDGET_MS || kills < MIN_KILLS)) {
+    while (kills < KILLS) {
       const worker = workers.start({ WORKER_CLIENT_NAME: clientName, WORKER_FIRST_CALL: String(kills * 100_000) });
       await killMidRun(worker, { name: 'bulk crash worker', raw: redis.raw, clientName, runMs: [100, 500] });
       kills++;
@@ -81,5 +79,5 @@ describe('a saveMany writer killed at random instants', () => {
     }
     process.stdout.write(`bulk crash test: ${kills} kills, ${cutShort} calls cut between chunks, ${violations.length} violations\n`);
     expect(violations.slice(0, 20)).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 });

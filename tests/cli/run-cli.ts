@@ -38,7 +38,7 @@ export function useCli(label: string): Cli {
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
         reject(new Error(`redis-record ${args.join(' ')} still running: ${stderr}`));
-      }, options.timeoutMs ?? 30_000);
+      }, options.timeoutMs ?? 120_000);
       child.once('close', (code) => {
         clearTimeout(timer);
         resolve({ code, stdout, stderr });

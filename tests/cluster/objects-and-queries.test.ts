@@ -75,8 +75,8 @@ beforeAll(async () => {
 });
 
 describe('connecting to a cluster', () => {
-  it('fails at once with a ConnectionError, password redacted, when no root node answers', async () => {
-    const started = Date.now();
+  it('fails with a ConnectionError, password redacted, when no root node answers', async () => {
+    // no retrying in the background: the connect settles with the error (a hang fails the test on its timeout)
     const error = await connect({
       cluster: { rootNodes: [{ url: 'redis://:s3cret-pw@127.0.0.1:1' }], defaults: { password: 's3cret-pw' } },
       prefix: 'never',
@@ -84,7 +84,6 @@ describe('connecting to a cluster', () => {
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toMatch(/cannot reach the Redis Cluster/);
     expect((error as Error).message).not.toContain('s3cret-pw');
-    expect(Date.now() - started).toBeLessThan(20_000);
     await connect({ cluster: { rootNodes: cluster.rootNodes.map((n) => ({ url: n.url })) }, prefix: cluster.prefix });
   });
 

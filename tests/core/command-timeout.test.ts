@@ -47,12 +47,11 @@ it('while Redis is down: with a limit an operation fails once it has passed; wit
   await connect({ url: redis.url, prefix, commandTimeoutMs: 200 });
   const note = await TimedNote.create({ body: 'first' });
   await redis.stop();
-  const began = Date.now();
+  // Redis stays down until it settles: an operation waiting for the reconnection would never settle here
   const error = await TimedNote.exists(note.id).catch((caught: unknown) => caught);
   // never sent: a ConnectionError, node-redis's own TimeoutError as its cause
   expect(error).toBeInstanceOf(ConnectionError);
   expect(((error as Error).cause as Error).constructor.name).toBe('TimeoutError');
-  expect(Date.now() - began).toBeLessThan(5000);
 
   redis = await startPrivateRedis([], port);
   await connect({ url: redis.url, prefix });

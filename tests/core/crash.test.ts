@@ -10,9 +10,8 @@ import { killMidRun } from '../support/worker-processes/kill-mid-run';
  * acknowledged; after every kill the keys are checked with a raw client.
  */
 
-const KILLS = 12;
-const MIN_KILLS = 3;
-const BUDGET_MS = 20_000;
+/** Kills, each after a random time of writing: a set number, so that a loaded machine runs the same test. */
+const KILLS = 6;
 const ABSENT = '<absent>';
 
 const redis = useTestRedis();
@@ -159,7 +158,7 @@ describe('a writer killed at random instants', () => {
     const counts = { creates: 0, updates: 0, removes: 0 };
     const started = Date.now();
     let kills = 0;
-    while (kills < KILLS && (Date.now() - started < BUDGET_MS || kills < MIN_KILLS)) {
+    while (kills < KILLS) {
       const worker = crashWorkers.start({ WORKER_CLIENT_NAME: clientName });
       await killMidRun(worker, { name: 'crash worker', raw: redis.raw, clientName, runMs: [100, 400] });
       kills++;

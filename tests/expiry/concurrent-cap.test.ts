@@ -17,7 +17,8 @@ import { keysUnder, useTestRedis } from '../support/test-redis';
 const redis = useTestRedis();
 const workers = useExpiryWorkers(redis);
 const PROCESSES = 4;
-const RUN_MS = 2000;
+/** Rounds per process: each a create, a score raised or points lowered (40% creates: many more than kept). */
+const ROUNDS = 400;
 
 type Report = { entries: Record<string, number>; counters: Record<string, number>; counts: Record<string, number> };
 
@@ -44,13 +45,13 @@ beforeAll(async () => {
     }
   })();
   try {
-    const run = await workers.run('cap', PROCESSES, (i) => ({ ms: RUN_MS, token: `w${i}` }));
+    const run = await workers.run('cap', PROCESSES, (i) => ({ ops: ROUNDS, token: `w${i}` }), 120_000);
     reports = run.map((worker) => reportOf<Report>(worker));
   } finally {
     running = false;
     await sampler;
   }
-}, 30_000);
+}, 180_000);
 
 /** The first `keep` of (id, value) pairs in the cap's order: by value, ties by numeric id, desc the exact reverse. */
 function firstKept(values: Record<string, number>, order: 'asc' | 'desc'): Array<[string, number]> {
@@ -62,8 +63,10 @@ function firstKept(values: Record<string, number>, order: 'asc' | 'desc'): Array
 
 describe('a capped model under 4 concurrent writer processes', () => {
   it('had real contention: many more objects acknowledged than kept', () => {
-    const created = reports.reduce((sum, r) => sum + r.counts.creates, 0);
-    const evicted = reports.reduce((sum, r) => sum + r.counts.evicted, 0);
+    const total = (count: string) => reports.reduce((sum, r) => sum + r.counts[count], 0);
+    const [created, evicted] = [total('creates'), total('evicted')];
+    // every round ended one way: a create, an update, an increment, or its object found evicted
+    expect(created + total('updates') + total('increments') + evicted).toBe(PROCESSES * ROUNDS);
     expect(created).toBeGreaterThan(4 * CAP_KEEP);
     expect(evicted).toBeGreaterThan(0);
     expect(samples).toBeGreaterThan(10);

@@ -23,10 +23,10 @@ let replies: { whole: number[]; mixed: number[] };
 beforeAll(async () => {
   whole = await Tally.create({ name: 'whole' });
   mixed = await Tally.create({ name: 'mixed', hits: 0.5 });
-  const run = await workers.run('increment', PROCESSES, () => ({ whole: whole.id, mixed: mixed.id, count: EACH, lanes: 4 }));
+  const run = await workers.run('increment', PROCESSES, () => ({ whole: whole.id, mixed: mixed.id, count: EACH, lanes: 4 }), 120_000);
   const reports = run.map((worker) => reportOf<{ whole: number[]; mixed: number[] }>(worker));
   replies = { whole: reports.flatMap((r) => r.whole), mixed: reports.flatMap((r) => r.mixed) };
-}, 30_000);
+}, 180_000);
 
 describe('a counter incremented by 10 processes x 1,000 at once', () => {
   it('ends at exactly 10,000, and the replies are exactly 1 .. 10,000', async () => {

@@ -74,9 +74,9 @@ describe('a lock holder killed with SIGKILL', () => {
     const acquired = Number((await next.waitForLine('acquired '))?.slice(9));
     await next.finished;
     reportOf(next);
-    // not before the dead holder's lock expired (less the few ms between its SET and its report), not long after
+    // not before the dead holder's lock expired (less the few ms between its SET and its report); when after
+    // is the machine's business (the waiter gives up after its waitMs)
     expect(acquired - locked).toBeGreaterThanOrEqual(ttlMs - 300);
-    expect(acquired - locked).toBeLessThan(ttlMs + 10_000);
     expect(await redis.raw.exists(lockKey(boxes[0]))).toBe(0);
   });
 

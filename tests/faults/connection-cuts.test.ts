@@ -7,9 +7,9 @@ import { between, FaultWorld, sleep } from '../support/fault-workers/fault-harne
  * and read back. After each round every invariant holds and every acknowledged write is stored.
  */
 
-const ROUNDS = 4;
+/** Rounds of cuts: a set number, so that a loaded machine runs the same test, only slower. */
+const ROUNDS = 3;
 const CUTS_PER_ROUND = 8;
-const BUDGET_MS = 13_000;
 
 describe('connections cut in the middle of writes', () => {
   const world = new FaultWorld(4);
@@ -21,7 +21,7 @@ describe('connections cut in the middle of writes', () => {
     let rounds = 0;
     let cuts = 0;
     let connectionsCut = 0;
-    while (rounds < ROUNDS && (Date.now() - started < BUDGET_MS || rounds < 2)) {
+    while (rounds < ROUNDS) {
       rounds++;
       await world.startWorkers();
       for (let i = 0; i < CUTS_PER_ROUND; i++) {
@@ -49,5 +49,5 @@ describe('connections cut in the middle of writes', () => {
     );
     expect(world.violations.slice(0, 20)).toEqual([]);
     expect(world.counts.failed).toBeGreaterThan(0);
-  }, 30_000);
+  }, 240_000);
 });

@@ -9,8 +9,8 @@ import { between, FaultWorld, sleep } from '../support/fault-workers/fault-harne
  * invariant holds and every acknowledged write survived.
  */
 
-const RESTARTS = 4;
-const BUDGET_MS = 13_000;
+/** Restarts: a set number, so that a loaded machine runs the same test, only slower. */
+const RESTARTS = 3;
 const AOF = ['--appendonly', 'yes', '--appendfsync', 'always'];
 
 describe('Redis killed and restarted under load', () => {
@@ -23,7 +23,7 @@ describe('Redis killed and restarted under load', () => {
     world.prepareNext = false; // a standby worker would have to survive the restart before it even starts
     let restarts = 0;
     let downMs = 0;
-    while (restarts < RESTARTS && (Date.now() - started < BUDGET_MS || restarts < 2)) {
+    while (restarts < RESTARTS) {
       await world.startWorkers();
       await sleep(between(150, 500));
       downMs += await world.killAndRestartRedis();
@@ -43,5 +43,5 @@ describe('Redis killed and restarted under load', () => {
     );
     expect(world.violations.slice(0, 20)).toEqual([]);
     expect(world.counts.acknowledged).toBeGreaterThan(0);
-  }, 30_000);
+  }, 240_000);
 });

@@ -7,8 +7,8 @@ import { between, FaultWorld, sleep } from '../support/fault-workers/fault-harne
  * holds and every acknowledged write is stored; of each worker's write in flight, all or nothing is.
  */
 
-const ROUNDS = 10;
-const BUDGET_MS = 14_000;
+/** Rounds of kills: a set number, so that a loaded machine runs the same test, only slower. */
+const ROUNDS = 6;
 
 describe('workers killed at random instants', () => {
   const world = new FaultWorld(4);
@@ -18,7 +18,7 @@ describe('workers killed at random instants', () => {
     const started = Date.now();
     await world.start();
     let rounds = 0;
-    while (rounds < ROUNDS && (Date.now() - started < BUDGET_MS || rounds < 3)) {
+    while (rounds < ROUNDS) {
       rounds++;
       await world.startWorkers();
       await sleep(between(150, 600));
@@ -31,5 +31,5 @@ describe('workers killed at random instants', () => {
     );
     expect(world.violations.slice(0, 20)).toEqual([]);
     expect(world.counts.acknowledged).toBeGreaterThan(0);
-  }, 30_000);
+  }, 240_000);
 });

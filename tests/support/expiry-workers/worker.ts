@@ -14,8 +14,8 @@
  *   hold       { ids, ttlMs }  takes the locks of LockBoxes `ids` (ttlMs[i] each), prints `locked <epoch ms>`
  *              and waits to be killed.
  *   acquire    { id, ttlMs, waitMs }  takes the lock (waiting up to waitMs), prints `acquired <epoch ms>`.
- *   cap        { ms, token }  for `ms`, creates CapEntry and CapCounter objects and raises CapEntry scores
- *              (load, change, save) and lowers CapCounter points (increment), its own objects only.
+ *   cap        { ops, token }  `ops` rounds, each creating a CapEntry or CapCounter object, raising a CapEntry
+ *              score (load, change, save) or lowering CapCounter points (increment), its own objects only.
  *              Report: { entries, counters } (id -> last acknowledged value, evicted ones included) and counts.
  */
 import { NotFoundError, StaleObjectError } from '../../../src';
@@ -108,7 +108,7 @@ async function acquire(args: Args) {
 }
 
 async function cap(args: Args) {
-  const until = Date.now() + Number(args.ms);
+  const ops = Number(args.ops);
   const entries: Record<string, number> = {};
   const counters: Record<string, number> = {};
   const liveEntries: string[] = [];
@@ -116,7 +116,7 @@ async function cap(args: Args) {
   const counts = { creates: 0, updates: 0, increments: 0, evicted: 0 };
   const dropFrom = (list: string[], id: string) => list.splice(list.indexOf(id), 1);
   let n = 0;
-  while (Date.now() < until) {
+  for (let round = 0; round < ops; round++) {
     const roll = Math.random();
     if (roll < 0.2 || liveEntries.length === 0) {
       const entry = await CapEntry.create({ team: `t${rand(4)}`, score: rand(100), tag: `${args.token}-${n++}` });

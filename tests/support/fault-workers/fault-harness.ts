@@ -232,7 +232,7 @@ export class FaultWorld {
     this.runningNames = this.running.map((w) => this.names.get(w)!);
     this.standby = undefined;
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), 15_000)));
+    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), 60_000)));
     const outcome = await Promise.race([Promise.all(this.running.map((w) => w.ready)).then(() => 'ready' as const), timeout]);
     clearTimeout(timer);
     const broken = this.running.find((w) => w.child.exitCode !== null || w.child.signalCode !== null);

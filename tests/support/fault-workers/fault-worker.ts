@@ -46,9 +46,9 @@ interface Op {
   run: () => Promise<string | void>;
 }
 
-/** `read`'s answer, asked again every 30 ms while Redis is down or restarting; its error after 10 s of them. */
+/** `read`'s answer, asked again every 30 ms while Redis is down or restarting (slowly on a loaded machine); its error after 60 s of them. */
 async function untilAnswered<T>(read: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     try {
       return await read();

@@ -2,13 +2,15 @@
  * A worker process for the index concurrency tests. Env: REDIS_URL, WORKER_PREFIX, WORKER_MODE, and per mode:
  *   race   WORKER_EMAIL: waits for a line on stdin, creates one RaceMember with that e-mail, prints
  *          `ok <id>` or `unique <attribute>` (UniqueConstraintError) or `error <message>`, then exits.
- *   churn  WORKER_IDS (comma-separated ChurnItem ids), WORKER_MS: waits for a line on stdin, then for that long
- *          loads random objects, changes random indexed attributes (scope and unique ones included, clearing
- *          some) and saves, sometimes removes one and creates a replacement; prints one JSON line of counts.
+ *   churn  WORKER_IDS (comma-separated ChurnItem ids), WORKER_OPS: waits for a line on stdin, then in each of
+ *          CHURN_LANES lanes, WORKER_OPS times: loads a random object, changes random indexed attributes (scope and
+ *          unique ones included, clearing some) and saves, or sometimes removes it and creates a replacement;
+ *          prints one JSON line of counts, each round counted once as a save, a removal, a refusal (unique)
+ *          or a miss (the object was gone).
  * Lines other than these mean a failure the test reports.
  */
 import { connect, disconnect, NotFoundError, UniqueConstraintError } from '../../../src';
-import { ChurnItem, RaceMember } from './worker-models';
+import { CHURN_LANES, ChurnItem, RaceMember } from './worker-models';
 
 const rand = (n: number) => Math.floor(Math.random() * n);
 const chance = (p: number) => Math.random() < p;
@@ -52,12 +54,12 @@ function randomize(item: ChurnItem): void {
 
 async function churn(): Promise<void> {
   const ids = process.env.WORKER_IDS!.split(',');
+  const ops = Number(process.env.WORKER_OPS);
   process.stdout.write('ready\n');
   await firstLine(); // every writer starts at the same moment
-  const until = Date.now() + Number(process.env.WORKER_MS);
   const counts = { saves: 0, unique: 0, missing: 0, removes: 0, creates: 0 };
   const lane = async () => {
-    while (Date.now() < until) {
+    for (let round = 0; round < ops; round++) {
       const at = rand(ids.length);
       const item = await ChurnItem.find(ids[at]);
       if (!item) {
@@ -93,7 +95,7 @@ async function churn(): Promise<void> {
       }
     }
   };
-  await Promise.all([lane(), lane(), lane()]);
+  await Promise.all(Array.from({ length: CHURN_LANES }, lane));
   process.stdout.write(`${JSON.stringify(counts)}\n`);
 }
 

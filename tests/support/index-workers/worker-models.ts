@@ -12,6 +12,9 @@ export class RaceMember extends BaseEntity {
   @Attr({ type: 'string' }) worker?: string;
 }
 
+/** Lanes of work in each churn worker, at once, each with stale copies of its own. */
+export const CHURN_LANES = 3;
+
 /** Every kind of index, changed at random by concurrent writers. */
 @Model()
 export class ChurnItem extends BaseEntity {

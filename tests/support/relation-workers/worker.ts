@@ -1,6 +1,6 @@
 /**
  * A worker process for tests/relations/concurrent-relations.test.ts. Env: REDIS_URL, WORKER_PREFIX, WORKER_MODE,
- * WORKER_ARGS (JSON { ms, users, tags }: how long to run and how many of the newest users and tags to pick from). It prints `ready`
+ * WORKER_ARGS (JSON { ops, users, tags }: how many rounds to run and how many of the newest users and tags to pick from). It prints `ready`
  * once connected, starts on a line on stdin, and ends with `done <json>` (counts of what it did and of the
  * refusals it met); `error <message>` lines are failures (see tests/support/worker-processes/worker-main.ts). Modes:
  *   delete  removes one of the newest users (cascading to their posts, nullifying their notes, dropping their
@@ -13,7 +13,7 @@ import { BaseEntity, EntityClass, NotFoundError, RelationError } from '../../../
 import { runWorkerModes } from '../worker-processes/worker-main';
 import { CcNote, CcPost, CcTag, CcUser } from './worker-models';
 
-type Args = { ms: number; users: number; tags: number };
+type Args = { ops: number; users: number; tags: number };
 
 const rand = (n: number) => Math.floor(Math.random() * n);
 
@@ -40,8 +40,7 @@ async function newest<T extends BaseEntity>(
 const pick = (ids: readonly string[]) => (ids.length === 0 ? '1' : ids[rand(ids.length)]);
 
 async function remover(args: Args, counts: Record<string, number>) {
-  const until = Date.now() + args.ms;
-  while (Date.now() < until) {
+  for (let round = 0; round < args.ops; round++) {
     // Remove one of the newest users (or tags), then create one, so the population stays about the same.
     const roll = Math.random();
     if (roll < 0.8) {
@@ -58,12 +57,11 @@ async function remover(args: Args, counts: Record<string, number>) {
 }
 
 async function creator(args: Args, counts: Record<string, number>) {
-  const until = Date.now() + args.ms;
   let users: string[] = [];
   let posts: string[] = [];
   let notes: string[] = [];
   let tags: string[] = [];
-  for (let round = 0; Date.now() < until; round++) {
+  for (let round = 0; round < args.ops; round++) {
     if (round % 10 === 0) {
       [users, posts, notes, tags] = await Promise.all([
         newest(CcUser, args.users),

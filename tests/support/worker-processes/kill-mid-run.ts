@@ -12,7 +12,7 @@ export async function killMidRun(
   worker: WorkerProcess,
   options: { name: string; raw: RawClient; clientName: string; runMs: readonly [number, number] },
 ): Promise<void> {
-  await untilReady(worker, 30_000, options.name);
+  await untilReady(worker, 60_000, options.name);
   const [low, high] = options.runMs;
   await sleep(low + Math.floor(Math.random() * (high - low + 1)));
   worker.child.kill('SIGKILL');

@@ -89,7 +89,7 @@ export async function runTogether(
   script: string,
   count: number,
   env: (worker: number) => Record<string, string>,
-  timeoutMs = 20_000,
+  timeoutMs = 120_000,
 ): Promise<WorkerProcess[]> {
   const workers = Array.from({ length: count }, (_, i) => startWorkerProcess(script, env(i)));
   let timer: NodeJS.Timeout | undefined;
