@@ -37,8 +37,10 @@ export interface ParsedWhere {
 const OPERATORS = new Set(['in', 'gt', 'gte', 'lt', 'lte', 'startsWith']);
 
 /**
- * One AND level of a where. Only undefined means "no condition": null, like any value that is not a plain
- * object, is refused (a where that came out null by mistake would otherwise match every object).
+ * One AND level of a where. Only a where that is undefined as a whole means "no condition": null, like any value
+ * that is not a plain object, is refused (a where that came out null by mistake would otherwise match every
+ * object). So is a condition or an operator whose value is undefined (`{ userId: user.id }` with an id not set):
+ * read as "no condition" it would match everything (TypeORM's trap); leaving the key out is how to say that.
  */
 export function parseWhere(model: ModelDescriptor, where: unknown): ParsedWhere {
   if (where === undefined) return { conditions: [] };
@@ -50,7 +52,7 @@ export function parseWhere(model: ModelDescriptor, where: unknown): ParsedWhere 
   for (const key of Object.keys(where)) {
     const raw = where[key];
     if (key === 'OR') {
-      if (raw === undefined) continue; // as for any condition: undefined constrains nothing
+      if (raw === undefined) throw undefinedCondition(model.name, 'OR');
       if (!Array.isArray(raw) || raw.length === 0 || !everyPlainObject(raw)) {
         throw new QueryError(`${model.name}: OR takes a non-empty array of wheres (objects)`);
       }
@@ -59,7 +61,7 @@ export function parseWhere(model: ModelDescriptor, where: unknown): ParsedWhere 
     }
     const attribute = model.attribute(key);
     if (!attribute) throw new QueryError(`${model.name} has no attribute ${key}`);
-    if (raw === undefined) continue;
+    if (raw === undefined) throw undefinedCondition(model.name, key);
     conditions.push(parseCondition(model, attribute, raw));
   }
   return { conditions, or };
@@ -84,7 +86,7 @@ function parseCondition(model: ModelDescriptor, attribute: AttributeDescriptor, 
       throw new QueryError(`${name}: unknown operator ${operator}${hint}`);
     }
     const value = raw[operator];
-    if (value === undefined) continue;
+    if (value === undefined) throw undefinedCondition(model.name, `${attribute.property}.${operator}`);
     if (operator === 'in') {
       if (!Array.isArray(value)) throw new QueryError(`${name}: in takes an array`);
       const equals = new Set<string>();
@@ -118,6 +120,13 @@ function parseCondition(model: ModelDescriptor, attribute: AttributeDescriptor, 
     }
   }
   return condition;
+}
+
+/** The QueryError of a condition (or operator) given as undefined: omitting the key is how to leave it out. */
+function undefinedCondition(model: string, condition: string): QueryError {
+  return new QueryError(
+    `${model}.${condition} is undefined in a where; omit the key to leave it unconstrained (an undefined value would match every object)`,
+  );
 }
 
 function encode(name: string, attribute: AttributeDescriptor, value: unknown): string {
