@@ -2,6 +2,7 @@ import { createCluster } from 'redis';
 import { connect, disconnect } from '../../src';
 import { commandsFor, scanKeys, unlinkKeys } from './cluster-view';
 import { PrivateCluster, startPrivateCluster } from '../../tools/private-cluster';
+import { ApplicationClient, applicationCluster, closeApplicationClient } from './test-client';
 import { RawClient, uniquePrefix } from './test-redis';
 
 export type RawCluster = ReturnType<typeof createCluster>;
@@ -55,6 +56,7 @@ export async function keysPerMaster(cluster: RawCluster, prefix: string): Promis
  * cluster client to look at keys, and every key under the prefix deleted from every master afterwards.
  * `connectRecord: false` leaves connecting to the test (e.g. to pass options); `own: true` starts a private
  * cluster even under REDIS_CLUSTER_URLS (a test that kills nodes); `nodeTimeoutMs` is its cluster-node-timeout.
+ * Under REDIS_CLIENT=ioredis or iovalkey (test-client.ts) redis-record is given a `Cluster` of that library.
  */
 export function useTestCluster(options: { connectRecord?: boolean; nodeTimeoutMs?: number; own?: boolean } = {}): TestCluster {
   const context = {
@@ -64,6 +66,7 @@ export function useTestCluster(options: { connectRecord?: boolean; nodeTimeoutMs
     rootNodes: [] as Array<{ url: string }>,
     servers: undefined as PrivateCluster | undefined,
   };
+  let application: ApplicationClient | undefined;
   beforeAll(async () => {
     const given = options.own ? undefined : clusterFromEnvironment();
     if (given) context.rootNodes = given;
@@ -75,10 +78,18 @@ export function useTestCluster(options: { connectRecord?: boolean; nodeTimeoutMs
     context.cluster.on('error', () => undefined);
     await context.cluster.connect();
     context.raw = commandsFor(context.cluster) as unknown as RawClient;
-    if (options.connectRecord !== false) await connect({ cluster: { rootNodes: context.rootNodes }, prefix: context.prefix });
+    if (options.connectRecord !== false) {
+      application = applicationCluster(context.rootNodes);
+      await connect(
+        application
+          ? { client: application, prefix: context.prefix }
+          : { cluster: { rootNodes: context.rootNodes }, prefix: context.prefix },
+      );
+    }
   }, 120_000);
   afterAll(async () => {
     await disconnect();
+    closeApplicationClient(application);
     if (context.cluster?.isOpen) {
       if (!context.servers) {
         await unlinkKeys(context.cluster, await clusterKeysUnder(context.cluster, context.prefix));

@@ -3,6 +3,7 @@ import { createClient } from 'redis';
 import { connect, disconnect } from '../../src';
 import { registryKey } from '../../src/schema/schema-registry';
 import { PrivateRedis, startPrivateRedis } from '../../tools/private-redis';
+import { ApplicationClient, applicationRedis, closeApplicationClient } from './test-client';
 
 export type RawClient = ReturnType<typeof createClient>;
 
@@ -36,6 +37,9 @@ export async function deletePrefix(raw: RawClient, prefix: string): Promise<void
  * objects), and Redis answers every other client BUSY once a script has run for 5 s, so on a slow machine
  * they would fail the test file running beside them. Such a file gets a redis-server of its own, stopped
  * after it, when the run's server is the run's private one; on a REDIS_URL given by the user it uses that.
+ *
+ * Under REDIS_CLIENT=ioredis or iovalkey (test-client.ts) redis-record is given a client of that library,
+ * closed after the file's tests; otherwise it opens node-redis from the url.
  */
 export function useTestRedis(options: { ownServer?: boolean } = {}): {
   readonly prefix: string;
@@ -43,6 +47,7 @@ export function useTestRedis(options: { ownServer?: boolean } = {}): {
 } {
   const context = { prefix: uniquePrefix(), raw: undefined as unknown as RawClient };
   let server: PrivateRedis | undefined;
+  let application: ApplicationClient | undefined;
   beforeAll(async () => {
     if (options.ownServer && process.env.PRIVATE_RUN_REDIS === '1') server = await startPrivateRedis();
     const url = server?.url ?? process.env.REDIS_URL;
@@ -51,10 +56,12 @@ export function useTestRedis(options: { ownServer?: boolean } = {}): {
     // still bounds a hang.
     context.raw = createClient({ url, commandOptions: { timeout: 0 } });
     await context.raw.connect();
-    await connect({ url, prefix: context.prefix });
+    application = applicationRedis(url ?? 'redis://localhost:6379');
+    await connect(application ? { client: application, prefix: context.prefix } : { url, prefix: context.prefix });
   });
   afterAll(async () => {
     await disconnect();
+    closeApplicationClient(application);
     await deletePrefix(context.raw, context.prefix);
     await context.raw.close();
     await server?.stop();
