@@ -11,7 +11,7 @@ import 'reflect-metadata';
 import { Attr, BaseEntity, Index, Model } from '../../src';
 import { activeConnection } from '../../src/redis/connection';
 import { descriptorOf } from '../../src/model/model-registry';
-import { planArguments } from '../../src/query/query-plan';
+import { queryScript } from '../../src/store/lua/query';
 import { QueryRunner } from '../../src/query/query-runner';
 import { scripts } from '../../src/store/scripts';
 import { seeded } from '../../tools/seeded-random';
@@ -88,8 +88,8 @@ runBenchSession('profq', async ({ prefix, raw }) => {
   const plan = runner.plan(WHERE).shards[0];
   const keys = model.keys(prefix);
   const client = activeConnection().client;
-  const idsArgs = planArguments('ids', true, plan, { offset: 0, limit: -1 });
-  const loadArgs = planArguments('load', true, plan, { offset: 0, limit: -1 });
+  const idsArgs = queryScript.args({ keys, mode: 'ids', numericIds: true, plan, page: { offset: 0, limit: -1 } });
+  const loadArgs = queryScript.args({ keys, mode: 'load', numericIds: true, plan, page: { offset: 0, limit: -1 } });
   const script = scripts.query();
   console.log('plan:', JSON.stringify(plan));
   const scoped = `${keys.base}:idx:score@topic:t3`;
@@ -114,7 +114,7 @@ runBenchSession('profq', async ({ prefix, raw }) => {
   await stats('Q2 runner.load (no entities)', () => runner.load({ shards: [plan] }, { offset: 0, limit: -1 }));
 
   const top = runner.plan({}, { score: 'desc' }).shards[0];
-  const topArgs = planArguments('load', true, top, { offset: 0, limit: TOP });
+  const topArgs = queryScript.args({ keys, mode: 'load', numericIds: true, plan: top, page: { offset: 0, limit: TOP } });
   const byScore = `${keys.base}:idx:score`;
   await stats(`Q3 findBy top ${TOP} by score desc (whole call)`, () => Post.findBy({}, { orderBy: { score: 'desc' }, limit: TOP }));
   await stats('Q3 evalSha query.lua load (args built once)', () => script.run(client, [keys.all, keys.base], topArgs));

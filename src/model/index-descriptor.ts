@@ -18,20 +18,6 @@ export interface IndexDescriptor {
   readonly caseInsensitive: boolean;
 }
 
-/** The one-letter kinds the Lua scripts understand (see src/store/lua/indexes.lua). */
-export function scriptKind(index: IndexDescriptor): string {
-  switch (index.kind) {
-    case 'set':
-      return 'S';
-    case 'score':
-      return 'Z';
-    case 'lex':
-      return 'L';
-    case 'unique':
-      return index.caseInsensitive ? 'C' : 'U';
-  }
-}
-
 /** Internal hash field holding the lower-cased form of a case-insensitive unique attribute. */
 export function caseFoldField(attribute: string): string {
   return `#ci:${attribute}`;

@@ -4,7 +4,7 @@ import { foldCase, IndexDescriptor } from '../model/index-descriptor';
 import { ModelDescriptor } from '../model/model-descriptor';
 import { lexEquals, lexWindow, scoreWindow } from './bounds';
 import { AttributeCondition, parseWhere } from './parse-where';
-import { ScriptArg } from './query-plan';
+import { ScriptArg } from '../store/query-plan';
 
 /** How deep ORs may nest in a where (each level is a set operation inside query.lua). */
 const MAX_OR_DEPTH = 32;

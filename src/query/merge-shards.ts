@@ -1,5 +1,5 @@
 import { EncodedFields } from '../mapper/encoded-fields';
-import { PlanOrder } from './query-plan';
+import { PlanOrder } from '../store/query-plan';
 
 /** One match of one shard, with the fields its order is read from. */
 export interface ShardMatch {

@@ -7,7 +7,7 @@ import { compileWhere, Pins, sortedKey, usableSortedIndex } from './compile-wher
 import { loadedFields } from './loaded-fields';
 import { parseWhere } from './parse-where';
 import { isPlainObject } from '../util/plain-object';
-import { PageRequest, QueryPlan } from './query-plan';
+import { PageRequest, QueryPlan } from '../store/query-plan';
 
 interface OrderRequest {
   readonly attribute: AttributeDescriptor;

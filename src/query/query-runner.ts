@@ -2,12 +2,12 @@ import { Connection } from '../redis/connection';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { ModelDescriptor } from '../model/model-descriptor';
 import { ModelKeys } from '../keys/model-keys';
-import { scripts } from '../store/scripts';
-import { inIdOrder } from './id-order';
+import { callScript } from '../store/entry-script';
+import { queryScript } from '../store/lua/query';
 import { StoredObject, storedObjects } from './loaded-fields';
 import { mergePages, shardOrder } from './merge-shards';
 import { pageRequest, planQuery } from './plan-query';
-import { PageRequest, planArguments, QueryPlan } from './query-plan';
+import { PageRequest, QueryPlan } from '../store/query-plan';
 import { loadWindow, plainLoadWindow, plainWindow, readWindow } from './window-read';
 
 export type { StoredObject } from './loaded-fields';
@@ -91,12 +91,8 @@ export class QueryRunner {
   }
 
   private runScript(shard: number, mode: 'ids' | 'load' | 'count', plan: QueryPlan, page: PageRequest): Promise<unknown> {
-    const keys = this.keys[shard];
     const numericIds = this.model.idStrategy === 'sequence';
-    return scripts
-      .query()
-      .run(this.connection.client, [keys.all, keys.base], planArguments(mode, numericIds, plan, page))
-      .then((reply) => inIdOrder(mode, numericIds, plan, page, reply));
+    return callScript(this.connection.client, queryScript, { keys: this.keys[shard], mode, numericIds, plan, page });
   }
 }
 

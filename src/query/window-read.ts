@@ -4,10 +4,10 @@ import { RedisCommands } from '../redis/redis-commands';
 import { timeMs } from '../redis/server-time';
 import { ModelKeys } from '../keys/model-keys';
 import { ModelDescriptor } from '../model/model-descriptor';
-import { Script } from '../store/script';
-import { scripts } from '../store/scripts';
-import { sortRowsById } from './id-order';
-import { PageRequest, QueryPlan, ScriptArg } from './query-plan';
+import { callScript } from '../store/entry-script';
+import { sortRowsById } from '../store/id-order';
+import { WindowInput, windowScript } from '../store/lua/window';
+import { PageRequest, QueryPlan } from '../store/query-plan';
 
 /**
  * Queries one index window answers, read with window.lua instead of query.lua.
@@ -26,20 +26,7 @@ import { PageRequest, QueryPlan, ScriptArg } from './query-plan';
  * of the call. Measured on 50,000 posts, a window of 465 ids: findIds about 0.51 -> 0.26 ms a call, the script
  * about 145 -> 84 us inside Redis.
  */
-export interface WindowRange {
-  readonly mode: 'ids' | 'count';
-  /** 'Z': a score index read BYSCORE; 'L': a lex index read BYLEX. */
-  readonly kind: 'Z' | 'L';
-  readonly key: string;
-  /** Bounds as ZRANGE BYSCORE / BYLEX take them (lex bounds are bytes: see bounds.ts). */
-  readonly min: ScriptArg;
-  readonly max: ScriptArg;
-}
-
-/** window.lua (loaded at connect with every other script). */
-export function windowScript(): Script {
-  return scripts.window();
-}
+export type WindowRange = Omit<WindowInput, 'keys'>;
 
 /** The window a plan reads with window.lua in `mode`, or undefined when query.lua must answer. */
 export function plainWindow(model: ModelDescriptor, plan: QueryPlan, mode: 'ids' | 'count', page: PageRequest): WindowRange | undefined {
@@ -63,49 +50,11 @@ export async function readWindow(
   range: WindowRange,
   page: PageRequest,
 ): Promise<string[] | number | undefined> {
-  const reply = await windowScript().run(client, [range.key, keys.expiring], [range.mode, range.kind, range.min, range.max]);
-  if (reply === null || reply === undefined) return undefined;
-  if (range.mode === 'count') return Number(reply);
-  const text = String(reply);
-  if (page.limit === 0 || text === '') return [];
-  const ids = sortedIdList(text) ?? (sortRowsById(text.split(','), 1) as string[]);
-  const end = page.limit < 0 ? ids.length : Math.min(ids.length, page.offset + page.limit);
-  return page.offset === 0 && end === ids.length ? ids : ids.slice(page.offset, end);
-}
-
-/** Longer ids may not be exact as doubles (2^53 has 16 digits). */
-const MAX_DIGITS = 15;
-
-/**
- * Comma-separated sequence ids in numeric order, read straight from the text: each id is parsed digit by
- * digit (no substring per id, no Number() of it), the numbers sorted natively and written back with String,
- * which gives the id itself for a canonical decimal id (no sign, no leading zero), what sequences produce.
- * Undefined when an id is not one of those of at most 15 digits: the caller splits and sorts in general.
- */
-export function sortedIdList(text: string): string[] | undefined {
-  const numbers = new Float64Array((text.length >> 1) + 1);
-  let count = 0;
-  let n = 0;
-  let digits = 0;
-  for (let i = 0; i <= text.length; i++) {
-    const code = i < text.length ? text.charCodeAt(i) : 44;
-    if (code === 44) {
-      // ','
-      if (digits === 0) return undefined;
-      numbers[count++] = n;
-      n = 0;
-      digits = 0;
-      continue;
-    }
-    const digit = code - 48;
-    if (digit < 0 || digit > 9 || (digits === 1 && n === 0) || digits === MAX_DIGITS) return undefined;
-    n = n * 10 + digit;
-    digits++;
-  }
-  const sorted = numbers.subarray(0, count).sort();
-  const ids = new Array<string>(count);
-  for (let i = 0; i < count; i++) ids[i] = String(sorted[i]);
-  return ids;
+  const read = await callScript(client, windowScript, { keys, ...range });
+  if (read === undefined || typeof read === 'number') return read;
+  if (page.limit === 0) return [];
+  const end = page.limit < 0 ? read.length : Math.min(read.length, page.offset + page.limit);
+  return page.offset === 0 && end === read.length ? read : read.slice(page.offset, end);
 }
 
 // ---------------------------------------------------------------------------------------------- loads

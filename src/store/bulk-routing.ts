@@ -1,15 +1,13 @@
 import { ModelKeys } from '../keys/model-keys';
 import { ModelDescriptor } from '../model/model-descriptor';
-import { idForm, nextShard } from './shard-turns';
+import { nextShard } from './shard-turns';
 
 /**
- * Where a bulk write of one object goes: the keys of the model (its key base, sequence and `all`) and the id
- * form the bulk scripts take ('0' given ids, '1' sequence ids, 'n:s' shard s of n). Items with the
- * same key base share a script call, so this is the one place that decides it.
+ * Where a bulk write of one object goes: the keys of the model (its key base, sequence and `all`; a shard's for
+ * a sharded model). Items with the same key base share a script call, so this is the one place that decides it.
  */
 export interface BulkTarget {
   readonly keys: ModelKeys;
-  readonly idForm: string;
 }
 
 const unsharded = new WeakMap<ModelDescriptor, Map<string, BulkTarget>>();
@@ -19,7 +17,7 @@ export function bulkTarget(model: ModelDescriptor, prefix: string, id: string | 
   if (model.shards === 1) return onlyTarget(model, prefix);
   // a new object of a sharded model goes to the next shard in turn; an existing one (or a given id) to its own
   const keys = id === undefined ? model.shardKeys(prefix)[nextShard(model)] : model.keysOf(prefix, id);
-  return { keys, idForm: idForm(model, keys) };
+  return { keys };
 }
 
 /** A model that is not sharded has one target per prefix, made once (bulk calls ask for it per item). */
@@ -29,7 +27,7 @@ export function onlyTarget(model: ModelDescriptor, prefix: string): BulkTarget {
   let target = byPrefix.get(prefix);
   if (!target) {
     const keys = model.shardKeys(prefix)[0];
-    target = { keys, idForm: idForm(model, keys) };
+    target = { keys };
     byPrefix.set(prefix, target);
   }
   return target;

@@ -1,36 +1,24 @@
-import { asError } from '../errors/as-error';
-import { CommandError, errorCode } from '../errors/command-errors';
-import { typedScriptError } from '../errors/wrong-type';
-import { memoFlag } from './memo-flag';
 import { exactSequenceId } from '../keys/id-format';
 import { Connection } from '../redis/connection';
 import { rawTransaction } from '../redis/raw-transaction';
 import { ModelDescriptor } from '../model/model-descriptor';
-import { ChangeSet } from '../mapper/change-set';
-import { scripts } from './scripts';
 import { BulkTarget } from './bulk-routing';
-import { EncodedFields } from '../mapper/encoded-fields';
 import { HsetArgsSink, ID_SLOT, KEY_SLOT } from '../mapper/hset-args';
-import { pushSpecs } from './index-specs';
 import { NewObjectEntries } from './new-object-entries';
-import { existedOf, ParentChecks, Removal, RemoveOutcome, removeOutcomeOf, removePlain, SaveOutcome } from './object-store';
-import { indexedRemovalManyScript } from './indexed-removal';
+import type { ParentChecks, Removal, RemoveOutcome, SaveOutcome } from './outcomes';
 import { touchedIndexes } from '../mapper/touched-indexes';
-import { pushChangeArgs } from './change-args';
 import { KeyType, KeyTypesChecked } from './expect-types';
+import { callScript } from './entry-script';
+import { modelArgs } from './model-args';
+import { drawIdsScript } from './lua/draw-ids';
+import { removeIndexedManyScript } from './lua/remove-indexed-many';
+import { removeManyScript } from './lua/remove-many';
+import { removePlainScript } from './lua/remove-plain';
+import { NewObject, saveManyScript } from './lua/save-many';
+import { ObjectChange, updateManyScript } from './lua/update-many';
 
-/** A new object of a bulk create: its given id ('' to take a sequence number) and its encoded fields. */
-export interface NewObject {
-  readonly id: string;
-  readonly fields: EncodedFields;
-}
-
-/** A change to a stored object in a bulk update: its id, what changes, and with @Version the version read. */
-export interface ObjectChange {
-  readonly id: string;
-  readonly changes: ChangeSet;
-  readonly readVersion: string | undefined;
-}
+export type { NewObject } from './lua/save-many';
+export type { ObjectChange } from './lua/update-many';
 
 /**
  * The bulk counterpart of ObjectStore: many objects per round trip, each still applied atomically. It knows
@@ -55,34 +43,8 @@ export class BulkStore {
    * connection), so an object may name one of an earlier chunk as its parent, as with save() called in order.
    */
   async create(target: BulkTarget, objects: readonly NewObject[], parents: ParentChecks): Promise<Array<SaveOutcome | Error>> {
-    const { keys, idForm } = target;
-    const model = this.model;
-    const cap = model.cap;
-    const args = [
-      model.ttlMs !== undefined ? String(model.ttlMs) : '',
-      memoFlag(model),
-      model.version?.field ?? '',
-      cap ? keys.sorted('score', cap.index.attribute.field) : '',
-      cap ? String(cap.keep) : '',
-      cap?.keepLowest ? 'asc' : 'desc',
-      idForm,
-    ];
-    pushSpecs(args, model.indexes);
-    // every foreign key is passed: the script checks only those a new object sets (a parent check per value)
-    args.push(String(parents.length));
-    for (const [field, objectPrefix] of parents) args.push(field, objectPrefix);
-    args.push(String(objects.length));
-    for (const object of objects) {
-      args.push(object.id, String(object.fields.size));
-      for (const [field, value] of object.fields) args.push(field, value);
-    }
-    // a refusal of the whole call comes typed from Script.run; an object's own refusal is a reply, typed here
-    const reply = await scripts.saveMany().run(this.connection.client, [keys.sequence, keys.all, keys.base], args);
-    return (reply as unknown[]).map((outcome) =>
-      Array.isArray(outcome) && outcome[0] === 'error'
-        ? asError(typedScriptError(new CommandError(errorCode(String(outcome[1])), String(outcome[1]))))
-        : outcomeOf(outcome),
-    );
+    const model = modelArgs(this.model, target.keys);
+    return callScript(this.connection.client, saveManyScript, { model, parents, objects });
   }
 
   /**
@@ -91,27 +53,9 @@ export class BulkStore {
    * it sets, so a change nothing depends on costs what update-fields.lua costs.
    */
   async update(target: BulkTarget, objects: readonly ObjectChange[], parents: ParentChecks): Promise<SaveOutcome[]> {
-    const { keys, idForm } = target;
-    const model = this.model;
-    const cap = model.cap;
-    const args = [
-      model.version?.field ?? '',
-      cap ? keys.sorted('score', cap.index.attribute.field) : '',
-      cap ? String(cap.keep) : '',
-      cap?.keepLowest ? 'asc' : 'desc',
-      idForm,
-      memoFlag(model),
-    ];
-    // a trim's evictions of objects without a memo
-    if (cap) pushSpecs(args, model.indexes);
-    else args.push('0');
-    args.push(String(objects.length));
-    for (const { id, changes, readVersion } of objects) {
-      args.push(id, readVersion ?? '');
-      pushChangeArgs(args, changes, touchedIndexes(model, changes), parents);
-    }
-    const reply = await scripts.updateMany().run(this.connection.client, [keys.sequence, keys.all, keys.base], args);
-    return (reply as unknown[]).map(outcomeOf);
+    const model = modelArgs(this.model, target.keys);
+    const touched = (changes: ObjectChange['changes']) => touchedIndexes(this.model, changes);
+    return callScript(this.connection.client, updateManyScript, { model, parents, objects, touched });
   }
 
   /**
@@ -119,9 +63,8 @@ export class BulkStore {
    * of their types); resolves to the first (the others follow it).
    */
   async drawIds(target: BulkTarget, count: number): Promise<number> {
-    const { keys } = target;
     // a refusal (a key of another type, a draw past 2^53 - 1 or from no integer) comes typed from Script.run
-    const last = Number(await scripts.drawIds().run(this.connection.client, [keys.sequence, keys.all], [String(count)]));
+    const last = await callScript(this.connection.client, drawIdsScript, { keys: target.keys, count });
     exactSequenceId(this.model.name, last);
     return last - count + 1;
   }
@@ -181,30 +124,15 @@ export class BulkStore {
    * (the model's bound copy) when only index entries are beside them, else remove-many.lua with the model
    * table (for a `memo` removal it gathers the deletes per key as well). Resolves to one outcome per id.
    */
-  async remove(target: BulkTarget, ids: readonly string[], removal: Removal): Promise<RemoveOutcome[]> {
-    const { keys } = target;
+  async remove({ keys }: BulkTarget, ids: readonly string[], removal: Removal): Promise<RemoveOutcome[]> {
     const client = this.connection.client;
-    if (removal.kind === 'plain') return this.removePlain(target, ids);
-    if (removal.kind === 'indexed') {
-      const replies = await indexedRemovalManyScript(this.model.indexes).run(client, [keys.all, keys.base], ids);
-      return (replies as unknown[]).map(existedOf);
+    switch (removal.kind) {
+      case 'plain':
+        return callScript(client, removePlainScript, { keys, expirable: this.model.expirable, ids });
+      case 'indexed':
+        return callScript(client, removeIndexedManyScript, { keys, ids, indexes: this.model.indexes });
+      default:
+        return callScript(client, removeManyScript, { keys, ids, table: removal.args });
     }
-    const replies = await scripts.removeMany().run(client, [keys.all, keys.base], [String(ids.length), ...ids, ...removal.args]);
-    return (replies as unknown[]).map(removeOutcomeOf);
   }
-
-  private removePlain({ keys }: BulkTarget, ids: readonly string[]): Promise<RemoveOutcome[]> {
-    return removePlain(this.connection.client, keys, this.model.expirable, ids);
-  }
-}
-
-/** One entry of save-many.lua's or update-many.lua's reply, read as save.lua's reply is by ObjectStore. */
-function outcomeOf(reply: unknown): SaveOutcome {
-  if (reply === null || reply === undefined) return { missing: true };
-  if (Array.isArray(reply)) {
-    if (reply[0] === 'stale') return { stale: true };
-    if (reply[0] === 'relation') return { missingParent: String(reply[1]) };
-    return { uniqueTaken: String(reply[1]) };
-  }
-  return { id: String(reply) };
 }

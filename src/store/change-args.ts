@@ -8,7 +8,12 @@ import type { ParentChecks } from './outcomes';
  * set; m, then m fields to remove; k, then the specs of `indexes` (the indexes to move); p, then the pairs
  * (foreign key field, parent object key prefix) of the foreign keys the change sets, each to be checked.
  */
-export function pushChangeArgs(args: string[], changes: ChangeSet, indexes: readonly IndexDescriptor[], parents: ParentChecks): void {
+export function pushChangeArgs(
+  args: Array<string | Buffer>,
+  changes: ChangeSet,
+  indexes: readonly IndexDescriptor[],
+  parents: ParentChecks,
+): void {
   args.push(String(changes.set.size));
   for (const [field, value] of changes.set) args.push(field, value);
   args.push(String(changes.removed.length), ...changes.removed);

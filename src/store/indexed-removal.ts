@@ -1,5 +1,4 @@
 import { IndexDescriptor } from '../model/index-descriptor';
-import type { Removal } from './outcomes';
 import { BoundScript, boundScript } from './bound-script';
 import { Script } from './script';
 import { templates } from './scripts';
@@ -35,16 +34,6 @@ export function indexedRemovalManyScript(indexes: readonly IndexDescriptor[]): B
 /** remove-memo.lua bound to a model's indexes: remove() of a model whose objects may keep a memo, same SPEC. */
 export function memoRemovalScript(indexes: readonly IndexDescriptor[]): BoundScript {
   return bound(memo, templates.removeMemo(), indexes);
-}
-
-/** The removals remove() sends to a script bound to the model's indexes. */
-export type BoundRemoval = Extract<Removal, { kind: 'indexed' | 'memo' }>;
-
-export const isBoundRemoval = (removal: Removal): removal is BoundRemoval => removal.kind === 'indexed' || removal.kind === 'memo';
-
-/** The bound script remove() runs for a removal of kind `indexed` or `memo`. */
-export function boundRemovalScript(indexes: readonly IndexDescriptor[], removal: BoundRemoval): BoundScript {
-  return removal.kind === 'indexed' ? indexedRemovalScript(indexes) : memoRemovalScript(indexes);
 }
 
 function bound(

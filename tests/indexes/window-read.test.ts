@@ -4,8 +4,9 @@ import { descriptorOf } from '../../src/model/model-registry';
 import { luaSource } from '../../src/store/lua-source';
 import { scripts } from '../../src/store/scripts';
 import { QueryRunner } from '../../src/query/query-runner';
-import { sortRowsById } from '../../src/query/id-order';
-import { loadWindow, plainLoadWindow, sortedIdList, windowScript } from '../../src/query/window-read';
+import { sortRowsById } from '../../src/store/id-order';
+import { loadWindow, plainLoadWindow } from '../../src/query/window-read';
+import { sortedIdList } from '../../src/store/lua/window';
 import { expectIndexesConsistent, temporaryKeys } from '../support/index-consistency';
 import { expectedIds, Row } from '../support/query-oracle';
 import { RawClient, useTestRedis } from '../support/test-redis';
@@ -120,7 +121,7 @@ async function scriptsRun(run: () => Promise<unknown>): Promise<string[]> {
     monitor.destroy();
   }
   const names = new Map([
-    [windowScript().name, 'window.lua'],
+    [scripts.window().name, 'window.lua'],
     [scripts.query().name, 'query.lua'],
   ]);
   // FCALL and FCALL_RO name the function; SORT_RO sent by the client itself (not from a function: those lines
@@ -488,7 +489,7 @@ describe('putting ids in order in the client', () => {
 describe('window.lua', () => {
   it('is the file the query runner loads, with a header naming its keys and arguments', () => {
     const source = luaSource('lua/window.lua');
-    expect(windowScript().script).toBe('window');
+    expect(scripts.window().script).toBe('window');
     expect(source).toMatch(/^-- window\.lua: /);
     expect(source).toMatch(/-- KEYS\[1\]/);
     expect(source).toMatch(/-- ARGV\[1\]/);

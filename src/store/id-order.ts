@@ -1,21 +1,3 @@
-import { PageRequest, QueryPlan, sortedByClient } from './query-plan';
-
-/**
- * A query.lua reply put in id order when the script left that to the client (see sortedByClient): the ids of
- * an 'ids' reply, or the objects of a 'load' reply (groups of `stride` values: n HMGET values, or id and
- * HGETALL list). Sequence ids, so numeric order; any other reply is returned as it is.
- */
-export function inIdOrder(
-  mode: 'ids' | 'load' | 'count',
-  numericIds: boolean,
-  plan: QueryPlan,
-  page: PageRequest,
-  reply: unknown,
-): unknown {
-  if (!sortedByClient(mode, numericIds, plan, page) || !Array.isArray(reply)) return reply;
-  return sortRowsById(reply, mode === 'ids' ? 1 : (plan.loadFields?.length ?? 2));
-}
-
 /** Ids below 2^32 packed with their row (below 2^21) into one exact double: id * 2^21 + row. */
 const ROW_BITS = 2 ** 21;
 const PACKED_ID_LIMIT = 2 ** 32;

@@ -1,0 +1,25 @@
+/**
+ * A query compiled for query.lua (see its header for the instruction set): plain data, planned by src/query and
+ * sent by lua/query.ts.
+ */
+export type ScriptArg = string | Buffer;
+
+export type PlanOrder =
+  { readonly kind: 'id' } | { readonly kind: 'score' | 'lex'; readonly key: string; readonly field: string; readonly desc: boolean };
+
+export interface QueryPlan {
+  /** Instructions leaving the matching ids on the stack; empty: every object. */
+  readonly program: readonly ScriptArg[];
+  readonly order: PlanOrder;
+  /** Set when the page is read straight from a window of the order's index (no temporary keys). */
+  readonly window?: { readonly min: ScriptArg; readonly max: ScriptArg };
+  /** The hash fields a load reads (HMGET), `#id` first; undefined: every field (HGETALL). See loaded-fields.ts. */
+  readonly loadFields?: readonly string[];
+}
+
+export interface PageRequest {
+  readonly offset: number;
+  /** -1: no limit. */
+  readonly limit: number;
+  readonly afterId?: string;
+}
