@@ -76,7 +76,7 @@ export function useTestCluster(options: { connectRecord?: boolean; nodeTimeoutMs
     await context.cluster.connect();
     context.raw = commandsFor(context.cluster) as unknown as RawClient;
     if (options.connectRecord !== false) await connect({ cluster: { rootNodes: context.rootNodes }, prefix: context.prefix });
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await disconnect();
     if (context.cluster?.isOpen) {
