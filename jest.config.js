@@ -1,3 +1,7 @@
+// Under `npm test`, tsc has type-checked every file before jest starts (`npm run typecheck`): the compile-time
+// tests are then compiled alone like the others, not type-checked a second time.
+const typeCheckedFirst = process.env.npm_lifecycle_event === 'test';
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
@@ -9,7 +13,7 @@ module.exports = {
     '/tests/(decorators-standard|types/standard)/.+\\.ts$': '<rootDir>/tests/support/standard-decorators-transform.js',
     // The compile-time tests (what must and must not compile) are type-checked as ts-jest compiles them, so that
     // `npx jest tests/types` alone still fails on a line that compiles where it must not, or the reverse.
-    '/tests/types/.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+    ...(typeCheckedFirst ? {} : { '/tests/types/.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] }),
     // Every other file is compiled alone (tsconfig.jest.json: isolatedModules), about half the suite's time;
     // `npm test` type-checks the whole project with tsc first.
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }],

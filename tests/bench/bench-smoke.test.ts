@@ -36,7 +36,7 @@ beforeAll(async () => {
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const code = await new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 100_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000); // a set amount of work: slower when loaded
     child.once('close', (exitCode) => {
       clearTimeout(timer);
       resolve(exitCode);
@@ -48,7 +48,7 @@ beforeAll(async () => {
     page = readFileSync(join(out, 'benchmarks.md'), 'utf8');
     chart = readFileSync(join(out, 'benchmarks', 'chart.svg'), 'utf8');
   }
-}, 120_000);
+}, 330_000);
 
 afterAll(() => {
   compiled?.remove();

@@ -19,7 +19,7 @@ describe('the code of the guide on a cluster', () => {
       root,
       CLUSTER_PAGES.map((page) => [join(root, 'docs'), page] as const),
     );
-  }, 120_000);
+  }, 300_000);
   afterAll(() => compiled?.remove());
 
   it.each(CLUSTER_PAGES)('%s runs as written on a Redis Cluster, and what it says of its values holds', async (page) => {

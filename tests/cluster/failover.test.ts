@@ -173,4 +173,4 @@ it('loses acknowledged writes without waitReplicas, none with waitReplicas: 1', 
   // With WAIT, they were refused (ReplicationError), as were writes while no replica was back; none acknowledged is lost.
   expect(withWait.lost).toBe(0);
   expect(withWait.refused).toBeGreaterThanOrEqual(WINDOW_WRITES);
-}, 120_000);
+}, 300_000);

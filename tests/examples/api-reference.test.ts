@@ -20,4 +20,4 @@ it('typedoc builds the API reference without a warning: no type left out, nothin
       .filter((line) => /warning|error/i.test(line)),
   ).toEqual([]);
   expect(run.failed).toBe(false);
-}, 120_000);
+}, 300_000);

@@ -48,7 +48,7 @@ describe('the code of the guide', () => {
       raw.destroy();
     }
     throw new Error(`no empty logical database on ${process.env.REDIS_URL} to run the guide's pages in`);
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     compiled?.remove();
@@ -106,6 +106,6 @@ describe('the code of the guide', () => {
       const strays = (await keysOutside(connectedPrefix(program))).map((key) => `${page}: wrote outside its prefix: ${key}`);
       expect([...problems, ...strays]).toEqual([]);
     },
-    90_000,
+    180_000,
   );
 });

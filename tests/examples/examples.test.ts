@@ -215,7 +215,7 @@ describe('npm run demo (examples/all.ts)', () => {
         cwd: join(__dirname, '..', '..'),
         env: { ...process.env, DEMO_PREFIX: base },
         encoding: 'utf8',
-        timeout: 170000,
+        timeout: 290_000,
       },
     );
     expect(result.stderr).not.toMatch(/failed|Error/);
@@ -232,5 +232,5 @@ describe('npm run demo (examples/all.ts)', () => {
       expect(await keysUnder(redis.raw, prefix)).toEqual([]);
       expect(await redis.raw.exists(`${prefix}#models`)).toBe(0);
     }
-  }, 180000);
+  }, 300_000);
 });

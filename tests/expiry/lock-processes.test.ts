@@ -52,7 +52,7 @@ describe('a lock holder killed with SIGKILL', () => {
   beforeAll(async () => {
     boxes = [(await LockBox.create({})).id, (await LockBox.create({})).id];
     const holder = workers.start('hold', { ids: boxes, ttlMs: [ttlMs, shortTtlMs] });
-    next = workers.start('acquire', { id: boxes[0], ttlMs, waitMs: 10_000 });
+    next = workers.start('acquire', { id: boxes[0], ttlMs, waitMs: 60_000 });
     await Promise.all([holder.ready, next.ready]);
     holder.go();
     locked = Number((await holder.waitForLine('locked '))?.slice(7));

@@ -23,7 +23,7 @@ beforeAll(async () => {
       }),
     );
   }
-}, 120_000);
+}, 300_000);
 
 it(`checks ${COUNT} objects holding at most batchSize of them at once`, async () => {
   const result = await IcBulk.check({ batchSize: 200 });
@@ -31,7 +31,7 @@ it(`checks ${COUNT} objects holding at most batchSize of them at once`, async ()
   expect(result.objects).toBe(COUNT);
   expect(result.largestBatch).toBeLessThanOrEqual(200);
   expect(result.largestBatch).toBeGreaterThan(0);
-}, 120_000);
+}, 300_000);
 
 it('finds and repairs a few damaged entries among them', async () => {
   const base = `${redis.prefix}:{IcBulk}`;
@@ -47,7 +47,7 @@ it('finds and repairs a few damaged entries among them', async () => {
   const repaired = await IcBulk.repair({ batchSize: 300 });
   expect(repaired.fixed).toHaveLength(3);
   expect((await IcBulk.check({ batchSize: 1000 })).ok).toBe(true);
-}, 120_000);
+}, 300_000);
 
 it('rejects a batch size that is not a positive integer', async () => {
   await expect(IcBulk.check({ batchSize: 0 })).rejects.toThrow(ArgumentError);

@@ -21,7 +21,7 @@ export interface DocPages {
 }
 
 /** How long a page may run: time for its waits (expiry), far less than a forgotten connection keeps it. */
-const PAGE_LIMIT_MS = 45_000;
+const PAGE_LIMIT_MS = 120_000;
 
 /**
  * Compiles the pages (each a directory and a path under it, which names the page in messages) that have

@@ -86,7 +86,7 @@ export function useTestCluster(options: { connectRecord?: boolean; nodeTimeoutMs
           : { cluster: { rootNodes: context.rootNodes }, prefix: context.prefix },
       );
     }
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await disconnect();
     closeApplicationClient(application);

@@ -77,7 +77,7 @@ async function lock(args: Args) {
       await box.save();
     };
     for (; done < ops; done++) {
-      if (inLock) await LockBox.withLock(id, change, { ttlMs: 5000, waitMs: 15_000 });
+      if (inLock) await LockBox.withLock(id, change, { ttlMs: 5000, waitMs: 120_000 });
       else await change(await LockBox.findOrFail(id));
     }
     return done;
