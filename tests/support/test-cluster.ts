@@ -2,7 +2,7 @@ import { createCluster } from 'redis';
 import { connect, disconnect } from '../../src';
 import { commandsFor, scanKeys, unlinkKeys } from './cluster-view';
 import { PrivateCluster, startPrivateCluster } from '../../tools/private-cluster';
-import { ApplicationClient, applicationCluster, closeApplicationClient } from './test-client';
+import { ApplicationClient, applicationCluster, closeApplicationClient } from './clients/test-client';
 import { RawClient, uniquePrefix } from './test-redis';
 
 export type RawCluster = ReturnType<typeof createCluster>;

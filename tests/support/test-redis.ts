@@ -3,7 +3,7 @@ import { createClient } from 'redis';
 import { connect, disconnect } from '../../src';
 import { registryKey } from '../../src/schema/schema-registry';
 import { PrivateRedis, startPrivateRedis } from '../../tools/private-redis';
-import { ApplicationClient, applicationRedis, closeApplicationClient } from './test-client';
+import { ApplicationClient, applicationRedis, closeApplicationClient } from './clients/test-client';
 
 export type RawClient = ReturnType<typeof createClient>;
 

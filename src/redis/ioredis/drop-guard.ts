@@ -19,12 +19,18 @@ export function guardDrops(redis: IoRedis, active: () => boolean): () => void {
     const stream = redis.stream;
     if (!stream || hooked.has(stream)) return;
     hooked.add(stream);
+    let socketError: Error | undefined;
+    stream.prependListener('error', (error: Error) => (socketError = error));
     stream.prependOnceListener('close', () => {
       // not ready: only the connection's handshake was written
       if (!active() || redis.status !== 'ready') return;
+      // the cause: the socket's error (ECONNRESET...), or, for a connection the server closed, the error the client
+      // itself gives the commands of a closed connection
+      const cause = socketError ?? new Error('Connection is closed.');
       redis.flushQueue(
         new OutcomeUnknownError(
-          `the connection to ${addressOf(redis)} closed before the reply: the command may or may not have been applied`,
+          `the connection to ${addressOf(redis)} closed before the reply: the command may or may not have been applied (${cause.message})`,
+          { cause },
         ),
         { offlineQueue: false, commandQueue: true },
       );

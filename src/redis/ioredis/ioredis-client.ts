@@ -28,7 +28,10 @@ interface IoCommon {
 /** A `Redis` client. */
 export interface IoRedis extends IoCommon {
   readonly isCluster: false;
-  readonly stream?: { prependOnceListener(event: 'close', listener: () => void): unknown };
+  readonly stream?: {
+    prependOnceListener(event: 'close', listener: () => void): unknown;
+    prependListener(event: 'error', listener: (error: Error) => void): unknown;
+  };
   readonly options: { host?: string; port?: number; path?: string; autoResendUnfulfilledCommands?: boolean; lazyConnect?: boolean };
   flushQueue(error: Error, options?: { offlineQueue?: boolean; commandQueue?: boolean }): void;
 }

@@ -8,6 +8,7 @@ import { checkIndexConsistency } from '../index-consistency';
 import { AofTarget, aofStepsNaming, describeStep } from './aof-history';
 import { fixAofTail } from './fix-aof-tail';
 import { checkRelations } from '../relation-consistency';
+import { ApplicationClient, applicationRedis, closeApplicationClient } from '../clients/test-client';
 import { RawClient, uniquePrefix } from '../test-redis';
 import { startWorkerProcess, WorkerProcess } from '../worker-processes/spawn-worker';
 import { transpileWorkers, TranspiledWorkers } from '../worker-processes/transpile';
@@ -159,6 +160,7 @@ export class FaultWorld {
   private running: WorkerProcess[] = [];
   private dataDir: string | undefined;
   private library: RawClient | undefined;
+  private application: ApplicationClient | undefined;
   private boardHits = 0;
   checks = 0;
   usedLibraryCheck = false;
@@ -176,7 +178,7 @@ export class FaultWorld {
    * fsynced, when `serverArgs` sets none), connects, creates the board.
    */
   async start(serverArgs: string[] = [], persistent = false): Promise<void> {
-    this.compiled = transpileWorkers(`faults-${this.prefix}`, ['tests/support/fault-workers']);
+    this.compiled = transpileWorkers(`faults-${this.prefix}`, ['tests/support/fault-workers', 'tests/support/clients']);
     if (persistent) this.dataDir = mkdtempSync(join(tmpdir(), 'redis-record-faults-'));
     // an AOF in every scenario, fsynced or not, for the history of a violation (recordHistory)
     const history = serverArgs.includes('--appendonly') ? [] : ['--appendonly', 'yes', '--appendfsync', 'no'];
@@ -186,10 +188,15 @@ export class FaultWorld {
     this.raw = createClient({ url: this.server.url, name: 'fz-test-raw', socket: fast });
     this.raw.on('error', () => undefined);
     await this.raw.connect();
-    this.library = createClient({ url: this.server.url, name: 'fz-test-library', socket: fast });
-    this.library.on('error', () => undefined);
-    await this.library.connect();
-    await connect({ client: this.library, prefix: this.prefix });
+    // the application's client of REDIS_CLIENT's library (clients/test-client.ts), node-redis by default
+    this.application = applicationRedis(this.server.url, { name: 'fz-test-library', quickReconnect: true });
+    if (this.application) await connect({ client: this.application, prefix: this.prefix });
+    else {
+      this.library = createClient({ url: this.server.url, name: 'fz-test-library', socket: fast });
+      this.library.on('error', () => undefined);
+      await this.library.connect();
+      await connect({ client: this.library, prefix: this.prefix });
+    }
     await FzBoard.create({ hits: 0 });
   }
   private serverArgs: string[] = [];
@@ -388,6 +395,7 @@ export class FaultWorld {
     for (const client of [this.raw, this.library]) {
       if (client?.isOpen) await client.close().catch(() => client.destroy());
     }
+    closeApplicationClient(this.application);
     await this.server?.stop();
     if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
     this.compiled?.remove();

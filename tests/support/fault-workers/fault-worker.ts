@@ -18,7 +18,8 @@
  */
 import { writeSync } from 'fs';
 import { createClient } from 'redis';
-import { connect, NotFoundError, RelationError, UniqueConstraintError } from '../../../src';
+import { connect, NotFoundError, RedisRecordError, RelationError, UniqueConstraintError } from '../../../src';
+import { applicationRedis } from '../clients/test-client';
 import { FzBadge, FzBoard, FzNote, FzPost, FzTag, FzUser } from './fault-models';
 import { readUniverse, State, Universe, universeToJson } from './universe';
 
@@ -63,13 +64,17 @@ async function main(): Promise<void> {
   const url = process.env.REDIS_URL!;
   const prefix = process.env.FZ_PREFIX!;
   const w = process.env.FZ_WORKER!;
-  const client = createClient({
-    url,
-    name: process.env.FZ_CLIENT_NAME,
-    socket: { reconnectStrategy: (retries: number) => Math.min(20 * (retries + 1), 200), connectTimeout: 2000 },
-  });
+  // the application's client of REDIS_CLIENT's library (clients/test-client.ts), node-redis by default
+  const given = applicationRedis(url, { name: process.env.FZ_CLIENT_NAME, quickReconnect: true, connectTimeoutMs: 2000 });
+  const client =
+    given ??
+    createClient({
+      url,
+      name: process.env.FZ_CLIENT_NAME,
+      socket: { reconnectStrategy: (retries: number) => Math.min(20 * (retries + 1), 200), connectTimeout: 2000 },
+    });
   client.on('error', () => undefined);
-  await client.connect();
+  if (!given) await (client as ReturnType<typeof createClient>).connect();
   await connect({ client, prefix });
 
   say('ready');
@@ -284,6 +289,9 @@ async function main(): Promise<void> {
         say(`X ${n} ${(error as Error).constructor.name} ${(error as Error).message}`.replace(/\n/g, ' '));
         continue;
       }
+      // whatever the client, what reaches the application is redis-record's own error
+      if (!(error instanceof RedisRecordError))
+        say(`E untyped error: ${(error as Error)?.constructor?.name}: ${String(error)}`.replace(/\n/g, ' '));
       say(
         `F ${n} ${String((error as Error).message)
           .replace(/\n/g, ' ')
@@ -303,7 +311,8 @@ async function main(): Promise<void> {
     }
   }
   say('done');
-  await client.close().catch(() => undefined);
+  if (given) await given.quit().catch(() => undefined);
+  else await (client as ReturnType<typeof createClient>).close().catch(() => undefined);
 }
 
 main().then(

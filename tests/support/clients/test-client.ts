@@ -19,6 +19,7 @@ export function clientKind(): ClientKind {
 /** What the harness needs of an ioredis or iovalkey `Redis` or `Cluster`. */
 export interface ApplicationClient {
   on(event: 'error', listener: (error: Error) => void): unknown;
+  quit(): Promise<unknown>;
   disconnect(): void;
 }
 
@@ -36,12 +37,14 @@ function library(kind: Exclude<ClientKind, 'node-redis'>): IoLibrary {
 export interface ClientOptions {
   readonly name?: string;
   readonly quickReconnect?: boolean;
+  readonly connectTimeoutMs?: number;
 }
 
 function redisOptions(options: ClientOptions): Record<string, unknown> {
   return {
     ...(options.name ? { connectionName: options.name } : {}),
     ...(options.quickReconnect ? { retryStrategy: (times: number) => Math.min(20 * times, 200) } : {}),
+    ...(options.connectTimeoutMs ? { connectTimeout: options.connectTimeoutMs } : {}),
   };
 }
 
