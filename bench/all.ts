@@ -9,7 +9,9 @@
  *   (--n, --bulk, --memory, --sizes 50000,500000 and --reps override the sizes)
  *
  * Workloads: Table I of the ActiveRedis paper sequential and with 50 operations in flight, bulk create, the
- * query workload of bench/query.ts (redis-record, hand-written and nohm), Redis memory per post. Table I and bulk
+ * query workload of bench/query.ts (redis-record, hand-written and nohm), Redis memory per post, and last Redis's
+ * CPU per single-object write against hand-written MULTI/EXEC code (bench/server-cpu.ts, in a process and on a
+ * redis-server of its own; its table is printed, docs/design/server-cpu.md explains it). Table I and bulk
  * create run each library in a process of its own (bench/workloads/table-one-child.ts and writer-child.ts say
  * why); bulk create also times a reference that is not a library (bench/peers/transport-reference.ts): node-redis
  * alone sending saveMany's commands, built chunk by chunk inside the timing as saveMany builds them, which shows
@@ -46,6 +48,7 @@ import { Server } from './workloads/server';
 import { tableOne } from './workloads/table-one';
 import { startTableOne, TableOneProcess } from './workloads/table-one-process';
 import { startWriter, WriterProcess } from './workloads/writer-process';
+import { runServerCpu } from './workloads/server-cpu-process';
 
 const QUICK = option('quick', 'BENCH_QUICK') !== undefined;
 const OUT = option('out', 'BENCH_OUT');
@@ -157,6 +160,8 @@ async function main(): Promise<void> {
     };
     const results: SuiteResults = { ...partial, targets: judgeTargets(partial) };
     write(results);
+    console.log('');
+    await runServerCpu(QUICK ? 300 : 3_000);
   } finally {
     for (const peer of peers) await peer.close();
     await Promise.all([...tableOnePeers, ...writers].map((child) => child.close()));

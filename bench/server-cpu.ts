@@ -20,7 +20,7 @@
 import 'reflect-metadata';
 import { Attr, BaseEntity, connect, disconnect, Index, Model } from '../src';
 import { startPrivateRedis } from '../tools/private-redis';
-import { positiveInteger } from './support/args';
+import { option, positiveInteger } from './support/args';
 import { Client, connectedClient, randomHex, serverName } from './support/bench-redis';
 import { commandTimes, CommandTimes } from './support/call-costs';
 import { check } from './support/measure';
@@ -28,6 +28,17 @@ import { CpuPost, CpuWriter, floorWriter, FLOOR_LIBRARY, handWrittenWriter } fro
 import { printTable } from './support/table';
 
 const N = positiveInteger('n', 'N', 3_000);
+/** `--detail`: each step's commands, calls and usec per operation, on stderr. */
+const DETAIL = option('detail', 'DETAIL') !== undefined;
+
+function log(writer: string, before: CommandTimes, after: CommandTimes): void {
+  const lines = [...after].map(([command, { calls, usec }]) => {
+    const was = before.get(command) ?? { calls: 0, usec: 0 };
+    return [command, (calls - was.calls) / N, (usec - was.usec) / N] as const;
+  });
+  const shown = lines.filter(([command, calls]) => calls > 0 && !command.startsWith('info'));
+  process.stderr.write(`${writer}: ${shown.map(([c, calls, usec]) => `${c} ${calls.toFixed(2)}x ${usec.toFixed(1)}us`).join(', ')}\n`);
+}
 
 @Model({ name: 'CpuPost' })
 class RecordPost extends BaseEntity {
@@ -68,6 +79,7 @@ async function measured(raw: Client, writer: string, step: (i: number) => Promis
   for (let i = 0; i < N; i++) await step(i);
   const wall = Number(process.hrtime.bigint() - began) / 1e3 / N;
   const after = await commandTimes(raw);
+  if (DETAIL) log(writer, before, after);
   return { usec: usecPerOp(before, after, SENT[writer], writer === 'hand-written' ? 'exec' : SENT[writer][0]), wall };
 }
 

@@ -50,4 +50,10 @@ local parentsFrom = delFrom + delCount + 1 + 4 * specCount
 local model = saveContext(KEYS[1], KEYS[2], KEYS[3], ARGV[3], ARGV[4], ARGV[5], ARGV[7], ARGV[8], ARGV[9], ARGV[10])
 local capSpecsAt = parentsFrom + 1 + 2 * tonumber(ARGV[parentsFrom])
 model.capSpecs, model.capFields = readSpecs(capSpecsAt + 1, tonumber(ARGV[capSpecsAt]))
+if ARGV[1] == 'u' then
+  local updated = updateIndexed(model, ARGV[2], setFrom, setCount, delFrom, delCount, specs, fields, parentsFrom)
+  if updated then
+    return updated
+  end
+end
 return saveObject(model, ARGV[1], ARGV[2], ARGV[6], setFrom, setCount, delFrom, delCount, specs, fields, parentsFrom)

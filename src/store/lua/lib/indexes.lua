@@ -187,8 +187,22 @@ local function writeChanges(key, setFrom, setCount, delFrom, delCount)
   end
 end
 
--- Reads `count` specs from ARGV starting at `from`; returns them and the fields their entries depend on.
+-- Spec lists read so far (their ARGV strings joined -> { specs, fields }): a library's top-level locals live from
+-- one call to the next, and a model sends the same few lists again and again. Read-only once made.
+local specLists, specListCount = {}, 0
+local NO_SPECS = { {}, {} }
+
+-- Reads `count` specs from ARGV starting at `from`; returns them and the fields their entries depend on (tables
+-- shared between calls: never changed by a caller).
 local function readSpecs(from, count)
+  if count == 0 then
+    return NO_SPECS[1], NO_SPECS[2]
+  end
+  local text = table.concat(ARGV, '\31', from, from + 4 * count - 1)
+  local known = specLists[text]
+  if known then
+    return known[1], known[2]
+  end
   local specs, fields, seen = {}, {}, {}
   local function need(field)
     if field ~= '' and not seen[field] then
@@ -213,6 +227,10 @@ local function readSpecs(from, count)
       need('#ci:' .. spec.attr)
     end
   end
+  if specListCount >= 1000 then
+    specLists, specListCount = {}, 0
+  end
+  specLists[text], specListCount = { specs, fields }, specListCount + 1
   return specs, fields
 end
 

@@ -22,28 +22,6 @@
 -- entry and every index and unique entry change together (invariants 1 to 5), computed from the values stored
 -- before and after the write. A capped model is trimmed back to its top objects before it returns.
 
--- The model-wide part of save.lua's ARGV, read once per script call: ttl, memo, version, cap and id form.
-local function saveContext(sequence, all, base, ttl, keepMemo, versionField, capKey, capKeep, capOrder, idForm)
-  local stride, shard = string.match(idForm, '^(%d+):(%d+)$')
-  return {
-    sequence = sequence,
-    all = all,
-    base = base,
-    ttl = tonumber(ttl),
-    keepMemo = keepMemo == '1' or keepMemo == 'E',
-    expirable = keepMemo == 'e' or keepMemo == 'E',
-    -- an update's: false when the model's objects never get a time to live ('0', '1')
-    mayExpire = keepMemo ~= '0' and keepMemo ~= '1',
-    versionField = versionField,
-    capKey = capKey,
-    capKeep = tonumber(capKeep),
-    capKeepLowest = capOrder == 'asc',
-    numeric = idForm ~= '0',
-    stride = stride,
-    shard = shard,
-  }
-end
-
 -- The id of the `drawn`-th value of the sequence: the value itself, or for shard s of a model sharded n ways
 -- (drawn - 1) * n + s + 1, so that shards draw distinct ids and an id names its shard ((id - 1) mod n).
 local function sequenceId(model, drawn)
@@ -61,15 +39,6 @@ local function drawSequenceId(model)
     redis.call('DECR', model.sequence)
   end
   return sequenceId(model, drawn)
-end
-
--- field -> value of the n pairs at ARGV[setFrom ..]: what the save writes.
-local function writtenValues(setFrom, setCount)
-  local written = {}
-  for i = 0, setCount - 1 do
-    written[ARGV[setFrom + 2 * i]] = ARGV[setFrom + 2 * i + 1]
-  end
-  return written
 end
 
 -- nil when the object may take the unique values and parents it writes, else the refusal: {'unique',
@@ -100,22 +69,6 @@ local function claimRefusal(base, id, written, specs, parentsFrom, claimed)
     end
   end
   return nil
-end
-
--- field -> value of the object after the change, for the fields in `before` (its values before: readValues):
--- `written` (writtenValues) set, then the m fields at ARGV[delFrom ..] removed, as writeChanges does.
-local function valuesAfter(before, written, delFrom, delCount)
-  local after = {}
-  for field, value in pairs(before) do
-    after[field] = value
-  end
-  for field, value in pairs(written) do
-    after[field] = value
-  end
-  for i = 0, delCount - 1 do
-    after[ARGV[delFrom + i]] = false
-  end
-  return after
 end
 
 -- The part of expectSaveTypes' checks that is a create's own: the key of each entry the new object adds, given its
@@ -178,11 +131,13 @@ local function expectSaveTypes(model, mode, id, setFrom, setCount, delFrom, delC
   for _, spec in ipairs(specs) do
     if mode == 'c' or not sameEntry(spec, before, after) then
       moved = true
-      for _, values in ipairs({ before, after }) do
-        local kind, key = entryOf(base, spec, values, id)
-        if kind then
-          expectType(key, entryKeyType(kind), seen)
-        end
+      local kind, key = entryOf(base, spec, before, id)
+      if kind then
+        expectType(key, entryKeyType(kind), seen)
+      end
+      kind, key = entryOf(base, spec, after, id)
+      if kind then
+        expectType(key, entryKeyType(kind), seen)
       end
     elseif isUnique(spec) then
       -- an unchanged unique value that the save writes again is still read (claimRefusal)
@@ -191,10 +146,19 @@ local function expectSaveTypes(model, mode, id, setFrom, setCount, delFrom, delC
       end
     end
   end
+  -- the memo's type, kept: it also tells the save whether the memo exists (no EXISTS asked again)
+  local memoFound = nil
   if mode == 'u' and moved then
-    expectType(base .. ':memo:' .. id, 'hash', seen)
+    local memo = base .. ':memo:' .. id
+    if not (seen and seen[memo]) then
+      memoFound = redis.call('TYPE', memo).ok
+      refuseOtherType(memo, 'hash', memoFound)
+      if seen then
+        seen[memo] = true
+      end
+    end
   end
-  return before, written
+  return before, written, after, memoFound
 end
 
 -- mode 'c' | 'u'; id ('' on create takes the next sequence value); readVersion (update only); the ARGV
@@ -202,14 +166,25 @@ end
 -- `checked`: the caller ran expectSaveTypes for this object (and every object of its call) already.
 local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFrom, delCount, specs, fields, parentsFrom, checked)
   local all, base = model.all, model.base
-  -- an update's values before it, as the check read them (nil: read them below)
-  local read = nil
+  -- what the check read and computed (nil: read them below): an update's values before and after it, the
+  -- written values, and the memo's type when entries move
+  local read, written, computed, memoFound = nil, nil, nil, nil
   if not checked then
-    read = expectSaveTypes(model, mode, id, setFrom, setCount, delFrom, delCount, specs, fields, nil)
+    read, written, computed, memoFound = expectSaveTypes(model, mode, id, setFrom, setCount, delFrom, delCount, specs, fields, {})
   end
   if mode == 'u' then
-    -- A live object's hash exists (it always holds #id); one still in `all` without it has expired.
-    if redis.call('EXISTS', base .. ':obj:' .. id) == 0 then
+    -- A live object's hash exists (it always holds #id); one still in `all` without it has expired. A stored
+    -- value the check read shows it exists (the read refused a key of another type) without an EXISTS.
+    local stored = false
+    if read then
+      for _, value in pairs(read) do
+        if value then
+          stored = true
+          break
+        end
+      end
+    end
+    if not stored and redis.call('EXISTS', base .. ':obj:' .. id) == 0 then
       if callOfType('zset', 'ZSCORE', all, id) then
         -- expired: swept, unless a key of another type keeps it (left to check() and repair())
         purgeObject(base, all, id, nil, nil, true)
@@ -224,7 +199,7 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
     return false
   end
 
-  local written = writtenValues(setFrom, setCount)
+  written = written or writtenValues(setFrom, setCount)
   local refusal = claimRefusal(base, id, written, specs, parentsFrom, nil)
   if refusal then
     return refusal
@@ -240,7 +215,12 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
   if mode == 'u' then
     -- nothing was written since the check read them
     before = read or readValues(key, fields)
-    memo = #specs > 0 and memoOf(base, id, model.mayExpire) or nil
+    if not read then
+      memo = #specs > 0 and memoOf(base, id, model.mayExpire) or nil
+    elseif memoFound ~= 'hash' and not (memoFound and model.mayExpire and redis.call('ZSCORE', base .. ':exp', id)) then
+      -- as memoOf, from the type the check found (nil: no entry moves, so the memo is not touched)
+      memo = nil
+    end
     writeChanges(key, setFrom, setCount, delFrom, delCount)
   else
     -- A hash or memo already under the id (another program's, or under a sequence set back) is replaced, not
@@ -263,12 +243,26 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
     redis.call('ZADD', all, model.numeric and id or 0, id)
   end
 
-  local after = #specs > 0 and readValues(key, fields) or before
+  -- the values after the write: as the check computed them for an update, the written ones for a create
+  -- without removed fields (its hash holds exactly those and #id), else read back
+  local after = before
+  if #specs > 0 then
+    if mode == 'u' and computed then
+      after = computed
+    elseif mode == 'c' and delCount == 0 then
+      after = written
+    else
+      after = readValues(key, fields)
+    end
+  end
   for _, spec in ipairs(specs) do
     if mode == 'c' then
       addEntry(base, spec, after, id, memo)
     elseif not sameEntry(spec, before, after) then
-      removeEntry(base, spec, before, id, memo)
+      -- an entry sorted by value in the same key keeps its member (the id): ZADD alone moves its score
+      if not (spec.kind == 'Z' and (spec.scope == '' or before[spec.scope] == after[spec.scope])) then
+        removeEntry(base, spec, before, id, memo)
+      end
       addEntry(base, spec, after, id, memo)
     end
   end

@@ -1,0 +1,75 @@
+-- save-context.lua: the model-wide part of a save's arguments (ttl, memo, version, cap and id form) as one table,
+-- made once per model and kept, and an object's written values and values after a change; a library used by
+-- save-object.lua, update-indexed.lua, save.lua, save-many.lua and update-many.lua.
+-- KEYS/ARGV: none of its own: the values and ARGV positions are the caller's.
+-- Guarantees: the table a call gets holds exactly the values it gave (each compared, not only their join).
+
+-- Contexts made so far (their values joined -> context): a model sends the same ones again and again, and a
+-- library's top-level locals live from one call to the next. Callers change only capSpecs and capFields, which
+-- are the same for every call of a model.
+local contexts, contextCount = {}, 0
+
+-- The model-wide part of save.lua's ARGV, read once per script call: ttl, memo, version, cap and id form.
+local function saveContext(sequence, all, base, ttl, keepMemo, versionField, capKey, capKeep, capOrder, idForm)
+  local text = sequence .. '\31' .. all .. '\31' .. base .. '\31' .. ttl .. '\31' .. keepMemo .. '\31' .. versionField
+    .. '\31' .. capKey .. '\31' .. capKeep .. '\31' .. capOrder .. '\31' .. idForm
+  local known = contexts[text]
+  -- every value compared too (a key holding the separator could make two joins alike)
+  if known then
+    local given = known.given
+    if given[1] == sequence and given[2] == all and given[3] == base and given[4] == ttl and given[5] == keepMemo
+      and given[6] == versionField and given[7] == capKey and given[8] == capKeep and given[9] == capOrder
+      and given[10] == idForm then
+      return known
+    end
+  end
+  if contextCount >= 1000 then
+    contexts, contextCount = {}, 0
+  end
+  local stride, shard = string.match(idForm, '^(%d+):(%d+)$')
+  known = {
+    sequence = sequence,
+    all = all,
+    base = base,
+    ttl = tonumber(ttl),
+    keepMemo = keepMemo == '1' or keepMemo == 'E',
+    expirable = keepMemo == 'e' or keepMemo == 'E',
+    -- an update's: false when the model's objects never get a time to live ('0', '1')
+    mayExpire = keepMemo ~= '0' and keepMemo ~= '1',
+    versionField = versionField,
+    capKey = capKey,
+    capKeep = tonumber(capKeep),
+    capKeepLowest = capOrder == 'asc',
+    numeric = idForm ~= '0',
+    stride = stride,
+    shard = shard,
+    given = { sequence, all, base, ttl, keepMemo, versionField, capKey, capKeep, capOrder, idForm },
+  }
+  contexts[text], contextCount = known, contextCount + 1
+  return known
+end
+
+-- field -> value of the n pairs at ARGV[setFrom ..]: what the save writes.
+local function writtenValues(setFrom, setCount)
+  local written = {}
+  for i = 0, setCount - 1 do
+    written[ARGV[setFrom + 2 * i]] = ARGV[setFrom + 2 * i + 1]
+  end
+  return written
+end
+
+-- field -> value of the object after the change, for the fields in `before` (its values before: readValues):
+-- `written` (writtenValues) set, then the m fields at ARGV[delFrom ..] removed, as writeChanges does.
+local function valuesAfter(before, written, delFrom, delCount)
+  local after = {}
+  for field, value in pairs(before) do
+    after[field] = value
+  end
+  for field, value in pairs(written) do
+    after[field] = value
+  end
+  for i = 0, delCount - 1 do
+    after[ARGV[delFrom + i]] = false
+  end
+  return after
+end
