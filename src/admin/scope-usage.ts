@@ -75,10 +75,11 @@ async function shardUsage(scope: ModelScope, indexes: Map<string, { keys: number
           otherBytes += bytes;
           return;
         }
+        const size = await sizeOf(client, key);
         const entry = indexes.get(kind.name)!;
         entry.keys++;
         entry.bytes += bytes;
-        entry.entries += await sizeOf(client, key);
+        entry.entries += size;
       }),
     );
   }

@@ -9,6 +9,7 @@ import { statsCommand } from './commands/stats';
 import { sweepCommand } from './commands/sweep';
 import { CliContext, DEFAULT_PREFIX, DEFAULT_URL, GlobalOptions } from './context';
 import { EXIT_FAILURE, UsageError } from './errors';
+import { packageVersion } from './version';
 import { redactSecrets } from '../admin';
 
 /**
@@ -63,6 +64,9 @@ export function buildProgram(setExit: (code: number) => void, warn: (line: strin
     .option('--prefix <prefix>', 'the prefix given to connect()', DEFAULT_PREFIX)
     .option('--json', 'machine-readable output (one JSON document on stdout)', false)
     .option('--tenant <tenant>', 'work on one tenant only (default: outside tenants and every tenant found)')
+    .version(packageVersion(), '-V, --version', 'print the version of redis-record')
+    // each command's --help lists these options too (set before the commands are made: they inherit it)
+    .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('(run redis-record --help for usage)')
     .exitOverride();
 
@@ -150,7 +154,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return code;
   } catch (error) {
     if (error instanceof CommanderError) {
-      // --help ends with exit code 0 (the tool has no --version); every other parse error is a usage error.
+      // --help and --version end with exit code 0; every other parse error is a usage error.
       return error.exitCode === 0 ? 0 : EXIT_FAILURE;
     }
     if (error instanceof UsageError) say(`redis-record: ${error.message}`);

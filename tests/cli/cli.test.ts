@@ -2,7 +2,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { createClient } from 'redis';
 import { Attr, BaseEntity, Index, ManyToMany, Model, SortableString, Unique } from '../../src';
-import { redactSecrets, redactUrl } from '../../src/redis/redact-url';
+import { redactSecrets, redactUrl } from '../../src/admin';
 import { startPrivateRedis } from '../../tools/private-redis';
 import { keysUnder, useTestRedis } from '../support/test-redis';
 import { useCli } from './run-cli';
@@ -363,6 +363,47 @@ describe('sweep', () => {
   });
 });
 
+describe('a prefix with no stored model', () => {
+  it('is an error, exit 2, that lists the prefixes holding models', async () => {
+    const { code, stdout, stderr } = await cli.run(['check', '--prefix', `${redis.prefix}-typo`]);
+    expect(code).toBe(2);
+    expect(stdout).toBe(''); // no empty table, no "ok: no violations"
+    const line = /^redis-record: no model is stored under prefix "([^"]+)" \(prefixes with stored models: (.+)\)$/m.exec(stderr);
+    expect(line?.[1]).toBe(`${redis.prefix}-typo`);
+    expect(line?.[2].split(', ')).toContain(redis.prefix);
+  });
+
+  it('fails every command, models and --json included', async () => {
+    for (const args of [['models'], ['models', '--json'], ['sweep'], ['stats', 'CliUser']]) {
+      const { code, stdout, stderr } = await cli.run([...args, '--prefix', `${redis.prefix}-typo`]);
+      expect([args, code, stdout]).toEqual([args, 2, '']);
+      expect(stderr).toContain(`no model is stored under prefix "${redis.prefix}-typo"`);
+    }
+  });
+});
+
+describe('--version and --help', () => {
+  it('--version prints the version of the package', async () => {
+    const { version } = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
+    const { code, stdout } = await cli.run(['--version'], { url: null });
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe(version);
+  });
+
+  it.each([['models'], ['stats'], ['show'], ['check'], ['repair'], ['reindex'], ['sweep']])(
+    "%s --help lists the global options with the command's own",
+    async (command) => {
+      const { code, stdout } = await cli.run([command, '--help'], { url: null });
+      expect(code).toBe(0);
+      expect(stdout).toMatch(new RegExp(`^Usage: redis-record ${command} `));
+      const global = stdout.slice(stdout.indexOf('Global Options:'));
+      for (const option of ['--url <url>', '--cluster <nodes>', '--prefix <prefix>', '--json', '--tenant <tenant>', '--version']) {
+        expect(global).toContain(option);
+      }
+    },
+  );
+});
+
 describe('usage errors and failures', () => {
   it.each([
     [['bogus']],
@@ -398,11 +439,13 @@ describe('a password-protected Redis', () => {
   afterAll(() => server.stop());
 
   it('works with the password in the URL', async () => {
-    const { code, stdout } = await cli.run(['models', '--prefix', 'none'], { url: `redis://:s3cret@127.0.0.1:${server.port}` });
-    expect(code).toBe(0);
-    expect(stdout).toContain('no model is stored');
+    // the server holds no model: past the password, the command says so (exit 2), naming no prefix
+    const { code, stderr } = await cli.run(['models', '--prefix', 'none'], { url: `redis://:s3cret@127.0.0.1:${server.port}` });
+    expect(code).toBe(2);
+    expect(stderr).toContain('no model is stored under prefix "none" (no prefix on this server has one');
     const user = await cli.run(['check', '--prefix', 'none'], { url: `redis://default:s3cret@127.0.0.1:${server.port}` });
-    expect(user.code).toBe(0);
+    expect(user.code).toBe(2);
+    expect(user.stderr).toContain('no model is stored under prefix "none"');
   });
 
   it('fails with exit code 2 on a wrong password, without printing it', async () => {

@@ -1,3 +1,4 @@
+import calculateSlot from 'cluster-key-slot';
 import { Attr, BaseEntity, Index, Model, SortableString, Unique } from '../../src';
 import { useCli } from '../cli/run-cli';
 import { clusterKeysUnder, useTestCluster } from '../support/test-cluster';
@@ -94,4 +95,26 @@ it('reports usage errors and an unreachable cluster with exit code 2, the passwo
   expect(down.code).toBe(2);
   expect(down.stderr).toMatch(/cannot connect to the Redis Cluster/);
   expect(down.stderr).not.toContain('pw-S3cret');
+});
+
+it('refuses a prefix with no stored model, listing the prefixes found on every master', async () => {
+  // registries of other prefixes, one on each master
+  const byMaster = new Map<string, string>();
+  for (let i = 0; byMaster.size < cluster.cluster.masters.length && i < 1000; i++) {
+    const prefix = `${cluster.prefix}-p${i}`;
+    const master = cluster.cluster.getSlotMaster(calculateSlot(`${prefix}#models`));
+    if (!byMaster.has(master.address)) byMaster.set(master.address, prefix);
+  }
+  const others = [...byMaster.values()];
+  expect(others).toHaveLength(cluster.cluster.masters.length);
+  await Promise.all(others.map((prefix) => cluster.cluster.hSet(`${prefix}#models`, 'Gone', '{}')));
+  try {
+    const { code, stdout, stderr } = await cli.run(['check', '--cluster', nodes(), '--prefix', `${cluster.prefix}-typo`], { url: null });
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    const listed = /prefixes with stored models: (.+)\)$/m.exec(stderr)?.[1].split(', ');
+    expect(listed).toEqual(expect.arrayContaining([cluster.prefix, ...others]));
+  } finally {
+    await Promise.all(others.map((prefix) => cluster.cluster.del(`${prefix}#models`)));
+  }
 });
