@@ -49,6 +49,7 @@ export {
   ReplicationError,
   CrossSlotError,
   WrongTypeError,
+  RemovedEntityError,
 } from './errors/errors';
 export { CommandError, OutcomeUnknownError, TransactionError } from './errors/command-errors';
 export type { AttributeFailure } from './errors/attribute-failure';
@@ -66,6 +67,7 @@ export type {
   FindManyOptions,
   RemoveManyOptions,
   RemoveManyResult,
+  RemoveByOptions,
   RemoveManyFailure,
 } from './types/bulk-types';
 export type {

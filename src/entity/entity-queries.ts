@@ -1,8 +1,14 @@
 import { activeConnection } from '../redis/connection';
-import { QueryError } from '../errors/errors';
+import { ArgumentError, QueryError } from '../errors/errors';
+import { asRejection } from '../errors/as-rejection';
+import { firstGiven } from '../errors/no-arguments';
+import { afterSchema, schemaPending } from '../schema/first-use';
+import { describeValue } from '../util/describe-value';
+import { failingIterator } from '../util/failing-iterator';
+import { activeStore } from './active-store';
 import { descriptorOf } from '../model/model-registry';
 import { QueryRunner } from '../query/query-runner';
-import type { FindIdsOptions, FindOptions, IterateOptions, Where } from '../types/where-types';
+import type { FindIdsOptions, FindOneOptions, FindOptions, IterateOptions, Where } from '../types/where-types';
 import type { EntityClass, Persisted } from '../types/entity-types';
 import type { StatefulEntity } from './entity-state';
 import { materializeAll } from './materialize';
@@ -14,6 +20,7 @@ function runnerOf(ctor: Function) {
   return { model, runner: new QueryRunner(model, activeConnection()) };
 }
 
+/** findBy(): the matches, read and built in one script call per shard, then their parents with `include`. */
 export async function findBy<T extends StatefulEntity>(
   ctor: EntityClass<T>,
   where: Where<T> | undefined,
@@ -28,6 +35,7 @@ export async function findBy<T extends StatefulEntity>(
   return entities;
 }
 
+/** findIds(): the matches' ids alone. */
 export async function findIds<T extends StatefulEntity>(
   ctor: EntityClass<T>,
   where: Where<T> | undefined,
@@ -38,9 +46,63 @@ export async function findIds<T extends StatefulEntity>(
   return runner.ids(runner.plan(where, options.orderBy), runner.page(options));
 }
 
+/** The number of matches, counted inside Redis. */
 export async function countWhere<T extends StatefulEntity>(ctor: EntityClass<T>, where: Where<T>): Promise<number> {
   const { runner } = runnerOf(ctor);
   return runner.count(runner.plan(where));
+}
+
+/**
+ * count(): the number of objects (ZCARD of `all`), or of those matching `where`. It takes no options: a second
+ * argument (`{ limit }`, say, from a caller without types) is an ArgumentError rather than a count of something
+ * else than what was asked. Not async: a bare count is then the ZCARD's promise itself; errors still come as
+ * rejections.
+ */
+export function countEntities<T extends StatefulEntity>(
+  ctor: EntityClass<T>,
+  where: Where<T> | undefined,
+  given: ArrayLike<unknown>,
+): Promise<number> {
+  const extra = firstGiven(given, 1);
+  return asRejection(() => {
+    const model = descriptorOf(ctor);
+    if (extra !== undefined) {
+      throw new ArgumentError(`${model.name}.count takes a where alone, it has no options; got ${describeValue(extra)}`);
+    }
+    return afterSchema(model, () => (where === undefined ? activeStore(model).count() : countWhere(ctor, where)));
+  });
+}
+
+/** findOneBy(): the first match, or null. */
+export async function findOneBy<T extends StatefulEntity>(
+  ctor: EntityClass<T>,
+  where: Where<T>,
+  options: FindOneOptions<T> | undefined,
+): Promise<Persisted<T> | null> {
+  const [first] = await afterSchema(descriptorOf(ctor), () => findBy(ctor, where, { ...queryOptions('findOneBy', options), limit: 1 }));
+  return first ?? null;
+}
+
+/**
+ * iterate(): every match after the model's schema is known. Bad input (a where, options, a class that is no
+ * model) fails the first next(), never the call.
+ */
+export function iterateEntities<T extends StatefulEntity>(
+  ctor: EntityClass<T>,
+  where: Where<T> | undefined,
+  options: IterateOptions | undefined,
+): AsyncGenerator<Persisted<T>> {
+  let pending: Promise<void> | undefined;
+  try {
+    pending = schemaPending(descriptorOf(ctor));
+  } catch (error) {
+    return failingIterator(error);
+  }
+  if (!pending) return iterate(ctor, where, options);
+  return (async function* () {
+    await pending;
+    yield* iterate(ctor, where, options);
+  })();
 }
 
 /** Every match in id order, `batchSize` per round trip, resuming after the last id seen (not by offset). */

@@ -1,4 +1,4 @@
-import { ArgumentError, RedisRecordError } from '../errors/errors';
+import { ArgumentError, RedisRecordError, RemovedEntityError } from '../errors/errors';
 import { describeValue } from '../util/describe-value';
 import type { ModelDescriptor } from '../model/model-descriptor';
 import { EncodedFields } from '../mapper/encoded-fields';
@@ -66,9 +66,32 @@ export function stateOf(entity: object): EntityState {
   return readState(entity as StatefulEntity);
 }
 
-/** The id of an instance (undefined until it is saved): one function for every instance's relation handles. */
+/**
+ * Instances removed through remove(), removeMany() or removeBy(). They keep their id, as ActiveRecord's do; a
+ * removed instance is never stored again (a save is refused), so the mark is for good. A set apart from the
+ * state, since removals are rare and every state would otherwise carry the flag.
+ */
+const removedInstances = new WeakSet<object>();
+
+/** Marks the instance removed: it keeps its id, isPersisted() is false and isRemoved() true. */
+export function markRemoved(entity: object): void {
+  const state = stateOf(entity);
+  state.stored = undefined;
+  removedInstances.add(entity);
+}
+
+/** Whether the instance was removed through remove(), removeMany() or removeBy(). */
+export function isRemovedInstance(entity: object): boolean {
+  return removedInstances.has(entity);
+}
+
+/**
+ * The id of a stored instance, for its relation handles: undefined until it is saved, and once it is removed
+ * (a removed instance keeps its id, but names no object a relation could point at).
+ */
 export function idOf(entity: object): string | undefined {
-  return readState(entity as StatefulEntity).id;
+  const state = readState(entity as StatefulEntity);
+  return state.stored === undefined && removedInstances.has(entity) ? undefined : state.id;
 }
 
 /**
@@ -143,7 +166,16 @@ export class StateClaims {
 export function requireId(model: ModelDescriptor, entity: object): string {
   const state = stateOf(entity);
   if (state.stored === undefined || state.id === undefined) {
-    throw new RedisRecordError(`${model.name}: this instance is not saved`);
+    const removed = removedInstances.has(entity) ? ` (it was removed: ${model.name} ${JSON.stringify(state.id)})` : '';
+    throw new RedisRecordError(`${model.name}: this instance is not saved${removed}`);
   }
   return state.id;
+}
+
+/**
+ * Refuses to save a removed instance (RemovedEntityError), before anything runs: it keeps the id of an object
+ * that is gone, and saving it again would either revive that id or store a copy under a new one.
+ */
+export function refuseRemoved(model: ModelDescriptor, entity: object): void {
+  if (removedInstances.has(entity)) throw new RemovedEntityError(model.name, stateOf(entity).id!);
 }

@@ -1,4 +1,4 @@
-import type { FindManyOptions, RemoveManyOptions, SaveManyOptions } from '../types/bulk-types';
+import type { FindManyOptions, RemoveByOptions, RemoveManyOptions, SaveManyOptions } from '../types/bulk-types';
 import type { SaveOptions } from '../types/entity-types';
 import type { LockOptions } from './locking';
 
@@ -9,5 +9,6 @@ import type { LockOptions } from './locking';
 export const SAVE_OPTIONS = ['validate', 'waitReplicas', 'waitTimeoutMs'] as const satisfies ReadonlyArray<keyof SaveOptions>;
 export const SAVE_MANY_OPTIONS = [...SAVE_OPTIONS, 'chunkSize'] as const satisfies ReadonlyArray<keyof SaveManyOptions>;
 export const REMOVE_MANY_OPTIONS = ['chunkSize'] as const satisfies ReadonlyArray<keyof RemoveManyOptions>;
+export const REMOVE_BY_OPTIONS = ['all', 'batchSize'] as const satisfies ReadonlyArray<keyof RemoveByOptions>;
 export const FIND_MANY_OPTIONS = ['chunkSize'] as const satisfies ReadonlyArray<keyof FindManyOptions>;
 export const LOCK_OPTIONS = ['ttlMs', 'waitMs'] as const satisfies ReadonlyArray<keyof LockOptions>;

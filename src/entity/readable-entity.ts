@@ -1,21 +1,13 @@
 import type { InspectOptionsStylized, inspect as Inspect } from 'util';
 import type { ModelDescriptor } from '../model/model-descriptor';
 import { descriptorOf } from '../model/model-registry';
-import { stateOf } from './entity-state';
+import { isRemovedInstance, stateOf } from './entity-state';
 
 /**
  * How an entity shows itself: toJSON's `{ id, ...attributes }`, and what `util.inspect` (and so `console.log`)
  * prints, `Post (persisted) { id: '1', title: 'Hello' }`: the class, whether the instance is new, persisted or
  * removed, its id and its attributes.
  */
-
-/** The ids of instances removed through remove() or removeMany(), which clear the instance's id. */
-const removedIds = new WeakMap<object, string>();
-
-/** Remembers that `entity` was removed, and its id then: inspect shows it as removed, with that id. */
-export function noteRemoved(entity: object, id: string): void {
-  removedIds.set(entity, id);
-}
 
 /** `{ id, ...attributes }`; absent attributes are left out. */
 export function entityJSON(model: ModelDescriptor, entity: object, id: string | undefined): Record<string, unknown> {
@@ -45,7 +37,7 @@ export function inspectEntity(entity: object, depth: number, options: InspectOpt
   } catch {
     return `${name} ${inspect({ ...entity }, nested)}`;
   }
-  const removedId = state.stored === undefined ? (state.id ?? removedIds.get(entity)) : undefined;
+  const removedId = state.stored === undefined && isRemovedInstance(entity) ? state.id : undefined;
   const life = state.stored !== undefined ? 'persisted' : removedId !== undefined ? 'removed' : 'new';
   const label = `${name} (${life}${model.tenant === undefined ? '' : `, tenant ${model.tenant}`})`;
   if (depth < 0) return options.stylize(`[${label}]`, 'special');

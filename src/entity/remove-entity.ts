@@ -7,46 +7,34 @@ import { EncodedFields } from '../mapper/encoded-fields';
 import { sameValue, UniqueClaims, uniqueValues } from '../store/unique-claims';
 import { claimsUniques } from './claimed-write';
 import { descriptorOf } from '../model/model-registry';
-import { replicaShortfall } from '../redis/wait-replicas';
+import { replicaShortfalls } from './lifecycle/replica-waits';
+import { afterRemoval, beforeRemoval, hasRemoveSteps } from './lifecycle/remove-lifecycle';
 import { afterSchema } from '../schema/first-use';
-import { requireId, snapshotOf, stateOf } from './entity-state';
-import { hasRemoveHooks, runHooks } from './run-hooks';
-import { noteRemoved } from './readable-entity';
+import { markRemoved, requireId, snapshotOf, stateOf } from './entity-state';
 
 /**
- * remove() of one instance: its hooks (when the model has any), the write, the replicas (when asked), and the
- * instance left unsaved. Rejects, never throws.
+ * remove() of one instance: the remove lifecycle (lifecycle/remove-lifecycle.ts) around the write, when the
+ * model has a step to run; the write alone otherwise. The instance is then removed: it keeps its id. Rejects,
+ * never throws.
  */
 export function removeEntity(entity: object): Promise<void> {
   try {
     const model = descriptorOf(entity.constructor);
     const id = requireId(model, entity);
-    if (model.replicas || hasRemoveHooks(model)) return removeWithHooks(model, entity, id);
-    // nothing to run around the write (no hook, no replica to wait for): the write alone
-    const state = stateOf(entity);
-    return afterSchema(model, () => removeObject(model, id, snapshotOf(state))).then(() => {
-      state.stored = undefined;
-      state.id = undefined;
-      noteRemoved(entity, id);
-    });
+    if (hasRemoveSteps(model)) return removeWithSteps(model, entity, id);
+    return afterSchema(model, () => removeObject(model, id, snapshotOf(stateOf(entity)))).then(() => markRemoved(entity));
   } catch (error) {
     return Promise.reject(error);
   }
 }
 
-/** remove() with its hooks around the write; a replica shortfall is thrown after them (the remove stands). */
-async function removeWithHooks(model: ModelDescriptor, entity: object, id: string): Promise<void> {
-  await runHooks(model, entity, 'beforeRemove');
+/** remove() with its steps around the write; a replica shortfall is thrown after them (the remove stands). */
+async function removeWithSteps(model: ModelDescriptor, entity: object, id: string): Promise<void> {
+  await beforeRemoval(model, entity);
   await afterSchema(model, () => removeObject(model, id, snapshotOf(stateOf(entity))));
-  const shortfall = await replicaShortfall(model, id, 'remove', model.replicas);
-  const state = stateOf(entity);
-  state.stored = undefined;
-  try {
-    await runHooks(model, entity, 'afterRemove');
-  } finally {
-    state.id = undefined;
-    noteRemoved(entity, id);
-  }
+  const shortfalls = await replicaShortfalls(model, new Map([[id, 'remove']]), model.replicas);
+  await afterRemoval(model, entity);
+  const shortfall = shortfalls.get(id);
   if (shortfall) throw shortfall;
 }
 

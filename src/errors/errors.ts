@@ -50,6 +50,22 @@ export class NotFoundError extends RedisRecordError {
   }
 }
 
+/**
+ * A save of an instance that was removed (through `remove()`, `removeMany()` or `removeBy()`). The instance keeps
+ * its id, as ActiveRecord's do, but stands for no object: build a new instance to store the attributes again.
+ * Nothing was written.
+ */
+export class RemovedEntityError extends RedisRecordError {
+  constructor(
+    /** The model's name (`@Model({ name })`, by default the class name). */
+    readonly model: string,
+    /** The id the removed object had. */
+    readonly id: string,
+  ) {
+    super(`${model} ${JSON.stringify(id)} was removed through this instance; build a new instance to store it again`);
+  }
+}
+
 /** An id that is not of the form a model's keys can hold; it could otherwise forge another key. */
 export class InvalidIdError extends RedisRecordError {
   constructor(

@@ -23,8 +23,10 @@ export function relatedId(target: ModelDescriptor, value: unknown, relation: () 
       `${relation()}: expected ${withArticle(target.name)}${scopeOf(target)} or its id, got ${describeObject(value, target)}`,
     );
   }
-  const id = (value as { id?: string }).id;
-  if (id === undefined) throw new RelationError(`${relation()}: the ${target.name} is not saved (or was removed)`);
+  // a removed instance keeps its id, but names no object (BaseEntity.isRemoved)
+  const { id, isRemoved } = value as { id?: string; isRemoved?: () => boolean };
+  if (id === undefined || (typeof isRemoved === 'function' && isRemoved.call(value)))
+    throw new RelationError(`${relation()}: the ${target.name} is not saved (or was removed)`);
   return id;
 }
 

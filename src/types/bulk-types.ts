@@ -63,6 +63,17 @@ export interface RemoveManyFailure {
   readonly removed: boolean;
 }
 
+/** The options of `Model.removeBy` (docs/bulk-operations.md#removing-by-query-removeby). */
+export interface RemoveByOptions {
+  /**
+   * `true` lets an empty where (`{}`) remove every object of the model (in the tenant scope it is called on);
+   * without it an empty where is an ArgumentError, so that a where that came out empty by mistake removes nothing.
+   */
+  all?: boolean;
+  /** Ids found and removed per batch (default 500, 1 to 10,000): what one round trip of the query reads. */
+  batchSize?: number;
+}
+
 /** What `Model.removeMany` resolves to: the ids removed, those with no object, and each failed id with its error. */
 export interface RemoveManyResult {
   /** True when nothing failed (missing ids are not failures: removing what is gone is not an error). */

@@ -1,5 +1,5 @@
 import { format, inspect } from 'util';
-import { Attr, BaseEntity, DynamicAttrs, Index, Model } from '../../src';
+import { Attr, BaseEntity, DynamicAttrs, Index, Model, RemovedEntityError } from '../../src';
 import { useTestRedis } from '../support/test-redis';
 
 /**
@@ -42,7 +42,7 @@ describe('util.inspect of an entity', () => {
     const post = await InspPost.create({ title: 'Gone' });
     const id = post.id;
     await post.remove();
-    expect(post.id).toBeUndefined();
+    expect(post.id).toBe(id); // kept, as ActiveRecord keeps it
     expect(oneLine(post)).toBe(`InspPost (removed) { id: '${id}', title: 'Gone', views: 0, extra: {} }`);
 
     const other = await InspPost.create({ title: 'Gone too' });
@@ -55,11 +55,11 @@ describe('util.inspect of an entity', () => {
     expect(oneLine(other)).toBe(`InspPost (removed) { id: '${otherId}', title: 'Gone too', views: 0, extra: {} }`);
   });
 
-  it('shows a removed instance saved again as persisted, with its new id', async () => {
+  it('shows a removed instance as removed after a save is refused', async () => {
     const post = await InspPost.create({ title: 'Again' });
     await post.remove();
-    await post.save();
-    expect(oneLine(post)).toBe(`InspPost (persisted) { id: '${post.id}', title: 'Again', views: 0, extra: {} }`);
+    await expect(post.save()).rejects.toThrow(RemovedEntityError);
+    expect(oneLine(post)).toBe(`InspPost (removed) { id: '${post.id}', title: 'Again', views: 0, extra: {} }`);
   });
 
   it('names the tenant of a scoped model', async () => {

@@ -158,7 +158,8 @@ describe("onDelete 'cascade'", () => {
     expect(await OdMember.count()).toBe(11);
     const [orgId, teamIds, memberIds] = [gone.org.id, gone.teams.map((t) => t.id!), gone.members.map((m) => m.id!)];
     await gone.org.remove();
-    expect(gone.org.id).toBeUndefined(); // the instance removed
+    expect(gone.org.isRemoved()).toBe(true); // the instance removed, its id kept
+    expect(gone.org.id).toBe(orgId);
     expect(await OdOrg.exists(orgId)).toBe(false);
     expect(await OdTeam.findMany(teamIds)).toEqual([null, null, null]);
     expect((await OdMember.findMany(memberIds)).every((m) => m === null)).toBe(true);

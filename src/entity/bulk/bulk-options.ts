@@ -74,7 +74,7 @@ export const READS_IN_FLIGHT = 2;
 export const REMOVE_CHUNK_SIZE = 500;
 
 /** Above this, one call would keep Redis busy (and every other client waiting) for too long. */
-const MAX_CHUNK_SIZE = 10_000;
+export const MAX_CHUNK_SIZE = 10_000;
 
 /** The chunkSize option, checked: a whole number from 1 to 10,000, or `fallback` when none is given. */
 export function chunkSizeOption(operation: string, value: unknown, fallback: number): number {

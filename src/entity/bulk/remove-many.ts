@@ -20,12 +20,12 @@ import type { StatefulEntity } from '../entity-state';
 import { chunkSizeOption, REMOVE_CHUNK_SIZE } from './bulk-options';
 import { inWindows } from './bulk-windows';
 import { buildStored } from '../materialize';
-import { stateOf } from '../entity-state';
 import { knownOptions } from '../../errors/options-argument';
 import { WrongTypeError } from '../../errors/errors';
 import { REMOVE_MANY_OPTIONS } from '../option-names';
-import { runHooks } from '../run-hooks';
-import { bulkReplicaShortfalls } from './bulk-replicas';
+import { hasRemoveHooks, runHooks } from '../run-hooks';
+import { replicaShortfalls } from '../lifecycle/replica-waits';
+import { afterRemoval, beforeRemoval } from '../lifecycle/remove-lifecycle';
 import { chunkRefusal } from './chunk-refusal';
 
 /** Transactions or script calls awaiting Redis at once. */
@@ -97,7 +97,7 @@ async function removeAll<T extends StatefulEntity>(
   chunkSize: number,
   failed: RemoveManyFailure[],
 ): Promise<{ removed: string[]; missing: string[] }> {
-  const hooked = model.hookMethods('beforeRemove').length > 0 || model.hookMethods('afterRemove').length > 0;
+  const hooked = hasRemoveHooks(model);
   const existed = new Map<Pending, boolean>();
   const fail = (item: Pending, error: unknown, removed = false) =>
     failed.push({ id: item.id, index: item.index, error: asError(error), removed });
@@ -167,7 +167,7 @@ async function removeAll<T extends StatefulEntity>(
   // With the model's waitReplicas: the removals stand; an id whose node fell short is reported removed but failed.
   const written = new Map<string, string>();
   if (model.replicas) for (const item of pending) if (existed.get(item) === true) written.set(item.id, 'remove');
-  const shortfalls = await bulkReplicaShortfalls(model, written, model.replicas);
+  const shortfalls = await replicaShortfalls(model, written, model.replicas);
 
   const removed: string[] = [];
   const missing: string[] = [];
@@ -179,15 +179,11 @@ async function removeAll<T extends StatefulEntity>(
       continue;
     }
     if (item.entity) {
-      const state = stateOf(item.entity);
-      state.stored = undefined;
       try {
-        await runHooks(model, item.entity, 'afterRemove');
+        await afterRemoval(model, item.entity);
       } catch (error) {
         fail(item, error, true);
         continue;
-      } finally {
-        state.id = undefined;
       }
     }
     // as remove() throws a replica shortfall after its AfterRemove hooks
@@ -241,7 +237,7 @@ async function beforeRemove<T extends StatefulEntity>(
   const ready: Pending[] = [];
   for (const item of found) {
     try {
-      await runHooks(model, item.entity!, 'beforeRemove');
+      await beforeRemoval(model, item.entity!);
       ready.push(item);
     } catch (error) {
       fail(item, error);

@@ -6,15 +6,15 @@ import { ModelKeys } from '../../keys/model-keys';
 import { ModelDescriptor } from '../../model/model-descriptor';
 
 /**
- * What save() and remove() do after their write with `waitReplicas`, for the writes of a bulk call: one
- * `WAIT` per key base the call wrote to (the model's, or each shard's of a sharded model), on the node holding
- * it, over the connection the writes went through. A WAIT covers everything that connection wrote before it,
- * so one per node answers for every object of the call. `written` maps each id written to its operation
- * ('create', 'save', 'remove'). Resolves to the ReplicationError of each written id
- * whose node fell short (none when `policy` is undefined or every node has enough replicas): the writes
- * stand, and the bulk call reports those items as written but failed, as save() rejects after its write.
+ * The replica wait of the save and remove lifecycle, after the writes of one call (save(), remove(), or a bulk
+ * call): one `WAIT` per key base the call wrote to (the model's, or each shard's of a sharded model), on the
+ * node holding it, over the connection the writes went through. A WAIT covers everything that connection wrote
+ * before it, so one per node answers for every object of the call. `written` maps each id written to its
+ * operation ('create', 'save', 'remove'). Resolves to the ReplicationError of each written id whose node fell
+ * short (none when `policy` is undefined or every node has enough replicas): the writes stand, the after-hooks
+ * still run, and the error is reported afterwards.
  */
-export async function bulkReplicaShortfalls(
+export async function replicaShortfalls(
   model: ModelDescriptor,
   written: ReadonlyMap<string, string>,
   policy: ReplicaPolicy | undefined,
