@@ -189,6 +189,8 @@ export class FaultWorld {
     this.raw.on('error', () => undefined);
     await this.raw.connect();
     // the application's client of REDIS_CLIENT's library (clients/test-client.ts), node-redis by default
+    // a test that timed out may have closed the world meanwhile: an ioredis client made now would reconnect forever
+    if (this.closed) throw new Error('the fault world was closed while it started');
     this.application = applicationRedis(this.server.url, { name: 'fz-test-library', quickReconnect: true });
     if (this.application) await connect({ client: this.application, prefix: this.prefix });
     else {
@@ -388,7 +390,9 @@ export class FaultWorld {
   }
 
   /** Kills what still runs, closes the clients, stops Redis, removes its data and the compiled workers: also after a failure. */
+  private closed = false;
   async close(): Promise<void> {
+    this.closed = true;
     this.killWorkers();
     await Promise.all([...this.running, ...(this.standby ?? [])].map((w) => w.finished));
     await disconnect().catch(() => undefined);
