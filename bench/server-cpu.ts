@@ -1,7 +1,8 @@
 /**
  * Redis's CPU per single-object write, redis-record against hand-written node-redis code making the same writes
  * (docs/design/server-cpu.md). N objects of a model with two indexed attributes are created, updated (both
- * indexed attributes and one more change) and removed, one awaited after the other, by three writers:
+ * indexed attributes and one more change) and removed, one awaited after the other, by three writers taking
+ * turns every 100 operations (so that the load of a shared machine falls on all three alike):
  *
  * - redis-record: `create`, `save()` of a loaded object, `remove()`: one FCALL each;
  * - hand-written (support/server-cpu-writers.ts): INCR + MULTI/EXEC; HMGET of the old values + MULTI/EXEC;
@@ -11,7 +12,8 @@
  *
  * Redis's own timing (INFO commandstats, read before and after each step) gives the server time per operation:
  * the usec of the commands the client sent (FCALL includes the commands it calls, EXEC those it runs). Also
- * redis-record's sequential latency of create, load (find), update and remove as a ratio to a PING's.
+ * redis-record's sequential latency of create, load (find), update and remove as a ratio to a PING's: each
+ * operation is followed by a PING, and the medians of both are compared.
  *
  *   npx ts-node --transpile-only --project tsconfig.json bench/server-cpu.ts [--n 3000]
  *
@@ -23,18 +25,18 @@ import { startPrivateRedis } from '../tools/private-redis';
 import { option, positiveInteger } from './support/args';
 import { Client, connectedClient, randomHex, serverName } from './support/bench-redis';
 import { commandTimes, CommandTimes } from './support/call-costs';
-import { check } from './support/measure';
-import { CpuPost, CpuWriter, floorWriter, FLOOR_LIBRARY, handWrittenWriter } from './support/server-cpu-writers';
+import { check, median } from './support/measure';
+import { CpuPost, floorWriter, FLOOR_LIBRARY, handWrittenWriter } from './support/server-cpu-writers';
 import { printTable } from './support/table';
 
 const N = positiveInteger('n', 'N', 3_000);
 /** `--detail`: each step's commands, calls and usec per operation, on stderr. */
 const DETAIL = option('detail', 'DETAIL') !== undefined;
 
-function log(writer: string, before: CommandTimes, after: CommandTimes): void {
+function log(writer: string, before: CommandTimes, after: CommandTimes, operations: number): void {
   const lines = [...after].map(([command, { calls, usec }]) => {
     const was = before.get(command) ?? { calls: 0, usec: 0 };
-    return [command, (calls - was.calls) / N, (usec - was.usec) / N] as const;
+    return [command, (calls - was.calls) / operations, (usec - was.usec) / operations] as const;
   });
   const shown = lines.filter(([command, calls]) => calls > 0 && !command.startsWith('info'));
   process.stderr.write(`${writer}: ${shown.map(([c, calls, usec]) => `${c} ${calls.toFixed(2)}x ${usec.toFixed(1)}us`).join(', ')}\n`);
@@ -63,34 +65,72 @@ const SENT: Record<string, readonly string[]> = {
   floor: ['fcall'],
 };
 
-/** Microseconds per operation Redis timed for `commands` between two readings; checks one call of `one` per operation. */
-function usecPerOp(before: CommandTimes, after: CommandTimes, commands: readonly string[], one: string): number {
-  let usec = 0;
-  for (const command of commands) usec += (after.get(command)?.usec ?? 0) - (before.get(command)?.usec ?? 0);
-  const calls = (after.get(one)?.calls ?? 0) - (before.get(one)?.calls ?? 0);
-  check(calls === N, `${N} operations made ${calls} ${one} calls`);
-  return usec / N;
+/** Operations a writer makes in a row before the next writer's turn: load on a shared machine falls on all alike. */
+const BLOCK = 100;
+
+/** A writer's step: operation `i`, one awaited after the other. */
+type Step = (i: number) => Promise<unknown>;
+
+/** Sums the usec Redis timed for a writer's commands between two readings (and counts the calls of `one`). */
+function addTimes(total: { usec: number; calls: number }, before: CommandTimes, after: CommandTimes, writer: string): void {
+  for (const command of SENT[writer]) total.usec += (after.get(command)?.usec ?? 0) - (before.get(command)?.usec ?? 0);
+  const one = writer === 'hand-written' ? 'exec' : SENT[writer][0];
+  total.calls += (after.get(one)?.calls ?? 0) - (before.get(one)?.calls ?? 0);
 }
 
-/** Runs `step(i)` for i in [0, N), one awaited after the other: Redis's usec per operation and the wall us per operation. */
-async function measured(raw: Client, writer: string, step: (i: number) => Promise<unknown>): Promise<{ usec: number; wall: number }> {
-  const before = await commandTimes(raw);
-  const began = process.hrtime.bigint();
-  for (let i = 0; i < N; i++) await step(i);
-  const wall = Number(process.hrtime.bigint() - began) / 1e3 / N;
-  const after = await commandTimes(raw);
-  if (DETAIL) log(writer, before, after);
-  return { usec: usecPerOp(before, after, SENT[writer], writer === 'hand-written' ? 'exec' : SENT[writer][0]), wall };
+/**
+ * Runs each writer's `steps` for i in [0, N), the writers taking turns every BLOCK operations, and returns Redis's
+ * usec per operation for each. redis-record's operations (`latency` given) are each followed by a PING, and the
+ * medians of both go into `latency` as a ratio: each is timed in the same stretch of the run.
+ */
+async function measured(
+  raw: Client,
+  steps: Record<string, Step>,
+  latency?: { ping: Client; into: number[] },
+): Promise<Record<string, number>> {
+  const totals = Object.fromEntries(Object.keys(steps).map((writer) => [writer, { usec: 0, calls: 0 }]));
+  const walls: number[] = [];
+  const pings: number[] = [];
+  for (let from = 0; from < N; from += BLOCK) {
+    for (const [writer, step] of Object.entries(steps)) {
+      const before = await commandTimes(raw);
+      for (let i = from; i < Math.min(N, from + BLOCK); i++) {
+        const began = process.hrtime.bigint();
+        await step(i);
+        if (!latency || writer !== 'redis-record') continue;
+        const between = process.hrtime.bigint();
+        await latency.ping.ping();
+        walls.push(Number(between - began));
+        pings.push(Number(process.hrtime.bigint() - between));
+      }
+      const after = await commandTimes(raw);
+      if (DETAIL && from === 0) log(writer, before, after, Math.min(N, BLOCK));
+      addTimes(totals[writer], before, after, writer);
+    }
+  }
+  if (latency) latency.into.push(median(walls) / median(pings));
+  const usec: Record<string, number> = {};
+  for (const [writer, total] of Object.entries(totals)) {
+    check(total.calls === N, `${writer}: ${N} operations made ${total.calls} calls`);
+    usec[writer] = total.usec / N;
+  }
+  return usec;
 }
 
-/** The wall us per call of `step(i)` for i in [0, N), one awaited after the other. */
-async function timed(step: (i: number) => Promise<unknown>): Promise<number> {
-  const began = process.hrtime.bigint();
-  for (let i = 0; i < N; i++) await step(i);
-  return Number(process.hrtime.bigint() - began) / 1e3 / N;
+/** The median wall time of `step(i)` for i in [0, N), each followed by a PING, as a ratio to the PING's median. */
+async function latencyRatio(ping: Client, step: Step): Promise<number> {
+  const walls: number[] = [];
+  const pings: number[] = [];
+  for (let i = 0; i < N; i++) {
+    const began = process.hrtime.bigint();
+    await step(i);
+    const between = process.hrtime.bigint();
+    await ping.ping();
+    walls.push(Number(between - began));
+    pings.push(Number(process.hrtime.bigint() - between));
+  }
+  return median(walls) / median(pings);
 }
-
-const pingMicros = (client: Client) => timed(() => client.ping());
 
 const OPERATIONS = ['create', 'update', 'remove'] as const;
 type Operation = (typeof OPERATIONS)[number];
@@ -103,55 +143,60 @@ async function main(): Promise<void> {
   try {
     await connect({ url: redis.url, prefix });
     await client.sendCommand(['FUNCTION', 'LOAD', 'REPLACE', FLOOR_LIBRARY]);
-    const writers: Record<string, CpuWriter> = {
-      'hand-written': handWrittenWriter(client, `${prefix}:{HandPost}`),
-      floor: floorWriter(client, `${prefix}:{FloorPost}`),
-    };
-    const usec: Record<string, Partial<Record<Operation, number>>> = { 'redis-record': {}, 'hand-written': {}, floor: {} };
-    const latency: Record<string, number> = {};
+    const hand = handWrittenWriter(client, `${prefix}:{HandPost}`);
+    const floor = floorWriter(client, `${prefix}:{FloorPost}`);
+    const usec = {} as Record<Operation, Record<string, number>>;
+    const latency: Record<string, number[]> = { create: [], load: [], update: [], remove: [] };
     // a warm-up: the model registers itself and the library loads on first use
     await (await RecordPost.create({ ...post(0, 0), createdAt: new Date(0) })).remove();
 
-    const pingBefore = await pingMicros(client);
     const records: RecordPost[] = [];
-    let run = await measured(raw, 'redis-record', async (i) => {
-      const data = post(i, 0);
-      records.push(await RecordPost.create({ ...data, createdAt: new Date(data.createdAt) }));
-    });
-    usec['redis-record'].create = run.usec;
-    latency.create = run.wall;
-    const ids: Record<string, string[]> = { 'hand-written': [], floor: [] };
-    for (const name of ['hand-written', 'floor']) {
-      usec[name].create = (await measured(raw, name, async (i) => ids[name].push(await writers[name].create(post(i, 0))))).usec;
-    }
+    const ids: Record<string, string[]> = { hand: [], floor: [] };
+    usec.create = await measured(
+      raw,
+      {
+        'redis-record': async (i) => {
+          const data = post(i, 0);
+          records[i] = await RecordPost.create({ ...data, createdAt: new Date(data.createdAt) });
+        },
+        'hand-written': async (i) => (ids.hand[i] = await hand.create(post(i, 0))),
+        floor: async (i) => (ids.floor[i] = await floor.create(post(i, 0))),
+      },
+      { ping: client, into: latency.create },
+    );
     check((await RecordPost.count()) === N, `redis-record stored ${await RecordPost.count()} of ${N} posts`);
 
     const loaded: RecordPost[] = [];
-    latency.load = await timed(async (i) => loaded.push(await RecordPost.findOrFail(records[i].id!)));
+    latency.load.push(await latencyRatio(client, async (i) => (loaded[i] = await RecordPost.findOrFail(records[i].id!))));
 
-    run = await measured(raw, 'redis-record', async (i) => {
-      const data = post(i, 1);
-      Object.assign(loaded[i], { topic: data.topic, content: data.content, createdAt: new Date(data.createdAt) });
-      await loaded[i].save();
-    });
-    usec['redis-record'].update = run.usec;
-    latency.update = run.wall;
-    for (const name of ['hand-written', 'floor']) {
-      usec[name].update = (await measured(raw, name, (i) => writers[name].update(ids[name][i], post(i, 1)))).usec;
-    }
+    usec.update = await measured(
+      raw,
+      {
+        'redis-record': (i) => {
+          const data = post(i, 1);
+          Object.assign(loaded[i], { topic: data.topic, content: data.content, createdAt: new Date(data.createdAt) });
+          return loaded[i].save();
+        },
+        'hand-written': (i) => hand.update(ids.hand[i], post(i, 1)),
+        floor: (i) => floor.update(ids.floor[i], post(i, 1)),
+      },
+      { ping: client, into: latency.update },
+    );
     check(
       (await RecordPost.findBy({ topic: post(0, 1).topic })).some((found) => found.id === records[0].id),
       'an update moved its index entry',
     );
 
-    run = await measured(raw, 'redis-record', (i) => loaded[i].remove());
-    usec['redis-record'].remove = run.usec;
-    latency.remove = run.wall;
-    for (const name of ['hand-written', 'floor']) {
-      usec[name].remove = (await measured(raw, name, (i) => writers[name].remove(ids[name][i]))).usec;
-    }
+    usec.remove = await measured(
+      raw,
+      {
+        'redis-record': (i) => loaded[i].remove(),
+        'hand-written': (i) => hand.remove(ids.hand[i]),
+        floor: (i) => floor.remove(ids.floor[i]),
+      },
+      { ping: client, into: latency.remove },
+    );
     check((await RecordPost.count()) === 0, 'redis-record removed every post');
-    const ping = (pingBefore + (await pingMicros(client))) / 2;
     const empty = await emptyCallUsec(raw, client);
 
     console.log(`Redis CPU per operation (INFO commandstats), ${N} objects with two indexed attributes; ${await serverName(raw)}`);
@@ -161,15 +206,15 @@ async function main(): Promise<void> {
       ['operation', 'redis-record us', 'hand-written us', 'floor FCALL us', 'redis-record / hand-written', 'floor / hand-written'],
       ['left', 'right', 'right', 'right', 'right', 'right'],
       OPERATIONS.map((op) => {
-        const [record, hand, floor] = [usec['redis-record'][op]!, usec['hand-written'][op]!, usec.floor[op]!];
-        return [op, record.toFixed(1), hand.toFixed(1), floor.toFixed(1), ratio(record, hand), ratio(floor, hand)];
+        const { 'redis-record': record, 'hand-written': written, floor: least } = usec[op];
+        return [op, record.toFixed(1), written.toFixed(1), least.toFixed(1), ratio(record, written), ratio(least, written)];
       }),
     );
     console.log(`\nAn empty FCALL: ${empty.toFixed(2)} us.\n`);
     printTable(
-      ['operation', 'redis-record latency / PING'],
+      ['operation', 'redis-record latency / PING (medians)'],
       ['left', 'right'],
-      (['create', 'load', 'update', 'remove'] as const).map((op) => [op, ratio(latency[op], ping)]),
+      (['create', 'load', 'update', 'remove'] as const).map((op) => [op, latency[op][0].toFixed(2)]),
     );
   } finally {
     await disconnect();
@@ -183,7 +228,10 @@ async function main(): Promise<void> {
 async function emptyCallUsec(raw: Client, client: Client): Promise<number> {
   const before = await commandTimes(raw);
   for (let i = 0; i < N; i++) await client.sendCommand(['FCALL', 'rrbench_empty', '0']);
-  return usecPerOp(before, await commandTimes(raw), ['fcall'], 'fcall');
+  const total = { usec: 0, calls: 0 };
+  addTimes(total, before, await commandTimes(raw), 'floor');
+  check(total.calls === N, `${N} empty calls made ${total.calls}`);
+  return total.usec / N;
 }
 
 main().catch((error) => {
