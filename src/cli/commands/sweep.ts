@@ -1,6 +1,5 @@
 import { shardScopes } from '../../integrity/model-scope';
-import { callScript } from '../../store/entry-script';
-import { sweepScript } from '../../store/lua/sweep';
+import { scripts } from '../../store/scripts';
 import { RedisCommands } from '../../redis/redis-commands';
 import { CliContext } from '../context';
 import { EXIT_OK } from '../errors';
@@ -31,8 +30,9 @@ export async function sweepCommand(context: CliContext, name: string | undefined
     for (const scope of scopes) {
       let swept = 0;
       for (;;) {
-        const client = context.client as unknown as RedisCommands;
-        const deleted = await callScript(client, sweepScript, { keys: scope.keys, batch: SWEEP_BATCH });
+        const deleted = Number(
+          await scripts.sweep().run(context.client as unknown as RedisCommands, [scope.keys.all, scope.keys.base], [String(SWEEP_BATCH)]),
+        );
         swept += deleted;
         progress.advance(deleted);
         if (deleted < SWEEP_BATCH) break;
