@@ -3,7 +3,9 @@ import { activeConnection } from '../redis/connection';
 import { describeValue } from '../util/describe-value';
 import { ArgumentError, LockTimeoutError } from '../errors/errors';
 import { ModelDescriptor } from '../model/model-descriptor';
-import { scripts } from '../store/scripts';
+import { callScript } from '../store/entry-script';
+import { lockScript } from '../store/lua/lock';
+import { unlockScript } from '../store/lua/unlock';
 
 /** The options of `Model.withLock(id, work, options)` (docs/concurrency.md#withlock). */
 export interface LockOptions {
@@ -34,16 +36,13 @@ export async function withObjectLock<R>(model: ModelDescriptor, id: string, work
   const token = randomUUID();
   const deadline = Date.now() + waitMs;
   for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
-    if (Number(await scripts.lock().run(connection.client, [key], [token, String(ttlMs)])) === 1) break;
+    if (await callScript(connection.client, lockScript, { key, token, ttlMs })) break;
     if (Date.now() >= deadline) throw new LockTimeoutError(model.name, id, waitMs);
     await sleep(Math.min(pause + Math.random() * pause, Math.max(1, deadline - Date.now())));
   }
   try {
     return await work();
   } finally {
-    await scripts
-      .unlock()
-      .run(connection.client, [key], [token])
-      .catch(() => undefined);
+    await callScript(connection.client, unlockScript, { key, token }).catch(() => undefined);
   }
 }

@@ -1,16 +1,21 @@
 import { RedisCommands } from '../redis/redis-commands';
-import { scripts } from '../store/scripts';
+import { callScript } from '../store/entry-script';
+import { claimUniqueScript } from '../store/lua/claim-unique';
+import { nullifyForeignKeyScript } from '../store/lua/nullify-foreign-key';
+import { raiseSequenceScript } from '../store/lua/raise-sequence';
+import { releaseUniqueScript } from '../store/lua/release-unique';
+import { repairEntriesScript } from '../store/lua/repair-entries';
+import { repairExpiryScript } from '../store/lua/repair-expiry';
+import { repairMembershipScript } from '../store/lua/repair-membership';
+import { Fold, repairObjectScript } from '../store/lua/repair-object';
 import { StoredIndex } from '../schema/stored-definition';
 import { Fix } from './findings';
-import { ModelScope, pushStoredSpecs } from './model-scope';
+import { ModelScope, specsOf } from './model-scope';
 import { raw, unlessWrongType } from './raw-commands';
 import { idsInOrder } from './ids-in-order';
 import { foldCase } from '../model/index-descriptor';
 
 const commands = (scope: ModelScope) => scope.client as RedisCommands;
-
-/** One `folds` entry of repairObject: a case-insensitive unique attribute, its stored value, that value folded. */
-export type Fold = readonly [string, string, string];
 
 /** The attributes of the case-insensitive unique indexes among `indexes`. */
 export function foldedAttributes(indexes: readonly StoredIndex[]): string[] {
@@ -30,12 +35,6 @@ export async function foldsOf(scope: ModelScope, ids: readonly string[], attribu
   return values.map((stored) => attributes.map((attr, f) => [attr, stored[f] ?? '', foldCase(stored[f] ?? '')] as const));
 }
 
-/** save.lua's id form of a scope: '0' given ids, '1' sequence ids, 'n:s' the sequence of shard s of n. */
-function idFormOf({ definition, keys }: ModelScope): string {
-  if (definition.idStrategy !== 'sequence') return '0';
-  return keys.shard === undefined ? '1' : `${keys.shard.count}:${keys.shard.index}`;
-}
-
 /** Rewrites one object's entries (and memo) from its stored values; see repair-object.lua for the outcomes. */
 export async function repairObject(
   scope: ModelScope,
@@ -45,10 +44,15 @@ export async function repairObject(
   mode: 'full' | 'add' = 'full',
 ): Promise<string> {
   const { definition, keys } = scope;
-  const memo = definition.ttlMs !== null || definition.cap !== null;
-  const args: Array<string | Buffer> = [id, idFormOf(scope), memo ? '1' : '0', mode, String(folds.length), ...folds.flat()];
-  pushStoredSpecs(args, definition, indexes);
-  return String(await scripts.repairObject().run(commands(scope), [keys.all, keys.base, keys.sequence], args));
+  return callScript(commands(scope), repairObjectScript, {
+    keys,
+    id,
+    sequenceIds: definition.idStrategy === 'sequence',
+    keepsMemo: definition.ttlMs !== null || definition.cap !== null,
+    mode,
+    folds,
+    indexes: specsOf(definition, indexes),
+  });
 }
 
 /**
@@ -79,27 +83,35 @@ async function applyOther(scope: ModelScope, fix: Exclude<Fix, { type: 'object' 
   const client = commands(scope);
   switch (fix.type) {
     case 'entries': {
-      const args: Array<string | Buffer> = [];
-      pushStoredSpecs(args, definition, [fix.index]);
-      args.shift(); // one spec, no count
-      args.push(...fix.members.map((m) => Buffer.from(m, 'latin1')));
-      const removed = await scripts.repairEntries().run(client, [keys.all, keys.base, fix.key], args);
-      return `${fix.key}: ${removed} entr${Number(removed) === 1 ? 'y' : 'ies'} removed`;
+      const [index] = specsOf(definition, [fix.index]);
+      const removed = await callScript(client, repairEntriesScript, { keys, key: fix.key, index, members: fix.members });
+      return `${fix.key}: ${removed} entr${removed === 1 ? 'y' : 'ies'} removed`;
     }
     case 'sequence': {
-      const now = await scripts.raiseSequence().run(client, [keys.sequence], [String(fix.max)]);
+      const now = await callScript(client, raiseSequenceScript, { sequence: keys.sequence, atLeast: fix.max });
       return `sequence raised to ${now}`;
     }
     case 'foreignKey': {
       const touching = definition.indexes.filter((i) => i.attribute === fix.foreignKey || i.scope === fix.foreignKey);
-      const args: Array<string | Buffer> = [fix.id, fix.foreignKey, fix.parentId];
-      pushStoredSpecs(args, definition, touching);
-      const cleared = await scripts.nullifyForeignKey().run(client, [keys.all, keys.base, fix.parent.keys.all, fix.parent.keys.base], args);
-      return `object ${fix.id}: ${fix.foreignKey} ${Number(cleared) === 1 ? 'nullified' : 'left (changed meanwhile)'}`;
+      const cleared = await callScript(client, nullifyForeignKeyScript, {
+        child: keys,
+        parent: fix.parent.keys,
+        id: fix.id,
+        foreignKey: fix.foreignKey,
+        parentId: fix.parentId,
+        indexes: specsOf(definition, touching),
+      });
+      return `object ${fix.id}: ${fix.foreignKey} ${cleared ? 'nullified' : 'left (changed meanwhile)'}`;
     }
     case 'membership': {
-      const keyList = [fix.owner.keys.all, fix.owner.keys.base, fix.other.keys.all, fix.other.keys.base, fix.ownerSet, fix.otherSet];
-      const outcome = await scripts.repairMembership().run(client, keyList, [fix.ownerId, fix.otherId]);
+      const outcome = await callScript(client, repairMembershipScript, {
+        owner: fix.owner.keys,
+        other: fix.other.keys,
+        ownerSet: fix.ownerSet,
+        otherSet: fix.otherSet,
+        ownerId: fix.ownerId,
+        otherId: fix.otherId,
+      });
       return `membership ${fix.ownerSet} / ${fix.otherId}: ${outcome}`;
     }
     case 'unlink':
@@ -109,16 +121,16 @@ async function applyOther(scope: ModelScope, fix: Exclude<Fix, { type: 'object' 
       // deleted, then each object whose hash has a TTL is entered again at the time it expires
       await raw(client).unlink([keys.expiring]);
       let written = 0;
-      for await (const batch of idsInOrder(scope, 500)) written += Number(await scripts.repairExpiry().run(client, [keys.base], batch));
+      for await (const ids of idsInOrder(scope, 500)) written += await callScript(client, repairExpiryScript, { keys, ids });
       return `${keys.expiring}: deleted, ${written} entr${written === 1 ? 'y' : 'ies'} written again from the objects' TTLs`;
     }
     case 'releaseClaim': {
-      const released = Number(await scripts.releaseUnique().run(client, [fix.key], [fix.holder, fix.claim]));
-      return `${fix.key}: ${released === 1 ? `claim of ${fix.holder} released` : 'left (changed meanwhile)'}`;
+      const released = await callScript(client, releaseUniqueScript, { key: fix.key, holder: fix.holder, claim: fix.claim });
+      return `${fix.key}: ${released ? `claim of ${fix.holder} released` : 'left (changed meanwhile)'}`;
     }
     case 'claim': {
-      const reply = await scripts.claimUnique().run(client, [fix.key], [fix.id, fix.replace]);
-      return `${fix.key}: ${Array.isArray(reply) ? 'left (claimed meanwhile)' : `claimed for ${fix.id}`}`;
+      const reply = await callScript(client, claimUniqueScript, { key: fix.key, id: fix.id, replace: fix.replace });
+      return `${fix.key}: ${'standing' in reply ? 'left (claimed meanwhile)' : `claimed for ${fix.id}`}`;
     }
   }
 }

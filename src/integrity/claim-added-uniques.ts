@@ -1,6 +1,7 @@
 import { RedisCommands } from '../redis/redis-commands';
 import { CLAIM_GRACE_MS } from '../store/unique-claims';
-import { scripts } from '../store/scripts';
+import { callScript } from '../store/entry-script';
+import { claimUniqueScript } from '../store/lua/claim-unique';
 import { StoredIndex } from '../schema/stored-definition';
 import { claimKeyOf, uniqueFieldOf } from './check-claims';
 import { idsAcrossShards, ShardedId } from './ids-across-shards';
@@ -47,12 +48,11 @@ export async function claimAddedUniques(scope: ModelScope, added: readonly Store
 /** Claims `key` for object `id`, replacing a stale claim once; whether the object holds the claim now. */
 async function claimFor(scope: ModelScope, key: string, id: string, index: StoredIndex): Promise<boolean> {
   const client = scope.client as RedisCommands;
-  const reply = await scripts.claimUnique().run(client, [key], [id, '']);
-  if (!Array.isArray(reply)) return true;
-  const [claim, age] = [String(reply[0]), Number(reply[1])];
-  if (age < CLAIM_GRACE_MS) return false;
-  const holder = claim.split(' ')[0];
+  const reply = await callScript(client, claimUniqueScript, { key, id, replace: '' });
+  if ('claimed' in reply) return true;
+  if (reply.age < CLAIM_GRACE_MS) return false;
+  const holder = reply.standing.split(' ')[0];
   const held = await unlessWrongType(raw(scope.client).hGet(scopeOfId(scope, holder).keys.object(holder), uniqueFieldOf(index)), null);
   if (held !== null && claimKeyOf(scope, index, held) === key) return false;
-  return !Array.isArray(await scripts.claimUnique().run(client, [key], [id, claim]));
+  return 'claimed' in (await callScript(client, claimUniqueScript, { key, id, replace: reply.standing }));
 }

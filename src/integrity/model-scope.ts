@@ -3,6 +3,7 @@ import { commandsFor } from '../redis/commands-for';
 import type { RedisCommands } from '../redis/redis-commands';
 import { shardOfId } from '../keys/shard-tags';
 import { StoredDefinition, StoredIndex } from '../schema/stored-definition';
+import type { IndexSpec } from '../store/index-specs';
 
 /** Finds a model's stored definition by name (related models, for foreign keys and memberships). */
 export type DefinitionLookup = (name: string) => StoredDefinition | undefined;
@@ -66,25 +67,20 @@ export function relatedScope(scope: ModelScope, name: string): ModelScope | unde
   return definition && modelScope(scope.client, scope.prefix, definition, scope.lookup, scope.tenant);
 }
 
-/** The one-letter kind the Lua scripts use (src/store/lua/indexes.lua). */
-export function scriptKindOf(index: StoredIndex): string {
-  if (index.kind === 'set') return 'S';
-  if (index.kind === 'score') return 'Z';
-  if (index.kind === 'lex') return 'L';
-  return index.caseInsensitive ? 'C' : 'U';
-}
-
 function typeOf(definition: StoredDefinition, field: string | null): string | undefined {
   return field === null ? undefined : definition.attributes.find((a) => a.field === field)?.type;
 }
 
-/** Appends `k, then k index specs` as the scripts read them (kind, attribute, scope, numeric flags). */
-export function pushStoredSpecs(args: Array<string | Buffer>, definition: StoredDefinition, indexes: readonly StoredIndex[]): void {
-  args.push(String(indexes.length));
-  for (const index of indexes) {
-    const numeric = `${typeOf(definition, index.attribute) === 'number' ? 'a' : ''}${typeOf(definition, index.scope) === 'number' ? 's' : ''}`;
-    args.push(scriptKindOf(index), index.attribute, index.scope ?? '', numeric);
-  }
+/** `indexes` of the stored definition as the scripts take them (store/index-specs.ts). */
+export function specsOf(definition: StoredDefinition, indexes: readonly StoredIndex[]): IndexSpec[] {
+  return indexes.map((index) => ({
+    kind: index.kind,
+    caseInsensitive: index.caseInsensitive,
+    field: index.attribute,
+    scope: index.scope ?? undefined,
+    numeric: typeOf(definition, index.attribute) === 'number',
+    numericScope: typeOf(definition, index.scope) === 'number',
+  }));
 }
 
 /** Whether the attribute holds numbers (whose stored `-0` is `0` as an index value). */

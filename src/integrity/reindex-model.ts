@@ -14,7 +14,7 @@ import { objectsListed } from './objects-listed';
 import { globEscape, raw } from './raw-commands';
 import { tenantsOf } from './tenants-of';
 import { IntegrityOptions } from './violations';
-import { scripts } from '../store/scripts';
+import { expectTypes } from '../store/expect-types';
 import { RedisCommands } from '../redis/redis-commands';
 
 /** What `Model.reindex()` resolves to (docs/operations.md#reindexing). */
@@ -183,7 +183,11 @@ export async function reindexModel(
   // an `all`, `exp` or sequence of another type is refused (WrongTypeError) before anything is written:
   // repair() settles it (check-model-keys.ts)
   for (const { keys } of wholes.flatMap(shardScopes)) {
-    await scripts.expectTypes().run(client as RedisCommands, [keys.all, keys.expiring, keys.sequence], ['zset', 'zset', 'string']);
+    await expectTypes(client as RedisCommands, [
+      [keys.all, 'zset'],
+      [keys.expiring, 'zset'],
+      [keys.sequence, 'string'],
+    ]);
   }
   for (const whole of wholes) {
     for (const scope of shardScopes(whole)) {

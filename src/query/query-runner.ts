@@ -3,14 +3,13 @@ import { EncodedFields } from '../mapper/encoded-fields';
 import { ModelDescriptor } from '../model/model-descriptor';
 import { ModelKeys } from '../keys/model-keys';
 import { callScript } from '../store/entry-script';
-import { queryScript } from '../store/lua/query';
-import { StoredObject, storedObjects } from './loaded-fields';
+import { queryScript, StoredObject, storedObjects } from '../store/lua/query';
 import { mergePages, shardOrder } from './merge-shards';
 import { pageRequest, planQuery } from './plan-query';
 import { PageRequest, QueryPlan } from '../store/query-plan';
 import { loadWindow, plainLoadWindow, plainWindow, readWindow } from './window-read';
 
-export type { StoredObject } from './loaded-fields';
+export type { StoredObject } from '../store/lua/query';
 
 /** A planned query: one plan per shard (index keys differ between shards), one for a model that is not sharded. */
 export interface PlannedQuery {
@@ -77,7 +76,7 @@ export class QueryRunner {
     const client = this.connection.client;
     const window = plainLoadWindow(this.model, this.keys[shard], plan, page, client);
     const rows = window && (await loadWindow(client, this.keys[shard], window));
-    return storedObjects(plan.loadFields, rows ?? ((await this.run(shard, 'load', plan, page)) as unknown[]));
+    return rows ? storedObjects(plan.loadFields, rows) : ((await this.run(shard, 'load', plan, page)) as StoredObject[]);
   }
 
   private async run(shard: number, mode: 'ids' | 'load' | 'count', plan: QueryPlan, page: PageRequest): Promise<unknown> {

@@ -4,7 +4,8 @@ import { RelationError } from '../errors/errors';
 import { namingWrongType } from '../store/expect-types';
 import type { ModelDescriptor } from '../model/model-descriptor';
 import type { RelationDescriptor } from '../model/relation-descriptor';
-import { scripts } from '../store/scripts';
+import { callScript } from '../store/entry-script';
+import { MembershipOutcome, membershipScript } from '../store/lua/membership';
 import type { Persisted } from '../types/entity-types';
 import type { FindManyOptions } from '../types/bulk-types';
 import { refuseArguments, refuseExtraArguments } from '../errors/no-arguments';
@@ -38,9 +39,9 @@ export class ManyToManyHandle<T> implements RelationHandle {
   /** Adds the membership (both objects must exist: RelationError otherwise). Adding twice is harmless. */
   async add(related: T | string | number): Promise<void> {
     refuseExtraArguments(`${this.name()}.add`, arguments, 1, 'an object or an id');
-    const reply = await this.change('add', related);
-    if (Array.isArray(reply)) {
-      const which = reply[1] === 'self' ? this.owner.model().name : this.targetModel().name;
+    const outcome = await this.change('add', related);
+    if ('missing' in outcome) {
+      const which = outcome.missing === 'self' ? this.owner.model().name : this.targetModel().name;
       throw new RelationError(`${this.name()}: the ${which} object does not exist`);
     }
   }
@@ -92,18 +93,20 @@ export class ManyToManyHandle<T> implements RelationHandle {
     return read(client, mine).catch((error: unknown) => namingWrongType(client, error, [[mine, 'set']]));
   }
 
-  private async change(action: 'add' | 'remove', related: T | string | number): Promise<unknown> {
+  private async change(action: 'add' | 'remove', related: T | string | number): Promise<MembershipOutcome> {
     const { client, prefix } = activeConnection();
     const model = this.owner.model();
     const ownerId = this.ownerId();
     const memberId = this.idOf(related);
-    const keys = [
-      model.keys(prefix).object(ownerId),
-      this.targetModel().keys(prefix).object(memberId),
-      this.mine(),
-      inverseSetPrefix(model, this.relation, prefix) + memberId,
-    ];
-    return scripts.membership().run(client, keys, [action, ownerId, memberId]);
+    return callScript(client, membershipScript, {
+      action,
+      ownerId,
+      memberId,
+      ownerObject: model.keys(prefix).object(ownerId),
+      memberObject: this.targetModel().keys(prefix).object(memberId),
+      ownerSet: this.mine(),
+      memberSet: inverseSetPrefix(model, this.relation, prefix) + memberId,
+    });
   }
 
   private mine(): string {

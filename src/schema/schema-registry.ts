@@ -1,5 +1,7 @@
 import { commandsFor } from '../redis/commands-for';
-import { scripts } from '../store/scripts';
+import { callScript } from '../store/entry-script';
+import { registerSchemaScript } from '../store/lua/register-schema';
+import { replaceDefinitionScript } from '../store/lua/replace-definition';
 import { RedisCommands } from '../redis/redis-commands';
 import { indexName, indexSignature, layoutSignature, StoredDefinition, withMemosKept, withStale } from './stored-definition';
 import { parseDefinition } from './parse-definition';
@@ -26,12 +28,15 @@ export async function registerDefinition(
   prefix: string,
   definition: StoredDefinition,
 ): Promise<StoredDefinition | undefined> {
-  const json = JSON.stringify(definition);
-  const unkept = definition.memosKept ? JSON.stringify(withMemosKept(definition, false)) : '';
-  const before = await scripts
-    .registerSchema()
-    .run(client, [registryKey(prefix)], [definition.name, json, indexSignature(definition), layoutSignature(definition), unkept]);
-  return typeof before === 'string' ? parseDefinition(before, definition.name) : undefined;
+  const before = await callScript(client, registerSchemaScript, {
+    registry: registryKey(prefix),
+    name: definition.name,
+    definition: JSON.stringify(definition),
+    indexSignature: indexSignature(definition),
+    layoutSignature: layoutSignature(definition),
+    withoutMemosKept: definition.memosKept ? JSON.stringify(withMemosKept(definition, false)) : '',
+  });
+  return before === undefined ? undefined : parseDefinition(before, definition.name);
 }
 
 /**
@@ -51,7 +56,7 @@ export async function markStale(client: RedisCommands, prefix: string, current: 
     const names = stored.indexes.map(indexName).filter((name) => !declared.has(name) && !marked.has(name));
     if (names.length === 0) return;
     const next = JSON.stringify(withStale(stored, names));
-    if (Number(await scripts.replaceDefinition().run(client, [registryKey(prefix)], [current.name, json, next])) === 1) return;
+    if (await callScript(client, replaceDefinitionScript, { registry: registryKey(prefix), name: current.name, read: json, next })) return;
   }
 }
 

@@ -1,22 +1,18 @@
 import { RedisCommands } from '../redis/redis-commands';
 import { WrongTypeError } from '../errors/errors';
 import { isWrongType } from '../errors/wrong-type';
-import { scripts } from './scripts';
+import { callScript } from './entry-script';
+import { KeyType, expectTypesScript } from './lua/expect-types';
 
-/** A key and the Redis type it must hold, as TYPE names it (string, hash, set, zset). */
-export type KeyType = readonly [key: string, type: string];
+export type { KeyType } from './lua/expect-types';
 
 /**
  * Refuses, with a WrongTypeError naming it, the first of the keys (of one hash tag) that holds another type
  * than its own: one expect-types.lua call, for writes made with native commands (a MULTI runs each of its
  * commands even when one fails, so the types are checked before it is sent).
  */
-export function expectTypes(client: RedisCommands, expected: readonly KeyType[]): Promise<unknown> {
-  return scripts.expectTypes().run(
-    client,
-    expected.map(([key]) => key),
-    expected.map(([, type]) => type),
-  );
+export function expectTypes(client: RedisCommands, expected: readonly KeyType[]): Promise<void> {
+  return callScript(client, expectTypesScript, expected);
 }
 
 /**

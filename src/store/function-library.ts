@@ -38,7 +38,7 @@ const LIB_DIR = 'lua/lib/';
 /** An entry script's header line saying it only reads: registered with `no-writes`, called with FCALL_RO. */
 const READ_ONLY = /^-- Flags: no-writes\b/m;
 
-/** An entry script reading `SPEC`, the model's part sent as the call's last argument (store/bound-function.ts). */
+/** An entry script reading `SPEC`, the model's part sent as the call's last argument (store/bound-script.ts). */
 const USES_SPEC = /^-- SPEC\b/m;
 
 /** One function of the library. */

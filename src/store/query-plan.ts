@@ -13,7 +13,7 @@ export interface QueryPlan {
   readonly order: PlanOrder;
   /** Set when the page is read straight from a window of the order's index (no temporary keys). */
   readonly window?: { readonly min: ScriptArg; readonly max: ScriptArg };
-  /** The hash fields a load reads (HMGET), `#id` first; undefined: every field (HGETALL). See loaded-fields.ts. */
+  /** The hash fields a load reads (HMGET), `#id` first; undefined: every field (HGETALL). See src/query/loaded-fields.ts. */
   readonly loadFields?: readonly string[];
 }
 

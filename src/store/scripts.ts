@@ -1,6 +1,10 @@
 import { Script } from './script';
 
-/** Each function of the library (function-library.ts), by the script it is made from; made once, when first used. */
+/**
+ * Each function of the library (function-library.ts), by the script it is made from; made once, when first used.
+ * Run them through their modules (lua/<script>.ts, with callScript), which build their arguments and read their
+ * replies.
+ */
 function script(file: string): () => Script {
   let made: Script | undefined;
   return () => (made ??= new Script(file.replace(/\.lua$/, '')));

@@ -2,7 +2,9 @@ import { Connection } from '../redis/connection';
 import { claimedValue, claimKey } from '../keys/claim-keys';
 import { caseFoldField, IndexDescriptor } from '../model/index-descriptor';
 import { ModelDescriptor } from '../model/model-descriptor';
-import { scripts } from './scripts';
+import { callScript } from './entry-script';
+import { claimUniqueScript } from './lua/claim-unique';
+import { releaseUniqueScript } from './lua/release-unique';
 import { EncodedFields } from '../mapper/encoded-fields';
 
 /**
@@ -86,7 +88,8 @@ export class UniqueClaims {
 
   /** Frees claims `id` holds (compare-and-delete: another object's claim is never touched). */
   async release(id: string, values: readonly UniqueValue[]): Promise<void> {
-    await Promise.all(values.map((value) => scripts.releaseUnique().run(this.connection.client, [this.key(value)], [id])));
+    const client = this.connection.client;
+    await Promise.all(values.map((value) => callScript(client, releaseUniqueScript, { key: this.key(value), holder: id })));
   }
 
   /**
@@ -123,11 +126,10 @@ export class UniqueClaims {
     const key = this.key(value);
     let replace = '';
     for (let attempt = 0; attempt < 3; attempt++) {
-      const reply = await scripts.claimUnique().run(this.connection.client, [key], [id, replace]);
-      if (!Array.isArray(reply)) return Number(reply) === 2 ? 'held' : 'took';
-      const [claim, age] = [String(reply[0]), Number(reply[1])];
-      if (age < CLAIM_GRACE_MS || (await this.holds(claim.split(' ')[0], value))) return 'refused';
-      replace = claim;
+      const reply = await callScript(this.connection.client, claimUniqueScript, { key, id, replace });
+      if ('claimed' in reply) return reply.claimed;
+      if (reply.age < CLAIM_GRACE_MS || (await this.holds(reply.standing.split(' ')[0], value))) return 'refused';
+      replace = reply.standing;
     }
     return 'refused';
   }

@@ -1,4 +1,6 @@
 import { ModelKeys } from '../../keys/model-keys';
+import { fieldsFromReply } from '../../mapper/attribute-encoder';
+import { EncodedFields } from '../../mapper/encoded-fields';
 import { EntryScript } from '../entry-script';
 import { sortRowsById } from '../id-order';
 import { PageRequest, QueryPlan, ScriptArg } from '../query-plan';
@@ -15,8 +17,8 @@ export interface QueryInput {
 }
 
 /**
- * The reply in the query's order: 'ids' the page's ids (string[]); 'load' the flat rows (unknown[]); 'count' a
- * number. A reply the script left to the client to order (sortedByClient) is put in id order here.
+ * The reply, in the query's order: 'ids' the page's ids (string[]); 'load' the objects (StoredObject[]); 'count'
+ * a number. A reply the script left to the client to order (sortedByClient) is put in id order here.
  */
 export const queryScript: EntryScript<QueryInput, unknown> = {
   function: () => scripts.query(),
@@ -46,8 +48,10 @@ export const queryScript: EntryScript<QueryInput, unknown> = {
   },
   reply(reply, { mode, numericIds, plan, page }) {
     if (mode === 'count') return Number(reply);
-    if (!sortedByClient(mode, numericIds, plan, page) || !Array.isArray(reply)) return reply;
-    return sortRowsById(reply, mode === 'ids' ? 1 : (plan.loadFields?.length ?? 2));
+    const rows = sortedByClient(mode, numericIds, plan, page)
+      ? sortRowsById(reply as unknown[], mode === 'ids' ? 1 : (plan.loadFields?.length ?? 2))
+      : reply;
+    return mode === 'ids' ? rows : storedObjects(plan.loadFields, rows as unknown[]);
   },
 };
 
@@ -70,4 +74,33 @@ export function sortedByClient(mode: 'ids' | 'load' | 'count', numericIds: boole
     page.limit < 0 &&
     !page.afterId
   );
+}
+
+/** An object a query read: its id and stored fields. */
+export interface StoredObject {
+  readonly id: string;
+  readonly fields: EncodedFields;
+}
+
+/**
+ * The objects of query.lua's 'load' reply (and of rows read in its layout: window-read.ts): n values per object
+ * after HMGET of n fields, else id / HGETALL pairs.
+ */
+export function storedObjects(fields: readonly string[] | undefined, reply: ReadonlyArray<unknown>): StoredObject[] {
+  const objects: StoredObject[] = [];
+  if (fields === undefined) {
+    for (let i = 0; i + 1 < reply.length; i += 2) objects.push({ id: String(reply[i]), fields: fieldsFromReply(reply[i + 1]) });
+    return objects;
+  }
+  const stride = fields.length;
+  for (let at = 0; at + stride <= reply.length; at += stride) {
+    const stored: EncodedFields = new Map();
+    // position 0 holds the id, in place of `#id`, which the entity does not own
+    for (let f = 1; f < stride; f++) {
+      const value = reply[at + f];
+      if (value !== null && value !== undefined) stored.set(fields[f], String(value));
+    }
+    objects.push({ id: String(reply[at]), fields: stored });
+  }
+  return objects;
 }
