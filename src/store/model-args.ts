@@ -1,12 +1,13 @@
 import { ModelKeys } from '../keys/model-keys';
+import { IndexDescriptor } from '../model/index-descriptor';
 import { ModelDescriptor } from '../model/model-descriptor';
 import { pushSpecs } from './index-specs';
 
 /**
  * The model-wide arguments of the write scripts, put together in this one place: each script module takes them
  * from here and places them where its header says (save.lua, save-many.lua, update-many.lua, increment.lua,
- * expire.lua, persist.lua, repair-object.lua). Made once per model and key base (a shard's keys differ), since
- * a model's definition does not change once declared.
+ * expire.lua, persist.lua, repair-object.lua). Read from the model at each call: a few field reads, and the
+ * index specs are written only by the scripts that take them.
  */
 export interface ModelArgs {
   readonly keys: ModelKeys;
@@ -28,10 +29,10 @@ export interface ModelArgs {
   readonly idForm: string;
   /** '1' when ids are sequence numbers, else '0'. */
   readonly sequenceIds: '0' | '1';
-  /** `k, then k index specs`: every index of the model. */
-  readonly specs: readonly string[];
-  /** What a cap's trim evicts objects without a memo with: `specs` for a capped model, else `0`. */
-  readonly trimSpecs: readonly string[];
+  /** Every index of the model (pushSpecs writes them as the scripts read them). */
+  readonly indexes: readonly IndexDescriptor[];
+  /** The model has a cap. */
+  readonly capped: boolean;
 }
 
 /**
@@ -55,17 +56,11 @@ export function idFormOf(sequenceIds: boolean, keys: ModelKeys): string {
   return keys.shard === undefined ? '1' : `${keys.shard.count}:${keys.shard.index}`;
 }
 
-const made = new WeakMap<ModelKeys, { model: ModelDescriptor; args: ModelArgs }>();
-
 /** The model-wide arguments of `model` under `keys` (one shard's keys for a sharded model). */
 export function modelArgs(model: ModelDescriptor, keys: ModelKeys): ModelArgs {
-  const cached = made.get(keys);
-  if (cached && cached.model === model) return cached.args;
   const cap = model.cap;
-  const specs: string[] = [];
-  pushSpecs(specs, model.indexes);
   const sequenceIds = model.idStrategy === 'sequence';
-  const args: ModelArgs = {
+  return {
     keys,
     ttl: model.ttlMs !== undefined ? String(model.ttlMs) : '',
     memo: memoFlagOf(model.keepsMemo, model.expirable),
@@ -77,9 +72,16 @@ export function modelArgs(model: ModelDescriptor, keys: ModelKeys): ModelArgs {
     capOrder: cap?.keepLowest ? 'asc' : 'desc',
     idForm: idFormOf(sequenceIds, keys),
     sequenceIds: sequenceIds ? '1' : '0',
-    specs,
-    trimSpecs: cap ? specs : ['0'],
+    indexes: model.indexes,
+    capped: cap !== undefined,
   };
-  made.set(keys, { model, args });
-  return args;
+}
+
+/**
+ * Appends what a cap's trim finds the entries of an evicted object without a memo with: `k, then k index specs`
+ * of every index for a capped model (`capped`: the cap moves in this call), else `0`.
+ */
+export function pushTrimSpecs(args: Array<string | Buffer>, model: ModelArgs, capped = model.capped): void {
+  if (capped) pushSpecs(args, model.indexes);
+  else args.push('0');
 }

@@ -1,8 +1,17 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { createClient } from 'redis';
-import { Attr, BaseEntity, Index, ManyToMany, Model, SortableString, Unique } from '../../src';
-import { redactSecrets, redactUrl } from '../../src/admin';
+import { ArgumentError, Attr, BaseEntity, Index, ManyToMany, Model, SortableString, Unique } from '../../src';
+import {
+  checkScopeNames,
+  countObjects,
+  findTenants,
+  modelScope,
+  readStoredDefinitions,
+  redactSecrets,
+  redactUrl,
+  storedPrefixes,
+} from '../../src/admin';
 import { startPrivateRedis } from '../../tools/private-redis';
 import { keysUnder, useTestRedis } from '../support/test-redis';
 import { useCli } from './run-cli';
@@ -101,6 +110,25 @@ describe('models', () => {
     });
     const { stdout } = await cli.run(['models', ...p(), '--tenant', 'nobody']);
     expect(stdout).toMatch(/^CliUser\s+-\s+0\s+-$/m);
+  });
+});
+
+describe('the admin functions the tool is built on', () => {
+  it('read the prefixes, definitions, tenants and object counts a command starts from', async () => {
+    expect(await storedPrefixes(redis.raw)).toContain(redis.prefix);
+    const { definitions, unreadable } = await readStoredDefinitions(redis.raw, redis.prefix);
+    expect(unreadable.size).toBe(0);
+    const user = definitions.get('CliUser')!;
+    expect(await findTenants(redis.raw, redis.prefix, user)).toEqual(['acme']);
+    expect(await findTenants(redis.raw, redis.prefix, user, { tenant: 'nobody' })).toEqual([]);
+    const scope = modelScope(redis.raw, redis.prefix, user, (name) => definitions.get(name), 'acme');
+    expect(await countObjects(scope)).toEqual({ live: 1, expired: 0 });
+  });
+
+  it('checkScopeNames refuses a prefix or tenant that cannot name keys', () => {
+    expect(() => checkScopeNames('app', 'acme')).not.toThrow();
+    expect(() => checkScopeNames('a{b')).toThrow(ArgumentError);
+    expect(() => checkScopeNames('app', 'a b')).toThrow(/invalid tenant "a b"/);
   });
 });
 

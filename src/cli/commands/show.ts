@@ -20,6 +20,7 @@ export async function showCommand(context: CliContext, name: string, id: string)
     const where = context.options.tenant === undefined ? '' : ` in tenant ${context.options.tenant}`;
     return context.fail(`${name} ${id}${where}: no such object${stored.listed ? ' (its id is in all: expired, or see check)' : ''}`);
   }
+  // `exists` is true here: the output is the object without it
   const { exists: _exists, ...shown } = stored;
   const { key, expiresAt, attributes } = shown;
   print(context.json, shown, () => {

@@ -2,7 +2,7 @@ import { numberCodec } from '../../codecs/number-codec';
 import { IndexDescriptor } from '../../model/index-descriptor';
 import { EntryScript } from '../entry-script';
 import { pushSpecs } from '../index-specs';
-import { ModelArgs } from '../model-args';
+import { ModelArgs, pushTrimSpecs } from '../model-args';
 import type { IncrementOutcome } from '../outcomes';
 import { scripts } from '../scripts';
 
@@ -33,7 +33,7 @@ export const incrementScript: EntryScript<IncrementInput, IncrementOutcome> = {
     ];
     pushSpecs(args, touching);
     // a trim's evictions of objects without a memo
-    for (const value of capped ? model.trimSpecs : ['0']) args.push(value);
+    pushTrimSpecs(args, model, capped);
     return args;
   },
   reply(reply) {

@@ -4,6 +4,7 @@ import { typedScriptError } from '../../errors/wrong-type';
 import { EncodedFields } from '../../mapper/encoded-fields';
 import { EntryScript } from '../entry-script';
 import { ModelArgs } from '../model-args';
+import { pushSpecs } from '../index-specs';
 import type { ParentChecks, SaveOutcome } from '../outcomes';
 import { scripts } from '../scripts';
 import { saveOutcomeOf } from './save';
@@ -31,7 +32,7 @@ export const saveManyScript: EntryScript<SaveManyInput, Array<SaveOutcome | Erro
   keys: ({ model: { keys } }) => [keys.sequence, keys.all, keys.base],
   args({ model, parents, objects }) {
     const args: Array<string | Buffer> = [model.ttl, model.memo, model.version, model.capKey, model.capKeep, model.capOrder, model.idForm];
-    for (const value of model.specs) args.push(value);
+    pushSpecs(args, model.indexes);
     args.push(String(parents.length));
     for (const [field, objectPrefix] of parents) args.push(field, objectPrefix);
     args.push(String(objects.length));

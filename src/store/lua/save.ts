@@ -1,7 +1,7 @@
 import { ChangeSet } from '../../mapper/change-set';
 import { IndexDescriptor } from '../../model/index-descriptor';
 import { EntryScript } from '../entry-script';
-import { ModelArgs } from '../model-args';
+import { ModelArgs, pushTrimSpecs } from '../model-args';
 import type { ParentChecks, SaveOutcome } from '../outcomes';
 import { scripts } from '../scripts';
 import { pushChangeArgs } from '../change-args';
@@ -38,7 +38,7 @@ export const saveScript: EntryScript<SaveInput, SaveOutcome> = {
     ];
     pushChangeArgs(args, changes, indexes, parents);
     // a trim's evictions of objects without a memo
-    for (const value of model.trimSpecs) args.push(value);
+    pushTrimSpecs(args, model);
     return args;
   },
   reply: (reply) => saveOutcomeOf(reply),

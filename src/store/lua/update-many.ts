@@ -2,7 +2,7 @@ import { ChangeSet } from '../../mapper/change-set';
 import { IndexDescriptor } from '../../model/index-descriptor';
 import { pushChangeArgs } from '../change-args';
 import { EntryScript } from '../entry-script';
-import { ModelArgs } from '../model-args';
+import { ModelArgs, pushTrimSpecs } from '../model-args';
 import type { ParentChecks, SaveOutcome } from '../outcomes';
 import { scripts } from '../scripts';
 import { saveOutcomeOf } from './save';
@@ -30,7 +30,7 @@ export const updateManyScript: EntryScript<UpdateManyInput, SaveOutcome[]> = {
   args({ model, parents, objects, touched }) {
     const args: Array<string | Buffer> = [model.version, model.capKey, model.capKeep, model.capOrder, model.idForm, model.memo];
     // a trim's evictions of objects without a memo
-    for (const value of model.trimSpecs) args.push(value);
+    pushTrimSpecs(args, model);
     args.push(String(objects.length));
     for (const { id, changes, readVersion } of objects) {
       args.push(id, readVersion ?? '');
