@@ -49,6 +49,13 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'scripts-run-through-their-modules',
+      comment: 'only src/store runs a Lua function: other layers call an entry script module (callScript); connect loads the library',
+      severity: 'error',
+      from: { pathNot: '^src/store/' },
+      to: { path: '^src/store/(scripts|script|bound-script|function-library)\\.ts$' },
+    },
+    {
       name: 'cli-uses-the-public-api',
       comment: 'the command-line tool imports only the public entry points (and its own files)',
       severity: 'error',

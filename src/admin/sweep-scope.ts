@@ -1,5 +1,6 @@
 import { shardScopes, type ModelScope } from '../integrity/model-scope';
-import { scripts } from '../store/scripts';
+import { callScript } from '../store/entry-script';
+import { sweepScript } from '../store/lua/sweep';
 
 /** Options of sweepScope. */
 export interface SweepOptions {
@@ -18,7 +19,7 @@ export async function sweepScope(scope: ModelScope, options: SweepOptions = {}):
   let swept = 0;
   for (const shard of shardScopes(scope)) {
     for (;;) {
-      const deleted = Number(await scripts.sweep().run(shard.client, [shard.keys.all, shard.keys.base], [String(batch)]));
+      const deleted = await callScript(shard.client, sweepScript, { keys: shard.keys, batch });
       swept += deleted;
       options.onProgress?.(deleted);
       if (deleted < batch) break;

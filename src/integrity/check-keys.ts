@@ -7,7 +7,7 @@ import { scoresIn, scoresWhere } from './batched-reads';
 import { isSequenceId, isValidId } from '../keys/id-format';
 import { shardOfId } from '../keys/shard-tags';
 import { checkMembershipKey } from './check-memberships';
-import { checkMemos } from './check-objects';
+import { checkMemos } from './check-memos';
 
 const show = (member: string) => JSON.stringify(Buffer.from(member, 'latin1').toString('utf8')).slice(0, 80);
 

@@ -185,7 +185,7 @@ elseif programLength == 4 and (ARGV[program] == 'Z' or ARGV[program] == 'L') and
     end
   end
   if offset == 0 and limit < 0 and afterId == '' then
-    -- a whole page: the client puts it in id order (sortedByClient in src/query/query-plan.ts, same rule)
+    -- a whole page: the client puts it in id order (sortedByClient in src/store/lua/query.ts, same rule)
     ids = members
   else
     ids = pageOfSequenceIds(members, offset, limit, afterId)
