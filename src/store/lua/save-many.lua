@@ -40,6 +40,7 @@
 --!include pages.lua
 --!include caps.lua
 --!include sequence-ids.lua
+--!include save-context.lua
 --!include save-object.lua
 --!include batches.lua
 

@@ -37,7 +37,9 @@
 --!include pages.lua
 --!include caps.lua
 --!include sequence-ids.lua
+--!include save-context.lua
 --!include save-object.lua
+--!include update-indexed.lua
 
 local setCount = tonumber(ARGV[11])
 local setFrom = 12

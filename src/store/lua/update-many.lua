@@ -35,6 +35,7 @@
 --!include pages.lua
 --!include caps.lua
 --!include sequence-ids.lua
+--!include save-context.lua
 --!include save-object.lua
 
 local model = saveContext(KEYS[1], KEYS[2], KEYS[3], '', ARGV[6], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])

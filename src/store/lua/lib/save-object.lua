@@ -1,6 +1,6 @@
 -- save-object.lua: creating or updating one object with its index and unique entries; a library inlined into
 -- save.lua (one object) and save-many.lua (a chunk of new objects). Needs key-types.lua, indexes.lua,
--- objects.lua, pages.lua, caps.lua and sequence-ids.lua before it.
+-- objects.lua, pages.lua, caps.lua, sequence-ids.lua and save-context.lua before it.
 -- KEYS/ARGV: none of its own. The object's fields, removed fields and parent checks are read from ARGV at the
 -- positions the caller gives, in the layout save.lua's header describes (n, then n field/value pairs; m, then
 -- m fields; p, then p pairs of foreign key field and parent object key prefix).
