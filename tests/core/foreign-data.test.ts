@@ -208,11 +208,11 @@ describe('dynamic fields the bag cannot read (an unknown type tag, a key it refu
 });
 
 describe('an AfterRemove hook that throws', () => {
-  it('leaves the instance without its id, as any remove does (the hook still saw it)', async () => {
+  it('leaves the instance removed, keeping its id as any remove does (the hook still saw it)', async () => {
     const item = await Hooked.create({ name: 'x' });
     const id = item.id;
     await expect(item.remove()).rejects.toThrow('after-remove failed');
     expect(removedIds).toEqual([id]);
-    expect([item.id, item.isPersisted()]).toEqual([undefined, false]);
+    expect([item.id, item.isPersisted(), item.isRemoved()]).toEqual([id, false, true]);
   });
 });
