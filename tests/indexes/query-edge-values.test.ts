@@ -112,9 +112,9 @@ describe('bad `in` lists and absent conditions', () => {
     await expect(Holes.findIds({ body: { in: [] } })).rejects.toThrow('EdgeHoles.body: equality needs @Index() (or @Unique()) on body');
   });
 
-  it('take OR: undefined as no condition, as any undefined condition', async () => {
+  it('refuse OR: undefined, as any undefined condition, rather than match every object', async () => {
     const branches: Array<{ color: string }> | undefined = undefined;
-    expect(await Holes.findIds({ OR: branches })).toEqual(['1', '2']);
+    await expect(Holes.findIds({ OR: branches })).rejects.toThrow('EdgeHoles.OR is undefined in a where');
   });
 });
 
