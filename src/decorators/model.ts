@@ -71,8 +71,8 @@ function defineModel(target: Function, options: ModelOptions): void {
     throw new SchemaError(`${target.name}: model name ${describeValue(name)} must be 1 to 64 letters, digits or _`);
   }
   const idStrategy = options.idStrategy === undefined ? 'sequence' : options.idStrategy;
-  if (idStrategy !== 'sequence' && idStrategy !== 'uuid') {
-    throw new SchemaError(`${target.name}: idStrategy must be 'sequence' or 'uuid'`);
+  if (idStrategy !== 'sequence' && idStrategy !== 'uuid' && idStrategy !== 'given') {
+    throw new SchemaError(`${target.name}: idStrategy must be 'sequence', 'uuid' or 'given'`);
   }
   const ttl = options.ttl;
   const ttlMs = wholeMilliseconds(ttl);

@@ -5,7 +5,9 @@ import { setUpInstance } from '../model/instance-setup';
 import type { AttributeInput, EntityClass } from '../types/entity-types';
 import { isAttributeObject } from '../util/attribute-object';
 import { describeValue } from '../util/describe-value';
-import { StatefulEntity } from './entity-state';
+import { StatefulEntity, stateOf } from './entity-state';
+import { normalizeId } from '../keys/id-format';
+import type { ModelDescriptor } from '../model/model-descriptor';
 
 /**
  * build(): a new, unsaved instance with the given attributes. Unknown attribute names are a ValidationError;
@@ -24,10 +26,13 @@ export function buildEntity<T extends StatefulEntity>(ctor: EntityClass<T>, inpu
   const entity = new ctor();
   setUpInstance(model, entity);
   const attributes = input as Record<string, unknown>;
+  const givesId = model.idStrategy === 'given' && Object.hasOwn(attributes, 'id');
   // for-in over own keys, as Object.keys lists them, without the array (builds of a bulk load are hot)
   let unknown: string[] | undefined;
   for (const key in attributes) {
-    if (Object.hasOwn(attributes, key) && !model.attribute(key) && key !== model.dynamicProperty) (unknown ??= []).push(key);
+    if (Object.hasOwn(attributes, key) && !model.attribute(key) && key !== model.dynamicProperty && !(givesId && key === 'id')) {
+      (unknown ??= []).push(key);
+    }
   }
   if (unknown) {
     throw new ValidationError(
@@ -40,16 +45,27 @@ export function buildEntity<T extends StatefulEntity>(ctor: EntityClass<T>, inpu
               key,
               attributes[key],
               'unknownAttribute',
-              `${model.name}: id is not an attribute; it is given when the object is first saved`,
+              `${model.name}: id is not an attribute; it is drawn when the object is first saved (@Model({ idStrategy: 'given' }) lets the application give it)`,
             )
           : attributeFailure(entity, key, attributes[key], 'unknownAttribute', `${model.name} has no attribute ${key}`),
       ),
     );
   }
+  if (givesId) givenId(model, entity, attributes.id);
   for (const key in attributes) {
-    if (!Object.hasOwn(attributes, key)) continue;
+    if (!Object.hasOwn(attributes, key) || (givesId && key === 'id')) continue;
     const value = attributes[key];
     (entity as Record<string, unknown>)[key] = value === null ? undefined : value;
   }
   return entity;
+}
+
+/**
+ * The id the application gives a new object of an `idStrategy: 'given'` model: checked as every id is (InvalidIdError
+ * for one that could name another key), kept as the instance's id until the create stores it. null or undefined
+ * gives none (the create then refuses it).
+ */
+function givenId(model: ModelDescriptor, entity: object, id: unknown): void {
+  if (id === undefined || id === null) return;
+  stateOf(entity).id = normalizeId(model.name, id);
 }

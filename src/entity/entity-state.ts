@@ -86,12 +86,13 @@ export function isRemovedInstance(entity: object): boolean {
 }
 
 /**
- * The id of a stored instance, for its relation handles: undefined until it is saved, and once it is removed
- * (a removed instance keeps its id, but names no object a relation could point at).
+ * The id of a stored instance, for its relation handles: undefined until it is saved (a given id included), and
+ * once it is removed (a removed instance keeps its id, but names no object a relation could point at).
  */
 export function idOf(entity: object): string | undefined {
   const state = readState(entity as StatefulEntity);
-  return state.stored === undefined && removedInstances.has(entity) ? undefined : state.id;
+  // not stored: never saved (a given id not yet stored, too), or removed
+  return state.stored === undefined ? undefined : state.id;
 }
 
 /**

@@ -37,11 +37,12 @@ export function inspectEntity(entity: object, depth: number, options: InspectOpt
   } catch {
     return `${name} ${inspect({ ...entity }, nested)}`;
   }
-  const removedId = state.stored === undefined && isRemovedInstance(entity) ? state.id : undefined;
-  const life = state.stored !== undefined ? 'persisted' : removedId !== undefined ? 'removed' : 'new';
+  const removed = state.stored === undefined && isRemovedInstance(entity);
+  const life = state.stored !== undefined ? 'persisted' : removed ? 'removed' : 'new';
   const label = `${name} (${life}${model.tenant === undefined ? '' : `, tenant ${model.tenant}`})`;
   if (depth < 0) return options.stylize(`[${label}]`, 'special');
-  const json = entityJSON(model, entity, state.stored !== undefined ? state.id : removedId);
+  // a new instance has no id, unless its model's ids are given (build({ id }))
+  const json = entityJSON(model, entity, state.id);
   if (json.id === undefined) delete json.id;
   return `${label} ${inspect(json, nested)}`;
 }

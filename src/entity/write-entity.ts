@@ -10,7 +10,7 @@ import { EncodedFields } from '../mapper/encoded-fields';
 import { ObjectStore, SaveOutcome } from '../store/object-store';
 import { planUpdate, UpdatePlan } from '../mapper/update-plan';
 import { ModelDescriptor } from '../model/model-descriptor';
-import { EntityState, snapshotOf } from './entity-state';
+import { EntityState, snapshotOf, stateOf } from './entity-state';
 import { claimedWrite, claimsUniques } from './claimed-write';
 
 /**
@@ -28,12 +28,13 @@ export async function writeEntity(model: ModelDescriptor, entity: object, state:
     prepareWrite(model, entity, true);
     const fields = encodeAttributes(model, entity);
     refuseCrossSlotParent(parents, fields);
+    const given = model.idStrategy === 'given' ? requiredGivenId(model, entity, state) : undefined;
     if (claiming) {
       // the id is drawn first: the values are claimed under it before the object exists
-      const id = model.idStrategy === 'uuid' ? uuidv4() : await store.allocateId();
+      const id = given ?? (model.idStrategy === 'uuid' ? uuidv4() : await store.allocateId());
       outcome = await claimedWrite(model, connection, id, fields, undefined, () => store.insert(fields, id, parents));
     } else {
-      outcome = await store.insert(fields, model.idStrategy === 'uuid' ? uuidv4() : undefined, parents);
+      outcome = await store.insert(fields, given ?? (model.idStrategy === 'uuid' ? uuidv4() : undefined), parents);
     }
     if ('id' in outcome) state.stored = fields;
   } else {
@@ -97,7 +98,16 @@ export function refusal(
     const field = outcome.missingParent;
     return new RelationError(`${model.name}.${field}: no object ${JSON.stringify(target[field])} to belong to`);
   }
+  if (id === undefined && model.idStrategy === 'given') return new UniqueConstraintError(model.name, 'id', stateOf(entity).id);
   if (id === undefined) return new RedisRecordError(`${model.name}: the generated id exists already`);
   if ('stale' in outcome) return new StaleObjectError(model.name, id);
   return new NotFoundError(model.name, id);
+}
+
+/** The id a new object of an `idStrategy: 'given'` model was built with (build-entity.ts); none is a ValidationError. */
+export function requiredGivenId(model: ModelDescriptor, entity: object, state: EntityState): string {
+  if (state.id !== undefined) return state.id;
+  throw new ValidationError(model.name, [
+    attributeFailure(entity, 'id', undefined, 'givenId', `${model.name}: its ids are given (idStrategy 'given'): create({ id, ... })`),
+  ]);
 }

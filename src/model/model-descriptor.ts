@@ -9,14 +9,20 @@ import type { ReplicaOptions, ReplicaPolicy } from './replica-policy';
 /** Hash fields of dynamic attributes are `~<key>`: no declared attribute (an identifier) can collide. */
 export const DYNAMIC_PREFIX = '~';
 
-/** How new ids are made: 'sequence' ('1', '2', ... from a counter) or 'uuid' (random v4); docs/models.md#ids. */
-export type IdStrategy = 'sequence' | 'uuid';
+/**
+ * How new ids are made: 'sequence' ('1', '2', ... from a counter), 'uuid' (random v4), or 'given' (the application's,
+ * `create({ id })`); docs/models.md#ids.
+ */
+export type IdStrategy = 'sequence' | 'uuid' | 'given';
 
 /** `waitReplicas` / `waitTimeoutMs`: WAIT for replicas after each save, remove and increment (docs/cluster.md). */
 export interface ModelOptions extends ReplicaOptions {
   /** The model's name in Redis keys; defaults to the class name. Letters, digits and `_`. */
   name?: string;
-  /** `sequence` (default): ids '1', '2', ... from an INCR counter. `uuid`: random v4 uuids. */
+  /**
+   * `sequence` (default): ids '1', '2', ... from an INCR counter. `uuid`: random v4 uuids. `given`: the application
+   * gives each new object its id, `create({ id: 'feed-123', ... })`; a taken id is a UniqueConstraintError on `id`.
+   */
   idStrategy?: IdStrategy;
   /** Seconds each object lives after its creation (expired objects are invisible at once, swept later). */
   ttl?: number;

@@ -99,7 +99,7 @@ function checkDefinition(value: unknown, name: string): StoredDefinition {
   const layout = top.at('layout').object(definition.layout);
   top.at('layout.hashTag').oneOf(layout.hashTag, [definition.group === null ? 'model' : 'group']);
   top.at('layout.tenants').oneOf(layout.tenants, ['<tenant>/ inside the hash tag']);
-  top.at('idStrategy').oneOf(definition.idStrategy, ['sequence', 'uuid']);
+  top.at('idStrategy').oneOf(definition.idStrategy, ['sequence', 'uuid', 'given']);
   nullOr(definition.ttlMs, (ttl) => top.at('ttlMs').wholeNumber(ttl, 1));
   nullOr(definition.cap, (value) => {
     const shape = top.at('cap');

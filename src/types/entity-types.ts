@@ -35,9 +35,12 @@ export declare const entityInstance: unique symbol;
 
 /**
  * What `build` and `create` accept: any subset of the attributes, each of its declared type (or null = absent);
- * not an entity, whose properties are not attributes given by the caller.
+ * not an entity, whose properties are not attributes given by the caller. `id` only for a model declared
+ * `@Model({ idStrategy: 'given' })` (another model's create refuses it with a ValidationError).
  */
 export type AttributeInput<T> = { [K in AttributeName<T>]?: T[K] | null } & {
+  /** The new object's id, on a model whose ids are given (`idStrategy: 'given'`). */
+  readonly id?: string | null;
   /** @hidden */
   readonly [entityInstance]?: never;
 };

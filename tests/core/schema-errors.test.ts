@@ -531,7 +531,7 @@ describe('model names', () => {
     ['options that are not an object', () => Model(null as never), '@Model takes an options object, got null'],
     ['a null name', () => Model({ name: null as never }), 'model name null must be 1 to 64 letters, digits or _'],
     ['a null group', () => Model({ group: null as never }), 'group null must be 1 to 64 letters, digits or _'],
-    ['a null idStrategy', () => Model({ idStrategy: null as never }), "idStrategy must be 'sequence' or 'uuid'"],
+    ['a null idStrategy', () => Model({ idStrategy: null as never }), "idStrategy must be 'sequence', 'uuid' or 'given'"],
     ['a null cap', () => Model({ cap: null as never }), 'cap takes { by, keep, order? }, got null'],
   ])('%s', (_label, decorator, message) => {
     const error = schemaErrorOf(() => {

@@ -14,7 +14,7 @@ import { parentChecks } from '../../store/parent-checks';
 import { CREATES_IN_FLIGHT, firstChunks } from './bulk-options';
 import { inRanges } from './bulk-windows';
 import { stateOf } from '../entity-state';
-import { prepareWrite, refusal } from '../write-entity';
+import { prepareWrite, refusal, requiredGivenId } from '../write-entity';
 import { asError } from '../../errors/as-error';
 import { chunkRefusal } from './chunk-refusal';
 
@@ -69,6 +69,7 @@ export async function createMany(
     return errors;
   }
   const uuids = model.idStrategy === 'uuid';
+  const given = model.idStrategy === 'given';
   await inRanges(0, entities.length, chunkSize, CREATES_IN_FLIGHT, async (from, to) => {
     const pending: PendingCreate[] = [];
     for (let at = from; at < to; at++) {
@@ -76,7 +77,8 @@ export async function createMany(
         prepareWrite(model, entities[at], true);
         const fields = encodeAttributes(model, entities[at]);
         refuseCrossSlotParent(parents, fields);
-        pending.push({ at, id: uuids ? uuidv4() : '', fields });
+        const id = given ? requiredGivenId(model, entities[at], stateOf(entities[at])) : uuids ? uuidv4() : '';
+        pending.push({ at, id, fields });
       } catch (error) {
         errors[at] = asError(error);
       }
