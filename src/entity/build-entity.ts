@@ -45,7 +45,7 @@ export function buildEntity<T extends StatefulEntity>(ctor: EntityClass<T>, inpu
               key,
               attributes[key],
               'unknownAttribute',
-              `${model.name}: id is not an attribute; it is drawn when the object is first saved (@Model({ idStrategy: 'given' }) lets the application give it)`,
+              `${model.name}: id is not an attribute; it is given when the object is first saved (@Model({ idStrategy: 'given' }) lets the application give it)`,
             )
           : attributeFailure(entity, key, attributes[key], 'unknownAttribute', `${model.name} has no attribute ${key}`),
       ),

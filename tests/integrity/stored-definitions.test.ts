@@ -85,7 +85,11 @@ describe('parseDefinition', () => {
       (d) => ({ ...d, layout: { ...d.layout, hashTag: 'model' } }),
       'layout.hashTag must be one of "group", got "model"',
     ],
-    ['an unknown id strategy', (d) => ({ ...d, idStrategy: 'random' }), 'idStrategy must be one of "sequence", "uuid", got "random"'],
+    [
+      'an unknown id strategy',
+      (d) => ({ ...d, idStrategy: 'random' }),
+      'idStrategy must be one of "sequence", "uuid", "given", got "random"',
+    ],
     [
       'a ttl that is no whole number',
       (d) => ({ ...d, ttlMs: '60000' }),
