@@ -25,11 +25,20 @@ it('reads the TTLs and the exp entries of a batch between one MULTI and its EXEC
   // each line: `<time> [<db> <client address>] "COMMAND" "arg" ...`
   const seen: Array<{ client: string; command: string }> = [];
   try {
+    let markerSeen: () => void = () => undefined;
+    const marker = new Promise<void>((resolve) => (markerSeen = resolve));
     await monitor.monitor((line) => {
       const at = line.indexOf('"');
-      seen.push({ client: line.slice(line.indexOf('['), at), command: line.slice(at) });
+      // the command's name as the client spelled it (ioredis sends `multi`), upper-cased
+      const command = line.slice(at).replace(/^"([a-z]+)"/i, (_, name: string) => `"${name.toUpperCase()}"`);
+      seen.push({ client: line.slice(line.indexOf('['), at), command });
+      if (command === `"ECHO" "${base}:done"`) markerSeen();
     });
     expect((await ReadLog.check()).violations).toEqual([]);
+    // MONITOR shows commands in the order the server ran them: once the marker sent after check() is seen, so
+    // is every command check() sent
+    await redis.raw.echo(`${base}:done`);
+    await marker;
   } finally {
     await monitor.close();
   }
@@ -41,7 +50,7 @@ it('reads the TTLs and the exp entries of a batch between one MULTI and its EXEC
   const reads = seen
     .filter(({ client }) => client === reader)
     .map(({ command }) => command)
-    .filter((command) => /^"(pttl|multi|exec)"/i.test(command) || command.startsWith(`"ZMSCORE" ${exp}`));
+    .filter((command) => /^"(PTTL|MULTI|EXEC)"/.test(command) || command.startsWith(`"ZMSCORE" ${exp}`));
   expect(reads).toEqual([
     '"MULTI"',
     ...ids.map((id) => `"PTTL" ${JSON.stringify(`${base}:obj:${id}`)}`),
