@@ -29,7 +29,7 @@ function readmeExample(): string {
 }
 
 /** What a finished README example prints (its console.log lines). */
-const README_OUTPUT = [/Post \{/, /^\s*null\s*$/m, /\[ 'Indexes', 'Hello' \]/, /slug: 'hello'/, /^1$/m];
+const README_OUTPUT = [/Post \(persisted\) \{/, /^\s*null\s*$/m, /\[ 'Indexes', 'Hello' \]/, /slug: 'hello'/, /^1$/m];
 
 /** Runs `command` in `cwd`, the project's node_modules/.bin first on PATH; throws with its output on failure. */
 function run(command: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): string {
