@@ -1,25 +1,21 @@
-import { readdirSync, readFileSync } from 'fs';
+import { readFileSync } from 'fs';
 import { join } from 'path';
 import { createClient } from 'redis';
 import { registryKey } from '../../src/admin';
-import { CLUSTER_PAGES, typeScriptBlocks } from '../support/doc-programs';
+import { CLUSTER_PAGES, guidePages, typeScriptBlocks } from '../support/doc-programs';
 import { compileDocPages, connectedPrefix, DocPages } from '../support/doc-runner';
 import { RawClient } from '../support/test-redis';
 
 // The code of the guide and of the README runs as written. Each page's TypeScript blocks, as one program,
-// type-check against the library with the project's compiler options, then run in a Node.js process of their
-// own against the library compiled as `npm run build` compiles it (tests/support/doc-runner.ts), with
+// type-check against the library with the project's compiler options (under `npm test`, in `npm run
+// typecheck`), then run in a Node.js process of their own against the library compiled to CommonJS
+// (tests/support/doc-runner.ts), with
 // REDIS_URL naming a logical database of the run's Redis that no other test uses. The page connects and
 // disconnects by itself; every `// => value` and `// throws Error` annotation is checked; the page writes
 // nothing outside its own prefix, and its keys are deleted afterwards. The cluster page runs on a Redis
 // Cluster in tests/cluster/docs-code.test.ts.
 const root = join(__dirname, '..', '..');
-const docs = join(root, 'docs');
-const markdownUnder = (dir: string, sub = ''): string[] =>
-  readdirSync(join(dir, sub), { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? markdownUnder(dir, join(sub, entry.name)) : entry.name.endsWith('.md') ? [join(sub, entry.name)] : [],
-  );
-const pages: Array<[string, string]> = [...markdownUnder(docs).map((page): [string, string] => [docs, page]), [root, 'README.md']];
+const pages = guidePages(root);
 /** The pages with TypeScript blocks: the ones that run (the cluster page on a cluster, in tests/cluster). */
 const withCode = pages.filter(([dir, page]) => typeScriptBlocks(readFileSync(join(dir, page), 'utf8')).length > 0).map(([, page]) => page);
 const standalone = withCode.filter((page) => !CLUSTER_PAGES.includes(page));

@@ -1,4 +1,4 @@
-import { readFileSync } from 'fs';
+import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 import * as ts from 'typescript';
 
@@ -77,6 +77,16 @@ async function expectThrow(line: number, errorName: string, message: string, run
 }
 `;
 
+/** The guide's pages and the README, each as its directory and its path under it (which names it in messages). */
+export function guidePages(root: string): Array<[dir: string, page: string]> {
+  const docs = join(root, 'docs');
+  const under = (sub: string): string[] =>
+    readdirSync(join(docs, sub), { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? under(join(sub, entry.name)) : entry.name.endsWith('.md') ? [join(sub, entry.name)] : [],
+    );
+  return [...under('').map((page): [string, string] => [docs, page]), [root, 'README.md']];
+}
+
 /** The TypeScript blocks of a Markdown file, with the line of the page each starts on. */
 export function typeScriptBlocks(markdown: string): Array<{ code: string; firstLine: number }> {
   return [...markdown.matchAll(FENCE)].map((fence) => ({
@@ -152,68 +162,4 @@ function checkedLine(code: string, pageLine: number, error: { name: string; mess
   const shown = /^console\.log\((.*)\)$/.exec(expression)?.[1] ?? expression;
   if (valued) return `${indent}expectValue(${pageLine}, await (${shown}), ${valued[1]});`;
   return code;
-}
-
-export interface CompiledDocs {
-  /** Each program's errors, as "page.md:<line>: <message>" (the line of the page the statement came from). */
-  readonly errors: Map<DocProgram, string[]>;
-  /** Each program as CommonJS, emitted with the type information (decorator metadata needs it). */
-  readonly javascript: Map<DocProgram, string>;
-  /** The library's modules as CommonJS, by their path under src/ (`index.js`, `store/save.js`, ...). */
-  readonly library: Map<string, string>;
-}
-
-/**
- * Type-checks and compiles the programs together with the library they import (tsconfig.json's `paths` map
- * 'redis-record' to src/), with the project's compiler options, without writing a file: each program is
- * served from memory at its path. Emits the programs, and the library's modules under `librarySource`, as
- * `npm run build` compiles them.
- */
-export function compileDocs(tsconfig: string, programs: readonly DocProgram[], librarySource: string): CompiledDocs {
-  const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
-  if (!parsed) throw new Error(`cannot read ${tsconfig}`);
-  // a page may name a value it does not use again (`const found = await Post.find(id); // a Post, or null`)
-  const options: ts.CompilerOptions = { ...parsed.options, noEmit: false, noUnusedLocals: false, declaration: false, sourceMap: false };
-  const byPath = new Map(programs.map((program) => [program.path, program]));
-  const host = ts.createCompilerHost(options);
-  const getSourceFile = host.getSourceFile.bind(host);
-  const fileExists = host.fileExists.bind(host);
-  const readFile = host.readFile.bind(host);
-  host.getSourceFile = (name, language, ...rest) => {
-    const program = byPath.get(name);
-    return program ? ts.createSourceFile(name, program.text, language) : getSourceFile(name, language, ...rest);
-  };
-  host.fileExists = (name) => byPath.has(name) || fileExists(name);
-  host.readFile = (name) => byPath.get(name)?.text ?? readFile(name);
-  const compiled = ts.createProgram([...byPath.keys()], options, host);
-  // the programs' own diagnostics only: the library's are `npm run typecheck`'s
-  const errors = new Map<DocProgram, string[]>();
-  for (const program of programs) {
-    const diagnostics = ts.getPreEmitDiagnostics(compiled, compiled.getSourceFile(program.path));
-    errors.set(
-      program,
-      diagnostics.map((diagnostic) => {
-        const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ');
-        // a global diagnostic (compiler options) has no file
-        if (!diagnostic.file || diagnostic.start === undefined) return `${program.page}: ${message}`;
-        const { line } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
-        return `${program.page}:${program.pageLines[line] || '?'}: ${message}`;
-      }),
-    );
-  }
-  const javascript = new Map<DocProgram, string>();
-  for (const program of programs) {
-    compiled.emit(compiled.getSourceFile(program.path), (name, text) => {
-      if (name.endsWith('.js')) javascript.set(program, text);
-    });
-  }
-  const library = new Map<string, string>();
-  const under = `${librarySource.replace(/\\/g, '/')}/`;
-  for (const source of compiled.getSourceFiles()) {
-    if (!source.fileName.startsWith(under) || source.isDeclarationFile) continue;
-    compiled.emit(source, (name, text) => {
-      if (name.endsWith('.js')) library.set(name.slice(under.length), text);
-    });
-  }
-  return { errors, javascript, library };
 }

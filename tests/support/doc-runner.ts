@@ -1,16 +1,23 @@
 import { spawn } from 'child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { dirname, join } from 'path';
-import { CHECK_MARK, compileDocs, docProgram, DocProgram } from './doc-programs';
+import { CHECK_MARK, docProgram, DocProgram } from './doc-programs';
+import { docTypeErrors } from './doc-types';
+import { transpiled, transpileTree } from './worker-processes/transpile';
 
 /**
  * Runs guide pages the way their readers run them. Each page's program (doc-programs.ts) is compiled to a
- * file of its own, next to a node_modules/redis-record holding the library compiled as `npm run build`
- * compiles it, and run by node in a process of its own, with REDIS_URL naming the server: the page connects
- * by itself, and must disconnect by itself, or Node keeps running and the run fails on its time limit.
+ * file of its own, next to a node_modules/redis-record holding the library compiled to CommonJS, and run by
+ * node in a process of its own, with REDIS_URL naming the server: the page connects by itself, and must
+ * disconnect by itself, or Node keeps running and the run fails on its time limit. Both are transpiled file by
+ * file (cached: worker-processes/transpile.ts), as esbuild or swc compile an application: the pages name the
+ * types their attributes cannot take from decorator metadata, as the guide asks of such builds.
  */
 export interface DocPages {
-  /** Each page's type errors, as "page.md:<line>: <message>". */
+  /**
+   * Each page's type errors, as "page.md:<line>: <message>". Under `npm test` none: `npm run typecheck` has
+   * type-checked the pages with the project before the tests ran (tools/check-project.ts).
+   */
   readonly errors: Map<string, string[]>;
   /** Each page's program. */
   readonly programs: Map<string, DocProgram>;
@@ -33,20 +40,21 @@ export function compileDocPages(root: string, pages: ReadonlyArray<readonly [dir
     const program = docProgram(dir, page);
     if (program) programs.set(page, program);
   }
-  const compiled = compileDocs(join(root, 'tsconfig.json'), [...programs.values()], join(root, 'src'));
+  const typeChecked = process.env.npm_lifecycle_event === 'test';
+  const typeErrors = typeChecked ? new Map<DocProgram, string[]>() : docTypeErrors(join(root, 'tsconfig.json'), [...programs.values()]);
   // under the project's node_modules, so that the library's dependencies resolve from there
   const cache = join(root, 'node_modules', '.cache');
   mkdirSync(cache, { recursive: true });
   const dir = mkdtempSync(join(cache, 'redis-record-docs-'));
   const dist = join(dir, 'node_modules', 'redis-record', 'dist');
-  for (const [file, text] of compiled.library) write(join(dist, file), text);
+  transpileTree(join(root, 'src'), dist);
   copyFileSync(join(root, 'package.json'), join(dir, 'node_modules', 'redis-record', 'package.json'));
   // the Lua, under src/store, where the library reads it (store/lua-source.ts)
   cpSync(join(root, 'src', 'store'), join(dist, 'store'), { recursive: true, filter: (path) => !path.endsWith('.ts') });
   const errors = new Map<string, string[]>();
   for (const [page, program] of programs) {
-    errors.set(page, compiled.errors.get(program) ?? []);
-    write(join(dir, `${page}.js`), compiled.javascript.get(program) ?? '');
+    errors.set(page, typeErrors.get(program) ?? []);
+    write(join(dir, `${page}.js`), transpiled(program.path, program.text));
   }
   return {
     errors,

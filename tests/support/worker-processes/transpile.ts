@@ -21,8 +21,8 @@ const COMPILER_OPTIONS: ts.CompilerOptions = {
 const CACHE = join(ROOT, 'node_modules', '.cache', 'redis-record-transpiled');
 const CACHE_SALT = JSON.stringify([ts.version, COMPILER_OPTIONS]);
 
-function transpiled(file: string): string {
-  const source = readFileSync(file, 'utf8');
+/** The JavaScript of `file` (whose text, read from disk by default, may be given). */
+export function transpiled(file: string, source = readFileSync(file, 'utf8')): string {
   const key = createHash('sha256').update(CACHE_SALT).update(relative(ROOT, file)).update('\0').update(source).digest('hex');
   const cached = join(CACHE, `${key}.js`);
   if (existsSync(cached)) return readFileSync(cached, 'utf8');
@@ -45,6 +45,15 @@ function sourcesUnder(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory() ? sourcesUnder(join(folder, entry.name)) : [join(folder, entry.name)],
   );
+}
+
+/** Every TypeScript source under `from` transpiled to the same path under `to`, as `.js`. */
+export function transpileTree(from: string, to: string): void {
+  for (const file of sourcesUnder(from).filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))) {
+    const out = join(to, relative(from, file)).replace(/\.ts$/, '.js');
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, transpiled(file));
+  }
 }
 
 /**
