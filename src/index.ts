@@ -76,6 +76,7 @@ export type {
   RangeOperators,
   InOperator,
   StartsWithOperator,
+  TagOperators,
   FindOptions,
   FindIdsOptions,
   FindOneOptions,
@@ -101,3 +102,4 @@ export type { InstantiableModel } from './entity/base-entity';
 export type { RelationTarget } from './decorators/relations';
 export type { SaveManyItems } from './types/save-many-items';
 export type { NoRanges, NoStartsWith } from './types/where-types';
+export type { EachAttrDecorator, CompoundIndexDecorator, CompoundPartValue, EachMismatch } from './decorators/indexes';

@@ -3,6 +3,8 @@ import { addPendingIndex } from '../model/pending-metadata';
 import { decoratorOptions } from '../model/decorator-options';
 import type { FieldDecorator } from './decorator-types';
 import { memberDecorator, refusedBareUse } from './member-decorator';
+import { decoratorCall } from '../model/decorator-call';
+import { allModels } from '../model/model-registry';
 
 /** The options of `@Index`: `sortable` (a lexicographic index of a string) and `scope` (one index per value of another attribute); docs/indexes-and-queries.md. */
 export interface IndexOptions {
@@ -13,6 +15,11 @@ export interface IndexOptions {
   sortable?: boolean;
   /** A sorted index per value of this attribute (e.g. createdAt per userId): O(log N + k) scoped pages. */
   scope?: string;
+  /**
+   * A JSON array attribute (`@Attr({ type: 'json' }) tags: string[]`): one entry per string element, for
+   * `{ tags: { has } }`, `hasAny` and `hasAll` (docs/array-computed-compound-indexes.md).
+   */
+  each?: boolean;
 }
 
 /** The options of `@Unique`: `caseInsensitive` compares strings in lower case (docs/indexes-and-queries.md#unique-values). */
@@ -22,7 +29,7 @@ export interface UniqueOptions {
 }
 
 /** The names `@Index` and `@Unique` take (any other is a SchemaError: a misspelt `sortabel` would be ignored). */
-const INDEX_OPTIONS = ['sortable', 'scope'] as const satisfies ReadonlyArray<keyof IndexOptions>;
+const INDEX_OPTIONS = ['sortable', 'scope', 'each'] as const satisfies ReadonlyArray<keyof IndexOptions>;
 const UNIQUE_OPTIONS = ['caseInsensitive'] as const satisfies ReadonlyArray<keyof UniqueOptions>;
 
 function propertyDecorator(kind: 'index' | 'unique', given: object | undefined): FieldDecorator {
@@ -71,12 +78,76 @@ export interface StringAttrDecorator<Why extends string = 'a property declared a
  */
 export type SortableMismatch = 'a property declared as a string (sortable orders strings; numbers and Dates are always ordered)';
 
-/** A secondary index on the attribute, maintained in the same atomic script as every write. */
+/**
+ * What `@Index({ each: true })` asks for: a property declared as an array of strings. A property declared
+ * otherwise makes the decorator's key argument fail to compile, with this text as the `mismatch` in the error.
+ */
+export type EachMismatch = 'a property declared as an array of strings (each indexes the elements)';
+
+/** `unknown` when property `K` of `P` is declared (less null and undefined) as an array of strings. */
+export type DeclaredAsStringArray<P, K> = K extends keyof P
+  ? [NonNullable<P[K]>] extends [readonly string[]]
+    ? unknown
+    : { mismatch: EachMismatch }
+  : { mismatch: EachMismatch };
+
+/** The decorator `@Index({ each: true })` returns: it goes on a property declared as an array of strings. */
+export interface EachAttrDecorator {
+  /** Legacy form. */
+  <P extends object, K extends string | symbol>(target: P, property: K & DeclaredAsStringArray<P, K>, descriptor?: undefined): void;
+  /** Standard form: `V` is the field's declared type. */
+  <This, V>(
+    value: undefined,
+    context: ClassFieldDecoratorContext<This, V> & ([NonNullable<V>] extends [readonly string[]] ? unknown : { mismatch: EachMismatch }),
+  ): void;
+}
+
+/**
+ * What a compound `@Index(['a', 'b'])` goes on: a class whose instances have each named property, holding a
+ * number, a Date or a string. A name that is no such property makes the decorator fail to compile.
+ */
+export interface CompoundIndexDecorator<N extends string> {
+  /** Legacy form: the class. */
+  (target: abstract new (...args: never[]) => { [K in N]: CompoundPartValue }): void;
+  /** Standard form: the class and its context. */
+  (value: abstract new (...args: never[]) => { [K in N]: CompoundPartValue }, context: ClassDecoratorContext): void;
+}
+
+/** What each part of a compound index holds. */
+export type CompoundPartValue = number | Date | string | null | undefined;
+
+/**
+ * A secondary index on the attribute, maintained in the same atomic script as every write. On the class, with a
+ * list of attributes, a compound ordered index (`@Index(['score', 'createdAt'])`, as TypeORM declares it): goes
+ * below `@Model()`.
+ */
+export function Index<const N extends string>(parts: readonly [N, N, ...N[]]): CompoundIndexDecorator<N>;
 export function Index(options: IndexOptions & { sortable: true }): StringAttrDecorator<SortableMismatch>;
+export function Index(options: IndexOptions & { each: true }): EachAttrDecorator;
 export function Index(options?: IndexOptions): FieldDecorator;
-export function Index(options?: IndexOptions): FieldDecorator {
+export function Index(options?: IndexOptions | readonly string[]): FieldDecorator | CompoundIndexDecorator<string> {
+  if (Array.isArray(options)) return compoundIndexDecorator(options as readonly unknown[]);
   if (refusedBareUse('@Index', arguments)) return undefined as never;
-  return propertyDecorator('index', options);
+  return propertyDecorator('index', options as IndexOptions | undefined);
+}
+
+/** The class decorator of `@Index([...])`: leaves a pending compound index on the prototype for `@Model`. */
+function compoundIndexDecorator(parts: readonly unknown[]): CompoundIndexDecorator<string> {
+  const names = [...parts];
+  return ((...args: unknown[]) => {
+    const call = decoratorCall(args);
+    const target = call?.form === 'legacy' && call.key === undefined ? call.target : call?.form === 'standard' ? call.value : undefined;
+    if (typeof target !== 'function' || (call?.form === 'standard' && call.context.kind !== 'class')) {
+      throw new SchemaError(`@Index([...]) goes on a class; on a property, write @Index()`);
+    }
+    if (!names.every((name): name is string => typeof name === 'string')) {
+      throw new SchemaError(`${target.name}: @Index([...]) takes attribute names`);
+    }
+    if (allModels().some((model) => model.ctor === target)) {
+      throw new SchemaError(`${target.name}: put @Index([...]) below @Model() (class decorators run from the bottom up)`);
+    }
+    addPendingIndex(target.prototype as object, { property: names.join(','), owner: target.name, kind: 'index', options: {}, parts: names });
+  }) as CompoundIndexDecorator<string>;
 }
 
 /** No two objects of the model hold the same value; enforced inside the atomic write. */

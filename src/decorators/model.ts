@@ -8,7 +8,7 @@ import { collectAttributes, collectDynamic, collectHooks, collectIndexes, collec
 import { HookKind, hookDecorator } from '../model/hook-kind';
 import { resolveAttribute } from '../model/resolve-attribute';
 import { resolveIndex } from '../model/resolve-index';
-import { IndexDescriptor } from '../model/index-descriptor';
+import { IndexDescriptor, indexField } from '../model/index-descriptor';
 import { MAX_SHARDS } from '../keys/shard-tags';
 import { modelReplicaPolicy } from '../model/replica-policy';
 import { isValidModelName } from '../model/model-name';
@@ -97,6 +97,7 @@ function defineModel(target: Function, options: ModelOptions): void {
       (other) =>
         other.kind === index.kind &&
         other.attribute === index.attribute &&
+        indexField(other) === indexField(index) &&
         other.scope === index.scope &&
         other.caseInsensitive === index.caseInsensitive,
     );

@@ -80,6 +80,8 @@ export function specsOf(definition: StoredDefinition, indexes: readonly StoredIn
     scope: index.scope ?? undefined,
     numeric: typeOf(definition, index.attribute) === 'number',
     numericScope: typeOf(definition, index.scope) === 'number',
+    // a compound index's attribute is its parts' fields joined by ','
+    ...(index.kind === 'compound' ? { numericParts: index.attribute.split(',').map((part) => typeOf(definition, part) !== 'string') } : {}),
   }));
 }
 

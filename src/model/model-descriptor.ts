@@ -168,6 +168,7 @@ export class ModelDescriptor {
       (index) =>
         index.attribute.field === field ||
         index.scope?.field === field ||
+        index.parts?.some((part) => part.field === field) ||
         (index.caseInsensitive && caseFoldField(index.attribute.field) === field),
     );
   }

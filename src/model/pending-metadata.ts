@@ -23,7 +23,9 @@ export interface PendingIndex {
   readonly property: string;
   readonly owner: string;
   readonly kind: 'index' | 'unique';
-  readonly options: { readonly sortable?: unknown; readonly scope?: unknown; readonly caseInsensitive?: unknown };
+  readonly options: { readonly sortable?: unknown; readonly scope?: unknown; readonly caseInsensitive?: unknown; readonly each?: unknown };
+  /** A class-level `@Index(['a', 'b'])`: the properties of a compound index (`property` is their names joined by ','). */
+  readonly parts?: readonly string[];
 }
 
 const ATTRIBUTES = Symbol('redis-record:attributes');

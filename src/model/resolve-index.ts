@@ -5,11 +5,22 @@ import { PendingIndex } from './pending-metadata';
 
 /** Checks an index declaration against the model's attributes and picks its kind from the attribute's type. */
 export function resolveIndex(pending: PendingIndex, attributeOf: (name: string) => AttributeDescriptor | undefined): IndexDescriptor {
+  if (pending.parts) return resolveCompoundIndex(pending.owner, pending.parts, attributeOf);
   const where = `${pending.owner}.${pending.property}`;
   const attribute = attributeOf(pending.property);
   if (!attribute) throw new SchemaError(`${where}: @${pending.kind === 'index' ? 'Index' : 'Unique'} needs @Attr() on the same property`);
-  const { sortable, scope, caseInsensitive } = pending.options;
-  if (attribute.type === 'json') throw new SchemaError(`${where}: json attributes cannot be indexed`);
+  const { sortable, scope, caseInsensitive, each } = pending.options;
+  if (each !== undefined && each !== true && each !== false) throw new SchemaError(`${where}: each must be true or false`);
+  if (each === true) {
+    if (attribute.type !== 'json') {
+      throw new SchemaError(`${where}: each indexes the elements of an array: declare it @Attr({ type: 'json' }) with an array type`);
+    }
+    if (sortable || scope !== undefined) throw new SchemaError(`${where}: each takes neither sortable nor scope`);
+    return { kind: 'tag', attribute, caseInsensitive: false };
+  }
+  if (attribute.type === 'json') {
+    throw new SchemaError(`${where}: json attributes cannot be indexed as a whole; @Index({ each: true }) indexes an array's elements`);
+  }
 
   if (pending.kind === 'unique') {
     if (caseInsensitive && attribute.type !== 'string') {
@@ -40,4 +51,23 @@ export function resolveIndex(pending: PendingIndex, attributeOf: (name: string) 
     throw new SchemaError(`${where}: scope needs an ordered index (a number, a Date or a sortable string)`);
   }
   return { kind, attribute, scope: scopeAttribute, caseInsensitive: false };
+}
+
+/** The types a compound index's parts may hold: each has a sortable form (src/keys/compound-member.ts). */
+const COMPOUND_TYPES = new Set(['number', 'date', 'string']);
+
+/** A class-level `@Index(['a', 'b', ...])`: two or more distinct number, Date or string attributes. */
+function resolveCompoundIndex(owner: string, names: readonly string[], attributeOf: (name: string) => AttributeDescriptor | undefined): IndexDescriptor {
+  const where = `${owner}: @Index([${names.map((name) => JSON.stringify(name)).join(', ')}])`;
+  if (names.length < 2) throw new SchemaError(`${where} takes two or more attributes (one: put @Index() on the property)`);
+  if (new Set(names).size !== names.length) throw new SchemaError(`${where} names an attribute twice`);
+  const parts = names.map((name) => {
+    const attribute = attributeOf(name);
+    if (!attribute) throw new SchemaError(`${where}: ${name} is not an attribute of the model`);
+    if (!COMPOUND_TYPES.has(attribute.type)) {
+      throw new SchemaError(`${where}: ${name} is a ${attribute.type} attribute; a compound index orders numbers, Dates and strings`);
+    }
+    return attribute;
+  });
+  return { kind: 'compound', attribute: parts[0], parts, caseInsensitive: false };
 }

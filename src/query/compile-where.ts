@@ -5,6 +5,7 @@ import { ModelDescriptor } from '../model/model-descriptor';
 import { lexEquals, lexWindow, scoreWindow } from './bounds';
 import { AttributeCondition, parseWhere } from './parse-where';
 import { ScriptArg } from '../store/query-plan';
+import { tagSource } from './tag-condition';
 
 /** How deep ORs may nest in a where (each level is a set operation inside query.lua). */
 const MAX_OR_DEPTH = 32;
@@ -32,6 +33,10 @@ export function compileWhere(
     if (condition.equals?.length === 1) pins.set(condition.attribute.field, condition.equals[0]);
   }
   const parts: ScriptArg[][] = [];
+  for (const condition of parsed.conditions) {
+    const tags = condition.tags && tagSource(model, keys, condition.attribute, condition.tags);
+    if (tags) parts.push(tags);
+  }
   const impliedScopes = new Set<string>();
   for (const condition of parsed.conditions) {
     if (condition.score || condition.lex) {

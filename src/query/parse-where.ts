@@ -3,6 +3,7 @@ import { asError } from '../errors/as-error';
 import { describeValue } from '../util/describe-value';
 import { QueryError } from '../errors/errors';
 import { isPlainObject } from '../util/plain-object';
+import { isTagCondition, parseTagCondition, TagCondition } from './tag-condition';
 import { AttributeDescriptor } from '../model/attribute-descriptor';
 import { ModelDescriptor } from '../model/model-descriptor';
 import {
@@ -26,6 +27,8 @@ export interface AttributeCondition {
   equals?: string[];
   score?: ScoreRange;
   lex?: LexRange;
+  /** `has`, `hasAny`, `hasAll` on an array attribute with a tag index (tag-condition.ts). */
+  tags?: TagCondition;
 }
 
 /** One AND level of a where: conditions per attribute, and the OR alternatives. */
@@ -71,6 +74,10 @@ function parseCondition(model: ModelDescriptor, attribute: AttributeDescriptor, 
   const name = `${model.name}.${attribute.property}`;
   const condition: AttributeCondition = { attribute };
   if (raw === null) throw new QueryError(`${name}: null is not a queryable value (absent values are not indexed)`);
+  if (attribute.type === 'json' && isPlainObject(raw) && isTagCondition(raw)) {
+    condition.tags = parseTagCondition(model, attribute, raw);
+    return condition;
+  }
   // before an object value is read as operators: { meta: { a: 1 } } is a JSON value, not an operator a
   if (attribute.type === 'json') throw new QueryError(`${name}: JSON attributes cannot be indexed or queried`);
   if (!isPlainObject(raw)) {

@@ -1,3 +1,4 @@
+import { indexField } from '../model/index-descriptor';
 import { ModelDescriptor } from '../model/model-descriptor';
 import { descriptorOf } from '../model/model-registry';
 import { RelationDescriptor } from '../model/relation-descriptor';
@@ -36,7 +37,7 @@ export function describeModel(model: ModelDescriptor): StoredDefinition {
     attributes: model.attributes.map((a) => ({ property: a.property, field: a.field, type: a.type, role: a.role ?? null })),
     indexes: model.indexes.map((index) => ({
       kind: index.kind,
-      attribute: index.attribute.field,
+      attribute: indexField(index),
       scope: index.scope?.field ?? null,
       caseInsensitive: index.caseInsensitive,
     })),

@@ -12,7 +12,7 @@ import { DEFINITION_FORMAT, StoredDefinition } from './stored-definition';
 export class StoredDefinitionError extends Error {}
 
 const STORED_TYPES: readonly unknown[] = [...ATTRIBUTE_TYPES, 'custom'];
-const INDEX_KINDS: readonly unknown[] = ['set', 'score', 'lex', 'unique'];
+const INDEX_KINDS: readonly unknown[] = ['set', 'score', 'lex', 'unique', 'tag', 'compound'];
 const ON_DELETE: readonly unknown[] = ['restrict', 'cascade', 'nullify'];
 
 type Fields = Record<string, unknown>;
@@ -127,7 +127,10 @@ function checkDefinition(value: unknown, name: string): StoredDefinition {
       const shape = top.at('indexes').at(i);
       const index = shape.object(value);
       shape.at('kind').oneOf(index.kind, INDEX_KINDS);
-      shape.at('attribute').identifier(index.attribute);
+      // a compound index's attribute is its parts' fields joined by ','
+      if (index.kind === 'compound' && typeof index.attribute === 'string') {
+        for (const part of index.attribute.split(',')) shape.at('attribute').identifier(part);
+      } else shape.at('attribute').identifier(index.attribute);
       nullOr(index.scope, (scope) => shape.at('scope').identifier(scope));
       shape.at('caseInsensitive').oneOf(index.caseInsensitive, [true, false]);
     });

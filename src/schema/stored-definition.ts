@@ -21,9 +21,12 @@ export interface StoredAttribute {
 
 /** An index by the fields it reads: `attribute` and `scope` are hash fields. */
 export interface StoredIndex {
-  /** `set` (equality), `score` (numbers, Dates), `lex` (sortable strings) or `unique` (docs/keys.md). */
+  /**
+   * `set` (equality), `score` (numbers, Dates), `lex` (sortable strings), `unique`, `tag` (the elements of a JSON
+   * array) or `compound` (several attributes in one order) (docs/keys.md).
+   */
   readonly kind: IndexKind;
-  /** The hash field of the indexed attribute. */
+  /** The hash field of the indexed attribute; a compound index's parts' fields joined by ','. */
   readonly attribute: string;
   /** The hash field of the scope attribute (one sorted set per scope value); null for an unscoped index. */
   readonly scope: string | null;

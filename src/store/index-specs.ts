@@ -1,14 +1,14 @@
-import { IndexDescriptor } from '../model/index-descriptor';
+import { IndexDescriptor, IndexKind, indexField } from '../model/index-descriptor';
 
 /**
  * An index as the scripts read it (indexes.lua): from a model's descriptor (specOf), or from a stored definition
  * (the integrity tools, which work without the application's classes).
  */
 export interface IndexSpec {
-  readonly kind: 'set' | 'score' | 'lex' | 'unique';
+  readonly kind: IndexKind;
   /** Unique only: values compared in lower case (kind 'C' for the scripts). */
   readonly caseInsensitive: boolean;
-  /** The attribute's hash field. */
+  /** The attribute's hash field; a compound index's parts' fields joined by ','. */
   readonly field: string;
   /** The scope attribute's field of a scoped (composite) index; undefined when unscoped. */
   readonly scope: string | undefined;
@@ -16,19 +16,28 @@ export interface IndexSpec {
   readonly numeric: boolean;
   /** The scope attribute holds numbers. */
   readonly numericScope: boolean;
+  /** Compound only: per part, whether it holds numbers or Dates (sorted by number) rather than strings. */
+  readonly numericParts?: readonly boolean[];
 }
 
 /** The one-letter kind the scripts use (indexes.lua). */
-function kindLetter(kind: IndexSpec['kind'], caseInsensitive: boolean): string {
+function kindLetter(kind: IndexKind, caseInsensitive: boolean): string {
   if (kind === 'set') return 'S';
   if (kind === 'score') return 'Z';
   if (kind === 'lex') return 'L';
+  if (kind === 'tag') return 'T';
+  if (kind === 'compound') return 'K';
   return caseInsensitive ? 'C' : 'U';
 }
 
-/** Appends one spec's four values: kind, attribute field, scope field ('' none), numeric flags ('a', 's'). */
+/**
+ * Appends one spec's four values: kind, attribute field, scope field ('' none), numeric flags ('a', 's'; for a
+ * compound index a letter per part: 'n' numbers and Dates, 's' strings).
+ */
 export function pushSpec(args: Array<string | Buffer>, spec: IndexSpec): void {
-  const numeric = `${spec.numeric ? 'a' : ''}${spec.numericScope ? 's' : ''}`;
+  const numeric = spec.numericParts
+    ? spec.numericParts.map((part) => (part ? 'n' : 's')).join('')
+    : `${spec.numeric ? 'a' : ''}${spec.numericScope ? 's' : ''}`;
   args.push(kindLetter(spec.kind, spec.caseInsensitive), spec.field, spec.scope ?? '', numeric);
 }
 
@@ -38,11 +47,28 @@ export function pushIndexSpecs(args: Array<string | Buffer>, specs: readonly Ind
   for (const spec of specs) pushSpec(args, spec);
 }
 
+const specs = new WeakMap<IndexDescriptor, IndexSpec>();
+
+/** A model's index as the scripts read it (made once per descriptor). */
+export function specOf(index: IndexDescriptor): IndexSpec {
+  let spec = specs.get(index);
+  if (!spec) {
+    spec = {
+      kind: index.kind,
+      caseInsensitive: index.caseInsensitive,
+      field: indexField(index),
+      scope: index.scope?.field,
+      numeric: index.attribute.type === 'number',
+      numericScope: index.scope?.type === 'number',
+      ...(index.parts ? { numericParts: index.parts.map((part) => part.type !== 'string') } : {}),
+    };
+    specs.set(index, spec);
+  }
+  return spec;
+}
+
 /** Appends `k, then k index specs` in the form the scripts read (indexes.lua: kind, attribute, scope, numeric). */
 export function pushSpecs(args: Array<string | Buffer>, indexes: readonly IndexDescriptor[]): void {
   args.push(String(indexes.length));
-  for (const index of indexes) {
-    const numeric = `${index.attribute.type === 'number' ? 'a' : ''}${index.scope?.type === 'number' ? 's' : ''}`;
-    args.push(kindLetter(index.kind, index.caseInsensitive), index.attribute.field, index.scope?.field ?? '', numeric);
-  }
+  for (const index of indexes) pushSpec(args, specOf(index));
 }

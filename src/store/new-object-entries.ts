@@ -1,6 +1,6 @@
 import { lexMemberPrefix, withLexId } from '../keys/lex-member';
 import { ModelKeys } from '../keys/model-keys';
-import { IndexDescriptor } from '../model/index-descriptor';
+import { hasComposedEntries, IndexDescriptor } from '../model/index-descriptor';
 import { ModelDescriptor } from '../model/model-descriptor';
 import { FieldLookup } from '../mapper/encoded-fields';
 
@@ -17,6 +17,7 @@ export function createsWithoutChecks(model: ModelDescriptor): boolean {
     !model.keepsMemo &&
     !model.expirable &&
     model.cap === undefined &&
+    !hasComposedEntries(model.indexes) &&
     model.indexes.every((index) => index.kind !== 'unique')
   );
 }

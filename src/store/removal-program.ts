@@ -1,6 +1,7 @@
 import { hashTagOf } from '../keys/hash-tag';
 import { RelationError } from '../errors/errors';
 import { ModelDescriptor } from '../model/model-descriptor';
+import { hasComposedEntries } from '../model/index-descriptor';
 import { ModelKeys } from '../keys/model-keys';
 import { Removal } from './object-store';
 import { pushSpecs } from './index-specs';
@@ -34,13 +35,15 @@ export function removalPlan(model: ModelDescriptor, prefix: string, id?: string)
   const related = hasRelationsToClean(model, prefix);
   const program = removalProgram(model, prefix, keys);
   // an expirable model's objects may keep a memo (expire()), as every object of a model with a ttl or a cap does
-  const removal: Removal = related
-    ? { kind: 'program', args: program.args }
-    : !model.keepsMemo && model.indexes.length === 0
-      ? { kind: 'plain' }
-      : !model.keepsMemo && !model.expirable
-        ? { kind: 'indexed' }
-        : { kind: 'memo', args: program.args };
+  // tag and compound entries are found by remove.lua (indexes.lua's eachEntry), not by the bound SPEC
+  const removal: Removal =
+    related || hasComposedEntries(model.indexes)
+      ? { kind: 'program', args: program.args }
+      : !model.keepsMemo && model.indexes.length === 0
+        ? { kind: 'plain' }
+        : !model.keepsMemo && !model.expirable
+          ? { kind: 'indexed' }
+          : { kind: 'memo', args: program.args };
   const plan = { ...program, removal };
   plans.set(keys, { models: modelCount(), plan });
   return plan;

@@ -50,6 +50,19 @@ export interface StartsWithOperator {
   startsWith?: string;
 }
 
+/**
+ * The operators of an array of strings with a tag index (`@Index({ each: true })`): conditions on its elements.
+ * A where holding several of them matches arrays that satisfy each.
+ */
+export interface TagOperators {
+  /** Matches arrays holding this element. */
+  has?: string;
+  /** Matches arrays holding at least one of these elements; `[]` matches nothing. */
+  hasAny?: readonly string[];
+  /** Matches arrays holding every one of these elements; `[]` matches every object. */
+  hasAll?: readonly string[];
+}
+
 /** The conditions one attribute accepts, by its type: ranges only where an ordered index can exist. */
 export type Condition<V> = [V] extends [Date]
   ? Date | (InOperator<Date> & RangeOperators<Date> & NoStartsWith)
@@ -61,9 +74,11 @@ export type Condition<V> = [V] extends [Date]
         ? IsSortable<V> extends true
           ? string | (InOperator<string> & StartsWithOperator & RangeOperators<string>)
           : V | (InOperator<V> & NoRanges & NoStartsWith)
-        : [V] extends [object]
-          ? never
-          : V | (InOperator<V> & NoRanges & NoStartsWith);
+        : [V] extends [readonly string[]]
+          ? TagOperators
+          : [V] extends [object]
+            ? never
+            : V | (InOperator<V> & NoRanges & NoStartsWith);
 
 /**
  * Conditions on attributes, ANDed; `OR` adds alternatives (each a Where), ANDed with the rest. `OR` takes at least

@@ -69,10 +69,9 @@ after[field] = value
 for _, spec in ipairs(specs) do
   if not sameEntry(spec, before, after) then
     for _, values in ipairs({ before, after }) do
-      local kind, entryKey = entryOf(base, spec, values, id)
-      if kind then
+      eachEntry(base, spec, values, id, function(kind, entryKey)
         expectType(entryKey, entryKeyType(kind))
-      end
+      end)
     end
   end
 end

@@ -1,6 +1,6 @@
 -- repair-entries.lua: remove index entries that name no live object or do not match its stored value.
 -- KEYS[1]  the model's `all` zset;  KEYS[2] the model's key base;  KEYS[3] the index key
--- ARGV[1..4]  the index's spec (indexes.lua);  ARGV[5..]  members (unique index: values) of KEYS[3] to check
+-- ARGV[1..4]  the index's spec (indexes.lua; a tag index's KEYS[3] is the set of one element);  ARGV[5..]  members (unique index: values) of KEYS[3] to check
 -- Returns: how many entries were removed. A correct sorted entry with a wrong score is not removed (the
 -- object's repair re-scores it); an entry of an expired object awaiting its sweep is left to the sweep. An
 -- entry naming a key that is not a hash (written by something else) names no object, and is removed; so is
@@ -19,9 +19,9 @@ local spec = specs[1]
 local removed = 0
 
 local function remove(member, id)
-  if spec.kind == 'S' then
+  if spec.kind == 'S' or spec.kind == 'T' then
     removed = removed + redis.call('SREM', indexKey, member)
-  elseif spec.kind == 'Z' or spec.kind == 'L' then
+  elseif spec.kind == 'Z' or spec.kind == 'L' or spec.kind == 'K' then
     removed = removed + redis.call('ZREM', indexKey, member)
   elseif id and redis.call('HGET', indexKey, member) == id then
     removed = removed + redis.call('HDEL', indexKey, member)
@@ -34,6 +34,9 @@ for i = 5, #ARGV do
   if spec.kind == 'L' then
     local at = string.find(member, '\0\0', 1, true)
     id = at and string.sub(member, at + 3) or ''
+  elseif spec.kind == 'K' then
+    -- after the last part's \0\0 and the length byte
+    id = string.match(member, '%z%z.([^%z]*)$') or ''
   elseif isUnique(spec) then
     id = redis.call('HGET', indexKey, member)
   end
@@ -45,12 +48,15 @@ for i = 5, #ARGV do
         remove(member, id)
       end
     else
-      local _, wantedKey, wanted = entryOf(base, spec, readValues(key, fields), id)
-      if wantedKey ~= indexKey or wanted ~= member then
+      local wanted = false
+      eachEntry(base, spec, readValues(key, fields), id, function(_, entryKey, entryMember)
+        wanted = wanted or (entryKey == indexKey and entryMember == member)
+      end)
+      if not wanted then
         remove(member, id)
       end
     end
-  elseif spec.kind == 'L' then
+  elseif spec.kind == 'L' or spec.kind == 'K' then
     remove(member, nil)
   end
 end

@@ -170,7 +170,8 @@ for _, spec in ipairs(specs) do
       redis.call('HSET', memo, 'Z' .. indexKey, member)
     end
   end
-  if kind then
+  -- a tag index has no single entry (entryOf): addEntry adds one per element
+  if kind or spec.kind == 'T' then
     addEntry(base, spec, values, id, keepMemo and memo or nil)
   end
 end

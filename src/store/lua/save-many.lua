@@ -87,14 +87,15 @@ end
 
 -- The entry of object `id` for `spec`, added to the batch (indexes.lua's addEntry, one command per key).
 local function batchEntry(batch, base, spec, values, id)
-  local kind, key, member = entryOf(base, spec, values, id)
-  if kind == 'S' then
-    batchAdd(batch, 'SADD', key, member)
-  elseif kind == 'U' then
-    batchAdd(batch, 'HSET', key, member, id)
-  elseif kind == 'Z' then
-    batchAdd(batch, 'ZADD', key, spec.kind == 'Z' and (values[spec.attr] or 'inf') or 0, member)
-  end
+  eachEntry(base, spec, values, id, function(kind, key, member)
+    if kind == 'S' then
+      batchAdd(batch, 'SADD', key, member)
+    elseif kind == 'U' then
+      batchAdd(batch, 'HSET', key, member, id)
+    else
+      batchAdd(batch, 'ZADD', key, spec.kind == 'Z' and (values[spec.attr] or 'inf') or 0, member)
+    end
+  end)
 end
 
 -- The foreign key fields whose parent is an object of this model itself: field -> true.

@@ -8,6 +8,12 @@
 --                          (esc turns \0 into \0\1; an absent value is \255, after every UTF-8 string)
 --   U  unique              <base>:uniq:<attr>  hash field: value -> id
 --   C  unique, case-folded <base>:uniq:<attr>  hash field: the `#ci:<attr>` value -> id
+--   T  tag (`each`)        <base>:idx:<attr>:<element>                        member: id, one set per string
+--                          element of the JSON array the attribute holds (anything else: no entry)
+--   K  compound, ordered   <base>:lex:<f1>,<f2>,...                           member: c1 \0\0 c2 \0\0 ... len(id) id,
+--                          score 0; the attribute field is the parts' fields joined by ',' and the fourth value
+--                          says per part whether it holds numbers ('n': numbers and Dates, sortableNumber) or
+--                          strings ('s': esc(value)); an absent part is \255
 -- Entries are always computed from values stored in the object's hash (read inside the calling script),
 -- never from a client's copy: that is what keeps invariant 3 under concurrent writers.
 -- Objects with a TTL also keep a memo (<base>:memo:<id>, a hash 'S'|'Z'|'U' .. key -> member) of the entries
@@ -21,6 +27,64 @@ local function lexMember(value, id)
     return '\255' .. tail
   end
   return (string.gsub(value, '%z', '\0\1')) .. tail
+end
+
+-- A number's stored form as 16 hex digits that sort as the numbers do: its IEEE 754 bits, big-endian, with the
+-- sign bit flipped for positives and every bit flipped for negatives (-0 is 0). src/keys/compound-member.ts
+-- makes the same digits for query bounds.
+local function sortableNumber(text)
+  local number = tonumber(text)
+  if not number then
+    return nil
+  end
+  if number == 0 then
+    number = 0
+  end
+  local bytes = { string.byte(struct.pack('>d', number), 1, 8) }
+  local negative = bytes[1] >= 128
+  for i = 1, 8 do
+    if negative then
+      bytes[i] = 255 - bytes[i]
+    elseif i == 1 then
+      bytes[i] = bytes[i] + 128
+    end
+  end
+  return string.format('%02x%02x%02x%02x%02x%02x%02x%02x', unpack(bytes))
+end
+
+-- The member of a compound index's entry: each part's sortable form followed by \0\0, then len(id) id. A
+-- numeric part whose stored text is no number is read as absent.
+local function compoundMember(spec, values, id)
+  local out = {}
+  for i, part in ipairs(spec.parts) do
+    local value = values[part.field]
+    if value and part.numeric then
+      value = sortableNumber(value)
+    elseif value then
+      value = (string.gsub(value, '%z', '\0\1'))
+    end
+    out[i] = value or '\255'
+  end
+  return table.concat(out, '\0\0') .. '\0\0' .. string.char(#id) .. id
+end
+
+-- The distinct string elements of a tag attribute's stored JSON array, in order; none for anything else.
+local function tagElements(raw)
+  if not raw then
+    return {}
+  end
+  local ok, decoded = pcall(cjson.decode, raw)
+  if not ok or type(decoded) ~= 'table' then
+    return {}
+  end
+  local elements, seen = {}, {}
+  for _, element in ipairs(decoded) do
+    if type(element) == 'string' and not seen[element] then
+      seen[element] = true
+      elements[#elements + 1] = element
+    end
+  end
+  return elements
 end
 
 local function canonical(value, numeric)
@@ -71,7 +135,9 @@ local function entryOf(base, spec, values, id)
     if value then
       return 'U', base .. ':uniq:' .. spec.attr, value
     end
-  else
+  elseif spec.kind == 'K' then
+    return 'Z', base .. ':lex:' .. spec.attr, compoundMember(spec, values, id)
+  elseif spec.kind ~= 'T' then
     local key = sortedKey(base, spec, values)
     if key then
       if spec.kind == 'Z' then
@@ -81,6 +147,23 @@ local function entryOf(base, spec, values, id)
     end
   end
   return nil
+end
+
+-- Calls fn(kind, key, member) for each entry of object `id` for `spec`: entryOf's one entry, or a tag index's
+-- set entry per element. Every caller that walks an object's entries goes through here or entryOf (which
+-- finds no entry for a tag index).
+local function eachEntry(base, spec, values, id, fn)
+  if spec.kind == 'T' then
+    local stem = base .. ':idx:' .. spec.attr .. ':'
+    for _, element in ipairs(tagElements(values[spec.attr])) do
+      fn('S', stem .. element, id)
+    end
+    return
+  end
+  local kind, key, member = entryOf(base, spec, values, id)
+  if kind then
+    fn(kind, key, member)
+  end
 end
 
 -- Whether an entry a memo records (kind, key, member) can be an entry of object `id` of the model whose key
@@ -131,32 +214,29 @@ end
 
 -- `memo` is the object's memo key when it keeps one, else nil.
 local function addEntry(base, spec, values, id, memo)
-  local kind, key, member = entryOf(base, spec, values, id)
-  if not kind then
-    return
-  end
-  if kind == 'S' then
-    redis.call('SADD', key, member)
-  elseif kind == 'U' then
-    redis.call('HSET', key, member, id)
-  elseif spec.kind == 'Z' then
-    redis.call('ZADD', key, values[spec.attr] or 'inf', member)
-  else
-    redis.call('ZADD', key, 0, member)
-  end
-  if memo then
-    redis.call('HSET', memo, kind .. key, member)
-  end
+  eachEntry(base, spec, values, id, function(kind, key, member)
+    if kind == 'S' then
+      redis.call('SADD', key, member)
+    elseif kind == 'U' then
+      redis.call('HSET', key, member, id)
+    elseif spec.kind == 'Z' then
+      redis.call('ZADD', key, values[spec.attr] or 'inf', member)
+    else
+      redis.call('ZADD', key, 0, member)
+    end
+    if memo then
+      redis.call('HSET', memo, kind .. key, member)
+    end
+  end)
 end
 
 local function removeEntry(base, spec, values, id, memo)
-  local kind, key, member = entryOf(base, spec, values, id)
-  if kind then
+  eachEntry(base, spec, values, id, function(kind, key, member)
     dropEntry(kind, key, member, id)
     if memo then
       redis.call('HDEL', memo, kind .. key)
     end
-  end
+  end)
 end
 
 -- Calls `command key` with ARGV[from .. to] appended, in chunks (Lua's unpack takes about 8000 values at most),
@@ -221,7 +301,16 @@ local function readSpecs(from, count)
       scopeNumeric = string.find(numeric, 's', 1, true) ~= nil,
     }
     specs[#specs + 1] = spec
-    need(spec.attr)
+    if spec.kind == 'K' then
+      spec.parts = {}
+      for field in string.gmatch(spec.attr, '[^,]+') do
+        local n = #spec.parts + 1
+        spec.parts[n] = { field = field, numeric = string.sub(numeric, n, n) == 'n' }
+        need(field)
+      end
+    else
+      need(spec.attr)
+    end
     need(spec.scope)
     if spec.kind == 'C' then
       need('#ci:' .. spec.attr)
@@ -246,7 +335,34 @@ local function readValues(key, fields)
   return values
 end
 
+-- The fields the entries of `spec` are computed from (a spec made by readSpecs).
+local function specFields(spec)
+  local read = {}
+  if spec.kind == 'K' then
+    for _, part in ipairs(spec.parts) do
+      read[#read + 1] = part.field
+    end
+  else
+    read[1] = spec.attr
+  end
+  if spec.scope ~= '' then
+    read[#read + 1] = spec.scope
+  end
+  if spec.kind == 'C' then
+    read[#read + 1] = '#ci:' .. spec.attr
+  end
+  return read
+end
+
 local function sameEntry(spec, before, after)
+  if spec.kind == 'K' then
+    for _, part in ipairs(spec.parts) do
+      if before[part.field] ~= after[part.field] then
+        return false
+      end
+    end
+    return true
+  end
   return before[spec.attr] == after[spec.attr]
     and (spec.scope == '' or before[spec.scope] == after[spec.scope])
     and (spec.kind ~= 'C' or before['#ci:' .. spec.attr] == after['#ci:' .. spec.attr])

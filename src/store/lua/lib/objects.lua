@@ -52,10 +52,9 @@ local function objectEntries(base, id, specs, fields, drop)
   if specs and #specs > 0 then
     local values = readValues(base .. ':obj:' .. id, fields)
     for _, spec in ipairs(specs) do
-      local kind, key, member = entryOf(base, spec, values, id)
-      if kind then
+      eachEntry(base, spec, values, id, function(kind, key, member)
         drop(kind, key, member, id)
-      end
+      end)
     end
   end
 end
@@ -137,10 +136,9 @@ local function writeMemo(base, specs, values, id)
   local memo = base .. ':memo:' .. id
   redis.call('DEL', memo)
   for _, spec in ipairs(specs) do
-    local kind, key, member = entryOf(base, spec, values, id)
-    if kind then
+    eachEntry(base, spec, values, id, function(kind, key, member)
       redis.call('HSET', memo, kind .. key, member)
-    end
+    end)
   end
   return memo
 end

@@ -78,10 +78,9 @@ end
 -- chunk; docs/bulk-operations.md, "Creates that go through save-many.lua").
 local function expectNewEntryTypes(model, id, written, specs, seen)
   for _, spec in ipairs(specs) do
-    local kind, key = entryOf(model.base, spec, written, id)
-    if kind then
+    eachEntry(model.base, spec, written, id, function(kind, key)
       expectType(key, entryKeyType(kind), seen)
-    end
+    end)
   end
 end
 
@@ -131,14 +130,11 @@ local function expectSaveTypes(model, mode, id, setFrom, setCount, delFrom, delC
   for _, spec in ipairs(specs) do
     if mode == 'c' or not sameEntry(spec, before, after) then
       moved = true
-      local kind, key = entryOf(base, spec, before, id)
-      if kind then
+      local function expectEntryType(kind, key)
         expectType(key, entryKeyType(kind), seen)
       end
-      kind, key = entryOf(base, spec, after, id)
-      if kind then
-        expectType(key, entryKeyType(kind), seen)
-      end
+      eachEntry(base, spec, before, id, expectEntryType)
+      eachEntry(base, spec, after, id, expectEntryType)
     elseif isUnique(spec) then
       -- an unchanged unique value that the save writes again is still read (claimRefusal)
       if uniqueValue(spec, written) then

@@ -16,7 +16,8 @@ local function updateIndexed(model, id, setFrom, setCount, delFrom, delCount, sp
     return nil
   end
   for i = 1, #specs do
-    if isUnique(specs[i]) then
+    -- a tag index has an entry per element: saveObject moves those
+    if isUnique(specs[i]) or specs[i].kind == 'T' then
       return nil
     end
   end
