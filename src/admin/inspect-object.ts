@@ -1,4 +1,4 @@
-import { entryOf, type ExpectedEntry } from '../integrity/expected-entries';
+import { entriesFor, type ExpectedEntry } from '../integrity/expected-entries';
 import { scopeOfId, type ModelScope } from '../integrity/model-scope';
 import { normalizeId } from '../keys/id-format';
 import { indexName, type StoredDefinition, type StoredIndex } from '../schema/stored-definition';
@@ -74,15 +74,14 @@ async function entriesOf(scope: ModelScope, hash: Record<string, string>, id: st
   const values = new Map(Object.entries(hash));
   const states: IndexEntryState[] = [];
   for (const index of scope.definition.indexes) {
-    const entry = entryOf(scope, index, values, id);
-    if (!entry) continue;
-    states.push({
-      index: indexName(index),
-      key: entry.key,
-      member: memberText(index, entry.member),
-      ...(entry.score !== undefined && index.kind === 'score' ? { score: entry.score } : {}),
-      present: await isPresent(scope, entry, id),
-    });
+    for (const entry of entriesFor(scope, index, values, id))
+      states.push({
+        index: indexName(index),
+        key: entry.key,
+        member: memberText(index, entry.member),
+        ...(entry.score !== undefined && index.kind === 'score' ? { score: entry.score } : {}),
+        present: await isPresent(scope, entry, id),
+      });
   }
   return states;
 }

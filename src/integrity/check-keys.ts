@@ -1,5 +1,6 @@
 import { indexName, StoredIndex } from '../schema/stored-definition';
-import { entryOf, idOfLexMember, isOwnMemoEntry, withFolds } from './expected-entries';
+import { entriesFor, idOfLexMember, indexFields, isOwnMemoEntry, withFolds } from './expected-entries';
+import { idOfCompoundMember } from '../keys/compound-member';
 import { Findings } from './findings';
 import { ModelScope } from './model-scope';
 import { binary, chunks, globEscape, isWrongType, latin1, raw, unlessWrongType } from './raw-commands';
@@ -125,6 +126,8 @@ const INDEX_KEY = /^(idx|lex|uniq):([A-Za-z_$][\w$]*)(?:(@)([A-Za-z_$][\w$]*):|(
 
 /** The declared index a key belongs to, from its name (attribute names are identifiers: no ':' or '@'). */
 function indexOfKey(scope: ModelScope, rest: string): StoredIndex | undefined {
+  const compound = /^lex:([A-Za-z_$][\w$]*(?:,[A-Za-z_$][\w$]*)+)$/.exec(rest);
+  if (compound) return scope.definition.indexes.find((index) => index.kind === 'compound' && index.attribute === compound[1]);
   const match = INDEX_KEY.exec(rest);
   if (!match) return undefined;
   const [, family, attribute, at, scopeField, colon] = match;
@@ -132,8 +135,12 @@ function indexOfKey(scope: ModelScope, rest: string): StoredIndex | undefined {
   if (family === 'lex' && colon) return undefined;
   if (!at && !colon && match[0].length !== rest.length) return undefined;
   const kind = family === 'uniq' ? 'unique' : family === 'lex' ? 'lex' : colon ? 'set' : 'score';
+  // a tag index's keys are named as a set index's: one per element
   return scope.definition.indexes.find(
-    (index) => index.kind === kind && index.attribute === attribute && index.scope === (at ? scopeField : null),
+    (index) =>
+      (index.kind === kind || (kind === 'set' && index.kind === 'tag')) &&
+      index.attribute === attribute &&
+      index.scope === (at ? scopeField : null),
   );
 }
 
@@ -151,7 +158,7 @@ async function checkIndexKey(scope: ModelScope, findings: Findings, key: string,
   }
   const client = binary(scope.client);
   try {
-    if (index.kind === 'set') {
+    if (index.kind === 'set' || index.kind === 'tag') {
       for await (const page of client.sScanIterator(key, { COUNT: batchSize })) {
         for (const batch of chunks(page.map(latin1), batchSize))
           await checkMembers(
@@ -182,7 +189,7 @@ async function checkIndexKey(scope: ModelScope, findings: Findings, key: string,
             findings,
             index,
             key,
-            members.map((m) => [m, index.kind === 'lex' ? (idOfLexMember(m) ?? '') : m]),
+            members.map((m) => [m, memberId(index, m)]),
           );
         }
       }
@@ -191,7 +198,7 @@ async function checkIndexKey(scope: ModelScope, findings: Findings, key: string,
     if (!isWrongType(error)) throw error;
     // the first scan call fails, before any member is checked. Repair deletes the key (the library owns index
     // keys) before it rebuilds the objects' entries, which the objects' side reports missing.
-    const wanted = index.kind === 'set' ? 'set' : index.kind === 'unique' ? 'hash' : 'zset';
+    const wanted = index.kind === 'set' || index.kind === 'tag' ? 'set' : index.kind === 'unique' ? 'hash' : 'zset';
     findings.add(
       'wrongType',
       { key },
@@ -214,7 +221,7 @@ async function checkMembers(
 ): Promise<void> {
   findings.held(members.length);
   const client = raw(scope.client);
-  const fields = [index.attribute, ...(index.scope ? [index.scope] : []), '#id'];
+  const fields = [...indexFields(index), '#id'];
   const ids = members.map(([, id]) => Buffer.from(id, 'latin1').toString('utf8'));
   const valid = ids.map((id) => isValidId(id));
   // each valid id's `all` score with one read for the batch, beside its hash's fields (a key of another type
@@ -241,8 +248,8 @@ async function checkMembers(
     }
     const stored = new Map<string, string>();
     fields.forEach((field, f) => values[f] !== null && stored.set(field, values[f] as string));
-    const wanted = entryOf(scope, index, withFolds(scope, stored), id);
-    const matches = wanted !== undefined && wanted.key === key && wanted.member === member;
+    const wanted = entriesFor(scope, index, withFolds(scope, stored), id);
+    const matches = wanted.some((entry) => entry.key === key && entry.member === member);
     if (matches) return;
     if (index.kind === 'unique') {
       findings.add('uniqueOwner', { id, key }, `${key}: ${label}, which ${id} does not hold`, fix(member), `uniqueOwner ${key} ${member}`);
@@ -250,4 +257,11 @@ async function checkMembers(
       findings.add('wrongEntry', { id, key }, `${key}: ${label} does not match the value of ${id}`, fix(member));
     }
   });
+}
+
+/** The id a sorted index's member names (latin1): a lex or compound member's tail, else the member itself. */
+function memberId(index: StoredIndex, member: string): string {
+  if (index.kind === 'lex') return idOfLexMember(member) ?? '';
+  if (index.kind === 'compound') return idOfCompoundMember(Buffer.from(member, 'latin1')) ?? '';
+  return member;
 }

@@ -3,6 +3,7 @@ import { StoredIndex } from '../schema/stored-definition';
 import { isNumeric, ModelScope } from './model-scope';
 import { lexMemberBytes } from '../keys/lex-member';
 import { numberCodec } from '../codecs/number-codec';
+import { compoundMember, compoundPart } from '../keys/compound-member';
 
 /**
  * The index entries an object must have, computed from its stored values exactly as src/store/lua/indexes.lua
@@ -121,12 +122,50 @@ export function entryOf(scope: ModelScope, index: StoredIndex, values: ReadonlyM
   return { index, kind: 'Z', key, member: lexMember(value, id), score: 0 };
 }
 
+/** The hash fields an index's entries are computed from: its attribute (a compound index's parts) and scope. */
+export function indexFields(index: StoredIndex): string[] {
+  const fields = index.kind === 'compound' ? index.attribute.split(',') : [index.attribute];
+  return index.scope === null ? fields : [...fields, index.scope];
+}
+
+/** The distinct string elements of a tag attribute's stored JSON array (indexes.lua's tagElements). */
+function tagElements(stored: string | undefined): string[] {
+  if (stored === undefined) return [];
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(stored);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(decoded)) return [];
+  return [...new Set(decoded.filter((element): element is string => typeof element === 'string'))];
+}
+
+/**
+ * The entries of object `id` for `index`: entryOf's one (or none), a tag index's set entry per element, a
+ * compound index's member built from its parts (indexes.lua's eachEntry).
+ */
+export function entriesFor(scope: ModelScope, index: StoredIndex, values: ReadonlyMap<string, string>, id: string): ExpectedEntry[] {
+  const base = scope.keys.base;
+  if (index.kind === 'tag') {
+    return tagElements(values.get(index.attribute)).map((element) => ({
+      index,
+      kind: 'S',
+      key: `${base}:idx:${index.attribute}:${element}`,
+      member: bytes(id),
+    }));
+  }
+  if (index.kind === 'compound') {
+    const parts = index.attribute
+      .split(',')
+      .map((field) => compoundPart(values.get(field), scope.definition.attributes.find((a) => a.field === field)?.type !== 'string'));
+    return [{ index, kind: 'Z', key: `${base}:lex:${index.attribute}`, member: compoundMember(parts, id).toString('latin1'), score: 0 }];
+  }
+  const entry = entryOf(scope, index, values, id);
+  return entry ? [entry] : [];
+}
+
 /** Every entry the object must have. */
 export function entriesOf(scope: ModelScope, values: ReadonlyMap<string, string>, id: string): ExpectedEntry[] {
-  const entries: ExpectedEntry[] = [];
-  for (const index of scope.definition.indexes) {
-    const entry = entryOf(scope, index, values, id);
-    if (entry) entries.push(entry);
-  }
-  return entries;
+  return scope.definition.indexes.flatMap((index) => entriesFor(scope, index, values, id));
 }

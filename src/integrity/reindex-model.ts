@@ -36,8 +36,8 @@ export interface ReindexResult {
 /** The key names (exact or SCAN patterns) of one index in a scope. */
 function keyPatterns(scope: ModelScope, index: StoredIndex): string[] {
   const base = globEscape(scope.keys.base);
-  const family = index.kind === 'unique' ? 'uniq' : index.kind === 'lex' ? 'lex' : 'idx';
-  if (index.kind === 'set') return [`${base}:idx:${index.attribute}:*`];
+  const family = index.kind === 'unique' ? 'uniq' : index.kind === 'lex' || index.kind === 'compound' ? 'lex' : 'idx';
+  if (index.kind === 'set' || index.kind === 'tag') return [`${base}:idx:${index.attribute}:*`];
   if (index.scope !== null) return [`${base}:${family}:${index.attribute}@${index.scope}:*`];
   return [`${base}:${family}:${index.attribute}`];
 }

@@ -34,7 +34,7 @@ end
 -- makes the same digits for query bounds.
 local function sortableNumber(text)
   local number = tonumber(text)
-  if not number then
+  if not number or number ~= number then
     return nil
   end
   if number == 0 then
