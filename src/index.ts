@@ -77,6 +77,7 @@ export type {
   InOperator,
   StartsWithOperator,
   TagOperators,
+  OrderBy,
   FindOptions,
   FindIdsOptions,
   FindOneOptions,

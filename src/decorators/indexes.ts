@@ -108,9 +108,9 @@ export interface EachAttrDecorator {
  */
 export interface CompoundIndexDecorator<N extends string> {
   /** Legacy form: the class. */
-  (target: abstract new (...args: never[]) => { [K in N]: CompoundPartValue }): void;
+  (target: abstract new (...args: never[]) => { [K in N]?: CompoundPartValue }): void;
   /** Standard form: the class and its context. */
-  (value: abstract new (...args: never[]) => { [K in N]: CompoundPartValue }, context: ClassDecoratorContext): void;
+  (value: abstract new (...args: never[]) => { [K in N]?: CompoundPartValue }, context: ClassDecoratorContext): void;
 }
 
 /** What each part of a compound index holds. */
@@ -146,7 +146,13 @@ function compoundIndexDecorator(parts: readonly unknown[]): CompoundIndexDecorat
     if (allModels().some((model) => model.ctor === target)) {
       throw new SchemaError(`${target.name}: put @Index([...]) below @Model() (class decorators run from the bottom up)`);
     }
-    addPendingIndex(target.prototype as object, { property: names.join(','), owner: target.name, kind: 'index', options: {}, parts: names });
+    addPendingIndex(target.prototype as object, {
+      property: names.join(','),
+      owner: target.name,
+      kind: 'index',
+      options: {},
+      parts: names,
+    });
   }) as CompoundIndexDecorator<string>;
 }
 

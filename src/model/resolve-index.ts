@@ -57,7 +57,11 @@ export function resolveIndex(pending: PendingIndex, attributeOf: (name: string) 
 const COMPOUND_TYPES = new Set(['number', 'date', 'string']);
 
 /** A class-level `@Index(['a', 'b', ...])`: two or more distinct number, Date or string attributes. */
-function resolveCompoundIndex(owner: string, names: readonly string[], attributeOf: (name: string) => AttributeDescriptor | undefined): IndexDescriptor {
+function resolveCompoundIndex(
+  owner: string,
+  names: readonly string[],
+  attributeOf: (name: string) => AttributeDescriptor | undefined,
+): IndexDescriptor {
   const where = `${owner}: @Index([${names.map((name) => JSON.stringify(name)).join(', ')}])`;
   if (names.length < 2) throw new SchemaError(`${where} takes two or more attributes (one: put @Index() on the property)`);
   if (new Set(names).size !== names.length) throw new SchemaError(`${where} names an attribute twice`);

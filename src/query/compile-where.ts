@@ -6,6 +6,7 @@ import { lexEquals, lexWindow, scoreWindow } from './bounds';
 import { AttributeCondition, parseWhere } from './parse-where';
 import { ScriptArg } from '../store/query-plan';
 import { tagSource } from './tag-condition';
+import { compoundSource } from './compound-source';
 
 /** How deep ORs may nest in a where (each level is a set operation inside query.lua). */
 const MAX_OR_DEPTH = 32;
@@ -28,11 +29,14 @@ export function compileWhere(
   // a where nested deeper is a mistake (or an OR holding its own where), not a query
   if (depth > MAX_OR_DEPTH) throw new QueryError(`${model.name}: ORs nested more than ${MAX_OR_DEPTH} deep`);
   const parsed = parseWhere(model, where);
+  // conditions a compound index answers together are read as one window of it (compound-source.ts)
+  const compound = compoundSource(model, keys, parsed.conditions);
+  if (compound) parsed.conditions.splice(0, parsed.conditions.length, ...parsed.conditions.filter((c) => !compound.used.has(c)));
   const pins = new Map(outer);
   for (const condition of parsed.conditions) {
     if (condition.equals?.length === 1) pins.set(condition.attribute.field, condition.equals[0]);
   }
-  const parts: ScriptArg[][] = [];
+  const parts: ScriptArg[][] = compound ? [compound.program] : [];
   for (const condition of parsed.conditions) {
     const tags = condition.tags && tagSource(model, keys, condition.attribute, condition.tags);
     if (tags) parts.push(tags);

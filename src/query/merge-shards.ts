@@ -1,5 +1,6 @@
 import { EncodedFields } from '../mapper/encoded-fields';
 import { PlanOrder } from '../store/query-plan';
+import { compoundPart } from '../keys/compound-member';
 
 /** One match of one shard, with the fields its order is read from. */
 export interface ShardMatch {
@@ -27,7 +28,24 @@ export function shardOrder(order: PlanOrder, numericIds: boolean): Compare {
   if (order.kind === 'id') return byId;
   const field = order.field;
   let ascending: Compare;
-  if (order.kind === 'score') {
+  if (order.kind === 'compound') {
+    // each part by its sortable form (as the index's member holds it) in its own direction; ties by id, in the
+    // last part's direction (the member's `len(id) id` tail)
+    const fields = field.split(',');
+    // the parts the where pins hold one value: they compare equal
+    const skip = fields.length - order.directions.length;
+    const tieById = (a: ShardMatch, b: ShardMatch) => a.id.length - b.id.length || compareBytes(a.id, b.id);
+    return (a, b) => {
+      for (let i = skip; i < fields.length; i++) {
+        const numeric = order.types[i] === 'n';
+        const x = compoundPart(a.fields.get(fields[i]), numeric);
+        const y = compoundPart(b.fields.get(fields[i]), numeric);
+        const compared = Buffer.compare(x, y);
+        if (compared !== 0) return order.directions[i - skip] === 'd' ? -compared : compared;
+      }
+      return order.desc ? tieById(b, a) : tieById(a, b);
+    };
+  } else if (order.kind === 'score') {
     const score = (match: ShardMatch) => {
       const stored = match.fields.get(field);
       return stored === undefined ? Infinity : Number(stored);

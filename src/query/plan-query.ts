@@ -6,6 +6,7 @@ import { lexWindow, scoreWindow } from './bounds';
 import { compileWhere, Pins, sortedKey, usableSortedIndex } from './compile-where';
 import { loadedFields } from './loaded-fields';
 import { parseWhere } from './parse-where';
+import { compoundOrderPlan, isCompoundOrder } from './compound-order';
 import { isPlainObject } from '../util/plain-object';
 import { PageRequest, QueryPlan } from '../store/query-plan';
 
@@ -21,6 +22,7 @@ interface OrderRequest {
  * are built with set algebra in temporary keys and then ordered.
  */
 export function planQuery(model: ModelDescriptor, keys: ModelKeys, where: unknown, orderBy: unknown): QueryPlan {
+  if (isCompoundOrder(model, orderBy)) return { ...compoundOrderPlan(model, keys, where, orderBy), loadFields: loadedFields(model) };
   const order = parseOrder(model, orderBy);
   const loadFields = loadedFields(model);
   if (!order) return { program: compileWhere(model, keys, where) ?? [], order: { kind: 'id' }, loadFields };

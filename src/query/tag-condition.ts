@@ -55,7 +55,12 @@ export function parseTagCondition(model: ModelDescriptor, attribute: AttributeDe
  * The query.lua instructions of a tag condition: the set of each required element, intersected, and the union
  * of each `hasAny` list (an empty list matches nothing); null when it constrains nothing (`hasAll: []`).
  */
-export function tagSource(model: ModelDescriptor, keys: ModelKeys, attribute: AttributeDescriptor, condition: TagCondition): ScriptArg[] | null {
+export function tagSource(
+  model: ModelDescriptor,
+  keys: ModelKeys,
+  attribute: AttributeDescriptor,
+  condition: TagCondition,
+): ScriptArg[] | null {
   const field = attribute.field;
   if (!model.indexes.some((index) => index.kind === 'tag' && index.attribute === attribute)) {
     throw new QueryError(`${model.name}.${field}: has, hasAny and hasAll need @Index({ each: true }) on ${field}`);

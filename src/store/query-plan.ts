@@ -5,7 +5,20 @@
 export type ScriptArg = string | Buffer;
 
 export type PlanOrder =
-  { readonly kind: 'id' } | { readonly kind: 'score' | 'lex'; readonly key: string; readonly field: string; readonly desc: boolean };
+  | { readonly kind: 'id' }
+  | { readonly kind: 'score' | 'lex'; readonly key: string; readonly field: string; readonly desc: boolean }
+  | {
+      readonly kind: 'compound';
+      readonly key: string;
+      /** The parts' fields joined by ','. */
+      readonly field: string;
+      /** The direction of the last part: ties by id follow it. */
+      readonly desc: boolean;
+      /** 'a' or 'd' per part after those the where pins with an equality. */
+      readonly directions: string;
+      /** Per part, 'n' (numbers and Dates) or 's' (strings). */
+      readonly types: string;
+    };
 
 export interface QueryPlan {
   /** Instructions leaving the matching ids on the stack; empty: every object. */

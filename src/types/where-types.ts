@@ -96,6 +96,9 @@ export type OrderableName<T> = {
   [K in AttributeName<T>]-?: Orderable<NonNullable<T[K]>> extends true ? K : never;
 }[AttributeName<T>];
 
+/** An `orderBy`: one attribute, or a list of one-attribute entries (a compound index's parts, in order). */
+export type OrderBy<T> = { [K in OrderableName<T>]?: Direction } | ReadonlyArray<{ [K in OrderableName<T>]?: Direction }>;
+
 /** The direction of an `orderBy`. */
 export type Direction = 'asc' | 'desc';
 
@@ -115,8 +118,11 @@ export type IncludableName<T> = {
 
 /** The options of `findBy`: `orderBy` (one ordered attribute), `offset`, `limit` and `include` (docs/indexes-and-queries.md). */
 export interface FindOptions<T> {
-  /** One indexed attribute. Ties are ordered by id; 'desc' is the exact reverse of 'asc'. Default: by id. */
-  orderBy?: { [K in OrderableName<T>]?: Direction };
+  /**
+   * One indexed attribute, or a list of them that a compound index (`@Index(['score', 'createdAt'])`) orders, each
+   * with its own direction. Ties are ordered by id; 'desc' is the exact reverse of 'asc'. Default: by id.
+   */
+  orderBy?: OrderBy<T>;
   /** How many matches to skip before the page (a whole number >= 0; absent: 0). Deep pages cost O(offset). */
   offset?: number;
   /** The most matches the page holds (a whole number >= 0; 0 returns nothing); absent: every match from `offset` on. */

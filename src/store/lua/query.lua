@@ -6,8 +6,10 @@
 -- ARGV[1]  mode: 'ids' | 'load' | 'count'
 -- ARGV[2]  '1' when ids are sequence numbers (ties then ordered numerically), else '0'
 -- ARGV[3]  offset;  ARGV[4] limit (-1: no limit);  ARGV[5] afterId ('' none; id order only)
--- ARGV[6]  order: 'id' | 'score' | 'lex';  ARGV[7] the order's index key;  ARGV[8] the order's attribute field
--- ARGV[9]  '1' descending, else '0'
+-- ARGV[6]  order: 'id' | 'score' | 'lex' | 'compound';  ARGV[7] the order's index key;  ARGV[8] the order's
+--          attribute field (compound: the parts' fields joined by ',')
+-- ARGV[9]  '1' descending, else '0'; compound: a direction ('a' | 'd') per part after those the where pins with
+--          an equality, ':', a type per part ('n' numbers and Dates, 's' strings), e.g. 'da:nnn' (compound-pages.lua)
 -- ARGV[10] '1' when the page is read directly from a window of the order key, then ARGV[11] min, ARGV[12] max
 -- ARGV[13] n, the number of hash fields a load reads, then ARGV[14..13+n] those fields, `#id` first (HMGET);
 --          n = 0: every field (HGETALL)
@@ -33,11 +35,13 @@
 --!include indexes.lua
 --!include objects.lua
 --!include pages.lua
+--!include compound-pages.lua
 
 local all, base = KEYS[1], KEYS[2]
 local mode, numeric = ARGV[1], ARGV[2] == '1'
 local offset, limit, afterId = tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
 local order, orderKey, orderField, desc = ARGV[6], ARGV[7], ARGV[8], ARGV[9] == '1'
+local directions, partTypes = string.match(ARGV[9], '^(%a+):(%a+)$')
 local loadCount = tonumber(ARGV[13])
 local loadFields = { unpack(ARGV, 14, 13 + loadCount) }
 local program = 14 + loadCount -- index of the program's first instruction
@@ -161,9 +165,11 @@ local ids
 if ARGV[10] == '1' then
   local min, max = ARGV[11], ARGV[12]
   if mode == 'count' then
-    return redis.call(order == 'lex' and 'ZLEXCOUNT' or 'ZCOUNT', orderKey, min, max)
+    return redis.call((order == 'lex' or order == 'compound') and 'ZLEXCOUNT' or 'ZCOUNT', orderKey, min, max)
   end
-  if order == 'lex' then
+  if order == 'compound' then
+    ids = pageByCompound(orderKey, min, max, directions, #partTypes - #directions, offset, limit)
+  elseif order == 'lex' then
     ids = pageByLex(orderKey, min, max, desc, offset, limit)
   else
     ids = pageByScore(orderKey, min, max, desc, offset, limit, numeric)
@@ -218,6 +224,27 @@ else
     redis.call('ZINTERSTORE', ordered, 2, matches, orderKey, 'WEIGHTS', 0, 1)
     stored(ordered)
     ids = pageByScore(ordered, '-inf', '+inf', desc, offset, limit, numeric)
+  elseif order == 'compound' then
+    -- each match's member as the compound index holds it, from its stored parts (indexes.lua's compoundMember)
+    local spec, fields = { parts = {} }, {}
+    for field in string.gmatch(orderField, '[^,]+') do
+      local n = #fields + 1
+      fields[n] = field
+      spec.parts[n] = { field = field, numeric = string.sub(partTypes, n, n) == 'n' }
+    end
+    local ordered = temp()
+    for _, id in ipairs(redis.call('ZRANGE', matches, 0, -1)) do
+      local held = redis.pcall('HMGET', base .. ':obj:' .. id, unpack(fields))
+      if not held.err then
+        local values = {}
+        for n, field in ipairs(fields) do
+          values[field] = held[n]
+        end
+        redis.call('ZADD', ordered, 0, compoundMember(spec, values, id))
+      end
+    end
+    stored(ordered)
+    ids = pageByCompound(ordered, '-', '+', directions, #partTypes - #directions, offset, limit)
   else
     local ordered = temp()
     local members = redis.call('ZRANGE', matches, 0, -1)

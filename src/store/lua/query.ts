@@ -34,7 +34,7 @@ export const queryScript: EntryScript<QueryInput, unknown> = {
       order.kind,
       order.kind === 'id' ? '' : order.key,
       order.kind === 'id' ? '' : order.field,
-      order.kind !== 'id' && order.desc ? '1' : '0',
+      order.kind === 'compound' ? `${order.directions}:${order.types}` : order.kind !== 'id' && order.desc ? '1' : '0',
     ];
     if (plan.window) args.push('1', plan.window.min, plan.window.max);
     else args.push('0', '', '');
