@@ -103,4 +103,11 @@ export type { InstantiableModel } from './entity/base-entity';
 export type { RelationTarget } from './decorators/relations';
 export type { SaveManyItems } from './types/save-many-items';
 export type { NoRanges, NoStartsWith } from './types/where-types';
-export type { EachAttrDecorator, CompoundIndexDecorator, CompoundPartValue, EachMismatch } from './decorators/indexes';
+export type {
+  EachAttrDecorator,
+  CompoundIndexDecorator,
+  CompoundPartValue,
+  CompoundParts,
+  CompoundMismatch,
+  EachMismatch,
+} from './decorators/indexes';

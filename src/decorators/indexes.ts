@@ -108,10 +108,20 @@ export interface EachAttrDecorator {
  */
 export interface CompoundIndexDecorator<N extends string> {
   /** Legacy form: the class. */
-  (target: abstract new (...args: never[]) => { [K in N]?: CompoundPartValue }): void;
+  <C extends abstract new (...args: never[]) => object>(target: C & CompoundParts<InstanceType<C>, N>): void;
   /** Standard form: the class and its context. */
-  (value: abstract new (...args: never[]) => { [K in N]?: CompoundPartValue }, context: ClassDecoratorContext): void;
+  <C extends abstract new (...args: never[]) => object>(value: C & CompoundParts<InstanceType<C>, N>, context: ClassDecoratorContext): void;
 }
+
+/** What `@Index([...])` asks for: each name a property holding a number, a Date or a string. */
+export type CompoundMismatch = 'properties of the class holding numbers, Dates or strings';
+
+/** `unknown` when every name in `N` is a property of `T` holding a CompoundPartValue, else `{ mismatch }`. */
+export type CompoundParts<T, N extends string> = [N] extends [keyof T]
+  ? [T[N & keyof T]] extends [CompoundPartValue]
+    ? unknown
+    : { mismatch: CompoundMismatch }
+  : { mismatch: CompoundMismatch };
 
 /** What each part of a compound index holds. */
 export type CompoundPartValue = number | Date | string | null | undefined;
