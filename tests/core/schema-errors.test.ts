@@ -791,7 +791,7 @@ describe('option names a decorator does not take', () => {
         }
         return OptIndex1;
       },
-      'OptIndex1.s: unknown @Index option "sortabel" (@Index takes sortable, scope)',
+      'OptIndex1.s: unknown @Index option "sortabel" (@Index takes sortable, scope, each)',
     ],
     [
       '@Index({ unique })',
