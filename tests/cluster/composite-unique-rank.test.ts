@@ -4,7 +4,8 @@ import { useTestCluster } from '../support/test-cluster';
 
 /**
  * Composite uniques on a 3-master Redis Cluster: in one model's slot (its claims beside its objects), in a tenant
- * scope, and across the shards of a sharded model (claimed under the combined value's own tag).
+ * scope, and across the shards of a sharded model (claimed under the combined value's own tag). Model.rank on a
+ * sharded model: the counts of every shard summed, in the order of the merged find({ orderBy }).
  */
 
 @Model({ group: 'cuc' })
@@ -58,5 +59,19 @@ describe('composite uniques on a cluster', () => {
     const report = await CucShardedSub.check();
     expect(report.violations).toEqual([]);
     await expectShardsConsistent(CucShardedSub, cluster.raw, cluster.prefix);
+  });
+});
+
+describe('Model.rank on a cluster', () => {
+  it('of a sharded model is the place find({ orderBy }) gives across the shards, ties by id', async () => {
+    for (let i = 0; i < 30; i++) await CucShardedSub.create({ userId: 100 + (i % 4), channelId: `r${i}` });
+    for (const order of ['asc', 'desc'] as const) {
+      const ids = await CucShardedSub.findIds({}, { orderBy: { userId: order } });
+      const ranks = await Promise.all(ids.map((id) => CucShardedSub.rank(id, { by: 'userId', order })));
+      expect(ranks).toEqual(ids.map((_, i) => i));
+    }
+    expect(await CucShardedSub.rank('999999', { by: 'userId' })).toBeNull();
+    const [first] = await CucSubscription.findIds({}, { orderBy: { userId: 'desc' } });
+    expect(await CucSubscription.rank(first, { by: 'userId', order: 'desc' })).toBe(0);
   });
 });
