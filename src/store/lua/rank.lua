@@ -15,6 +15,7 @@
 -- objects only and is the one `find({ orderBy })` gives the object at that instant: ties by id, sequence ids
 -- numerically, descending the exact reverse. One index key read; O(log N), plus the ties of its score.
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 --!include objects.lua
 
