@@ -7,9 +7,12 @@ export type KeyKind =
   | { readonly kind: 'index'; readonly index: StoredIndex; readonly name: string }
   | { readonly kind: 'unknownIndex'; readonly family: string };
 
-const INDEX_KEY = /^(idx|lex|uniq):([A-Za-z_$][\w$]*)(?:(@)([A-Za-z_$][\w$]*):.*|(:).*)?$/s;
+const INDEX_KEY = /^(idx|lex|uniq):([A-Za-z_$][\w$]*(?:\+[A-Za-z_$][\w$]*)*)(?:(@)([A-Za-z_$][\w$]*):.*|(:).*)?$/s;
 
-/** Classifies `rest`, a key name with `<base>:` removed. Attribute names are identifiers: no ':' or '@'. */
+/**
+ * Classifies `rest`, a key name with `<base>:` removed. Attribute names are identifiers: no ':', '@' or '+' (a
+ * composite unique's name joins its parts' with '+').
+ */
 export function kindOfKey(definition: StoredDefinition, rest: string): KeyKind {
   if (rest === 'all' || rest === 'exp' || rest === 'seq') return { kind: rest };
   for (const kind of ['obj', 'memo', 'lock'] as const) {

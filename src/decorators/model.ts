@@ -93,12 +93,13 @@ function defineModel(target: Function, options: ModelOptions): void {
   const indexes: IndexDescriptor[] = [];
   for (const pending of collectIndexes(target)) {
     const index = resolveIndex(pending, (property) => byName.get(property));
-    const same = indexes.find(
-      (other) =>
-        other.kind === index.kind &&
-        other.attribute === index.attribute &&
-        other.scope === index.scope &&
-        other.caseInsensitive === index.caseInsensitive,
+    const same = indexes.find((other) =>
+      index.parts
+        ? other.parts?.length === index.parts.length && index.parts.every((part) => other.parts!.includes(part))
+        : other.kind === index.kind &&
+          other.attribute === index.attribute &&
+          other.scope === index.scope &&
+          other.caseInsensitive === index.caseInsensitive,
     );
     if (!same) indexes.push(index); // the same index declared twice (e.g. by @BelongsTo and by hand) is one index
   }
@@ -107,7 +108,7 @@ function defineModel(target: Function, options: ModelOptions): void {
   if (dynamic.length > 1) throw new SchemaError(`${target.name}: only one @DynamicAttrs property`);
   if (dynamic[0] && byName.has(dynamic[0])) throw new SchemaError(`${target.name}.${dynamic[0]}: @DynamicAttrs cannot also be an @Attr`);
   for (const index of indexes) {
-    if (index.kind === 'unique' && index.attribute.role) {
+    if (index.kind === 'unique' && !index.parts && index.attribute.role) {
       throw new SchemaError(`${target.name}.${index.attribute.property}: a counter or version cannot be @Unique`);
     }
     const scope = index.scope;

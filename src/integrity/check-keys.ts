@@ -4,6 +4,7 @@ import { Findings } from './findings';
 import { ModelScope } from './model-scope';
 import { binary, chunks, globEscape, isWrongType, latin1, raw, unlessWrongType } from './raw-commands';
 import { scoresIn, scoresWhere } from './batched-reads';
+import { partsOfName } from '../model/index-descriptor';
 import { isSequenceId, isValidId } from '../keys/id-format';
 import { shardOfId } from '../keys/shard-tags';
 import { checkMembershipKey } from './check-memberships';
@@ -121,9 +122,12 @@ async function checkOrphans(scope: ModelScope, findings: Findings, ids: string[]
   });
 }
 
-const INDEX_KEY = /^(idx|lex|uniq):([A-Za-z_$][\w$]*)(?:(@)([A-Za-z_$][\w$]*):|(:))?/;
+const INDEX_KEY = /^(idx|lex|uniq):([A-Za-z_$][\w$]*(?:\+[A-Za-z_$][\w$]*)*)(?:(@)([A-Za-z_$][\w$]*):|(:))?/;
 
-/** The declared index a key belongs to, from its name (attribute names are identifiers: no ':' or '@'). */
+/**
+ * The declared index a key belongs to, from its name (attribute names are identifiers: no ':', '@' or '+'; a
+ * composite unique's name joins its parts' with '+').
+ */
 function indexOfKey(scope: ModelScope, rest: string): StoredIndex | undefined {
   const match = INDEX_KEY.exec(rest);
   if (!match) return undefined;
@@ -214,7 +218,7 @@ async function checkMembers(
 ): Promise<void> {
   findings.held(members.length);
   const client = raw(scope.client);
-  const fields = [index.attribute, ...(index.scope ? [index.scope] : []), '#id'];
+  const fields = [...(partsOfName(index.attribute) ?? [index.attribute]), ...(index.scope ? [index.scope] : []), '#id'];
   const ids = members.map(([, id]) => Buffer.from(id, 'latin1').toString('utf8'));
   const valid = ids.map((id) => isValidId(id));
   // each valid id's `all` score with one read for the batch, beside its hash's fields (a key of another type

@@ -1,4 +1,4 @@
-import { caseFoldField, foldCase } from '../model/index-descriptor';
+import { caseFoldField, compositeValue, foldCase, partsOfName } from '../model/index-descriptor';
 import { StoredIndex } from '../schema/stored-definition';
 import { isNumeric, ModelScope } from './model-scope';
 import { lexMemberBytes } from '../keys/lex-member';
@@ -107,6 +107,12 @@ export function entryOf(scope: ModelScope, index: StoredIndex, values: ReadonlyM
   const value = values.get(index.attribute);
   if (index.kind === 'set') {
     return value === undefined ? undefined : { index, kind: 'S', key: `${base}:idx:${index.attribute}:${value}`, member: bytes(id) };
+  }
+  const parts = index.kind === 'unique' ? partsOfName(index.attribute) : undefined;
+  if (parts) {
+    const numeric = parts.map((field) => ({ field, numeric: isNumeric(scope.definition, field) }));
+    const held = compositeValue(numeric, (field) => values.get(field));
+    return held === undefined ? undefined : { index, kind: 'U', key: `${base}:uniq:${index.attribute}`, member: bytes(held) };
   }
   if (index.kind === 'unique') {
     const held = index.caseInsensitive

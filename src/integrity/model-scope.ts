@@ -4,6 +4,7 @@ import type { RedisCommands } from '../redis/redis-commands';
 import { shardOfId } from '../keys/shard-tags';
 import { StoredDefinition, StoredIndex } from '../schema/stored-definition';
 import type { IndexSpec } from '../store/index-specs';
+import { partsOfName } from '../model/index-descriptor';
 
 /** Finds a model's stored definition by name (related models, for foreign keys and memberships). */
 export type DefinitionLookup = (name: string) => StoredDefinition | undefined;
@@ -80,6 +81,9 @@ export function specsOf(definition: StoredDefinition, indexes: readonly StoredIn
     scope: index.scope ?? undefined,
     numeric: typeOf(definition, index.attribute) === 'number',
     numericScope: typeOf(definition, index.scope) === 'number',
+    ...(index.kind === 'unique' && partsOfName(index.attribute)
+      ? { numericParts: partsOfName(index.attribute)!.map((field) => typeOf(definition, field) === 'number') }
+      : {}),
   }));
 }
 

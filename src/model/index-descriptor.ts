@@ -16,6 +16,46 @@ export interface IndexDescriptor {
   readonly scope?: AttributeDescriptor;
   /** Unique only: values compared in lower case (the lower-cased form is kept in the internal field `#ci:<attr>`). */
   readonly caseInsensitive: boolean;
+  /**
+   * A composite unique (`@Unique(['userId', 'channelId'])` on the class): the attributes whose values together are
+   * unique. `attribute` is then no attribute of the model but the index's name, its parts' fields joined by `+`
+   * (`userId+channelId`), which names its keys; undefined for every other index.
+   */
+  readonly parts?: readonly AttributeDescriptor[];
+}
+
+/** What joins the fields of a composite unique's parts in its name (fields are identifiers: never one of theirs). */
+export const PART_SEPARATOR = '+';
+
+/** The parts' fields of a composite unique named `name` (`userId+channelId`); undefined for any other name. */
+export function partsOfName(name: string): string[] | undefined {
+  return name.includes(PART_SEPARATOR) ? name.split(PART_SEPARATOR) : undefined;
+}
+
+/** One part of a composite unique as its value is read: the hash field, and whether it holds numbers. */
+export interface CompositePart {
+  readonly field: string;
+  readonly numeric: boolean;
+}
+
+/**
+ * The value a composite unique compares, from its parts' stored values (`stored`, by field) in order: each as a
+ * unique value (a number's -0 as 0) with \0 written \0\1, joined by \0\0, as indexes.lua's compositeValue
+ * writes it. Undefined when a part is absent: an object with any part absent claims nothing, as SQL does with NULL.
+ */
+export function compositeValue(parts: readonly CompositePart[], stored: (field: string) => string | undefined): string | undefined {
+  const values: string[] = [];
+  for (const part of parts) {
+    const value = stored(part.field);
+    if (value === undefined) return undefined;
+    values.push((part.numeric && value === '-0' ? '0' : value).replace(/\0/g, '\0\x01'));
+  }
+  return values.join('\0\0');
+}
+
+/** The parts of a composite unique index as compositeValue reads them. */
+export function compositeParts(index: IndexDescriptor): CompositePart[] {
+  return (index.parts ?? []).map((part) => ({ field: part.field, numeric: part.type === 'number' }));
 }
 
 /** Internal hash field holding the lower-cased form of a case-insensitive unique attribute. */

@@ -162,11 +162,12 @@ export class ModelDescriptor {
     return this.ttlMs !== undefined || this.cap !== undefined;
   }
 
-  /** Indexes an attribute takes part in, as the indexed attribute or as the scope. */
+  /** Indexes an attribute takes part in, as the indexed attribute, as the scope or as a part of a composite unique. */
   indexesTouching(field: string): IndexDescriptor[] {
     return this.indexes.filter(
       (index) =>
         index.attribute.field === field ||
+        index.parts?.some((part) => part.field === field) === true ||
         index.scope?.field === field ||
         (index.caseInsensitive && caseFoldField(index.attribute.field) === field),
     );

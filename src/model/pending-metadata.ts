@@ -24,6 +24,8 @@ export interface PendingIndex {
   readonly owner: string;
   readonly kind: 'index' | 'unique';
   readonly options: { readonly sortable?: unknown; readonly scope?: unknown; readonly caseInsensitive?: unknown };
+  /** A composite unique declared on the class (`@Unique(['userId', 'channelId'])`): its attributes; `property` is their names joined by `+`. */
+  readonly parts?: readonly string[];
 }
 
 const ATTRIBUTES = Symbol('redis-record:attributes');

@@ -2,6 +2,7 @@ import { ATTRIBUTE_TYPES } from '../codecs/attribute-type';
 import { MAX_SHARDS } from '../keys/shard-tags';
 import { isValidModelName } from '../model/model-name';
 import { isIdentifier } from '../model/attribute-name';
+import { partsOfName } from '../model/index-descriptor';
 import { DEFINITION_FORMAT, StoredDefinition } from './stored-definition';
 
 /**
@@ -127,7 +128,10 @@ function checkDefinition(value: unknown, name: string): StoredDefinition {
       const shape = top.at('indexes').at(i);
       const index = shape.object(value);
       shape.at('kind').oneOf(index.kind, INDEX_KINDS);
-      shape.at('attribute').identifier(index.attribute);
+      // a composite unique is named by its parts' fields joined by '+' (`userId+channelId`), each an identifier
+      const parts = index.kind === 'unique' && typeof index.attribute === 'string' ? partsOfName(index.attribute) : undefined;
+      if (parts) parts.forEach((part) => shape.at('attribute').identifier(part));
+      else shape.at('attribute').identifier(index.attribute);
       nullOr(index.scope, (scope) => shape.at('scope').identifier(scope));
       shape.at('caseInsensitive').oneOf(index.caseInsensitive, [true, false]);
     });

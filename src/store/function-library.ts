@@ -17,6 +17,7 @@ import { luaFiles, luaSource } from './lua-source';
 /** The shared libraries, in the order they are defined (each may use those before it). */
 export const LIBRARY_ORDER = [
   'key-types',
+  'spec-lists',
   'indexes',
   'objects',
   'pages',

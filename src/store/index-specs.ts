@@ -16,6 +16,8 @@ export interface IndexSpec {
   readonly numeric: boolean;
   /** The scope attribute holds numbers. */
   readonly numericScope: boolean;
+  /** A composite unique (`field` is its parts' fields joined by `+`): whether each part holds numbers. */
+  readonly numericParts?: readonly boolean[];
 }
 
 /** The one-letter kind the scripts use (indexes.lua). */
@@ -28,8 +30,17 @@ function kindLetter(kind: IndexSpec['kind'], caseInsensitive: boolean): string {
 
 /** Appends one spec's four values: kind, attribute field, scope field ('' none), numeric flags ('a', 's'). */
 export function pushSpec(args: Array<string | Buffer>, spec: IndexSpec): void {
+  if (spec.numericParts) {
+    args.push('M', spec.field, '', compositeFlags(spec.numericParts));
+    return;
+  }
   const numeric = `${spec.numeric ? 'a' : ''}${spec.numericScope ? 's' : ''}`;
   args.push(kindLetter(spec.kind, spec.caseInsensitive), spec.field, spec.scope ?? '', numeric);
+}
+
+/** A composite unique's numeric flags as the scripts read them: '1' or '0' per part (indexes.lua). */
+function compositeFlags(numeric: readonly boolean[]): string {
+  return numeric.map((flag) => (flag ? '1' : '0')).join('');
 }
 
 /** Appends `k, then k index specs` of specs given as IndexSpec (a stored definition's). */
@@ -42,6 +53,10 @@ export function pushIndexSpecs(args: Array<string | Buffer>, specs: readonly Ind
 export function pushSpecs(args: Array<string | Buffer>, indexes: readonly IndexDescriptor[]): void {
   args.push(String(indexes.length));
   for (const index of indexes) {
+    if (index.parts) {
+      args.push('M', index.attribute.field, '', compositeFlags(index.parts.map((part) => part.type === 'number')));
+      continue;
+    }
     const numeric = `${index.attribute.type === 'number' ? 'a' : ''}${index.scope?.type === 'number' ? 's' : ''}`;
     args.push(kindLetter(index.kind, index.caseInsensitive), index.attribute.field, index.scope?.field ?? '', numeric);
   }

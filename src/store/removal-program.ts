@@ -33,14 +33,18 @@ export function removalPlan(model: ModelDescriptor, prefix: string, id?: string)
   if (cached && cached.models === modelCount()) return cached.plan;
   const related = hasRelationsToClean(model, prefix);
   const program = removalProgram(model, prefix, keys);
+  // a composite unique's value is made of several fields: the bound scripts' SPEC names one field per entry, so
+  // such a model's objects go with remove.lua, whose specs compute it (indexes.lua)
+  const composite = model.indexes.some((index) => index.parts);
   // an expirable model's objects may keep a memo (expire()), as every object of a model with a ttl or a cap does
-  const removal: Removal = related
-    ? { kind: 'program', args: program.args }
-    : !model.keepsMemo && model.indexes.length === 0
-      ? { kind: 'plain' }
-      : !model.keepsMemo && !model.expirable
-        ? { kind: 'indexed' }
-        : { kind: 'memo', args: program.args };
+  const removal: Removal =
+    related || composite
+      ? { kind: 'program', args: program.args }
+      : !model.keepsMemo && model.indexes.length === 0
+        ? { kind: 'plain' }
+        : !model.keepsMemo && !model.expirable
+          ? { kind: 'indexed' }
+          : { kind: 'memo', args: program.args };
   const plan = { ...program, removal };
   plans.set(keys, { models: modelCount(), plan });
   return plan;

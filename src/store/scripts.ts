@@ -20,6 +20,7 @@ export const scripts = {
   removeMany: script('remove-many.lua'),
   query: script('query.lua'),
   window: script('window.lua'),
+  rank: script('rank.lua'),
   count: script('count.lua'),
   expire: script('expire.lua'),
   persist: script('persist.lua'),

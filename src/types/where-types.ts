@@ -98,6 +98,20 @@ export type IncludableName<T> = {
 }[keyof T] &
   string;
 
+/**
+ * The options of `Model.rank`: the ordered attribute `by` (with its `@Index()`, or `sortable` for a string), the
+ * direction (default 'asc'), and `per`, the scope attribute of a scoped index (the position among the objects
+ * holding the same value of it).
+ */
+export interface RankOptions<T> {
+  /** The ordered attribute, as `orderBy` names it. */
+  by: OrderableName<T>;
+  /** 'asc' (default) or 'desc': the position in `find({ orderBy: { [by]: order } })`. */
+  order?: Direction;
+  /** The scope attribute of an index of `by` scoped by it (`@Index({ scope })`). */
+  per?: AttributeName<T>;
+}
+
 /** The options of `findBy`: `orderBy` (one ordered attribute), `offset`, `limit` and `include` (docs/indexes-and-queries.md). */
 export interface FindOptions<T> {
   /** One indexed attribute. Ties are ordered by id; 'desc' is the exact reverse of 'asc'. Default: by id. */

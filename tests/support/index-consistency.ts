@@ -1,5 +1,5 @@
 import { RESP_TYPES } from 'redis';
-import { caseFoldField, IndexDescriptor } from '../../src/model/index-descriptor';
+import { caseFoldField, compositeParts, compositeValue, IndexDescriptor } from '../../src/model/index-descriptor';
 import { descriptorOf } from '../../src/model/model-registry';
 import { RawClient } from './test-redis';
 
@@ -171,7 +171,8 @@ export async function checkIndexConsistency(
         (want(`${base}:idx:${field}:${value}`, 'set') as { members: Set<string> }).members.add(id);
         record(id, 'S', `${base}:idx:${field}:${value}`, Buffer.from(id).toString('latin1'));
       } else if (index.kind === 'unique') {
-        let held = value;
+        // a composite unique's value is made of its parts' values (index-descriptor.ts, indexes.lua)
+        let held = index.parts ? compositeValue(compositeParts(index), (part) => hash.get(part)) : value;
         if (index.caseInsensitive) {
           held = hash.get(caseFoldField(field));
           const folded = value === undefined ? undefined : value.toLowerCase();

@@ -30,6 +30,7 @@
 -- another type is refused (key-types.lua) before anything is written; a listed id whose key is not a hash is
 -- no object and is left out of a load.
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 --!include objects.lua
 --!include pages.lua

@@ -17,6 +17,7 @@
 -- refuses the call with nothing written (removeIndexedObject says how, asking no TYPE for a model with one
 -- sorted index).
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 --!include indexed-removal.lua
 

@@ -8,6 +8,8 @@
 --                          (esc turns \0 into \0\1; an absent value is \255, after every UTF-8 string)
 --   U  unique              <base>:uniq:<attr>  hash field: value -> id
 --   C  unique, case-folded <base>:uniq:<attr>  hash field: the `#ci:<attr>` value -> id
+--   M  composite unique    <base>:uniq:<a>+<b>...  hash field: compositeValue of the parts -> id; its attribute
+--                          is the parts' fields joined by '+', its numeric flags one '1' or '0' per part
 -- Entries are always computed from values stored in the object's hash (read inside the calling script),
 -- never from a client's copy: that is what keeps invariant 3 under concurrent writers.
 -- Objects with a TTL also keep a memo (<base>:memo:<id>, a hash 'S'|'Z'|'U' .. key -> member) of the entries
@@ -42,15 +44,31 @@ local function sortedKey(base, spec, values)
   return key .. '@' .. spec.scope .. ':' .. canonical(scopeValue, spec.scopeNumeric)
 end
 
+-- A composite unique's value: each part's value (as a unique value: -0 is 0) with \0 written \0\1, joined by
+-- \0\0 (src/model/index-descriptor.ts computes the same); nil when a part is absent, as SQL's NULL claims nothing.
+local function compositeValue(spec, values)
+  local parts = {}
+  for i, field in ipairs(spec.parts) do
+    local value = values[field]
+    if not value then
+      return nil
+    end
+    parts[i] = (string.gsub(canonical(value, spec.partNumeric[i]), '%z', '\0\1'))
+  end
+  return table.concat(parts, '\0\0')
+end
+
 local function uniqueValue(spec, values)
   if spec.kind == 'C' then
     return values['#ci:' .. spec.attr]
+  elseif spec.kind == 'M' then
+    return compositeValue(spec, values)
   end
   return canonical(values[spec.attr], spec.attrNumeric)
 end
 
 local function isUnique(spec)
-  return spec.kind == 'U' or spec.kind == 'C'
+  return spec.kind == 'U' or spec.kind == 'C' or spec.kind == 'M'
 end
 
 -- Whether `key` holds a hash (false when it is missing or of another type: written by something else).
@@ -187,53 +205,6 @@ local function writeChanges(key, setFrom, setCount, delFrom, delCount)
   end
 end
 
--- Spec lists read so far (their ARGV strings joined -> { specs, fields }): a library's top-level locals live from
--- one call to the next, and a model sends the same few lists again and again. Read-only once made.
-local specLists, specListCount = {}, 0
-local NO_SPECS = { {}, {} }
-
--- Reads `count` specs from ARGV starting at `from`; returns them and the fields their entries depend on (tables
--- shared between calls: never changed by a caller).
-local function readSpecs(from, count)
-  if count == 0 then
-    return NO_SPECS[1], NO_SPECS[2]
-  end
-  local text = table.concat(ARGV, '\31', from, from + 4 * count - 1)
-  local known = specLists[text]
-  if known then
-    return known[1], known[2]
-  end
-  local specs, fields, seen = {}, {}, {}
-  local function need(field)
-    if field ~= '' and not seen[field] then
-      seen[field] = true
-      fields[#fields + 1] = field
-    end
-  end
-  for i = 0, count - 1 do
-    local at = from + 4 * i
-    local numeric = ARGV[at + 3]
-    local spec = {
-      kind = ARGV[at],
-      attr = ARGV[at + 1],
-      scope = ARGV[at + 2],
-      attrNumeric = string.find(numeric, 'a', 1, true) ~= nil,
-      scopeNumeric = string.find(numeric, 's', 1, true) ~= nil,
-    }
-    specs[#specs + 1] = spec
-    need(spec.attr)
-    need(spec.scope)
-    if spec.kind == 'C' then
-      need('#ci:' .. spec.attr)
-    end
-  end
-  if specListCount >= 1000 then
-    specLists, specListCount = {}, 0
-  end
-  specLists[text], specListCount = { specs, fields }, specListCount + 1
-  return specs, fields
-end
-
 -- field -> stored value or false, for the given fields of hash `key`.
 local function readValues(key, fields)
   local values = {}
@@ -247,9 +218,30 @@ local function readValues(key, fields)
 end
 
 local function sameEntry(spec, before, after)
+  if spec.parts then
+    for _, field in ipairs(spec.parts) do
+      if before[field] ~= after[field] then
+        return false
+      end
+    end
+    return true
+  end
   return before[spec.attr] == after[spec.attr]
     and (spec.scope == '' or before[spec.scope] == after[spec.scope])
     and (spec.kind ~= 'C' or before['#ci:' .. spec.attr] == after['#ci:' .. spec.attr])
+end
+
+-- Whether the entry of `spec` depends on the value of `field` (its attribute, scope, or a composite's part).
+local function specReads(spec, field)
+  if spec.parts then
+    for _, part in ipairs(spec.parts) do
+      if part == field then
+        return true
+      end
+    end
+    return false
+  end
+  return spec.attr == field or spec.scope == field
 end
 
 -- Removes one field of object `id` and moves the entries of `specs` (the indexes that depend on it), memo

@@ -146,9 +146,9 @@ end
 local function nullify(model, id, fk)
   local specs, fields, seen = {}, {}, {}
   for _, spec in ipairs(model.specs) do
-    if spec.attr == fk or spec.scope == fk then
+    if specReads(spec, fk) then
       specs[#specs + 1] = spec
-      for _, field in ipairs({ spec.attr, spec.scope, '#ci:' .. spec.attr }) do
+      for _, field in ipairs(spec.parts or { spec.attr, spec.scope, '#ci:' .. spec.attr }) do
         if field ~= '' and not seen[field] then
           seen[field] = true
           fields[#fields + 1] = field
