@@ -20,6 +20,7 @@ export const LIBRARY_ORDER = [
   'indexes',
   'objects',
   'pages',
+  'query-program',
   'caps',
   'numbers',
   'ids',
