@@ -21,6 +21,7 @@ export const scripts = {
   query: script('query.lua'),
   window: script('window.lua'),
   count: script('count.lua'),
+  countBy: script('count-by.lua'),
   expire: script('expire.lua'),
   persist: script('persist.lua'),
   sweep: script('sweep.lua'),

@@ -56,7 +56,7 @@ beforeAll(async () => {
     const values = randomValues(i + 100);
     Object.assign(items[i], values);
     await items[i].save();
-    rows[i] = { id: items[i].id, ...values };
+    rows[i] = { id: items[i].id!, ...values };
   }
   for (const i of [5, 17, 40]) {
     await items[i].remove();
