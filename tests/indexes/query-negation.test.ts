@@ -2,6 +2,7 @@ import { Attr, BaseEntity, Index, Model, QueryError, SortableString, Unique, Whe
 import { expectIndexesConsistent, temporaryKeys } from '../support/index-consistency';
 import { seeded } from '../../tools/seeded-random';
 import { expectedIds, Row } from '../support/query-oracle';
+import { randomWheres } from '../support/random-wheres';
 import { useTestRedis } from '../support/test-redis';
 
 /**
@@ -65,50 +66,17 @@ beforeAll(async () => {
   rows.splice(0, rows.length, ...rows.filter((row) => row.id !== ''));
 });
 
-const VALUES: Record<string, () => unknown> = {
-  n: () => Math.floor(random() * 8) - 2,
-  at: () => day(Math.floor(random() * 6)),
-  word: () => pick(WORDS),
-  color: () => pick(COLORS),
-  flag: () => random() < 0.5,
-  code: () => `C${Math.floor(random() * 120)}`,
-};
-const ORDERED = new Set(['n', 'at', 'word']);
-
-function randomCondition(attribute: string): unknown {
-  const value = VALUES[attribute];
-  const list = () => Array.from({ length: Math.floor(random() * 3) }, value);
-  const kinds = ['eq', 'in', 'not', 'notIn', 'exists', 'not+exists', ...(ORDERED.has(attribute) ? ['range', 'not+range'] : [])];
-  switch (pick(kinds)) {
-    case 'eq':
-      return value();
-    case 'in':
-      return { in: list() };
-    case 'not':
-      return { not: value() };
-    case 'notIn':
-      return { notIn: list() };
-    case 'exists':
-      return { exists: random() < 0.5 };
-    case 'not+exists':
-      return { not: value(), exists: random() < 0.7 };
-    case 'range':
-      return random() < 0.5 ? { gte: value() } : { lt: value() };
-    default:
-      return { not: value(), gt: value() };
-  }
-}
-
-function randomWhere(depth = 0): Record<string, unknown> {
-  const where: Record<string, unknown> = {};
-  const count = 1 + Math.floor(random() * 2);
-  for (let c = 0; c < count; c++) {
-    const attribute = pick(Object.keys(VALUES));
-    where[attribute] = randomCondition(attribute);
-  }
-  if (depth < 2 && random() < 0.35) where.OR = [randomWhere(depth + 1), randomWhere(depth + 1)];
-  return where;
-}
+const randomWhere = randomWheres(random, {
+  values: {
+    n: () => Math.floor(random() * 8) - 2,
+    at: () => day(Math.floor(random() * 6)),
+    word: () => pick(WORDS),
+    color: () => pick(COLORS),
+    flag: () => random() < 0.5,
+    code: () => `C${Math.floor(random() * 120)}`,
+  },
+  ordered: new Set(['n', 'at', 'word']),
+});
 
 const ORDERS = [undefined, { n: 'asc' }, { at: 'desc' }, { word: 'asc' }, { word: 'desc' }] as const;
 
