@@ -7,7 +7,7 @@ export type KeyKind =
   | { readonly kind: 'index'; readonly index: StoredIndex; readonly name: string }
   | { readonly kind: 'unknownIndex'; readonly family: string };
 
-const INDEX_KEY = /^(idx|lex|uniq):([A-Za-z_$][\w$]*(?:\+[A-Za-z_$][\w$]*)*)(?:(@)([A-Za-z_$][\w$]*):.*|(:).*)?$/s;
+const INDEX_KEY = /^(idx|lex|uniq|nil):([A-Za-z_$][\w$]*(?:\+[A-Za-z_$][\w$]*)*)(?:(@)([A-Za-z_$][\w$]*):.*|(:).*)?$/s;
 
 /**
  * Classifies `rest`, a key name with `<base>:` removed. Attribute names are identifiers: no ':', '@' or '+' (a
@@ -23,8 +23,10 @@ export function kindOfKey(definition: StoredDefinition, rest: string): KeyKind {
   const match = INDEX_KEY.exec(rest);
   if (!match) return { kind: 'other' };
   const [, family, attribute, at, scope, colon] = match;
-  const kind = family === 'uniq' ? 'unique' : family === 'lex' ? 'lex' : colon ? 'set' : 'score';
+  // `nil:<attr>`: the objects without a value of a set index
+  const kind = family === 'uniq' ? 'unique' : family === 'lex' ? 'lex' : colon || family === 'nil' ? 'set' : 'score';
   const index = definition.indexes.find((i) => i.kind === kind && i.attribute === attribute && i.scope === (at ? scope : null));
-  if (!index || (family === 'uniq' && (at || colon)) || (family === 'lex' && colon)) return { kind: 'unknownIndex', family };
+  const named = family === 'uniq' || family === 'nil';
+  if (!index || (named && (at || colon)) || (family === 'lex' && colon)) return { kind: 'unknownIndex', family };
   return { kind: 'index', index, name: indexName(index) };
 }

@@ -122,7 +122,7 @@ async function checkOrphans(scope: ModelScope, findings: Findings, ids: string[]
   });
 }
 
-const INDEX_KEY = /^(idx|lex|uniq):([A-Za-z_$][\w$]*(?:\+[A-Za-z_$][\w$]*)*)(?:(@)([A-Za-z_$][\w$]*):|(:))?/;
+const INDEX_KEY = /^(idx|lex|uniq|nil):([A-Za-z_$][\w$]*(?:\+[A-Za-z_$][\w$]*)*)(?:(@)([A-Za-z_$][\w$]*):|(:))?/;
 
 /**
  * The declared index a key belongs to, from its name (attribute names are identifiers: no ':', '@' or '+'; a
@@ -132,10 +132,11 @@ function indexOfKey(scope: ModelScope, rest: string): StoredIndex | undefined {
   const match = INDEX_KEY.exec(rest);
   if (!match) return undefined;
   const [, family, attribute, at, scopeField, colon] = match;
-  if (family === 'uniq' && (at || colon || match[0].length !== rest.length)) return undefined;
+  // a unique hash and a `nil` set (the objects without a value of a set index) are named by the attribute alone
+  if ((family === 'uniq' || family === 'nil') && (at || colon || match[0].length !== rest.length)) return undefined;
   if (family === 'lex' && colon) return undefined;
   if (!at && !colon && match[0].length !== rest.length) return undefined;
-  const kind = family === 'uniq' ? 'unique' : family === 'lex' ? 'lex' : colon ? 'set' : 'score';
+  const kind = family === 'uniq' ? 'unique' : family === 'lex' ? 'lex' : colon || family === 'nil' ? 'set' : 'score';
   return scope.definition.indexes.find(
     (index) => index.kind === kind && index.attribute === attribute && index.scope === (at ? scopeField : null),
   );
@@ -144,7 +145,7 @@ function indexOfKey(scope: ModelScope, rest: string): StoredIndex | undefined {
 async function checkIndexKey(scope: ModelScope, findings: Findings, key: string, rest: string, batchSize: number): Promise<void> {
   const index = indexOfKey(scope, rest);
   if (!index) {
-    const isIndexKey = /^(idx|lex|uniq):/.test(rest);
+    const isIndexKey = /^(idx|lex|uniq|nil):/.test(rest);
     findings.add(
       'unknownKey',
       { key },

@@ -33,7 +33,7 @@ export function lexMember(value: string | undefined, id: string): string {
 /**
  * Whether an entry a memo records (`field`: its kind and key; `member` as latin1) can be an entry of object `id`
  * of the model whose key base is `base`, as src/store/lua/indexes.lua's isOwnEntry decides: a key of an index
- * kind the model can have under its base (S `<base>:idx:`, Z `<base>:idx:` or `<base>:lex:`, U `<base>:uniq:`)
+ * kind the model can have under its base (S `<base>:idx:` or `<base>:nil:`, Z `<base>:idx:` or `<base>:lex:`, U `<base>:uniq:`)
  * and the object's member (the id; for a lex key, a member ending with the id). The scripts act on no other.
  */
 export function isOwnMemoEntry(base: string, field: string, member: string, id: string): boolean {
@@ -41,7 +41,7 @@ export function isOwnMemoEntry(base: string, field: string, member: string, id: 
   const key = field.slice(1);
   if (!key.startsWith(base)) return false;
   const stem = key.slice(base.length);
-  if (kind === 'S') return stem.startsWith(':idx:') && member === id;
+  if (kind === 'S') return (stem.startsWith(':idx:') || stem.startsWith(':nil:')) && member === id;
   if (kind === 'Z') {
     if (stem.startsWith(':idx:')) return member === id;
     const tail = `\0\0${String.fromCharCode(id.length)}${id}`;
@@ -106,7 +106,8 @@ export function entryOf(scope: ModelScope, index: StoredIndex, values: ReadonlyM
   const base = scope.keys.base;
   const value = values.get(index.attribute);
   if (index.kind === 'set') {
-    return value === undefined ? undefined : { index, kind: 'S', key: `${base}:idx:${index.attribute}:${value}`, member: bytes(id) };
+    const key = value === undefined ? `${base}:nil:${index.attribute}` : `${base}:idx:${index.attribute}:${value}`;
+    return { index, kind: 'S', key, member: bytes(id) };
   }
   const parts = index.kind === 'unique' ? partsOfName(index.attribute) : undefined;
   if (parts) {

@@ -21,6 +21,7 @@ export const LIBRARY_ORDER = [
   'indexes',
   'objects',
   'pages',
+  'query-program',
   'caps',
   'numbers',
   'ids',

@@ -21,5 +21,11 @@ export interface PageRequest {
   readonly offset: number;
   /** -1: no limit. */
   readonly limit: number;
+  /** In id order, the page starts after this id; with `after`, the id of the keyset's object. */
   readonly afterId?: string;
+  /**
+   * A keyset in score or lex order: the page starts after the object whose score (its stored number, 'inf' when
+   * absent) or lex member this is, and whose id is `afterId`. It lies in the plan's window (keyset.ts).
+   */
+  readonly after?: ScriptArg;
 }

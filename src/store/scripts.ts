@@ -22,6 +22,7 @@ export const scripts = {
   window: script('window.lua'),
   rank: script('rank.lua'),
   count: script('count.lua'),
+  countBy: script('count-by.lua'),
   expire: script('expire.lua'),
   persist: script('persist.lua'),
   sweep: script('sweep.lua'),

@@ -1,4 +1,4 @@
-import type { AttributeName } from './entity-types';
+import type { AttributeName, Persisted } from './entity-types';
 import type { sortableBrand } from '../codecs/sortable-string';
 
 type IsSortable<V> = typeof sortableBrand extends keyof V ? true : false;
@@ -38,10 +38,16 @@ export interface NoStartsWith {
   startsWith?: never;
 }
 
-/** `in`, which every indexed attribute takes in a where. */
+/** `in`, `not`, `notIn` and `exists`, which every indexed attribute takes in a where. */
 export interface InOperator<V> {
   /** Matches any of these values; `[]` matches nothing. */
   in?: readonly V[];
+  /** Matches every object whose value is another one, objects without a value included (add `exists: true` to leave them out). */
+  not?: V;
+  /** Matches every object whose value is none of these, objects without a value included; `[]` matches every object. */
+  notIn?: readonly V[];
+  /** true: objects with a value; false: objects without one. */
+  exists?: boolean;
 }
 
 /** `startsWith`, which a `SortableString` attribute takes in a where. */
@@ -138,6 +144,31 @@ export type FindOneOptions<T> = Omit<FindOptions<T>, 'limit'> & {
   /** Not accepted: findOneBy sets its own limit (one object). */
   limit?: never;
 };
+
+/** The options of `findPage`: `orderBy` as findBy's, the page's size, and the cursor of the page before. */
+export interface FindPageOptions<T> {
+  /** One indexed attribute. Ties are ordered by id; 'desc' is the exact reverse of 'asc'. Default: by id. */
+  orderBy?: { [K in OrderableName<T>]?: Direction };
+  /** The most matches the page holds (a whole number >= 1). */
+  limit: number;
+  /** The `next` of the page before; absent for the first page. */
+  after?: string;
+  /** `@BelongsTo` relations whose parents are read too, as in findBy. */
+  include?: ReadonlyArray<IncludableName<T>>;
+}
+
+/** A keyset page: its objects, and the cursor of the page after it (null when no match follows). */
+export interface Page<T> {
+  /** The page's objects, in the order. */
+  readonly items: Array<Persisted<T>>;
+  /** An opaque string to pass as `after`; null at the end. */
+  readonly next: string | null;
+}
+
+/** Attributes whose values countBy can count: strings (sortable ones too), numbers, booleans, bigints and Dates. */
+export type FacetName<T> = {
+  [K in AttributeName<T>]-?: [NonNullable<T[K]>] extends [string | number | boolean | bigint | Date] ? K : never;
+}[AttributeName<T>];
 
 /** The options of `iterate`. */
 export interface IterateOptions {

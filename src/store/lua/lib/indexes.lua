@@ -3,6 +3,7 @@
 -- and which of the two hold numbers ('a', 's', 'as' or ''): a number's stored form keeps -0 as '-0' so that it
 -- round-trips, but as an index value (a unique value, a scope value) -0 is 0.
 --   S  set per value       <base>:idx:<attr>:<value>                          member: id
+--                          and, when the value is absent, <base>:nil:<attr>  member: id (absence queries)
 --   Z  sorted by value     <base>:idx:<attr>[@<scope>:<scopeValue>]           member: id, score: value ('inf' when absent)
 --   L  lexicographic       <base>:lex:<attr>[@<scope>:<scopeValue>]           member: esc(value) \0\0 len(id) id, score 0
 --                          (esc turns \0 into \0\1; an absent value is \255, after every UTF-8 string)
@@ -84,6 +85,7 @@ local function entryOf(base, spec, values, id)
     if value then
       return 'S', base .. ':idx:' .. spec.attr .. ':' .. value, id
     end
+    return 'S', base .. ':nil:' .. spec.attr, id
   elseif isUnique(spec) then
     local value = uniqueValue(spec, values)
     if value then
@@ -104,7 +106,8 @@ end
 -- Whether an entry a memo records (kind, key, member) can be an entry of object `id` of the model whose key
 -- base is `base`: a key of an index kind the model can have, under its base (S: `<base>:idx:`, Z: `<base>:idx:`
 -- or `<base>:lex:`, U: `<base>:uniq:`), and the object's own member (S and Z: the id; lex: ending with the id as
--- lexMember writes it; U: a value, which dropEntry releases only while it names the id). A memo is a hash anyone
+-- lexMember writes it; U: a value, which dropEntry releases only while it names the id; S also `<base>:nil:`, the
+-- set of objects without a value). A memo is a hash anyone
 -- can write: what else it records is not acted on. String compares only: no Redis call.
 local function isOwnEntry(base, kind, key, member, id)
   local n = #base
@@ -113,7 +116,7 @@ local function isOwnEntry(base, kind, key, member, id)
   end
   local stem = string.sub(key, n + 1, n + 5)
   if kind == 'S' then
-    return stem == ':idx:' and member == id
+    return (stem == ':idx:' or stem == ':nil:') and member == id
   elseif kind == 'Z' then
     if stem == ':idx:' then
       return member == id
