@@ -23,7 +23,8 @@ module.exports = {
   globalTeardown: '<rootDir>/tests/support/global-teardown.ts',
   // Generous: a test's budget must hold with another full suite running beside it on the same 2 cores.
   testTimeout: 180_000,
-  // Two test files at once, also on a 2-core machine (jest's default there is one): most of a file's time is
-  // spent waiting on Redis servers, clusters and child processes, so the suite takes about half as long.
-  maxWorkers: 2,
+  // Four test files at once, also on a 2-core machine (jest's default there is one): most of a file's time is
+  // spent waiting on Redis servers, clusters, failovers and child processes, which leaves the cores idle with
+  // fewer files in flight.
+  maxWorkers: 4,
 };

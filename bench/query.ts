@@ -15,6 +15,8 @@
  *   Q4 newest 20 posts of one author, objects            redis-record findBy on the  nohm find + sort(ids) +
  *                                                        createdAt index scoped by   loadMany
  *                                                        authorId
+ * Then, for each size, the kinds nohm has no query for (K1 notIn, K2 exists, K3 a keyset page 1,000 deep, K4
+ * countBy), each against the hand-written node-redis commands on redis-record's keys (workloads/query-kinds.ts).
  * Each query runs the two libraries alternately, `reps` times each, or fewer when a library has spent `budget`
  * seconds on it (never fewer than 5); every answer is checked against the data, outside the timed call: Q1 and
  * Q2 must name exactly the posts the data says (mapped back from each library's ids to the posts it loaded, so
@@ -54,6 +56,7 @@ import {
   sameNumbers,
   TOP,
 } from './workloads/query-data';
+import { kindWorkloads, measureKinds } from './workloads/query-kinds';
 
 const IORedis = nohmIORedis();
 
@@ -338,6 +341,8 @@ interface SizeResult {
   size: number;
   load: Array<{ library: string; from: number; to: number; seconds: number; postsPerSecond: number }>;
   queries: Array<{ key: QueryKey; query: string; results: Record<string, Stats>; ratio: number }>;
+  /** Negation, absence, keyset pages and facets against hand-written node-redis commands (query-kinds.ts). */
+  kinds?: Array<{ label: string; recordMs: number; handMs: number; ratio: number }>;
 }
 
 const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
@@ -496,6 +501,8 @@ async function main(): Promise<void> {
       }
       results.push(result);
       printSize(result, labels);
+      // the kinds nohm does not answer: against hand-written commands on redis-record's keys
+      result.kinds = await measureKinds(await kindWorkloads(RecordPost, raw, `${recordPrefix}:{QueryBenchPost}`), Math.min(REPS, 50));
     }
 
     growthTable(results, labels);

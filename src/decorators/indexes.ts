@@ -1,10 +1,11 @@
+import { describeValue } from '../util/describe-value';
 import { SchemaError } from '../errors/errors';
+import { decoratorCall } from '../model/decorator-call';
+import { hasDescriptor } from '../model/model-registry';
 import { addPendingIndex } from '../model/pending-metadata';
 import { decoratorOptions } from '../model/decorator-options';
 import type { FieldDecorator } from './decorator-types';
 import { memberDecorator, refusedBareUse } from './member-decorator';
-import { decoratorCall } from '../model/decorator-call';
-import { allModels } from '../model/model-registry';
 
 /** The options of `@Index`: `sortable` (a lexicographic index of a string) and `scope` (one index per value of another attribute); docs/indexes-and-queries.md. */
 export interface IndexOptions {
@@ -145,31 +146,77 @@ export function Index(options?: IndexOptions | readonly string[]): FieldDecorato
 function compoundIndexDecorator(parts: readonly unknown[]): CompoundIndexDecorator<string> {
   const names = [...parts];
   return ((...args: unknown[]) => {
-    const call = decoratorCall(args);
-    const target = call?.form === 'legacy' && call.key === undefined ? call.target : call?.form === 'standard' ? call.value : undefined;
-    if (typeof target !== 'function' || (call?.form === 'standard' && call.context.kind !== 'class')) {
-      throw new SchemaError(`@Index([...]) goes on a class; on a property, write @Index()`);
-    }
+    const target = classOf(args);
+    if (!target) throw new SchemaError(`@Index([...]) goes on a class; on a property, write @Index()`);
     if (!names.every((name): name is string => typeof name === 'string')) {
       throw new SchemaError(`${target.name}: @Index([...]) takes attribute names`);
     }
-    if (allModels().some((model) => model.ctor === target)) {
+    if (hasDescriptor(target)) {
       throw new SchemaError(`${target.name}: put @Index([...]) below @Model() (class decorators run from the bottom up)`);
     }
-    addPendingIndex(target.prototype as object, {
-      property: names.join(','),
-      owner: target.name,
-      kind: 'index',
-      options: {},
-      parts: names,
-    });
+    addPendingIndex(target.prototype as object, { property: names.join('+'), owner: target.name, kind: 'index', options: {}, parts: names });
   }) as CompoundIndexDecorator<string>;
 }
 
-/** No two objects of the model hold the same value; enforced inside the atomic write. */
+/** The class a class decorator was called on (either standard), or undefined when it was put anywhere else. */
+function classOf(args: unknown[]): Function | undefined {
+  const call = decoratorCall(args);
+  const target = call?.form === 'legacy' ? (call.key === undefined && !call.parameter ? call.target : undefined) : call?.value;
+  const onClass = call?.form === 'legacy' || call?.context.kind === 'class';
+  return onClass && typeof target === 'function' ? target : undefined;
+}
+
+/** `unknown` when every name of `K` is a property of the instances `I`, else `{ unknownAttributes: ... }`. */
+export type NamesProperties<I, K extends string> = [Exclude<K, keyof I>] extends [never]
+  ? unknown
+  : {
+      /** The names that are no property of the class: shown in the compiler's error. */
+      unknownAttributes: Exclude<K, keyof I>;
+    };
+
+/**
+ * The decorator `@Unique(['userId', 'channelId'])` returns: it goes on the class (under `@Model()`), and a name
+ * that is no property of its instances fails to compile.
+ */
+export interface CompositeUniqueDecorator<K extends string> {
+  /** Legacy form: the class. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any constructor
+  <C extends abstract new (...args: any[]) => object>(target: C & NamesProperties<InstanceType<C>, K>): void;
+  /** Standard form: the class and its context. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any constructor
+  <C extends abstract new (...args: any[]) => object>(
+    value: C & NamesProperties<InstanceType<C>, K>,
+    context: ClassDecoratorContext<C>,
+  ): void;
+}
+
+/**
+ * No two objects of the model hold the same value; enforced inside the atomic write. On the class, with the names
+ * of attributes, `@Unique(['userId', 'channelId'])`: no two objects hold the same values of all of them together
+ * (an object missing any of them claims nothing, as SQL does with NULL); docs/models.md#composite-uniques.
+ */
+export function Unique<const K extends string>(attributes: readonly [K, ...K[]]): CompositeUniqueDecorator<K>;
 export function Unique(options: UniqueOptions & { caseInsensitive: true }): StringAttrDecorator;
 export function Unique(options?: UniqueOptions): FieldDecorator;
-export function Unique(options?: UniqueOptions): FieldDecorator {
+export function Unique(options?: UniqueOptions | readonly string[]): FieldDecorator | CompositeUniqueDecorator<string> {
+  if (Array.isArray(options)) return compositeUnique(options);
   if (refusedBareUse('@Unique', arguments)) return undefined as never;
-  return propertyDecorator('unique', options);
+  return propertyDecorator('unique', options as UniqueOptions | undefined);
+}
+
+/** The class decorator of a composite unique: its names are checked against the attributes by `@Model`. */
+function compositeUnique(names: readonly unknown[]): CompositeUniqueDecorator<string> {
+  const shown = `@Unique([${names.map((name) => describeValue(name)).join(', ')}])`;
+  return ((...args: unknown[]) => {
+    const target = classOf(args);
+    if (!target) throw new SchemaError(`${shown} goes on a class, under @Model()`);
+    if (names.length === 0 || !names.every((name) => typeof name === 'string')) {
+      throw new SchemaError(`${target.name}: ${shown} takes the names of one or more attributes`);
+    }
+    if (hasDescriptor(target)) throw new SchemaError(`${target.name}: ${shown} goes under @Model(), which reads it`);
+    const parts = names as string[];
+    const owner = target.name;
+    if (parts.length === 1) addPendingIndex(target.prototype, { property: parts[0], owner, kind: 'unique', options: {} });
+    else addPendingIndex(target.prototype, { property: parts.join('+'), owner, kind: 'unique', options: {}, parts });
+  }) as CompositeUniqueDecorator<string>;
 }

@@ -8,7 +8,7 @@ import { collectAttributes, collectDynamic, collectHooks, collectIndexes, collec
 import { HookKind, hookDecorator } from '../model/hook-kind';
 import { resolveAttribute } from '../model/resolve-attribute';
 import { resolveIndex } from '../model/resolve-index';
-import { IndexDescriptor, indexField } from '../model/index-descriptor';
+import { IndexDescriptor } from '../model/index-descriptor';
 import { MAX_SHARDS } from '../keys/shard-tags';
 import { modelReplicaPolicy } from '../model/replica-policy';
 import { isValidModelName } from '../model/model-name';
@@ -93,13 +93,16 @@ function defineModel(target: Function, options: ModelOptions): void {
   const indexes: IndexDescriptor[] = [];
   for (const pending of collectIndexes(target)) {
     const index = resolveIndex(pending, (property) => byName.get(property));
-    const same = indexes.find(
-      (other) =>
-        other.kind === index.kind &&
-        other.attribute === index.attribute &&
-        indexField(other) === indexField(index) &&
-        other.scope === index.scope &&
-        other.caseInsensitive === index.caseInsensitive,
+    // a composite unique is one index whatever the order of its parts; a compound index's order is its meaning
+    const same = indexes.find((other) =>
+      index.parts
+        ? other.kind === index.kind &&
+          other.parts?.length === index.parts.length &&
+          index.parts.every((part, i) => (index.kind === 'compound' ? other.parts![i] === part : other.parts!.includes(part)))
+        : other.kind === index.kind &&
+          other.attribute === index.attribute &&
+          other.scope === index.scope &&
+          other.caseInsensitive === index.caseInsensitive,
     );
     if (!same) indexes.push(index); // the same index declared twice (e.g. by @BelongsTo and by hand) is one index
   }
@@ -108,7 +111,7 @@ function defineModel(target: Function, options: ModelOptions): void {
   if (dynamic.length > 1) throw new SchemaError(`${target.name}: only one @DynamicAttrs property`);
   if (dynamic[0] && byName.has(dynamic[0])) throw new SchemaError(`${target.name}.${dynamic[0]}: @DynamicAttrs cannot also be an @Attr`);
   for (const index of indexes) {
-    if (index.kind === 'unique' && index.attribute.role) {
+    if (index.kind === 'unique' && !index.parts && index.attribute.role) {
       throw new SchemaError(`${target.name}.${index.attribute.property}: a counter or version cannot be @Unique`);
     }
     const scope = index.scope;

@@ -1,26 +1,27 @@
 import { descriptorOf } from '../model/model-registry';
 import { AttributeInput, CounterName, EntityClass, entityInstance, Persisted, SaveOptions } from '../types/entity-types';
-import { isRemovedInstance, serialized, StatefulEntity, stateOf } from './entity-state';
+import { isRemovedInstance, serialized, stateOf } from './entity-state';
+import { QueryStatics } from './query-statics';
 import { removeEntity } from './remove-entity';
 import { saveEntity } from './save-entity';
 import { buildEntity } from './build-entity';
 import { dropScope } from './drop-scope';
 import { scopedClass } from '../model/tenant-scope';
-import { countEntities, findBy, findIds, findOneBy, iterateEntities } from './entity-queries';
+import { countEntities, findBy, findIds, findOneBy, iterateEntities, rankEntity } from './entity-queries';
 import { sweepModel } from './expiry';
 import { LockOptions } from './locking';
 import { withEntityLock } from './lock-entity';
 import { entityTtl, expireEntity, incrementEntity, persistEntity, reloadEntity } from './instance-operations';
 import { byIdAlone, existsById, findOne, findOrFailOne } from './find-by-id';
-import type { FindIdsOptions, FindOneOptions, FindOptions, IterateOptions, Where } from '../types/where-types';
+import type { FindIdsOptions, FindOneOptions, FindOptions, IterateOptions, RankOptions, Where } from '../types/where-types';
 import { onModel } from './model-call';
 import { asRejection } from '../errors/as-rejection';
 import { checkEntityModel, reindexEntityModel, repairEntityModel, schemaStatusOf } from './entity-integrity';
 import type { CheckResult, IntegrityOptions, RepairResult } from '../integrity/violations';
 import type { ReindexResult } from '../integrity/reindex-model';
 import type { SchemaStatus } from '../schema/schema-status';
-import type { FindManyOptions, RemoveByOptions, RemoveManyOptions, RemoveManyResult } from '../types/bulk-types';
-import type { SaveManyItem, SaveManyOptions, SaveManyResult } from '../types/bulk-types';
+import type { FindManyOptions, RemoveByOptions, RemoveManyOptions, RemoveManyResult, SaveManyItem } from '../types/bulk-types';
+import type { SaveManyOptions, SaveManyResult } from '../types/bulk-types';
 import type { SaveManyItems } from '../types/save-many-items';
 import { saveMany } from './bulk/save-many';
 import { removeMany } from './bulk/remove-many';
@@ -36,7 +37,7 @@ import { entityJSON, inspectEntity } from './readable-entity';
 export type InstantiableModel = new (...args: never[]) => BaseEntity;
 
 /** The ActiveRecord facade: model classes extend it and get persistence as static and instance methods. */
-export abstract class BaseEntity extends StatefulEntity {
+export abstract class BaseEntity extends QueryStatics {
   /** Type-only: what keeps an entity from passing as an AttributeInput (see entityInstance). */
   declare private readonly [entityInstance]: true;
 
@@ -84,10 +85,7 @@ export abstract class BaseEntity extends StatefulEntity {
     return serialized(this, () => removeEntity(this));
   }
 
-  /**
-   * Adds `amount` (default 1, may be negative or fractional) to a `@Counter` attribute in one atomic command;
-   * resolves to the new value. Concurrent increments never lose one.
-   */
+  /** Adds `amount` (default 1, negative or fractional) to a `@Counter` in one atomic command; resolves to the new value. */
   increment(property: CounterName<this>, amount = 1): Promise<number> {
     return incrementEntity(this, property, amount);
   }
@@ -106,10 +104,7 @@ export abstract class BaseEntity extends StatefulEntity {
     return persistEntity(this);
   }
 
-  /**
-   * Seconds the object has left, or null when it does not expire (after the instance's operations under way,
-   * as expire()). NotFoundError when it is gone.
-   */
+  /** Seconds the object has left, or null when it does not expire (after the operations under way); NotFoundError if gone. */
   ttl(): Promise<number | null> {
     return entityTtl(this);
   }
@@ -255,6 +250,11 @@ export abstract class BaseEntity extends StatefulEntity {
   /** The first match (by id, or by `orderBy`), or null. */
   static findOneBy<T extends BaseEntity>(this: EntityClass<T>, where: Where<T>, options?: FindOneOptions<T>): Promise<Persisted<T> | null> {
     return findOneBy(this, where, options);
+  }
+
+  /** The 0-based position of object `id` in `findBy({}, { orderBy: { [by]: order } })` (among its `per` scope), or null. */
+  static rank<T extends BaseEntity>(this: EntityClass<T>, id: string | number, options: RankOptions<T>): Promise<number | null> {
+    return onModel(this, (model) => rankEntity(model, id, options));
   }
 
   /** Like findBy, but only the ids: nothing but the page's ids leaves Redis. */

@@ -52,7 +52,7 @@ export async function claimedWrite(
     return refused;
   }
   const held = stored?.values ?? [];
-  if (claimed.taken) return { uniqueTaken: claimed.taken.index.attribute.property };
+  if (claimed.taken) return { uniqueTaken: claimed.taken.index.attribute.field };
   // A write that throws may still have happened (a lost reply): its claims stay, and are taken over once stale.
   const outcome = await write();
   if ('id' in outcome) {

@@ -8,6 +8,8 @@ import { failingIterator } from '../util/failing-iterator';
 import { activeStore } from './active-store';
 import { descriptorOf } from '../model/model-registry';
 import { QueryRunner } from '../query/query-runner';
+import { rankOf } from '../query/rank-query';
+import type { ModelDescriptor } from '../model/model-descriptor';
 import type { FindIdsOptions, FindOneOptions, FindOptions, IterateOptions, Where } from '../types/where-types';
 import type { EntityClass, Persisted } from '../types/entity-types';
 import type { StatefulEntity } from './entity-state';
@@ -44,6 +46,11 @@ export async function findIds<T extends StatefulEntity>(
   const options = queryOptions('findIds', given);
   const { runner } = runnerOf(ctor);
   return runner.ids(runner.plan(where, options.orderBy), runner.page(options));
+}
+
+/** Model.rank(): the object's position in an ordered index (query/rank-query.ts). */
+export function rankEntity(model: ModelDescriptor, id: unknown, options: unknown): Promise<number | null> {
+  return rankOf(model, activeConnection(), id, options);
 }
 
 /** The number of matches, counted inside Redis. */

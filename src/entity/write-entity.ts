@@ -93,7 +93,7 @@ export function refusal(
   id: string | undefined,
 ): Error {
   const target = entity as Record<string, unknown>;
-  if ('uniqueTaken' in outcome) return new UniqueConstraintError(model.name, outcome.uniqueTaken, target[outcome.uniqueTaken]);
+  if ('uniqueTaken' in outcome) return uniqueTaken(model, target, outcome.uniqueTaken);
   if ('missingParent' in outcome) {
     const field = outcome.missingParent;
     return new RelationError(`${model.name}.${field}: no object ${JSON.stringify(target[field])} to belong to`);
@@ -110,4 +110,13 @@ export function requiredGivenId(model: ModelDescriptor, entity: object, state: E
   throw new ValidationError(model.name, [
     attributeFailure(entity, 'id', undefined, 'givenId', `${model.name}: its ids are given (idStrategy 'given'): create({ id, ... })`),
   ]);
+}
+
+/** The error of a unique value another object holds: `name` is the attribute, or a composite unique's name. */
+export function uniqueTaken(model: ModelDescriptor, target: Record<string, unknown>, name: string): UniqueConstraintError {
+  const parts = model.indexes.find((index) => index.kind === 'unique' && index.parts && index.attribute.field === name)?.parts;
+  if (!parts) return new UniqueConstraintError(model.name, name, target[name]);
+  const attributes = parts.map((part) => part.property);
+  const values = attributes.map((property) => target[property]);
+  return new UniqueConstraintError(model.name, name, values, { attributes, values });
 }

@@ -95,15 +95,29 @@ export class DecodeError extends RedisRecordError {
 
 /** A unique value is already held by another object; nothing was written. */
 export class UniqueConstraintError extends RedisRecordError {
+  /** Every attribute of the unique: `[attribute]`, or a composite unique's attributes in declared order. */
+  readonly attributes: readonly string[];
+  /** The values taken, one per attribute of `attributes`, as the saved instance holds them. */
+  readonly values: readonly unknown[];
   constructor(
     /** The model's name (`@Model({ name })`, by default the class name). */
     readonly model: string,
-    /** The `@Unique` attribute (its property name) whose value is taken. */
+    /** The `@Unique` attribute (its property name) whose value is taken; a composite unique's attributes joined by `+`. */
     readonly attribute: string,
-    /** The value that is taken, as the saved instance holds it (not lower-cased for `caseInsensitive`). */
+    /** The value that is taken, as the saved instance holds it (not lower-cased for `caseInsensitive`); a composite's values, as `values`. */
     readonly value: unknown,
+    /** A composite unique's attributes and values (`attribute` and `value` alone name a single one). */
+    composite?: { readonly attributes: readonly string[]; readonly values: readonly unknown[] },
   ) {
-    super(`${model}.${attribute} must be unique: ${safeRepr(value)} is taken`);
+    const taken = composite
+      ? composite.attributes.map((name, i) => `${name} ${safeRepr(composite.values[i])}`).join(', ')
+      : safeRepr(value);
+    const what = composite
+      ? `${model}.(${composite.attributes.join(', ')}) must be unique together`
+      : `${model}.${attribute} must be unique`;
+    super(`${what}: ${taken} is taken`);
+    this.attributes = composite?.attributes ?? [attribute];
+    this.values = composite?.values ?? [value];
   }
 }
 

@@ -13,7 +13,7 @@ import { Fix } from './findings';
 import { ModelScope, specsOf } from './model-scope';
 import { raw, unlessWrongType } from './raw-commands';
 import { idsInOrder } from './ids-in-order';
-import { foldCase } from '../model/index-descriptor';
+import { foldCase, partsOfName } from '../model/index-descriptor';
 
 const commands = (scope: ModelScope) => scope.client as RedisCommands;
 
@@ -92,7 +92,9 @@ async function applyOther(scope: ModelScope, fix: Exclude<Fix, { type: 'object' 
       return `sequence raised to ${now}`;
     }
     case 'foreignKey': {
-      const touching = definition.indexes.filter((i) => i.attribute === fix.foreignKey || i.scope === fix.foreignKey);
+      const touching = definition.indexes.filter(
+        (i) => i.attribute === fix.foreignKey || i.scope === fix.foreignKey || partsOfName(i.attribute)?.includes(fix.foreignKey),
+      );
       const cleared = await callScript(client, nullifyForeignKeyScript, {
         child: keys,
         parent: fix.parent.keys,

@@ -1,5 +1,4 @@
 import { claimedValue, claimKey, claimPattern } from '../keys/claim-keys';
-import { caseFoldField } from '../model/index-descriptor';
 import { timeMs } from '../redis/server-time';
 import { CLAIM_GRACE_MS } from '../store/unique-claims';
 import { shardOfId } from '../keys/shard-tags';
@@ -7,16 +6,11 @@ import { StoredIndex } from '../schema/stored-definition';
 import { Findings } from './findings';
 import { isNumeric, ModelScope, shardScopes } from './model-scope';
 import { globEscape, raw, unlessWrongType } from './raw-commands';
-import { foldCase } from '../model/index-descriptor';
+import { compositeValue, foldCase, partsOfName } from '../model/index-descriptor';
 
 /** Whether a model's unique values are claimed across shards (a sharded model with @Unique attributes). */
 export function hasClaims(scope: ModelScope): boolean {
   return (scope.definition.shards ?? 1) > 1 && scope.definition.indexes.some((index) => index.kind === 'unique');
-}
-
-/** The hash field holding the form a unique index compares: the case-folded copy for `caseInsensitive`. */
-export function uniqueFieldOf(index: StoredIndex): string {
-  return index.caseInsensitive ? caseFoldField(index.attribute) : index.attribute;
 }
 
 /**
@@ -27,14 +21,35 @@ function heldForm(index: StoredIndex, stored: string): string {
   return index.caseInsensitive ? foldCase(stored) : stored;
 }
 
-/** The claim key of a unique value as stored in the field `uniqueFieldOf(index)` (a number's `-0` as `0`). */
-export function claimKeyOf(scope: ModelScope, index: StoredIndex, stored: string): string {
+/** The claim key of a single attribute's unique value in the form its index compares (a number's `-0` as `0`). */
+function claimKeyOf(scope: ModelScope, index: StoredIndex, stored: string): string {
   const { definition, prefix, tenant } = scope;
   return claimKey(prefix, definition.name, tenant, index.attribute, claimedValue(stored, isNumeric(definition, index.attribute)));
 }
 
-/** The attribute a claim key names (the rest of the key is checked by building it again). */
-const CLAIM = /\{(?:[^{}]*\/)?[A-Za-z0-9_]+@([A-Za-z0-9_]+):[0-9a-f]{40}\}:claim$/;
+/** The hash fields the value of a unique index is read from: its attribute, or a composite unique's parts. */
+export function heldFieldsOf(index: StoredIndex): string[] {
+  return partsOfName(index.attribute) ?? [index.attribute];
+}
+
+/**
+ * The claim key of the value an object holds, from the fields heldFieldsOf names (`read`, in their order; null
+ * or undefined: absent); undefined when it holds none (a composite unique missing a part).
+ */
+export function heldClaimKey(scope: ModelScope, index: StoredIndex, read: ReadonlyArray<string | null | undefined>): string | undefined {
+  const fields = heldFieldsOf(index);
+  if (fields.length === 1) {
+    const value = read[0];
+    return value === null || value === undefined ? undefined : claimKeyOf(scope, index, heldForm(index, value));
+  }
+  const parts = fields.map((field) => ({ field, numeric: isNumeric(scope.definition, field) }));
+  const held = compositeValue(parts, (field) => read[fields.indexOf(field)] ?? undefined);
+  const { definition, prefix, tenant } = scope;
+  return held === undefined ? undefined : claimKey(prefix, definition.name, tenant, index.attribute, held);
+}
+
+/** The attribute (or composite unique's name) a claim key names (the rest of the key is checked by building it again). */
+const CLAIM = /\{(?:[^{}]*\/)?[A-Za-z0-9_]+@([A-Za-z0-9_+]+):[0-9a-f]{40}\}:claim$/;
 
 /** The time a claim ('<id> <ms>') was taken, in the server's ms; 0 (long ago) when it names none. */
 function claimedAt(claim: string): number {
@@ -57,8 +72,6 @@ export async function checkClaims(scope: ModelScope, findings: Findings, batchSi
   const uniques = definition.indexes.filter((index) => index.kind === 'unique');
   const shards = shardScopes(scope);
   const sequence = definition.idStrategy === 'sequence';
-  // the claim key of the value an object holds, from its stored value (attribute)
-  const keyOf = (index: StoredIndex, stored: string) => claimKeyOf(scope, index, heldForm(index, stored));
   const objectKey = (id: string) => shards[shardOfId(id, shards.length, sequence)].keys.object(id);
 
   // Claims whose holder does not hold the value: stale once older than the grace period, else a writer's that
@@ -78,8 +91,8 @@ export async function checkClaims(scope: ModelScope, findings: Findings, batchSi
         if (!parsed || !index || claim === null) return;
         const holder = claim.split(' ')[0];
         const object = objectKey(holder);
-        const value = await unlessWrongType(client.hGet(object, index.attribute), null);
-        if (value !== null && keyOf(index, value) === key) return; // the holder holds the claimed value
+        const read = await unlessWrongType(client.hmGet(object, heldFieldsOf(index)), [] as Array<string | null>);
+        if (heldClaimKey(scope, index, read) === key) return; // the holder holds the claimed value
         if (now - claimedAt(claim) < CLAIM_GRACE_MS) {
           inFlight.add(key);
           return;
@@ -99,24 +112,18 @@ export async function checkClaims(scope: ModelScope, findings: Findings, batchSi
   for (const shard of shards) {
     for await (const page of client.zScanIterator(shard.keys.all, { COUNT: batchSize })) {
       const ids = page.map((entry) => String(entry.value));
+      const fields = uniques.map(heldFieldsOf);
       const values = await Promise.all(
-        ids.map((id) =>
-          unlessWrongType(
-            client.hmGet(
-              shard.keys.object(id),
-              uniques.map((index) => index.attribute),
-            ),
-            [] as Array<string | null>,
-          ),
-        ),
+        ids.map((id) => unlessWrongType(client.hmGet(shard.keys.object(id), fields.flat()), [] as Array<string | null>)),
       );
       const wanted: Array<{ id: string; key: string }> = [];
-      ids.forEach((id, i) =>
+      ids.forEach((id, i) => {
+        let at = 0;
         uniques.forEach((index, u) => {
-          const value = values[i][u];
-          if (value !== null && value !== undefined) wanted.push({ id, key: keyOf(index, value) });
-        }),
-      );
+          const key = heldClaimKey(scope, index, values[i].slice(at, (at += fields[u].length)));
+          if (key !== undefined) wanted.push({ id, key });
+        });
+      });
       const claims = await Promise.all(wanted.map(({ key }) => client.get(key)));
       wanted.forEach(({ id, key }, i) => {
         const claim = claims[i];

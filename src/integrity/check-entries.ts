@@ -3,6 +3,7 @@ import { Findings } from './findings';
 import { ModelScope } from './model-scope';
 import { binary, latin1, raw, RawCommands, unlessWrongType } from './raw-commands';
 import { membershipsIn, scoresIn, valuesIn } from './batched-reads';
+import { partsOfName } from '../model/index-descriptor';
 
 const show = (member: string) => JSON.stringify(Buffer.from(member, 'latin1').toString('utf8')).slice(0, 80);
 
@@ -94,13 +95,16 @@ async function checkOwners(
   const client = raw(scope.client);
   const held = await Promise.all(
     wrong.map(async ([, entry, owner]) => {
-      const attribute = entry.index.attribute;
-      const [value, listed] = await Promise.all([
-        unlessWrongType(client.hGet(scope.keys.object(owner), attribute), null),
+      // the attribute, or a composite unique's parts
+      const fields = partsOfName(entry.index.attribute) ?? [entry.index.attribute];
+      const [read, listed] = await Promise.all([
+        unlessWrongType(client.hmGet(scope.keys.object(owner), fields), [] as Array<string | null>),
         client.zScore(scope.keys.all, owner),
       ]);
-      if (listed === null || value === null) return false;
-      return entryOf(scope, entry.index, withFolds(scope, new Map([[attribute, value]])), owner)?.member === entry.member;
+      const values = new Map<string, string>();
+      fields.forEach((field, f) => read[f] !== null && read[f] !== undefined && values.set(field, read[f]!));
+      if (listed === null || values.size === 0) return false;
+      return entryOf(scope, entry.index, withFolds(scope, values), owner)?.member === entry.member;
     }),
   );
   wrong.forEach(([id, entry, owner], i) => {

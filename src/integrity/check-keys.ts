@@ -1,4 +1,4 @@
-import { indexName, StoredIndex } from '../schema/stored-definition';
+import { indexName, keyKindOf, StoredIndex } from '../schema/stored-definition';
 import { entriesFor, idOfLexMember, indexFields, isOwnMemoEntry, withFolds } from './expected-entries';
 import { idOfCompoundMember } from '../keys/compound-member';
 import { Findings } from './findings';
@@ -122,32 +122,32 @@ async function checkOrphans(scope: ModelScope, findings: Findings, ids: string[]
   });
 }
 
-const INDEX_KEY = /^(idx|lex|uniq):([A-Za-z_$][\w$]*)(?:(@)([A-Za-z_$][\w$]*):|(:))?/;
+const INDEX_KEY = /^(idx|lex|uniq|nil):([A-Za-z_$][\w$]*(?:\+[A-Za-z_$][\w$]*)*)(?:(@)([A-Za-z_$][\w$]*):|(:))?/;
 
-/** The declared index a key belongs to, from its name (attribute names are identifiers: no ':' or '@'). */
+/**
+ * The declared index a key belongs to, from its name (attribute names are identifiers: no ':', '@' or '+'; a
+ * composite unique's or compound index's name joins its parts' with '+').
+ */
 function indexOfKey(scope: ModelScope, rest: string): StoredIndex | undefined {
-  const compound = /^lex:([A-Za-z_$][\w$]*(?:,[A-Za-z_$][\w$]*)+)$/.exec(rest);
-  if (compound) return scope.definition.indexes.find((index) => index.kind === 'compound' && index.attribute === compound[1]);
   const match = INDEX_KEY.exec(rest);
   if (!match) return undefined;
   const [, family, attribute, at, scopeField, colon] = match;
-  if (family === 'uniq' && (at || colon || match[0].length !== rest.length)) return undefined;
+  // a unique hash and a `nil` set (the objects without a value of a set index) are named by the attribute alone
+  if ((family === 'uniq' || family === 'nil') && (at || colon || match[0].length !== rest.length)) return undefined;
   if (family === 'lex' && colon) return undefined;
   if (!at && !colon && match[0].length !== rest.length) return undefined;
-  const kind = family === 'uniq' ? 'unique' : family === 'lex' ? 'lex' : colon ? 'set' : 'score';
-  // a tag index's keys are named as a set index's: one per element
+  // `nil:<attr>`: the objects without a value of a set index (a tag index: without an element)
+  const kind = family === 'uniq' ? 'unique' : family === 'lex' ? 'lex' : colon || family === 'nil' ? 'set' : 'score';
+  // a tag index's keys are named as a set index's (one per element), a compound index's as a lex index's
   return scope.definition.indexes.find(
-    (index) =>
-      (index.kind === kind || (kind === 'set' && index.kind === 'tag')) &&
-      index.attribute === attribute &&
-      index.scope === (at ? scopeField : null),
+    (index) => keyKindOf(index) === kind && index.attribute === attribute && index.scope === (at ? scopeField : null),
   );
 }
 
 async function checkIndexKey(scope: ModelScope, findings: Findings, key: string, rest: string, batchSize: number): Promise<void> {
   const index = indexOfKey(scope, rest);
   if (!index) {
-    const isIndexKey = /^(idx|lex|uniq):/.test(rest);
+    const isIndexKey = /^(idx|lex|uniq|nil):/.test(rest);
     findings.add(
       'unknownKey',
       { key },

@@ -3,7 +3,7 @@ import { CLAIM_GRACE_MS } from '../store/unique-claims';
 import { callScript } from '../store/entry-script';
 import { claimUniqueScript } from '../store/lua/claim-unique';
 import { StoredIndex } from '../schema/stored-definition';
-import { claimKeyOf, uniqueFieldOf } from './check-claims';
+import { heldClaimKey, heldFieldsOf } from './check-claims';
 import { idsAcrossShards, ShardedId } from './ids-across-shards';
 import { ModelScope, scopeOfId, shardScopes } from './model-scope';
 import { raw, unlessWrongType } from './raw-commands';
@@ -22,23 +22,22 @@ export async function claimAddedUniques(scope: ModelScope, added: readonly Store
   const uniques = added.filter((index) => index.kind === 'unique');
   if (uniques.length === 0) return 0;
   const client = raw(scope.client);
-  const fields = uniques.map(uniqueFieldOf);
+  const fields = uniques.map(heldFieldsOf);
   const sequence = scope.definition.idStrategy === 'sequence';
   let claimed = 0;
   for await (const batch of idsAcrossShards(shardScopes(scope), sequence, batchSize)) {
     const values = await Promise.all(
-      batch.map(({ id, shard }) => unlessWrongType(client.hmGet(shard.keys.object(id), fields), [] as Array<string | null>)),
+      batch.map(({ id, shard }) => unlessWrongType(client.hmGet(shard.keys.object(id), fields.flat()), [] as Array<string | null>)),
     );
     // each claim key once, for the first object of the batch holding it (earlier batches' holders came first)
     const firstHolder = new Map<string, { object: ShardedId; index: StoredIndex }>();
-    batch.forEach((object, i) =>
+    batch.forEach((object, i) => {
+      let at = 0;
       uniques.forEach((index, u) => {
-        const value = values[i][u];
-        if (value === null || value === undefined) return;
-        const key = claimKeyOf(scope, index, value);
-        if (!firstHolder.has(key)) firstHolder.set(key, { object, index });
-      }),
-    );
+        const key = heldClaimKey(scope, index, values[i].slice(at, (at += fields[u].length)));
+        if (key !== undefined && !firstHolder.has(key)) firstHolder.set(key, { object, index });
+      });
+    });
     const taken = await Promise.all([...firstHolder].map(([key, { object, index }]) => claimFor(scope, key, object.id, index)));
     claimed += taken.filter(Boolean).length;
   }
@@ -52,7 +51,8 @@ async function claimFor(scope: ModelScope, key: string, id: string, index: Store
   if ('claimed' in reply) return true;
   if (reply.age < CLAIM_GRACE_MS) return false;
   const holder = reply.standing.split(' ')[0];
-  const held = await unlessWrongType(raw(scope.client).hGet(scopeOfId(scope, holder).keys.object(holder), uniqueFieldOf(index)), null);
-  if (held !== null && claimKeyOf(scope, index, held) === key) return false;
+  const object = scopeOfId(scope, holder).keys.object(holder);
+  const held = await unlessWrongType(raw(scope.client).hmGet(object, heldFieldsOf(index)), [] as Array<string | null>);
+  if (heldClaimKey(scope, index, held) === key) return false;
   return 'claimed' in (await callScript(client, claimUniqueScript, { key, id, replace: reply.standing }));
 }

@@ -1,6 +1,6 @@
-import { caseFoldField, foldCase } from '../model/index-descriptor';
+import { caseFoldField, compositeValue, foldCase, partsOfName } from '../model/index-descriptor';
 import { StoredIndex } from '../schema/stored-definition';
-import { isNumeric, ModelScope } from './model-scope';
+import { isNumeric, isNumericPart, ModelScope } from './model-scope';
 import { lexMemberBytes } from '../keys/lex-member';
 import { numberCodec } from '../codecs/number-codec';
 import { compoundMember, compoundPart } from '../keys/compound-member';
@@ -34,7 +34,7 @@ export function lexMember(value: string | undefined, id: string): string {
 /**
  * Whether an entry a memo records (`field`: its kind and key; `member` as latin1) can be an entry of object `id`
  * of the model whose key base is `base`, as src/store/lua/indexes.lua's isOwnEntry decides: a key of an index
- * kind the model can have under its base (S `<base>:idx:`, Z `<base>:idx:` or `<base>:lex:`, U `<base>:uniq:`)
+ * kind the model can have under its base (S `<base>:idx:` or `<base>:nil:`, Z `<base>:idx:` or `<base>:lex:`, U `<base>:uniq:`)
  * and the object's member (the id; for a lex key, a member ending with the id). The scripts act on no other.
  */
 export function isOwnMemoEntry(base: string, field: string, member: string, id: string): boolean {
@@ -42,7 +42,7 @@ export function isOwnMemoEntry(base: string, field: string, member: string, id: 
   const key = field.slice(1);
   if (!key.startsWith(base)) return false;
   const stem = key.slice(base.length);
-  if (kind === 'S') return stem.startsWith(':idx:') && member === id;
+  if (kind === 'S') return (stem.startsWith(':idx:') || stem.startsWith(':nil:')) && member === id;
   if (kind === 'Z') {
     if (stem.startsWith(':idx:')) return member === id;
     const tail = `\0\0${String.fromCharCode(id.length)}${id}`;
@@ -107,7 +107,14 @@ export function entryOf(scope: ModelScope, index: StoredIndex, values: ReadonlyM
   const base = scope.keys.base;
   const value = values.get(index.attribute);
   if (index.kind === 'set') {
-    return value === undefined ? undefined : { index, kind: 'S', key: `${base}:idx:${index.attribute}:${value}`, member: bytes(id) };
+    const key = value === undefined ? `${base}:nil:${index.attribute}` : `${base}:idx:${index.attribute}:${value}`;
+    return { index, kind: 'S', key, member: bytes(id) };
+  }
+  const parts = index.kind === 'unique' ? partsOfName(index.attribute) : undefined;
+  if (parts) {
+    const numeric = parts.map((field) => ({ field, numeric: isNumeric(scope.definition, field) }));
+    const held = compositeValue(numeric, (field) => values.get(field));
+    return held === undefined ? undefined : { index, kind: 'U', key: `${base}:uniq:${index.attribute}`, member: bytes(held) };
   }
   if (index.kind === 'unique') {
     const held = index.caseInsensitive
@@ -122,9 +129,9 @@ export function entryOf(scope: ModelScope, index: StoredIndex, values: ReadonlyM
   return { index, kind: 'Z', key, member: lexMember(value, id), score: 0 };
 }
 
-/** The hash fields an index's entries are computed from: its attribute (a compound index's parts) and scope. */
+/** The hash fields an index's entries are computed from: its attribute (or the parts of one over several) and scope. */
 export function indexFields(index: StoredIndex): string[] {
-  const fields = index.kind === 'compound' ? index.attribute.split(',') : [index.attribute];
+  const fields = partsOfName(index.attribute) ?? [index.attribute];
   return index.scope === null ? fields : [...fields, index.scope];
 }
 
@@ -148,17 +155,14 @@ function tagElements(stored: string | undefined): string[] {
 export function entriesFor(scope: ModelScope, index: StoredIndex, values: ReadonlyMap<string, string>, id: string): ExpectedEntry[] {
   const base = scope.keys.base;
   if (index.kind === 'tag') {
-    return tagElements(values.get(index.attribute)).map((element) => ({
-      index,
-      kind: 'S',
-      key: `${base}:idx:${index.attribute}:${element}`,
-      member: bytes(id),
-    }));
+    const elements = tagElements(values.get(index.attribute));
+    // an array without an element: the `nil` set, as an absent value of a set index
+    const keys = elements.length === 0 ? [`${base}:nil:${index.attribute}`] : elements.map((e) => `${base}:idx:${index.attribute}:${e}`);
+    return keys.map((key) => ({ index, kind: 'S', key, member: bytes(id) }));
   }
   if (index.kind === 'compound') {
-    const parts = index.attribute
-      .split(',')
-      .map((field) => compoundPart(values.get(field), scope.definition.attributes.find((a) => a.field === field)?.type !== 'string'));
+    const fields = partsOfName(index.attribute) ?? [index.attribute];
+    const parts = fields.map((field) => compoundPart(values.get(field), isNumericPart(scope.definition, index, field)));
     return [{ index, kind: 'Z', key: `${base}:lex:${index.attribute}`, member: compoundMember(parts, id).toString('latin1'), score: 0 }];
   }
   const entry = entryOf(scope, index, values, id);

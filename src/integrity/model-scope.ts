@@ -4,6 +4,7 @@ import type { RedisCommands } from '../redis/redis-commands';
 import { shardOfId } from '../keys/shard-tags';
 import { StoredDefinition, StoredIndex } from '../schema/stored-definition';
 import type { IndexSpec } from '../store/index-specs';
+import { partsOfName } from '../model/index-descriptor';
 
 /** Finds a model's stored definition by name (related models, for foreign keys and memberships). */
 export type DefinitionLookup = (name: string) => StoredDefinition | undefined;
@@ -80,9 +81,17 @@ export function specsOf(definition: StoredDefinition, indexes: readonly StoredIn
     scope: index.scope ?? undefined,
     numeric: typeOf(definition, index.attribute) === 'number',
     numericScope: typeOf(definition, index.scope) === 'number',
-    // a compound index's attribute is its parts' fields joined by ','
-    ...(index.kind === 'compound' ? { numericParts: index.attribute.split(',').map((part) => typeOf(definition, part) !== 'string') } : {}),
+    // a composite unique's or compound index's attribute is its parts' fields joined by '+'
+    ...(partsOfName(index.attribute)
+      ? { numericParts: partsOfName(index.attribute)!.map((field) => isNumericPart(definition, index, field)) }
+      : {}),
   }));
+}
+
+/** A part's numeric flag (index-specs.ts): a composite unique's holds numbers, a compound index's numbers or Dates. */
+export function isNumericPart(definition: StoredDefinition, index: StoredIndex, field: string): boolean {
+  const type = typeOf(definition, field);
+  return index.kind === 'compound' ? type === 'number' || type === 'date' : type === 'number';
 }
 
 /** Whether the attribute holds numbers (whose stored `-0` is `0` as an index value). */

@@ -37,7 +37,7 @@ export interface ReindexResult {
 function keyPatterns(scope: ModelScope, index: StoredIndex): string[] {
   const base = globEscape(scope.keys.base);
   const family = index.kind === 'unique' ? 'uniq' : index.kind === 'lex' || index.kind === 'compound' ? 'lex' : 'idx';
-  if (index.kind === 'set' || index.kind === 'tag') return [`${base}:idx:${index.attribute}:*`];
+  if (index.kind === 'set' || index.kind === 'tag') return [`${base}:idx:${index.attribute}:*`, `${base}:nil:${index.attribute}`];
   if (index.scope !== null) return [`${base}:${family}:${index.attribute}@${index.scope}:*`];
   return [`${base}:${family}:${index.attribute}`];
 }

@@ -13,6 +13,7 @@ import { shardTag } from './shard-tags';
  *   <prefix>:{<Model>}:all        zset    every live id; score = the id for sequence ids, 0 for uuids
  *   <prefix>:{<Model>}:obj:<id>   hash    the attributes, plus the internal field `#id`
  *   <prefix>:{<Model>}:idx:<attr>:<value>                 set   ids whose attr is value (equality index)
+ *   <prefix>:{<Model>}:nil:<attr>                         set   ids whose attr has no value (same equality index)
  *   <prefix>:{<Model>}:idx:<attr>[@<scope>:<scopeValue>]  zset  ids scored by attr (number and Date index)
  *   <prefix>:{<Model>}:lex:<attr>[@<scope>:<scopeValue>]  zset  sortable string index (members value, id)
  *   <prefix>:{<Model>}:uniq:<attr>                        hash  unique value -> id
@@ -74,6 +75,11 @@ export class ModelKeys {
   /** `<base>:idx:<field>:<value>`: the set of ids whose `field` holds `value` (stored form), an equality index entry. */
   valueSet(field: string, value: string): string {
     return `${this.base}:idx:${field}:${value}`;
+  }
+
+  /** `<base>:nil:<field>`: the set of ids whose `field` has no value, kept beside an equality index's value sets. */
+  absent(field: string): string {
+    return `${this.base}:nil:${field}`;
   }
 
   /** A sorted index: `score` for numbers and Dates, `lex` for sortable strings; scoped ones name the scope value. */

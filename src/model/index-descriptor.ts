@@ -15,24 +15,52 @@ export type IndexKind = 'set' | 'score' | 'lex' | 'unique' | 'tag' | 'compound';
 
 export interface IndexDescriptor {
   readonly kind: IndexKind;
-  /** The indexed attribute; for a compound index its first part. */
   readonly attribute: AttributeDescriptor;
-  /** Compound only: the parts, in order (two or more). */
-  readonly parts?: readonly AttributeDescriptor[];
   /** Scoped (composite) sorted index: one sorted set per value of this attribute. */
   readonly scope?: AttributeDescriptor;
   /** Unique only: values compared in lower case (the lower-cased form is kept in the internal field `#ci:<attr>`). */
   readonly caseInsensitive: boolean;
+  /**
+   * A composite unique (`@Unique(['userId', 'channelId'])` on the class): the attributes whose values together are
+   * unique; a compound index (`@Index(['score', 'createdAt'])`): the attributes it orders by, in order. `attribute`
+   * is then no attribute of the model but the index's name, its parts' fields joined by `+` (`userId+channelId`),
+   * which names its keys; undefined for every other index.
+   */
+  readonly parts?: readonly AttributeDescriptor[];
 }
 
-/** The name a compound index goes by in its key and stored definition: its parts' fields joined by ','. */
-export function compoundName(parts: readonly AttributeDescriptor[]): string {
-  return parts.map((part) => part.field).join(',');
+/** What joins the fields of a composite index's parts in its name (fields are identifiers: never one of theirs). */
+export const PART_SEPARATOR = '+';
+
+/** The parts' fields of a composite unique or compound index named `name` (`userId+channelId`); else undefined. */
+export function partsOfName(name: string): string[] | undefined {
+  return name.includes(PART_SEPARATOR) ? name.split(PART_SEPARATOR) : undefined;
 }
 
-/** The field an index's entries are keyed by: the attribute's, or a compound index's name. */
-export function indexField(index: IndexDescriptor): string {
-  return index.parts ? compoundName(index.parts) : index.attribute.field;
+/** One part of a composite unique as its value is read: the hash field, and whether it holds numbers. */
+export interface CompositePart {
+  readonly field: string;
+  readonly numeric: boolean;
+}
+
+/**
+ * The value a composite unique compares, from its parts' stored values (`stored`, by field) in order: each as a
+ * unique value (a number's -0 as 0) with \0 written \0\1, joined by \0\0, as indexes.lua's compositeValue
+ * writes it. Undefined when a part is absent: an object with any part absent claims nothing, as SQL does with NULL.
+ */
+export function compositeValue(parts: readonly CompositePart[], stored: (field: string) => string | undefined): string | undefined {
+  const values: string[] = [];
+  for (const part of parts) {
+    const value = stored(part.field);
+    if (value === undefined) return undefined;
+    values.push((part.numeric && value === '-0' ? '0' : value).replace(/\0/g, '\0\x01'));
+  }
+  return values.join('\0\0');
+}
+
+/** The parts of a composite unique index as compositeValue reads them. */
+export function compositeParts(index: IndexDescriptor): CompositePart[] {
+  return (index.parts ?? []).map((part) => ({ field: part.field, numeric: part.type === 'number' }));
 }
 
 /** Internal hash field holding the lower-cased form of a case-insensitive unique attribute. */
@@ -50,10 +78,10 @@ export function foldCase(value: string): string {
 
 /**
  * Whether some index has entries that the scripts' precomputed forms (client-side entries of a plain create,
- * the bound removal SPEC) do not cover: a tag index (an entry per element) or a compound one (a member built
- * from several fields). Such models are written and removed through the general scripts, which compute every
- * entry from the stored values (indexes.lua's eachEntry).
+ * the bound removal SPEC, which names one field per entry) do not cover: a tag index (an entry per element), a
+ * compound index or composite unique (an entry made of several fields). Such models are written and removed
+ * through the general scripts, which compute every entry from the stored values (indexes.lua's eachEntry).
  */
 export function hasComposedEntries(indexes: readonly IndexDescriptor[]): boolean {
-  return indexes.some((index) => index.kind === 'tag' || index.kind === 'compound');
+  return indexes.some((index) => index.kind === 'tag' || index.parts !== undefined);
 }

@@ -162,13 +162,13 @@ export class ModelDescriptor {
     return this.ttlMs !== undefined || this.cap !== undefined;
   }
 
-  /** Indexes an attribute takes part in, as the indexed attribute or as the scope. */
+  /** Indexes an attribute takes part in, as the indexed attribute, as the scope or as a part (a composite unique's, a compound index's). */
   indexesTouching(field: string): IndexDescriptor[] {
     return this.indexes.filter(
       (index) =>
         index.attribute.field === field ||
+        index.parts?.some((part) => part.field === field) === true ||
         index.scope?.field === field ||
-        index.parts?.some((part) => part.field === field) ||
         (index.caseInsensitive && caseFoldField(index.attribute.field) === field),
     );
   }

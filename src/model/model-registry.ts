@@ -58,3 +58,8 @@ export function descriptorOf(ctor: Function): ModelDescriptor {
   if (!descriptor) throw new SchemaError(`${ctor.name} is not a model: decorate it with @Model()`);
   return descriptor;
 }
+
+/** Whether `ctor` itself is a model already (its @Model has run). */
+export function hasDescriptor(ctor: Function): boolean {
+  return byClass.has(ctor);
+}

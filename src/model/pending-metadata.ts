@@ -24,7 +24,10 @@ export interface PendingIndex {
   readonly owner: string;
   readonly kind: 'index' | 'unique';
   readonly options: { readonly sortable?: unknown; readonly scope?: unknown; readonly caseInsensitive?: unknown; readonly each?: unknown };
-  /** A class-level `@Index(['a', 'b'])`: the properties of a compound index (`property` is their names joined by ','). */
+  /**
+   * Declared on the class: a composite unique (`@Unique(['userId', 'channelId'])`) or a compound index
+   * (`@Index(['score', 'createdAt'])`), its attributes in order; `property` is their names joined by `+`.
+   */
   readonly parts?: readonly string[];
 }
 

@@ -1,11 +1,13 @@
 import { SchemaError } from '../errors/errors';
 import { AttributeDescriptor } from './attribute-descriptor';
-import { IndexDescriptor } from './index-descriptor';
+import { codecFor } from '../codecs/attribute-type';
+import { IndexDescriptor, PART_SEPARATOR } from './index-descriptor';
 import { PendingIndex } from './pending-metadata';
 
 /** Checks an index declaration against the model's attributes and picks its kind from the attribute's type. */
 export function resolveIndex(pending: PendingIndex, attributeOf: (name: string) => AttributeDescriptor | undefined): IndexDescriptor {
-  if (pending.parts) return resolveCompoundIndex(pending.owner, pending.parts, attributeOf);
+  if (pending.parts && pending.kind === 'index') return resolveCompoundIndex(pending.owner, pending.parts, attributeOf);
+  if (pending.parts) return resolveComposite(pending.owner, pending.parts, attributeOf);
   const where = `${pending.owner}.${pending.property}`;
   const attribute = attributeOf(pending.property);
   if (!attribute) throw new SchemaError(`${where}: @${pending.kind === 'index' ? 'Index' : 'Unique'} needs @Attr() on the same property`);
@@ -53,6 +55,27 @@ export function resolveIndex(pending: PendingIndex, attributeOf: (name: string) 
   return { kind, attribute, scope: scopeAttribute, caseInsensitive: false };
 }
 
+/**
+ * A composite unique (`@Unique(['userId', 'channelId'])` on the class): each part an attribute of the model that
+ * is no JSON, counter or version, none twice. Its `attribute` is its name (the parts' fields joined by `+`).
+ */
+function resolveComposite(
+  owner: string,
+  names: readonly string[],
+  attributeOf: (name: string) => AttributeDescriptor | undefined,
+): IndexDescriptor {
+  const where = `${owner}: @Unique([${names.map((name) => JSON.stringify(name)).join(', ')}])`;
+  const parts = names.map((name) => {
+    const attribute = attributeOf(name);
+    if (!attribute) throw new SchemaError(`${where}: ${JSON.stringify(name)} is not an attribute of the model (declare it with @Attr())`);
+    if (attribute.type === 'json') throw new SchemaError(`${where}: ${name} is a json attribute, which cannot be unique`);
+    if (attribute.role) throw new SchemaError(`${where}: ${name} is a counter or version, which cannot be unique`);
+    return attribute;
+  });
+  if (new Set(names).size !== names.length) throw new SchemaError(`${where}: an attribute is named twice`);
+  return { kind: 'unique', attribute: nameAttribute(parts), parts, caseInsensitive: false };
+}
+
 /** The types a compound index's parts may hold: each has a sortable form (src/keys/compound-member.ts). */
 const COMPOUND_TYPES = new Set(['number', 'date', 'string']);
 
@@ -73,5 +96,11 @@ function resolveCompoundIndex(
     }
     return attribute;
   });
-  return { kind: 'compound', attribute: parts[0], parts, caseInsensitive: false };
+  return { kind: 'compound', attribute: nameAttribute(parts), parts, caseInsensitive: false };
+}
+
+/** The stand-in attribute of an index over several attributes: its name, the parts' fields joined by `+`. */
+function nameAttribute(parts: readonly AttributeDescriptor[]): AttributeDescriptor {
+  const name = parts.map((part) => part.field).join(PART_SEPARATOR);
+  return { property: name, field: name, type: 'string', codec: codecFor('string') };
 }

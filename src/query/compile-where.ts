@@ -1,18 +1,17 @@
 import { QueryError } from '../errors/errors';
 import { ModelKeys } from '../keys/model-keys';
-import { foldCase, IndexDescriptor } from '../model/index-descriptor';
+import { foldCase } from '../model/index-descriptor';
 import { ModelDescriptor } from '../model/model-descriptor';
 import { lexEquals, lexWindow, scoreWindow } from './bounds';
 import { AttributeCondition, parseWhere } from './parse-where';
 import { ScriptArg } from '../store/query-plan';
+import { indexesOf, indexValue, Pins, scopedIndexHint, scopeOf, sortedKey, usableSortedIndex } from './index-lookup';
+import { presenceSource } from './presence-source';
 import { tagSource } from './tag-condition';
 import { compoundSource } from './compound-source';
 
 /** How deep ORs may nest in a where (each level is a set operation inside query.lua). */
 const MAX_OR_DEPTH = 32;
-
-/** Attribute field -> the single value an equality pins it to, in this AND level and the ones around it. */
-export type Pins = ReadonlyMap<string, string>;
 
 /**
  * Compiles a where into query.lua instructions that leave the matching ids on the stack, or null when it
@@ -64,49 +63,37 @@ export function compileWhere(
     const branches = parsed.or.map((branch) => compileWhere(model, keys, branch, pins, depth + 1));
     if (!branches.includes(null)) parts.push([...branches.flatMap((b) => b!), '|', String(branches.length)]);
   }
-  if (parts.length === 0) return null;
-  if (parts.length === 1) return parts[0];
-  return [...parts.flat(), '&', String(parts.length)];
-}
-
-function indexesOf(model: ModelDescriptor, field: string): IndexDescriptor[] {
-  return model.indexes.filter((index) => index.attribute.field === field);
+  const negatives = negationSources(model, keys, parsed.conditions, pins, parts);
+  const positive = parts.length === 0 ? null : parts.length === 1 ? parts[0] : [...parts.flat(), '&', String(parts.length)];
+  if (negatives.length === 0) return positive;
+  // the rest of the level (or every object) minus what the negations take away: ZDIFFSTORE
+  return [...(positive ?? ['A']), ...negatives.flat(), '-', String(1 + negatives.length)];
 }
 
 /**
- * A sorted index of the attribute usable here: one scoped by an attribute the where pins to a value (it holds
- * only that value's objects, so it answers the equality too: a composite index), else the unscoped one.
+ * The programs of the ids a level's `not`, `notIn` and `exists` conditions take away; `exists` read from a
+ * window of a sorted index is a positive part (pushed to `parts`) instead. `notIn: []` takes nothing away, but
+ * still needs an index that could answer it.
  */
-export function usableSortedIndex(
+function negationSources(
   model: ModelDescriptor,
-  field: string,
-  kind: 'score' | 'lex',
+  keys: ModelKeys,
+  conditions: readonly AttributeCondition[],
   pins: Pins,
-): { index: IndexDescriptor; scopeValue?: string } | undefined {
-  const candidates = indexesOf(model, field).filter((index) => index.kind === kind);
-  for (const index of candidates) {
-    const scopeValue = index.scope ? pins.get(index.scope.field) : undefined;
-    if (scopeValue !== undefined) return { index, scopeValue };
+  parts: ScriptArg[][],
+): ScriptArg[][] {
+  const negatives: ScriptArg[][] = [];
+  for (const condition of conditions) {
+    if (condition.notEquals) {
+      const { program } = equalitySource(model, keys, { attribute: condition.attribute, equals: condition.notEquals }, pins);
+      if (condition.notEquals.length > 0) negatives.push(program);
+    }
+    if (condition.exists !== undefined) {
+      const { program, subtract } = presenceSource(model, keys, condition.attribute, pins, condition.exists);
+      (subtract ? negatives : parts).push(program);
+    }
   }
-  const unscoped = candidates.find((index) => !index.scope);
-  return unscoped ? { index: unscoped } : undefined;
-}
-
-/** A number's index value: -0 is 0 (its stored form keeps '-0' so that it round-trips). Same rule as indexes.lua. */
-function indexValue(type: string, value: string): string {
-  return type === 'number' && value === '-0' ? '0' : value;
-}
-
-export function sortedKey(keys: ModelKeys, found: { index: IndexDescriptor; scopeValue?: string }): string {
-  const { index, scopeValue } = found;
-  const scope =
-    index.scope && scopeValue !== undefined ? { field: index.scope.field, value: indexValue(index.scope.type, scopeValue) } : undefined;
-  return keys.sorted(index.kind === 'lex' ? 'lex' : 'score', index.attribute.field, scope);
-}
-
-/** The attribute a sorted index found by usableSortedIndex is scoped by, when it was found by its pinned value. */
-function scopeOf(found: { index: IndexDescriptor; scopeValue?: string }): string | undefined {
-  return found.scopeValue === undefined ? undefined : found.index.scope?.field;
+  return negatives;
 }
 
 function rangeSource(model: ModelDescriptor, keys: ModelKeys, condition: AttributeCondition, pins: Pins) {
@@ -122,9 +109,7 @@ function rangeSource(model: ModelDescriptor, keys: ModelKeys, condition: Attribu
 function missingRangeIndex(model: ModelDescriptor, field: string, kind: 'score' | 'lex'): QueryError {
   const scoped = indexesOf(model, field).find((index) => index.kind === kind && index.scope);
   if (scoped) {
-    return new QueryError(
-      `${model.name}.${field}: its index is scoped by ${scoped.scope!.field}; add an equality on ${scoped.scope!.field} to the where, or an unscoped @Index() on ${field}`,
-    );
+    return new QueryError(scopedIndexHint(model, field, scoped.scope!.field));
   }
   const needed = kind === 'score' ? '@Index()' : '@Index({ sortable: true })';
   return new QueryError(`${model.name}.${field}: ranges and ordering need ${needed} on ${field}`);
@@ -188,9 +173,7 @@ function missingEqualityIndex(model: ModelDescriptor, condition: AttributeCondit
   const scoped = indexesOf(model, field).find((index) => index.scope);
   if (scoped) {
     // its only index holds one scope value's objects: the equality needs that value pinned
-    return new QueryError(
-      `${model.name}.${field}: its index is scoped by ${scoped.scope!.field}; add an equality on ${scoped.scope!.field} to the where, or an unscoped @Index() on ${field}`,
-    );
+    return new QueryError(scopedIndexHint(model, field, scoped.scope!.field));
   }
   if (condition.attribute.type === 'json') return new QueryError(`${model.name}.${field}: JSON attributes cannot be indexed or queried`);
   return new QueryError(`${model.name}.${field}: equality needs @Index() (or @Unique()) on ${field}`);

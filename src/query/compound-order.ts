@@ -1,7 +1,7 @@
 import { QueryError } from '../errors/errors';
 import { ModelKeys } from '../keys/model-keys';
 import { AttributeDescriptor } from '../model/attribute-descriptor';
-import { IndexDescriptor, indexField } from '../model/index-descriptor';
+import { IndexDescriptor } from '../model/index-descriptor';
 import { ModelDescriptor } from '../model/model-descriptor';
 import { QueryPlan } from '../store/query-plan';
 import { isPlainObject } from '../util/plain-object';
@@ -70,11 +70,11 @@ export function compoundOrderPlan(model: ModelDescriptor, keys: ModelKeys, where
     const directions = parts.slice(lead).map((_, i) => ((open[i] ?? { desc: last }).desc ? 'd' : 'a'));
     const order = {
       kind: 'compound' as const,
-      key: keys.sorted('lex', indexField(index)),
-      field: indexField(index),
+      key: keys.sorted('lex', index.attribute.field),
+      field: index.attribute.field,
       desc: last,
       directions: directions.join(''),
-      types: parts.map((part) => (part.type === 'string' ? 's' : 'n')).join(''),
+      types: parts.map((part) => (part.type === 'string' ? '0' : '1')).join(''),
     };
     const window = windowOf(keys, index, parsed);
     if (window) return { program: [], order, window };

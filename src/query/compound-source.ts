@@ -1,7 +1,7 @@
 import { compoundPart, compoundPrefix } from '../keys/compound-member';
 import { ModelKeys } from '../keys/model-keys';
 import { AttributeDescriptor } from '../model/attribute-descriptor';
-import { IndexDescriptor, indexField } from '../model/index-descriptor';
+import { IndexDescriptor } from '../model/index-descriptor';
 import { ModelDescriptor } from '../model/model-descriptor';
 import { ScriptArg } from '../store/query-plan';
 import { ScoreBound } from './bounds';
@@ -23,6 +23,9 @@ export interface CompoundMatch {
 }
 
 const isNumeric = (attribute: AttributeDescriptor) => attribute.type !== 'string';
+
+/** A condition a window can answer whole: no `not`, `exists` or tag operator beside its equality or range. */
+const windowable = (condition: AttributeCondition) => !condition.tags && !condition.notEquals && condition.exists === undefined;
 
 function scoreBody(bound: ScoreBound, lower: boolean): Buffer {
   const digits = compoundPart(String(bound.value), true);
@@ -46,16 +49,16 @@ export function compoundWindow(
   const used = new Set<AttributeCondition>();
   for (const part of parts) {
     const condition = of(part);
-    if (!condition?.equals || condition.equals.length !== 1 || condition.score || condition.lex || condition.tags) break;
+    if (!condition?.equals || condition.equals.length !== 1 || condition.score || condition.lex || !windowable(condition)) break;
     pinnedParts.push(compoundPart(condition.equals[0], isNumeric(part)));
     used.add(condition);
   }
   const prefix = compoundPrefix(pinnedParts);
   const next = parts[pinnedParts.length] as AttributeDescriptor | undefined;
   const ranged = next && of(next);
-  const key = keys.sorted('lex', indexField(index));
+  const key = keys.sorted('lex', index.attribute.field);
   const at = (body: Buffer, open: '[' | '(') => Buffer.concat([Buffer.from(open), prefix, body]);
-  if (ranged && !ranged.equals && !ranged.tags && (ranged.score || ranged.lex)) {
+  if (ranged && !ranged.equals && windowable(ranged) && (ranged.score || ranged.lex)) {
     used.add(ranged);
     let min: Buffer;
     let max: Buffer;

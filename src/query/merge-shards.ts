@@ -31,13 +31,13 @@ export function shardOrder(order: PlanOrder, numericIds: boolean): Compare {
   if (order.kind === 'compound') {
     // each part by its sortable form (as the index's member holds it) in its own direction; ties by id, in the
     // last part's direction (the member's `len(id) id` tail)
-    const fields = field.split(',');
+    const fields = field.split('+');
     // the parts the where pins hold one value: they compare equal
     const skip = fields.length - order.directions.length;
     const tieById = (a: ShardMatch, b: ShardMatch) => a.id.length - b.id.length || compareBytes(a.id, b.id);
     return (a, b) => {
       for (let i = skip; i < fields.length; i++) {
-        const numeric = order.types[i] === 'n';
+        const numeric = order.types[i] === '1';
         const x = compoundPart(a.fields.get(fields[i]), numeric);
         const y = compoundPart(b.fields.get(fields[i]), numeric);
         const compared = Buffer.compare(x, y);

@@ -29,6 +29,10 @@ export interface AttributeCondition {
   lex?: LexRange;
   /** `has`, `hasAny`, `hasAll` on an array attribute with a tag index (tag-condition.ts). */
   tags?: TagCondition;
+  /** `not` and `notIn`: the values (stored form) the attribute must not hold; an absent value matches. */
+  notEquals?: string[];
+  /** `exists`: true for objects with a value (a tag attribute: with an element), false for those without. */
+  exists?: boolean;
 }
 
 /** One AND level of a where: conditions per attribute, and the OR alternatives. */
@@ -37,7 +41,7 @@ export interface ParsedWhere {
   readonly or?: readonly unknown[];
 }
 
-const OPERATORS = new Set(['in', 'gt', 'gte', 'lt', 'lte', 'startsWith']);
+const OPERATORS = new Set(['in', 'gt', 'gte', 'lt', 'lte', 'startsWith', 'not', 'notIn', 'exists']);
 
 /**
  * One AND level of a where. Only a where that is undefined as a whole means "no condition": null, like any value
@@ -73,11 +77,8 @@ export function parseWhere(model: ModelDescriptor, where: unknown): ParsedWhere 
 function parseCondition(model: ModelDescriptor, attribute: AttributeDescriptor, raw: unknown): AttributeCondition {
   const name = `${model.name}.${attribute.property}`;
   const condition: AttributeCondition = { attribute };
-  if (raw === null) throw new QueryError(`${name}: null is not a queryable value (absent values are not indexed)`);
-  if (attribute.type === 'json' && isPlainObject(raw) && isTagCondition(raw)) {
-    condition.tags = parseTagCondition(model, attribute, raw);
-    return condition;
-  }
+  if (raw === null) throw new QueryError(`${name}: null is not a queryable value; { exists: false } matches the objects without one`);
+  if (attribute.type === 'json' && isPlainObject(raw) && isTagCondition(raw)) return { attribute, ...parseTagCondition(model, attribute, raw) };
   // before an object value is read as operators: { meta: { a: 1 } } is a JSON value, not an operator a
   if (attribute.type === 'json') throw new QueryError(`${name}: JSON attributes cannot be indexed or queried`);
   if (!isPlainObject(raw)) {
@@ -95,14 +96,15 @@ function parseCondition(model: ModelDescriptor, attribute: AttributeDescriptor, 
     const value = raw[operator];
     if (value === undefined) throw undefinedCondition(model.name, `${attribute.property}.${operator}`);
     if (operator === 'in') {
-      if (!Array.isArray(value)) throw new QueryError(`${name}: in takes an array`);
-      const equals = new Set<string>();
-      // by position: map() would skip the holes of a sparse array, and an absent value is not queryable
-      for (let i = 0; i < value.length; i++) {
-        if (!(i in value)) throw new QueryError(`${name}: in has a hole at index ${i} (a sparse array); absent values are not indexed`);
-        equals.add(encode(name, attribute, value[i]));
-      }
-      condition.equals = [...equals];
+      condition.equals = encodeList(name, attribute, 'in', value);
+    } else if (operator === 'notIn' || operator === 'not') {
+      if (value === null)
+        throw new QueryError(`${name}: ${operator} takes a value, not null; { exists: true } matches the objects with one`);
+      const values = operator === 'not' ? [encode(name, attribute, value)] : encodeList(name, attribute, 'notIn', value);
+      condition.notEquals = [...new Set([...(condition.notEquals ?? []), ...values])];
+    } else if (operator === 'exists') {
+      if (typeof value !== 'boolean') throw new QueryError(`${name}: exists takes true or false, got ${describeValue(value)}`);
+      condition.exists = value;
     } else if (attribute.type === 'number' || attribute.type === 'date') {
       if (operator === 'startsWith') throw new QueryError(`${name}: startsWith applies to sortable strings`);
       const bound = { value: Number(encode(name, attribute, value)), inclusive: operator.endsWith('e') };
@@ -127,6 +129,20 @@ function parseCondition(model: ModelDescriptor, attribute: AttributeDescriptor, 
     }
   }
   return condition;
+}
+
+/** The distinct stored forms of an `in` or `notIn` list. */
+function encodeList(name: string, attribute: AttributeDescriptor, operator: string, value: unknown): string[] {
+  if (!Array.isArray(value)) throw new QueryError(`${name}: ${operator} takes an array`);
+  const values = new Set<string>();
+  // by position: map() would skip the holes of a sparse array, and an absent value is not queryable
+  for (let i = 0; i < value.length; i++) {
+    if (!(i in value)) {
+      throw new QueryError(`${name}: ${operator} has a hole at index ${i} (a sparse array); absent values are not indexed`);
+    }
+    values.add(encode(name, attribute, value[i]));
+  }
+  return [...values];
 }
 
 /** The QueryError of a condition (or operator) given as undefined: omitting the key is how to leave it out. */

@@ -3,7 +3,8 @@ import { ModelKeys } from '../keys/model-keys';
 import { AttributeDescriptor } from '../model/attribute-descriptor';
 import { ModelDescriptor } from '../model/model-descriptor';
 import { lexWindow, scoreWindow } from './bounds';
-import { compileWhere, Pins, sortedKey, usableSortedIndex } from './compile-where';
+import { compileWhere } from './compile-where';
+import { Pins, sortedKey, usableSortedIndex } from './index-lookup';
 import { loadedFields } from './loaded-fields';
 import { parseWhere } from './parse-where';
 import { compoundOrderPlan, isCompoundOrder } from './compound-order';
@@ -59,6 +60,8 @@ function windowPlan(model: ModelDescriptor, keys: ModelKeys, where: unknown, ord
   const pins = new Map<string, string>();
   let own;
   for (const condition of parsed.conditions) {
+    // a negation or an absence condition is set algebra: the general plan
+    if (condition.notEquals || condition.exists !== undefined) return undefined;
     if (condition.attribute === order.attribute) {
       if (condition.equals) return undefined;
       own = condition;

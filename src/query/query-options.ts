@@ -5,6 +5,7 @@ export const QUERY_OPTIONS = {
   findBy: ['orderBy', 'offset', 'limit', 'include'],
   findOneBy: ['orderBy', 'offset', 'include'],
   findIds: ['orderBy', 'offset', 'limit'],
+  findPage: ['orderBy', 'limit', 'after', 'include'],
   iterate: ['batchSize'],
 } as const;
 

@@ -8,6 +8,9 @@ import { mergePages, shardOrder } from './merge-shards';
 import { pageRequest, planQuery } from './plan-query';
 import { PageRequest, QueryPlan } from '../store/query-plan';
 import { loadWindow, plainLoadWindow, plainWindow, readWindow } from './window-read';
+import { countByScript } from '../store/lua/count-by';
+import { facetAttribute, facetKey, planFacet } from './facets';
+import { checkKeysetOrder, decodeCursor, encodeCursor, keysetPage } from './keyset';
 
 export type { StoredObject } from '../store/lua/query';
 
@@ -67,6 +70,43 @@ export class QueryRunner {
     return counts.reduce((sum, n) => sum + n, 0);
   }
 
+  /**
+   * A keyset page (findPage): up to `limit` matches after the cursor's object, in the plan's order, and the
+   * cursor of the page after them (null when no match follows). Each shard is asked for limit + 1 matches after
+   * the same keyset; the merged order is cut there.
+   */
+  async keysetLoad(planned: PlannedQuery, cursor: unknown, limit: number): Promise<{ found: StoredObject[]; next: string | null }> {
+    const order = planned.shards[0].order;
+    checkKeysetOrder(this.model, order);
+    const keyset = cursor === undefined ? undefined : decodeCursor(this.model, order, cursor);
+    const pages = await Promise.all(
+      planned.shards.map((plan, shard) => {
+        const page = keysetPage(plan, keyset, limit + 1);
+        return page ? this.loadShard(shard, plan, page) : [];
+      }),
+    );
+    const merged = pages.length === 1 ? pages[0] : this.merge(planned, pages, { offset: 0, limit: limit + 1 });
+    const found = merged.slice(0, limit);
+    const next = merged.length > limit && found.length > 0 ? encodeCursor(this.model, order, found[found.length - 1]) : null;
+    return { found, next };
+  }
+
+  /** countBy(): each value's number of matches, one count-by.lua call per shard, summed. */
+  async countBy(name: unknown, where: unknown): Promise<Record<string, number>> {
+    const attribute = facetAttribute(this.model, name);
+    const plans = this.keys.map((keys) => ({ keys, ...planFacet(this.model, keys, attribute, where) }));
+    const counts = await Promise.all(plans.map((plan) => callScript(this.connection.client, countByScript, plan)));
+    const summed = new Map<string, number>();
+    for (const shard of counts) {
+      for (const [stored, n] of shard) {
+        const key = facetKey(attribute, stored);
+        summed.set(key, (summed.get(key) ?? 0) + n);
+      }
+    }
+    // fromEntries defines each key as an own property: a value '__proto__' is counted like any other
+    return Object.fromEntries(summed);
+  }
+
   private merge(planned: PlannedQuery, pages: ReadonlyArray<readonly StoredObject[]>, page: PageRequest): StoredObject[] {
     const compare = shardOrder(planned.shards[0].order, this.model.idStrategy === 'sequence');
     return mergePages(pages, compare, page.offset, page.limit);
@@ -99,5 +139,5 @@ const NO_FIELDS: EncodedFields = new Map();
 
 /** What each shard must return for the merged page: everything up to the page's end. */
 function shardPage(page: PageRequest): PageRequest {
-  return { offset: 0, limit: page.limit < 0 ? -1 : page.offset + page.limit, afterId: page.afterId };
+  return { ...page, offset: 0, limit: page.limit < 0 ? -1 : page.offset + page.limit };
 }

@@ -6,7 +6,7 @@ import { ScriptArg } from '../store/query-plan';
 import { describeValue } from '../util/describe-value';
 
 /** The operators of a tag (`@Index({ each: true })`) attribute in a where. */
-const TAG_OPERATORS = new Set(['has', 'hasAny', 'hasAll']);
+const TAG_OPERATORS = new Set(['has', 'hasAny', 'hasAll', 'exists']);
 
 /**
  * A condition on the elements of an array attribute: every element of `all` is in the array, and for each list
@@ -17,14 +17,17 @@ export interface TagCondition {
   readonly any: string[][];
 }
 
-/** Whether `raw` is a condition object of tag operators only (`{ has: 'x' }`, `{ hasAny: [...] }`...). */
+/** Whether `raw` is a condition object of tag operators only (`{ has: 'x' }`, `{ hasAny: [...] }`, `exists`...). */
 export function isTagCondition(raw: object): boolean {
   const names = Object.keys(raw);
   return names.length > 0 && names.every((name) => TAG_OPERATORS.has(name));
 }
 
-/** Reads `{ has, hasAny, hasAll }` of the attribute; elements are strings. */
-export function parseTagCondition(model: ModelDescriptor, attribute: AttributeDescriptor, raw: Record<string, unknown>): TagCondition {
+/**
+ * Reads `{ has, hasAny, hasAll, exists }` of the attribute; elements are strings. `exists` says whether the array
+ * holds an element (the tag index keeps the objects without one in its `nil` set).
+ */
+export function parseTagCondition(model: ModelDescriptor, attribute: AttributeDescriptor, raw: Record<string, unknown>): { tags?: TagCondition; exists?: boolean } {
   const name = `${model.name}.${attribute.property}`;
   const element = (value: unknown, operator: string): string => {
     if (typeof value !== 'string') throw new QueryError(`${name}: ${operator} takes strings, got ${describeValue(value)}`);
@@ -39,15 +42,20 @@ export function parseTagCondition(model: ModelDescriptor, attribute: AttributeDe
     }
     return [...new Set(out)];
   };
-  const condition: TagCondition = { all: [], any: [] };
+  const tags: TagCondition = { all: [], any: [] };
+  const condition: { tags?: TagCondition; exists?: boolean } = {};
   for (const [operator, value] of Object.entries(raw)) {
     if (value === undefined) {
       throw new QueryError(`${name}.${operator} is undefined in a where; omit the key to leave it unconstrained`);
     }
-    if (operator === 'has') condition.all.push(element(value, operator));
-    else if (operator === 'hasAll') condition.all.push(...list(value, operator));
-    else condition.any.push(list(value, operator));
+    if (operator === 'exists') {
+      if (typeof value !== 'boolean') throw new QueryError(`${name}: exists takes true or false, got ${describeValue(value)}`);
+      condition.exists = value;
+    } else if (operator === 'has') tags.all.push(element(value, operator));
+    else if (operator === 'hasAll') tags.all.push(...list(value, operator));
+    else tags.any.push(list(value, operator));
   }
+  if (tags.all.length > 0 || tags.any.length > 0 || condition.exists === undefined) condition.tags = tags;
   return condition;
 }
 

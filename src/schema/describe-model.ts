@@ -1,4 +1,3 @@
-import { indexField } from '../model/index-descriptor';
 import { ModelDescriptor } from '../model/model-descriptor';
 import { descriptorOf } from '../model/model-registry';
 import { RelationDescriptor } from '../model/relation-descriptor';
@@ -37,7 +36,7 @@ export function describeModel(model: ModelDescriptor): StoredDefinition {
     attributes: model.attributes.map((a) => ({ property: a.property, field: a.field, type: a.type, role: a.role ?? null })),
     indexes: model.indexes.map((index) => ({
       kind: index.kind,
-      attribute: indexField(index),
+      attribute: index.attribute.field,
       scope: index.scope?.field ?? null,
       caseInsensitive: index.caseInsensitive,
     })),

@@ -2,6 +2,7 @@ import { ATTRIBUTE_TYPES } from '../codecs/attribute-type';
 import { MAX_SHARDS } from '../keys/shard-tags';
 import { isValidModelName } from '../model/model-name';
 import { isIdentifier } from '../model/attribute-name';
+import { partsOfName } from '../model/index-descriptor';
 import { DEFINITION_FORMAT, StoredDefinition } from './stored-definition';
 
 /**
@@ -127,10 +128,11 @@ function checkDefinition(value: unknown, name: string): StoredDefinition {
       const shape = top.at('indexes').at(i);
       const index = shape.object(value);
       shape.at('kind').oneOf(index.kind, INDEX_KINDS);
-      // a compound index's attribute is its parts' fields joined by ','
-      if (index.kind === 'compound' && typeof index.attribute === 'string') {
-        for (const part of index.attribute.split(',')) shape.at('attribute').identifier(part);
-      } else shape.at('attribute').identifier(index.attribute);
+      // a composite unique or compound index is named by its parts' fields joined by '+' (`userId+channelId`),
+      // each an identifier
+      const parts = (index.kind === 'unique' || index.kind === 'compound') && typeof index.attribute === 'string' ? partsOfName(index.attribute) : undefined;
+      if (parts) parts.forEach((part) => shape.at('attribute').identifier(part));
+      else shape.at('attribute').identifier(index.attribute);
       nullOr(index.scope, (scope) => shape.at('scope').identifier(scope));
       shape.at('caseInsensitive').oneOf(index.caseInsensitive, [true, false]);
     });

@@ -189,3 +189,8 @@ export function withMemosKept(definition: StoredDefinition, kept: boolean): Stor
   delete rest.memosKept;
   return withHash({ ...(rest as UnhashedDefinition), ...(kept && keepsMemo(definition) ? { memosKept: true as const } : {}) });
 }
+
+/** The kind of key an index's entries live in: a tag index's are sets, a compound index's lex sorted sets. */
+export function keyKindOf(index: StoredIndex): 'set' | 'score' | 'lex' | 'unique' {
+  return index.kind === 'tag' ? 'set' : index.kind === 'compound' ? 'lex' : index.kind;
+}

@@ -23,6 +23,7 @@ export const LIBRARY_ORDER = [
   'objects',
   'pages',
   'compound-pages',
+  'query-program',
   'caps',
   'numbers',
   'ids',

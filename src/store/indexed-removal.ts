@@ -14,7 +14,8 @@ import { templates } from './scripts';
  *   value     the position of the field whose stored value the entry takes (0: none): the attribute, or the
  *             `#ci:<attr>` field of a case-folded unique index
  *   scope     the position of the scope field (0: unscoped)
- *   fold      '1' when -0 is read as 0: the value of a numeric unique index, the scope value of a numeric scope
+ *   fold      '1' when -0 is read as 0: the value of a numeric unique index, the scope value of a numeric scope;
+ *             for 'S', the stem ':nil:<attr>' of the set holding the objects without a value
  * These are the entries indexes.lua's entryOf computes (docs/keys.md), spelled out once per model so that the
  * script does no spec parsing of its own. Cached per index list (a model's list does not change).
  */
@@ -59,7 +60,7 @@ export function indexedRemovalSpec(indexes: readonly IndexDescriptor[]): string[
     const attr = index.attribute.field;
     switch (index.kind) {
       case 'set':
-        entries.push('S', `:idx:${attr}:`, position(attr), '0', '');
+        entries.push('S', `:idx:${attr}:`, position(attr), '0', `:nil:${attr}`);
         break;
       case 'unique':
         if (index.caseInsensitive) entries.push('U', `:uniq:${attr}`, position(`#ci:${attr}`), '0', '');

@@ -41,7 +41,8 @@ export function entryTemplates(keys: ModelKeys, indexes: readonly IndexDescripto
   for (const index of indexes) {
     const value = fields.get(index.attribute.field);
     if (index.kind === 'set') {
-      if (value !== undefined) templates.push({ kind: 'S', key: keys.valueSet(index.attribute.field, value) });
+      const field = index.attribute.field;
+      templates.push({ kind: 'S', key: value === undefined ? keys.absent(field) : keys.valueSet(field, value) });
       continue;
     }
     if (index.kind === 'unique') throw new Error(`${index.attribute.field}: unique entries need a check before the write`);
@@ -72,8 +73,8 @@ function sortedKey(keys: ModelKeys, index: IndexDescriptor, fields: FieldLookup)
 export class NewObjectEntries {
   /** index key -> 'S' and the ids of a set, or 'Z' and the score, member pairs of a sorted set */
   readonly byKey = new Map<string, { kind: 'S' | 'Z'; args: Array<string | Buffer> }>();
-  /** Per index position: an unscoped set index's value -> the arguments of its key */
-  private readonly setArgs: Array<Map<string, Array<string | Buffer>> | undefined> = [];
+  /** Per index position: an unscoped set index's value (undefined: none) -> the arguments of its key */
+  private readonly setArgs: Array<Map<string | undefined, Array<string | Buffer>> | undefined> = [];
   /** Per index position: an unscoped score index's arguments */
   private readonly scoreArgs: Array<Array<string | Buffer> | undefined> = [];
 
@@ -88,10 +89,13 @@ export class NewObjectEntries {
       const field = index.attribute.field;
       if (index.scope === undefined && index.kind === 'set') {
         const value = fields.get(field);
-        if (value === undefined) continue; // no value: no set entry
         const byValue = (this.setArgs[at] ??= new Map());
+        // undefined (no value): the `nil` set
         let args = byValue.get(value);
-        if (!args) byValue.set(value, (args = this.argsOf('S', this.keys.valueSet(field, value))));
+        if (!args) {
+          const key = value === undefined ? this.keys.absent(field) : this.keys.valueSet(field, value);
+          byValue.set(value, (args = this.argsOf('S', key)));
+        }
         args.push(id);
       } else if (index.scope === undefined && index.kind === 'score') {
         // an absent value is scored +inf

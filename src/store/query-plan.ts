@@ -16,7 +16,7 @@ export type PlanOrder =
       readonly desc: boolean;
       /** 'a' or 'd' per part after those the where pins with an equality. */
       readonly directions: string;
-      /** Per part, 'n' (numbers and Dates) or 's' (strings). */
+      /** Per part, '1' (numbers and Dates, ordered as numbers) or '0' (strings). */
       readonly types: string;
     };
 
@@ -34,5 +34,11 @@ export interface PageRequest {
   readonly offset: number;
   /** -1: no limit. */
   readonly limit: number;
+  /** In id order, the page starts after this id; with `after`, the id of the keyset's object. */
   readonly afterId?: string;
+  /**
+   * A keyset in score or lex order: the page starts after the object whose score (its stored number, 'inf' when
+   * absent) or lex member this is, and whose id is `afterId`. It lies in the plan's window (keyset.ts).
+   */
+  readonly after?: ScriptArg;
 }

@@ -34,8 +34,8 @@ export function removalPlan(model: ModelDescriptor, prefix: string, id?: string)
   if (cached && cached.models === modelCount()) return cached.plan;
   const related = hasRelationsToClean(model, prefix);
   const program = removalProgram(model, prefix, keys);
-  // an expirable model's objects may keep a memo (expire()), as every object of a model with a ttl or a cap does
-  // tag and compound entries are found by remove.lua (indexes.lua's eachEntry), not by the bound SPEC
+  // an expirable model's objects may keep a memo (expire()), as every object of a model with a ttl or a cap does;
+  // tag, compound and composite unique entries are found by remove.lua (indexes.lua's eachEntry), not the bound SPEC
   const removal: Removal =
     related || hasComposedEntries(model.indexes)
       ? { kind: 'program', args: program.args }

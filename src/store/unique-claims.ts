@@ -1,6 +1,6 @@
 import { Connection } from '../redis/connection';
 import { claimedValue, claimKey } from '../keys/claim-keys';
-import { caseFoldField, IndexDescriptor } from '../model/index-descriptor';
+import { caseFoldField, compositeParts, compositeValue, IndexDescriptor } from '../model/index-descriptor';
 import { ModelDescriptor } from '../model/model-descriptor';
 import { callScript } from './entry-script';
 import { claimUniqueScript } from './lua/claim-unique';
@@ -14,27 +14,35 @@ import { EncodedFields } from '../mapper/encoded-fields';
  */
 export const CLAIM_GRACE_MS = 10_000;
 
-/** One unique value of one object: the index, the hash field holding the compared form, and that form. */
+/** One unique value of one object: the index and the form it compares. */
 export interface UniqueValue {
   readonly index: IndexDescriptor;
-  readonly field: string;
   readonly value: string;
 }
 
-/** The hash field holding the form a unique index compares: the case-folded copy for `caseInsensitive`. */
-function uniqueField(index: IndexDescriptor): string {
-  return index.caseInsensitive ? caseFoldField(index.attribute.field) : index.attribute.field;
+/**
+ * The hash fields holding what a unique index compares: the case-folded copy for `caseInsensitive`, a composite
+ * unique's parts.
+ */
+function uniqueFields(index: IndexDescriptor): string[] {
+  if (index.parts) return index.parts.map((part) => part.field);
+  return [index.caseInsensitive ? caseFoldField(index.attribute.field) : index.attribute.field];
 }
 
-/** The unique values stored in `fields`, in the form the unique indexes compare (-0 is 0, folded case). */
+/** The value unique `index` compares, from stored fields (undefined when the object holds none). */
+function comparedValue(index: IndexDescriptor, stored: (field: string) => string | undefined): string | undefined {
+  if (index.parts) return compositeValue(compositeParts(index), stored);
+  const value = stored(uniqueFields(index)[0]);
+  return value === undefined ? undefined : claimedValue(value, index.attribute.type === 'number');
+}
+
+/** The unique values stored in `fields`, in the form the unique indexes compare (-0 is 0, folded case, composites joined). */
 export function uniqueValues(model: ModelDescriptor, fields: EncodedFields): UniqueValue[] {
   const values: UniqueValue[] = [];
   for (const index of model.indexes) {
     if (index.kind !== 'unique') continue;
-    const field = uniqueField(index);
-    const stored = fields.get(field);
-    if (stored === undefined) continue;
-    values.push({ index, field, value: claimedValue(stored, index.attribute.type === 'number') });
+    const value = comparedValue(index, (field) => fields.get(field));
+    if (value !== undefined) values.push({ index, value });
   }
   return values;
 }
@@ -107,7 +115,7 @@ export class UniqueClaims {
    * object holds can be refused for what save.lua would find first: the object gone, or its version moved on.
    */
   async storedIfLive(id: string, indexes: readonly IndexDescriptor[] = this.model.indexes): Promise<HeldValues | undefined> {
-    const fields = indexes.filter((index) => index.kind === 'unique').map((index) => uniqueField(index));
+    const fields = [...new Set(indexes.filter((index) => index.kind === 'unique').flatMap((index) => uniqueFields(index)))];
     const keys = this.model.keysOf(this.connection.prefix, id);
     const versionField = this.model.version?.field;
     const read = await this.connection.client.hmGet(keys.object(id), ['#id', versionField ?? '#id', ...fields]);
@@ -136,8 +144,12 @@ export class UniqueClaims {
 
   /** Whether object `holder` exists and holds the value (read from its shard). */
   private async holds(holder: string, value: UniqueValue): Promise<boolean> {
-    const stored = await this.connection.client.hGet(this.model.keysOf(this.connection.prefix, holder).object(holder), value.field);
-    if (stored === null || stored === undefined) return false;
-    return claimedValue(String(stored), value.index.attribute.type === 'number') === value.value;
+    const fields = uniqueFields(value.index);
+    const read = await this.connection.client.hmGet(this.model.keysOf(this.connection.prefix, holder).object(holder), fields);
+    const stored = (field: string) => {
+      const found = read[fields.indexOf(field)];
+      return found === null || found === undefined ? undefined : String(found);
+    };
+    return comparedValue(value.index, stored) === value.value;
   }
 }

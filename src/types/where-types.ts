@@ -1,4 +1,4 @@
-import type { AttributeName } from './entity-types';
+import type { AttributeName, Persisted } from './entity-types';
 import type { sortableBrand } from '../codecs/sortable-string';
 
 type IsSortable<V> = typeof sortableBrand extends keyof V ? true : false;
@@ -38,10 +38,16 @@ export interface NoStartsWith {
   startsWith?: never;
 }
 
-/** `in`, which every indexed attribute takes in a where. */
+/** `in`, `not`, `notIn` and `exists`, which every indexed attribute takes in a where. */
 export interface InOperator<V> {
   /** Matches any of these values; `[]` matches nothing. */
   in?: readonly V[];
+  /** Matches every object whose value is another one, objects without a value included (add `exists: true` to leave them out). */
+  not?: V;
+  /** Matches every object whose value is none of these, objects without a value included; `[]` matches every object. */
+  notIn?: readonly V[];
+  /** true: objects with a value; false: objects without one. */
+  exists?: boolean;
 }
 
 /** `startsWith`, which a `SortableString` attribute takes in a where. */
@@ -61,6 +67,8 @@ export interface TagOperators {
   hasAny?: readonly string[];
   /** Matches arrays holding every one of these elements; `[]` matches every object. */
   hasAll?: readonly string[];
+  /** true: objects whose array holds an element; false: objects without one (no array, or an empty one). */
+  exists?: boolean;
 }
 
 /** The conditions one attribute accepts, by its type: ranges only where an ordered index can exist. */
@@ -116,6 +124,20 @@ export type IncludableName<T> = {
 }[keyof T] &
   string;
 
+/**
+ * The options of `Model.rank`: the ordered attribute `by` (with its `@Index()`, or `sortable` for a string), the
+ * direction (default 'asc'), and `per`, the scope attribute of a scoped index (the position among the objects
+ * holding the same value of it).
+ */
+export interface RankOptions<T> {
+  /** The ordered attribute, as `orderBy` names it. */
+  by: OrderableName<T>;
+  /** 'asc' (default) or 'desc': the position in `find({ orderBy: { [by]: order } })`. */
+  order?: Direction;
+  /** The scope attribute of an index of `by` scoped by it (`@Index({ scope })`). */
+  per?: AttributeName<T>;
+}
+
 /** The options of `findBy`: `orderBy` (one ordered attribute), `offset`, `limit` and `include` (docs/indexes-and-queries.md). */
 export interface FindOptions<T> {
   /**
@@ -145,6 +167,31 @@ export type FindOneOptions<T> = Omit<FindOptions<T>, 'limit'> & {
   /** Not accepted: findOneBy sets its own limit (one object). */
   limit?: never;
 };
+
+/** The options of `findPage`: `orderBy` as findBy's, the page's size, and the cursor of the page before. */
+export interface FindPageOptions<T> {
+  /** One indexed attribute. Ties are ordered by id; 'desc' is the exact reverse of 'asc'. Default: by id. */
+  orderBy?: { [K in OrderableName<T>]?: Direction };
+  /** The most matches the page holds (a whole number >= 1). */
+  limit: number;
+  /** The `next` of the page before; absent for the first page. */
+  after?: string;
+  /** `@BelongsTo` relations whose parents are read too, as in findBy. */
+  include?: ReadonlyArray<IncludableName<T>>;
+}
+
+/** A keyset page: its objects, and the cursor of the page after it (null when no match follows). */
+export interface Page<T> {
+  /** The page's objects, in the order. */
+  readonly items: Array<Persisted<T>>;
+  /** An opaque string to pass as `after`; null at the end. */
+  readonly next: string | null;
+}
+
+/** Attributes whose values countBy can count: strings (sortable ones too), numbers, booleans, bigints and Dates. */
+export type FacetName<T> = {
+  [K in AttributeName<T>]-?: [NonNullable<T[K]>] extends [string | number | boolean | bigint | Date] ? K : never;
+}[AttributeName<T>];
 
 /** The options of `iterate`. */
 export interface IterateOptions {

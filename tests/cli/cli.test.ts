@@ -22,6 +22,7 @@ import { useCli } from './run-cli';
  */
 
 @Model()
+@Unique(['country', 'age'])
 class CliUser extends BaseEntity {
   @Attr() @Unique({ caseInsensitive: true }) email?: string;
   @Attr() @Index() country?: string;
@@ -144,6 +145,7 @@ describe('stats', () => {
     expect(byName['score:age']).toMatchObject({ keys: 2, entries: 4 });
     expect(byName['lex:name']).toMatchObject({ keys: 2, entries: 4 }); // an absent name has its entry too
     expect(byName['unique:email/ci']).toMatchObject({ keys: 2, entries: 4 });
+    expect(byName['unique:country+age']).toMatchObject({ keys: 2, entries: 4 }); // a composite unique
     expect(data.indexBytes).toBe(data.indexes.reduce((sum: number, i: { bytes: number }) => sum + i.bytes, 0));
     const table = await cli.run(['stats', 'CliUser', ...p()]);
     expect(table.stdout).toMatch(/^INDEX\s+KEYS\s+ENTRIES\s+MEMORY$/m);

@@ -45,6 +45,12 @@ class IcNote extends BaseEntity {
   @Attr() @Unique() code?: string;
 }
 
+/** Its objects without a code have no entry: a unique index holds the values only. */
+@Model({ expirable: true })
+class IcBareCode extends BaseEntity {
+  @Attr() @Unique() code?: string;
+}
+
 @Model()
 class IcCode extends BaseEntity {
   @Attr() @Unique() code?: string;
@@ -305,13 +311,15 @@ describe('expiry entries (exp follows the hash TTL)', () => {
 
   it('an object given a TTL by expire() whose memo is gone gets its memo back; one without entries needs none', async () => {
     const note = await IcNote.create({ tag: 'memo', code: 'memo-gone' });
-    const bare = await IcNote.create({});
+    // a set index holds every object (those without a value in its nil set): an object without entries is a
+    // unique attribute's without a value
+    const bare = await IcBareCode.create({});
     await note.expire(3600);
     await bare.expire(3600);
     const memo = `${redis.prefix}:{IcNote}:memo:${note.id}`;
     const recorded = await redis.raw.hGetAll(memo);
     expect(Object.keys(recorded)).toHaveLength(2);
-    expect(await redis.raw.exists(`${redis.prefix}:{IcNote}:memo:${bare.id}`)).toBe(0);
+    expect(await redis.raw.exists(`${redis.prefix}:{IcBareCode}:memo:${bare.id}`)).toBe(0);
     expect((await IcNote.check()).violations).toEqual([]);
     const { found } = await damageAndRepair(IcNote, 'memoMismatch', () => redis.raw.del(memo));
     expect(found.violations).toEqual([expect.objectContaining({ kind: 'memoMismatch', id: note.id, key: memo })]);

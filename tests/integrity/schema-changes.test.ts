@@ -302,7 +302,7 @@ describe('reindex() after indexes change in an expirable model without a ttl', (
     const before = await deploy('expirableBefore', prefix);
     const red = await before.Model.create({ level: 'info', colour: 'red' });
     await before.Model.create({ level: 'info', colour: 'blue' });
-    const bare = await before.Model.create({ code: 'x' }); // no entry yet: its time to live comes without a memo
+    const bare = await before.Model.create({ code: 'x' }); // in the nil sets of level and colour only
     await red.expire(3600);
     await bare.expire(3600);
     expect((await before.Model.check()).violations).toEqual([]);
@@ -314,6 +314,7 @@ describe('reindex() after indexes change in an expirable model without a ttl', (
     expect((await after.Model.check()).violations).toEqual([]);
     expect(await raw.hGetAll(`${prefix}:{ChangeExpirable}:memo:${bare.id}`)).toEqual({
       [`S${prefix}:{ChangeExpirable}:idx:code:x`]: bare.id,
+      [`S${prefix}:{ChangeExpirable}:nil:level`]: bare.id,
     });
 
     await expireNow(prefix, 'ChangeExpirable', red.id);

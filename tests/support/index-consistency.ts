@@ -1,5 +1,5 @@
 import { RESP_TYPES } from 'redis';
-import { caseFoldField, IndexDescriptor } from '../../src/model/index-descriptor';
+import { caseFoldField, compositeParts, compositeValue, IndexDescriptor } from '../../src/model/index-descriptor';
 import { descriptorOf } from '../../src/model/model-registry';
 import { RawClient } from './test-redis';
 
@@ -8,6 +8,7 @@ import { RawClient } from './test-redis';
  * computed from every live object's hash (what the model's indexes should hold), then compared with every
  * index key actually found (SCAN, never KEYS):
  *   - set index      <base>:idx:<attr>:<value>          exactly the ids of the live objects holding value
+ *                    <base>:nil:<attr>                  exactly the ids of the live objects without a value
  *   - score index    <base>:idx:<attr>[@<scope>:<sv>]   exactly the live objects (of that scope value), scored
  *                                                        by their value, +inf when it is absent
  *   - lex index      <base>:lex:<attr>[@<scope>:<sv>]   members esc(value) \0\0 len(id) id (absent: \xFF ...), score 0
@@ -106,7 +107,7 @@ export async function checkIndexConsistency(
     if (rest === 'seq' || rest === 'all' || rest === 'exp') continue;
     if (rest.startsWith('obj:')) objectKeys.set(rest.slice(4), key);
     else if (rest.startsWith('memo:')) memoKeys.set(rest.slice(5), key);
-    else if (rest.startsWith('idx:') || rest.startsWith('lex:') || rest.startsWith('uniq:')) indexKeys.push(key);
+    else if (rest.startsWith('idx:') || rest.startsWith('lex:') || rest.startsWith('uniq:') || rest.startsWith('nil:')) indexKeys.push(key);
     else if (rest.startsWith('tmp:') && options.allowTemporaryKeys) continue;
     else if (rest.startsWith('rel:') || rest.startsWith('rev:')) continue;
     else violations.push(`unexpected key ${JSON.stringify(key)}`);
@@ -167,11 +168,12 @@ export async function checkIndexConsistency(
       const field = index.attribute.field;
       const value = hash.get(field);
       if (index.kind === 'set') {
-        if (value === undefined) continue;
-        (want(`${base}:idx:${field}:${value}`, 'set') as { members: Set<string> }).members.add(id);
-        record(id, 'S', `${base}:idx:${field}:${value}`, Buffer.from(id).toString('latin1'));
+        const key = value === undefined ? `${base}:nil:${field}` : `${base}:idx:${field}:${value}`;
+        (want(key, 'set') as { members: Set<string> }).members.add(id);
+        record(id, 'S', key, Buffer.from(id).toString('latin1'));
       } else if (index.kind === 'unique') {
-        let held = value;
+        // a composite unique's value is made of its parts' values (index-descriptor.ts, indexes.lua)
+        let held = index.parts ? compositeValue(compositeParts(index), (part) => hash.get(part)) : value;
         if (index.caseInsensitive) {
           held = hash.get(caseFoldField(field));
           const folded = value === undefined ? undefined : value.toLowerCase();

@@ -5,7 +5,8 @@
  *   - equality and `in` compare values (numbers with ===, so 0 equals -0; Dates by time)
  *   - ranges: numbers and Dates numerically, strings by the bytes of their UTF-8 form
  *   - startsWith: a string prefix
- *   - absent values match no condition
+ *   - absent values match no condition but `not` and `notIn` (the complements of equality and `in`) and
+ *     `exists: false`
  *   - order: by value, ties by id (numeric for sequence ids, by bytes for uuids), absent values last;
  *     'desc' is the exact reverse of 'asc'
  */
@@ -39,11 +40,22 @@ function isOperators(condition: unknown): condition is Record<string, unknown> {
 }
 
 function matchesCondition(value: unknown, condition: unknown): boolean {
-  if (value === undefined || value === null) return false;
+  const absent = value === undefined || value === null;
+  if (!isOperators(condition)) return !absent && compareValues(value as Value, condition as Value) === 0;
   const v = value as Value;
-  if (!isOperators(condition)) return compareValues(v, condition as Value) === 0;
   for (const [operator, operand] of Object.entries(condition)) {
     if (operand === undefined) continue;
+    // the negations and `exists` match absent values as they say; every other operator needs a value
+    if (operator === 'exists') {
+      if (operand !== !absent) return false;
+      continue;
+    }
+    if (operator === 'not' || operator === 'notIn') {
+      const excluded = operator === 'not' ? [operand as Value] : (operand as Value[]);
+      if (!absent && excluded.some((item) => compareValues(v, item) === 0)) return false;
+      continue;
+    }
+    if (absent) return false;
     switch (operator) {
       case 'in':
         if (!(operand as Value[]).some((item) => compareValues(v, item) === 0)) return false;

@@ -188,3 +188,35 @@ describe('refused at compile time (and QueryError at runtime)', () => {
     await expect(TypedQueryPost.findBy({}, { offset: '1' })).rejects.toThrow(/offset/);
   });
 });
+
+describe('not, notIn, exists, findPage and countBy', () => {
+  it('take values of the attribute type', async () => {
+    expect(await TypedQueryPost.findIds({ score: { not: 1 }, draft: { notIn: [true] }, slug: { exists: true } })).toEqual(['1']);
+    expect(await TypedQueryPost.count({ published: { not: new Date(1000) }, title: { notIn: ['x'], exists: true } })).toBe(1);
+    const page = await TypedQueryPost.findPage({ topic: { exists: true } }, { orderBy: { score: 'desc' }, limit: 1 });
+    assertType<Equal<typeof page.next, string | null>>();
+    const score: number | undefined = page.items[0].score;
+    expect([score, page.next === null]).toEqual([2, false]);
+    const counts: Record<string, number> = await TypedQueryPost.countBy('draft', { topic: 'db' });
+    expect(counts).toEqual({ false: 1, true: 1 });
+  });
+
+  it('refuse values of another type, and countBy an unknown attribute or a method', async () => {
+    // @ts-expect-error not takes a value of the attribute's type
+    await expect(TypedQueryPost.findIds({ score: { not: '1' } })).rejects.toThrow(/cannot compare/);
+    // @ts-expect-error notIn takes an array of them
+    await expect(TypedQueryPost.findIds({ topic: { notIn: 'db' } })).rejects.toThrow(/notIn takes an array/);
+    // @ts-expect-error exists takes a boolean
+    await expect(TypedQueryPost.findIds({ topic: { exists: 1 } })).rejects.toThrow(/exists takes true or false/);
+    // @ts-expect-error findPage needs a limit
+    await expect(TypedQueryPost.findPage({}, { orderBy: { score: 'asc' } })).rejects.toThrow(/limit must be a whole number/);
+    // @ts-expect-error a page's cursor is a string
+    await expect(TypedQueryPost.findPage({}, { limit: 1, after: 5 })).rejects.toThrow(/bad cursor/);
+    // @ts-expect-error topic is not sortable
+    await expect(TypedQueryPost.findPage({}, { orderBy: { topic: 'asc' }, limit: 1 })).rejects.toThrow(QueryError);
+    // @ts-expect-error not an attribute
+    await expect(TypedQueryPost.countBy('titel')).rejects.toThrow(/no attribute titel/);
+    // @ts-expect-error methods are not attributes
+    await expect(TypedQueryPost.countBy('describe')).rejects.toThrow(/no attribute describe/);
+  });
+});

@@ -64,7 +64,7 @@ export async function entangledItems(
   for (let i = 0; i < positions.length; i++) {
     const { gained, lost } = changes[i];
     for (const value of [...gained, ...lost]) {
-      const key = `${value.field}\u0000${value.value}`;
+      const key = `${value.index.attribute.field}\u0000${value.value}`;
       const first = firstTouching.get(key);
       if (first === undefined) firstTouching.set(key, i);
       else if (first !== i) entangled[first] = entangled[i] = true;

@@ -27,6 +27,7 @@
 -- callWithArgs and key-types.lua's hexOf and refuseOtherType (one a script defines is made anew on every call,
 -- about 0.2 us each), and refuses at its one place.
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 
 local base = KEYS[3]

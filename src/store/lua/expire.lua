@@ -8,6 +8,7 @@
 -- Guarantees: the hash's TTL, the `exp` entry and the memo of its index entries are set together, so that
 -- once the hash expires the object is invisible and every entry it had can still be removed.
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 --!include objects.lua
 

@@ -19,6 +19,7 @@
 -- names). Index entries and the cap follow in the same script (invariant 3); every check happens before the
 -- first write.
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 --!include objects.lua
 --!include pages.lua

@@ -10,6 +10,7 @@
 -- Redis refuses whole on a key of another type), so a refused call has written nothing. On Redis Cluster the
 -- two models must share a group.
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 
 local adding = ARGV[1] == 'add'

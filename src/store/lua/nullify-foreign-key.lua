@@ -8,6 +8,7 @@
 --          of another type is no parent).
 -- Guarantees: invariant 6, with the index entries (and memo) that depend on the field moved in the same step.
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 
 local base, id, fk = KEYS[2], ARGV[1], ARGV[2]

@@ -1,26 +1,26 @@
--- query.lua: one query, answered inside Redis: set algebra over the indexes, order, offset and limit,
--- and (mode 'load') the attributes of the page, in one call.
+-- query.lua: one query, answered inside Redis: set algebra over the indexes, order, offset and limit (or a
+-- keyset: after a given object), and (mode 'load') the attributes of the page, in one call.
 -- KEYS[1]  the model's `all` zset
 -- KEYS[2]  the model's key base `<prefix>:{<Model>}`; index keys and the temporary keys <base>:tmp:<n> derive
 --          from it (same hash tag, same Cluster slot)
 -- ARGV[1]  mode: 'ids' | 'load' | 'count'
 -- ARGV[2]  '1' when ids are sequence numbers (ties then ordered numerically), else '0'
--- ARGV[3]  offset;  ARGV[4] limit (-1: no limit);  ARGV[5] afterId ('' none; id order only)
+-- ARGV[3]  offset;  ARGV[4] limit (-1: no limit);  ARGV[5] afterId ('' none): in id order the page starts
+--          after it; in score order, with ARGV[13], the id of the keyset's object
 -- ARGV[6]  order: 'id' | 'score' | 'lex' | 'compound';  ARGV[7] the order's index key;  ARGV[8] the order's
---          attribute field (compound: the parts' fields joined by ',')
+--          attribute field (compound: the parts' fields joined by '+')
 -- ARGV[9]  '1' descending, else '0'; compound: a direction ('a' | 'd') per part after those the where pins with
---          an equality, ':', a type per part ('n' numbers and Dates, 's' strings), e.g. 'da:nnn' (compound-pages.lua)
+--          an equality, ':', a numeric flag per part ('1' numbers and Dates, '0' strings), e.g. 'da:110'
+--          (compound-pages.lua)
 -- ARGV[10] '1' when the page is read directly from a window of the order key, then ARGV[11] min, ARGV[12] max
--- ARGV[13] n, the number of hash fields a load reads, then ARGV[14..13+n] those fields, `#id` first (HMGET);
+-- ARGV[13] the keyset ('' none): the page starts after this object in the order, whose score it is (score
+--          order, with its id in ARGV[5]) or whose lex member (lex order; compound order, in one direction:
+--          its compound member); it replaces the window's leading
+--          bound (the client sends none when the object lies before the window)
+-- ARGV[14] n, the number of hash fields a load reads, then ARGV[15..14+n] those fields, `#id` first (HMGET);
 --          n = 0: every field (HGETALL)
--- ARGV[14+n..] the program (unless a window): instructions building the matching ids on a stack
---   S key | K key            an index set or sorted set as it is
---   Z key min max            ids of a sorted index with score in [min, max]   (ZRANGESTORE)
---   L key min max            ids of a lex index with member in [min, max]
---   U key field              the owner of a unique value
---   0                        nothing
---   & n | '|' n              intersection / union of the top n
---   (an empty program means every object)
+-- ARGV[15+n..] the program (unless a window): instructions building the matching ids (query-program.lua);
+--          an empty program means every object
 -- Returns: 'count' the number of matches; 'ids' the page's ids; 'load' with n > 0: n values per object, flat:
 --          the id, then the HMGET values of fields 2..n (nil for an absent one); with n = 0: id, HGETALL list,
 --          id, HGETALL list ...; an object whose hash vanished (no `#id`) is left out. A whole page (offset 0, no
@@ -30,21 +30,25 @@
 -- read from that one window, whose entries are live objects' own), so only live objects are returned;
 -- temporary keys expire after 10 s even if the script fails, and are unlinked at the end. An index key of
 -- another type is refused (key-types.lua) before anything is written; a listed id whose key is not a hash is
--- no object and is left out of a load.
+-- no object and is left out of a load. A keyset page holds exactly the matches after the keyset's object at
+-- this instant, whatever was written since the page before.
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 --!include objects.lua
 --!include pages.lua
 --!include compound-pages.lua
+--!include query-program.lua
 
 local all, base = KEYS[1], KEYS[2]
 local mode, numeric = ARGV[1], ARGV[2] == '1'
 local offset, limit, afterId = tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
 local order, orderKey, orderField, desc = ARGV[6], ARGV[7], ARGV[8], ARGV[9] == '1'
-local directions, partTypes = string.match(ARGV[9], '^(%a+):(%a+)$')
-local loadCount = tonumber(ARGV[13])
-local loadFields = { unpack(ARGV, 14, 13 + loadCount) }
-local program = 14 + loadCount -- index of the program's first instruction
+local directions, partFlags = string.match(ARGV[9], '^(%a+):(%d+)$')
+local after = ARGV[13]
+local loadCount = tonumber(ARGV[14])
+local loadFields = { unpack(ARGV, 15, 14 + loadCount) }
+local program = 15 + loadCount -- index of the program's first instruction
 local programLength = #ARGV - program + 1
 
 -- every key the query reads is checked before the sweep writes anything (key-types.lua): one of another type
@@ -53,112 +57,38 @@ expectType(all, 'zset')
 if orderKey ~= '' then
   expectType(orderKey, 'zset')
 end
-local at = program
-while at <= #ARGV do
-  local op = ARGV[at]
-  if op == 'S' or op == 'K' then
-    expectType(ARGV[at + 1], op == 'S' and 'set' or 'zset')
-    at = at + 2
-  elseif op == 'Z' or op == 'L' then
-    expectType(ARGV[at + 1], 'zset')
-    at = at + 4
-  elseif op == 'U' then
-    expectType(ARGV[at + 1], 'hash')
-    at = at + 3
-  else
-    at = at + (op == '0' and 1 or 2)
-  end
-end
+checkProgramTypes(program)
 
 sweepDue(base, all, -1)
 
-local temps = {}
-local function temp()
-  local key = base .. ':tmp:' .. (#temps + 1)
-  temps[#temps + 1] = key
-  -- a query that failed may have left this name behind (for at most 10 s): start empty
-  redis.call('UNLINK', key)
-  return key
-end
--- Gives a temporary key its 10 s time to live: called once the key exists (a PEXPIRE of a missing key does
--- nothing), so that a query failing after it leaves nothing behind for long.
-local function stored(key)
-  redis.call('PEXPIRE', key, 10000)
-  return key
-end
-local function cleanup(result)
-  -- UNLINK frees large temporary sets in the background instead of inside this script
-  for start = 1, #temps, 1000 do
-    redis.call('UNLINK', unpack(temps, start, math.min(start + 999, #temps)))
-  end
-  return result
-end
+local q = newQuery(all, base)
 
-local function run(from)
-  local stack = {}
-  local i = from
-  local function pop(n)
-    local keys = {}
-    for k = #stack - n + 1, #stack do
-      keys[#keys + 1] = stack[k]
-      stack[k] = nil
+-- One page of the sorted set `key` between `min` and `max` in the order, from `offset`, or after the keyset.
+local function orderedPage(key, min, max)
+  if order == 'lex' or order == 'compound' then
+    -- a keyset page in compound order has one direction (the client refuses others): as in lex order
+    if after ~= '' then
+      if desc then
+        max = '(' .. after
+      else
+        min = '(' .. after
+      end
     end
-    return keys
+    if order == 'compound' then
+      return pageByCompound(key, min, max, directions, #partFlags - #directions, offset, limit)
+    end
+    return pageByLex(key, min, max, desc, offset, limit)
   end
-  while i <= #ARGV do
-    local op = ARGV[i]
-    if op == 'S' or op == 'K' then
-      stack[#stack + 1] = ARGV[i + 1]
-      i = i + 2
-    elseif op == 'Z' then
-      local key = temp()
-      redis.call('ZRANGESTORE', key, ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], 'BYSCORE')
-      stack[#stack + 1] = stored(key)
-      i = i + 4
-    elseif op == 'L' then
-      local key = temp()
-      local members = redis.call('ZRANGE', ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], 'BYLEX')
-      for start = 1, #members, 1000 do
-        local ids = {}
-        for m = start, math.min(start + 999, #members) do
-          ids[#ids + 1] = lexId(members[m])
-        end
-        redis.call('SADD', key, unpack(ids))
-      end
-      stack[#stack + 1] = stored(key)
-      i = i + 4
-    elseif op == 'U' then
-      local key = temp()
-      local owner = redis.call('HGET', ARGV[i + 1], ARGV[i + 2])
-      if owner then
-        redis.call('SADD', key, owner)
-        stored(key)
-      end
-      stack[#stack + 1] = key
-      i = i + 3
-    elseif op == '0' then
-      stack[#stack + 1] = temp()
-      i = i + 1
-    elseif op == '&' or op == '|' then
-      local n = tonumber(ARGV[i + 1])
-      local key = temp()
-      local command = op == '&' and 'ZINTERSTORE' or 'ZUNIONSTORE'
-      local operands = pop(n)
-      -- in chunks: Lua's unpack takes about 8000 values at most (a long `in` list)
-      for start = 1, #operands, 1000 do
-        local chunk = { unpack(operands, start, math.min(start + 999, #operands)) }
-        if start > 1 then
-          table.insert(chunk, 1, key)
-        end
-        redis.call(command, key, #chunk, unpack(chunk))
-      end
-      stack[#stack + 1] = stored(key)
-      i = i + 2
+  local skip = 0
+  if after ~= '' then
+    if desc then
+      max = after
     else
-      return redis.error_reply('query.lua: unknown instruction ' .. tostring(op))
+      min = after
     end
+    skip = tiesThrough(key, after, afterId, desc, numeric)
   end
-  return stack[1]
+  return pageByScore(key, min, max, desc, offset + skip, limit, numeric)
 end
 
 local ids
@@ -167,13 +97,7 @@ if ARGV[10] == '1' then
   if mode == 'count' then
     return redis.call((order == 'lex' or order == 'compound') and 'ZLEXCOUNT' or 'ZCOUNT', orderKey, min, max)
   end
-  if order == 'compound' then
-    ids = pageByCompound(orderKey, min, max, directions, #partTypes - #directions, offset, limit)
-  elseif order == 'lex' then
-    ids = pageByLex(orderKey, min, max, desc, offset, limit)
-  else
-    ids = pageByScore(orderKey, min, max, desc, offset, limit, numeric)
-  end
+  ids = orderedPage(orderKey, min, max)
 elseif programLength == 4 and (ARGV[program] == 'Z' or ARGV[program] == 'L') and order == 'id' and (numeric or mode == 'count') then
   -- One range of one index in id order (e.g. a composite index answering the whole where): the window is
   -- read directly and sorted by id (here for a page, by the client for a whole result), O(log N + M log M)
@@ -197,56 +121,46 @@ elseif programLength == 4 and (ARGV[program] == 'Z' or ARGV[program] == 'L') and
     ids = pageOfSequenceIds(members, offset, limit, afterId)
   end
 else
-  local matches = all
-  if programLength > 0 then
-    if mode == 'count' and ARGV[program] == 'S' and programLength == 2 then
-      return redis.call('SCARD', ARGV[program + 1])
-    end
-    local found = run(program)
-    if type(found) == 'table' then
-      return cleanup(found)
-    end
-    matches = temp()
-    -- MAX, not the default SUM: a match's score must stay its id. A scoped index used as a set ('K') holds
-    -- +inf for objects without a value, and inf * 0 is NaN, which SUM stores as 0 when Redis walks `all`
-    -- first (the sets being of one size); MAX keeps the id (a NaN never wins), and 0 never beats an id.
-    redis.call('ZINTERSTORE', matches, 2, all, found, 'WEIGHTS', 1, 0, 'AGGREGATE', 'MAX')
-    -- its time to live once it exists (a PEXPIRE of a missing key does nothing)
-    stored(matches)
+  if mode == 'count' and ARGV[program] == 'S' and programLength == 2 then
+    return redis.call('SCARD', ARGV[program + 1])
+  end
+  local matches = matchingIds(q, program)
+  if type(matches) == 'table' then
+    return cleanupQuery(q, matches)
   end
   if mode == 'count' then
-    return cleanup(redis.call('ZCARD', matches))
+    return cleanupQuery(q, redis.call('ZCARD', matches))
   end
   if order == 'id' then
     ids = pageById(matches, offset, limit, afterId, numeric)
   elseif order == 'score' then
-    local ordered = temp()
+    local ordered = queryTemp(q)
     redis.call('ZINTERSTORE', ordered, 2, matches, orderKey, 'WEIGHTS', 0, 1)
-    stored(ordered)
-    ids = pageByScore(ordered, '-inf', '+inf', desc, offset, limit, numeric)
+    storedTemp(ordered)
+    ids = orderedPage(ordered, '-inf', '+inf')
   elseif order == 'compound' then
     -- each match's member as the compound index holds it, from its stored parts (indexes.lua's compoundMember)
-    local spec, fields = { parts = {} }, {}
-    for field in string.gmatch(orderField, '[^,]+') do
-      local n = #fields + 1
-      fields[n] = field
-      spec.parts[n] = { field = field, numeric = string.sub(partTypes, n, n) == 'n' }
+    local spec = { parts = {}, partNumeric = {} }
+    for field in string.gmatch(orderField, '[^+]+') do
+      local n = #spec.parts + 1
+      spec.parts[n], spec.partNumeric[n] = field, string.sub(partFlags, n, n) == '1'
     end
-    local ordered = temp()
+    local ordered = queryTemp(q)
     for _, id in ipairs(redis.call('ZRANGE', matches, 0, -1)) do
-      local held = redis.pcall('HMGET', base .. ':obj:' .. id, unpack(fields))
+      -- pcall: a listed id whose key holds another type than a hash is no object (as check() reads it), left out
+      local held = redis.pcall('HMGET', base .. ':obj:' .. id, unpack(spec.parts))
       if not held.err then
         local values = {}
-        for n, field in ipairs(fields) do
+        for n, field in ipairs(spec.parts) do
           values[field] = held[n]
         end
         redis.call('ZADD', ordered, 0, compoundMember(spec, values, id))
       end
     end
-    stored(ordered)
-    ids = pageByCompound(ordered, '-', '+', directions, #partTypes - #directions, offset, limit)
+    storedTemp(ordered)
+    ids = orderedPage(ordered, '-', '+')
   else
-    local ordered = temp()
+    local ordered = queryTemp(q)
     local members = redis.call('ZRANGE', matches, 0, -1)
     for _, id in ipairs(members) do
       -- pcall: a listed id whose key holds another type than a hash is no object (as check() reads it), left out
@@ -255,13 +169,13 @@ else
         redis.call('ZADD', ordered, 0, lexMember(value, id))
       end
     end
-    stored(ordered)
-    ids = pageByLex(ordered, '-', '+', desc, offset, limit)
+    storedTemp(ordered)
+    ids = orderedPage(ordered, '-', '+')
   end
 end
 
 if mode == 'ids' then
-  return cleanup(ids)
+  return cleanupQuery(q, ids)
 end
 local out, n = {}, 0
 local objects = base .. ':obj:'
@@ -292,4 +206,4 @@ else
     end
   end
 end
-return cleanup(out)
+return cleanupQuery(q, out)

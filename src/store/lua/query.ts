@@ -38,6 +38,7 @@ export const queryScript: EntryScript<QueryInput, unknown> = {
     ];
     if (plan.window) args.push('1', plan.window.min, plan.window.max);
     else args.push('0', '', '');
+    args.push(page.after ?? '');
     const fields = mode === 'load' ? plan.loadFields : undefined;
     if (fields) {
       args.push(String(fields.length));

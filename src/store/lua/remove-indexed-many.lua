@@ -10,6 +10,7 @@
 -- The deletes are gathered and sent as one command per key (gathered-removal.lua), in this one script: no
 -- client sees the call half done (invariants 1 to 4 hold before and after it).
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 --!include indexed-removal.lua
 --!include batches.lua

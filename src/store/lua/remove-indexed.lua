@@ -9,7 +9,8 @@
 --          src/store/bound-script.ts), never sent: SPEC[1] f; then f fields, those the object's entries depend
 --          on, read with one HMGET; then five values per index of the model: kind ('S', 'Z', 'L', 'U'), the entry
 --          key's stem after the base, the position of the value field and of the scope field among the f fields
---          (0: none), and '1' when -0 reads as 0 (a numeric unique value, a numeric scope value)
+--          (0: none), and '1' when -0 reads as 0 (a numeric unique value, a numeric scope value); for 'S', the
+--          stem of the attribute's `nil` set instead (the entry of an object without a value)
 -- Returns: 1 when the object was in `all`, else 0.
 -- Guarantees: the hash, its `all` entry and every index and unique entry disappear together (invariants 1 to
 -- 4); the entries are found from the stored values (read here, not the client's copy), as indexes.lua's
@@ -17,6 +18,7 @@
 -- refuses the call with nothing written (removeIndexedObject says how, asking no TYPE for a model with one
 -- sorted index).
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 --!include indexed-removal.lua
 

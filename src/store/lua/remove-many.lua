@@ -15,6 +15,7 @@
 -- or its stored values) before anything is deleted, and the deletes go as one command per key
 -- (gathered-removal.lua); an id given twice is then removed once.
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 --!include objects.lua
 --!include relations.lua

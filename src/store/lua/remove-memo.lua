@@ -12,6 +12,7 @@
 -- objects.lua's memoEntries), or, for an object without one, found from its stored values; a unique value is
 -- released only by its owner. This is what remove.lua does for such an object, without reading a model table.
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 --!include objects.lua
 --!include indexed-removal.lua

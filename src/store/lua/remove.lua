@@ -12,6 +12,7 @@
 -- onDelete rules and many-to-many memberships are applied in the same script (invariant 6; on Redis Cluster
 -- only within one group: models of other groups live in other slots).
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 --!include objects.lua
 --!include relations.lua

@@ -10,6 +10,7 @@
 -- which sets that field from its value, before this.
 -- Guarantees: each entry is judged against what is stored at that instant (invariants 3 and 4).
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 --!include ids.lua
 

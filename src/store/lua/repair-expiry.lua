@@ -6,6 +6,7 @@
 -- Guarantees: each entry is the time the hash expires (its PTTL now), as objects.lua's sweepDue records a TTL
 -- changed by hand, so that the sweep removes the object with its entries once it has expired.
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 --!include objects.lua
 

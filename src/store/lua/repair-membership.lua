@@ -6,6 +6,7 @@
 -- Returns: 'completed' when both objects are live (both sets now hold the membership), else 'removed'.
 -- Guarantees: invariant 6 for this pair, in one step. On Redis Cluster the two models must share a group.
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 
 -- Listed in `all` with a hash (a key of another type is no object).

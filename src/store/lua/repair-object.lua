@@ -33,6 +33,7 @@
 -- with its object drops only the entries that can be the object's own (a key of the model's under KEYS[2], the
 -- object's member: objects.lua's memoEntries); what else it records is left as it is.
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 --!include objects.lua
 --!include numbers.lua

@@ -35,6 +35,7 @@
 -- holding no integer (refused by the one draw, which precedes every write). Object by object, an error reply
 -- refusing one object is that object's outcome (a sequence holding no integer refuses each object's draw).
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 --!include objects.lua
 --!include pages.lua

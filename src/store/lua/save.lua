@@ -32,6 +32,7 @@
 -- the values stored before and after the write, not from the client's copy. Saving keeps the object's TTL.
 -- A capped model is trimmed back to its top objects in the same script.
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 --!include objects.lua
 --!include pages.lua

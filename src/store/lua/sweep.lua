@@ -6,6 +6,7 @@
 -- Guarantees: each expired object is removed whole, from its memo: no dependence on keyspace notifications.
 -- Of what a memo records, only the object's own entries are removed (objects.lua's memoEntries).
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 --!include objects.lua
 

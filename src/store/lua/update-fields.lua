@@ -14,6 +14,7 @@
 -- The update every application makes most: of key-types.lua it uses refuseOtherType alone (a function a script
 -- defines is made anew on every call, about 0.2 us each).
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 
 local key = KEYS[1]

@@ -30,6 +30,7 @@
 -- then HSET/HDEL; a capped model is not trimmed, since no score moved); every other goes through
 -- save-object.lua's saveObject, as save.lua runs it. Saving keeps each object's TTL.
 --!include key-types.lua
+--!include spec-lists.lua
 --!include indexes.lua
 --!include objects.lua
 --!include pages.lua

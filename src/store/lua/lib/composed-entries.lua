@@ -29,9 +29,9 @@ end
 -- numeric part whose stored text is no number is read as absent.
 local function compoundMember(spec, values, id)
   local out = {}
-  for i, part in ipairs(spec.parts) do
-    local value = values[part.field]
-    if value and part.numeric then
+  for i, field in ipairs(spec.parts) do
+    local value = values[field]
+    if value and spec.partNumeric[i] then
       value = sortableNumber(value)
     elseif value then
       value = (string.gsub(value, '%z', '\0\1'))

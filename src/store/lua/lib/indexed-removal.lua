@@ -23,9 +23,8 @@ end
 local function indexedEntryAt(at, values, base, id)
   local kind, stem, value, scopeAt, fold = SPEC[at], SPEC[at + 1], values[tonumber(SPEC[at + 2])], tonumber(SPEC[at + 3]), SPEC[at + 4] == '1'
   if kind == 'S' then
-    if value then
-      return 'SREM', base .. stem .. value, id
-    end
+    -- without a value, the object is in the attribute's `nil` set, whose stem the fifth value holds
+    return 'SREM', base .. (value and stem .. value or SPEC[at + 4]), id
   elseif kind == 'U' then
     if value then
       if fold and value == '-0' then
@@ -119,15 +118,14 @@ local function removeIndexedObject(all, key, base, id)
     local took = false
     -- (indexedEntryAt's work, written out: a call per entry costs Redis time on every remove)
     if kind == 'S' then
-      if value then
-        local entryKey = base .. stem .. value
-        -- 1 (removed), 0 (it was not there) or a refusal
-        local reply = redis.pcall('SREM', entryKey, id)
-        if reply == 1 then
-          took = true
-        elseif reply ~= 0 then
-          refused = { reply, entryKey, 'set' }
-        end
+      -- the value's set, or without a value the attribute's `nil` set (its stem the fifth value)
+      local entryKey = base .. (value and stem .. value or SPEC[at + 4])
+      -- 1 (removed), 0 (it was not there) or a refusal
+      local reply = redis.pcall('SREM', entryKey, id)
+      if reply == 1 then
+        took = true
+      elseif reply ~= 0 then
+        refused = { reply, entryKey, 'set' }
       end
     elseif kind == 'U' then
       if value then
@@ -204,7 +202,7 @@ local function removeIndexedObject(all, key, base, id)
       if (n <= REMOVED_BITS and removed % (2 * bit) >= bit) or (more and more[n]) then
         local value = values[tonumber(SPEC[at + 2])]
         if SPEC[at] == 'S' then
-          redis.call('SADD', base .. SPEC[at + 1] .. value, id)
+          redis.call('SADD', base .. (value and SPEC[at + 1] .. value or SPEC[at + 4]), id)
         else
           -- a unique value: its field in the unique hash named the object (the HDEL removed it)
           if SPEC[at + 4] == '1' and value == '-0' then

@@ -1,20 +1,22 @@
 -- indexes.lua: the index entries of one object; a library inlined into save.lua and remove.lua. Needs
--- composed-entries.lua (tag and compound entries) and spec-lists.lua (readSpecs, readValues, sameEntry) before it.
+-- composed-entries.lua (tag and compound entries) and spec-lists.lua (readSpecs) before it.
 -- KEYS/ARGV: none of its own. An index spec is four ARGV strings: kind, attribute field, scope field ('' = none),
 -- and which of the two hold numbers ('a', 's', 'as' or ''): a number's stored form keeps -0 as '-0' so that it
 -- round-trips, but as an index value (a unique value, a scope value) -0 is 0.
 --   S  set per value       <base>:idx:<attr>:<value>                          member: id
+--                          and, when the value is absent, <base>:nil:<attr>  member: id (absence queries)
 --   Z  sorted by value     <base>:idx:<attr>[@<scope>:<scopeValue>]           member: id, score: value ('inf' when absent)
 --   L  lexicographic       <base>:lex:<attr>[@<scope>:<scopeValue>]           member: esc(value) \0\0 len(id) id, score 0
 --                          (esc turns \0 into \0\1; an absent value is \255, after every UTF-8 string)
 --   U  unique              <base>:uniq:<attr>  hash field: value -> id
 --   C  unique, case-folded <base>:uniq:<attr>  hash field: the `#ci:<attr>` value -> id
+--   M  composite unique    <base>:uniq:<a>+<b>...  hash field: compositeValue of the parts -> id; its attribute
+--                          is the parts' fields joined by '+', its numeric flags one '1' or '0' per part
 --   T  tag (`each`)        <base>:idx:<attr>:<element>                        member: id, one set per string
---                          element of the JSON array the attribute holds (anything else: no entry)
---   K  compound, ordered   <base>:lex:<f1>,<f2>,...                           member: c1 \0\0 c2 \0\0 ... len(id) id,
---                          score 0; the attribute field is the parts' fields joined by ',' and the fourth value
---                          says per part whether it holds numbers ('n': numbers and Dates, sortableNumber) or
---                          strings ('s': esc(value)); an absent part is \255
+--                          element of the JSON array the attribute holds; none: <base>:nil:<attr>
+--   K  compound, ordered   <base>:lex:<a>+<b>...                              member: c1 \0\0 c2 \0\0 ... len(id) id,
+--                          score 0; its attribute is the parts' fields joined by '+', its numeric flags one per
+--                          part: '1' numbers and Dates (sortableNumber), '0' strings (esc(value)); absent: \255
 -- Entries are always computed from values stored in the object's hash (read inside the calling script),
 -- never from a client's copy: that is what keeps invariant 3 under concurrent writers.
 -- Objects with a TTL also keep a memo (<base>:memo:<id>, a hash 'S'|'Z'|'U' .. key -> member) of the entries
@@ -49,15 +51,31 @@ local function sortedKey(base, spec, values)
   return key .. '@' .. spec.scope .. ':' .. canonical(scopeValue, spec.scopeNumeric)
 end
 
+-- A composite unique's value: each part's value (as a unique value: -0 is 0) with \0 written \0\1, joined by
+-- \0\0 (src/model/index-descriptor.ts computes the same); nil when a part is absent, as SQL's NULL claims nothing.
+local function compositeValue(spec, values)
+  local parts = {}
+  for i, field in ipairs(spec.parts) do
+    local value = values[field]
+    if not value then
+      return nil
+    end
+    parts[i] = (string.gsub(canonical(value, spec.partNumeric[i]), '%z', '\0\1'))
+  end
+  return table.concat(parts, '\0\0')
+end
+
 local function uniqueValue(spec, values)
   if spec.kind == 'C' then
     return values['#ci:' .. spec.attr]
+  elseif spec.kind == 'M' then
+    return compositeValue(spec, values)
   end
   return canonical(values[spec.attr], spec.attrNumeric)
 end
 
 local function isUnique(spec)
-  return spec.kind == 'U' or spec.kind == 'C'
+  return spec.kind == 'U' or spec.kind == 'C' or spec.kind == 'M'
 end
 
 -- Whether `key` holds a hash (false when it is missing or of another type: written by something else).
@@ -73,6 +91,7 @@ local function entryOf(base, spec, values, id)
     if value then
       return 'S', base .. ':idx:' .. spec.attr .. ':' .. value, id
     end
+    return 'S', base .. ':nil:' .. spec.attr, id
   elseif isUnique(spec) then
     local value = uniqueValue(spec, values)
     if value then
@@ -93,12 +112,16 @@ local function entryOf(base, spec, values, id)
 end
 
 -- Calls fn(kind, key, member) for each entry of object `id` for `spec`: entryOf's one entry, or a tag index's
--- set entry per element. Every caller that walks an object's entries goes through here or entryOf (which
--- finds no entry for a tag index).
+-- set entry per element (an array without one: the `nil` set). Every caller that walks an object's entries goes
+-- through here or entryOf (which finds no entry for a tag index).
 local function eachEntry(base, spec, values, id, fn)
   if spec.kind == 'T' then
+    local elements = tagElements(values[spec.attr])
+    if #elements == 0 then
+      fn('S', base .. ':nil:' .. spec.attr, id)
+    end
     local stem = base .. ':idx:' .. spec.attr .. ':'
-    for _, element in ipairs(tagElements(values[spec.attr])) do
+    for _, element in ipairs(elements) do
       fn('S', stem .. element, id)
     end
     return
@@ -112,7 +135,8 @@ end
 -- Whether an entry a memo records (kind, key, member) can be an entry of object `id` of the model whose key
 -- base is `base`: a key of an index kind the model can have, under its base (S: `<base>:idx:`, Z: `<base>:idx:`
 -- or `<base>:lex:`, U: `<base>:uniq:`), and the object's own member (S and Z: the id; lex: ending with the id as
--- lexMember writes it; U: a value, which dropEntry releases only while it names the id). A memo is a hash anyone
+-- lexMember writes it; U: a value, which dropEntry releases only while it names the id; S also `<base>:nil:`, the
+-- set of objects without a value). A memo is a hash anyone
 -- can write: what else it records is not acted on. String compares only: no Redis call.
 local function isOwnEntry(base, kind, key, member, id)
   local n = #base
@@ -121,7 +145,7 @@ local function isOwnEntry(base, kind, key, member, id)
   end
   local stem = string.sub(key, n + 1, n + 5)
   if kind == 'S' then
-    return stem == ':idx:' and member == id
+    return (stem == ':idx:' or stem == ':nil:') and member == id
   elseif kind == 'Z' then
     if stem == ':idx:' then
       return member == id
@@ -208,6 +232,45 @@ local function writeChanges(key, setFrom, setCount, delFrom, delCount)
   if delCount > 0 then
     callWithArgs('HDEL', key, delFrom, delFrom + delCount - 1)
   end
+end
+
+-- field -> stored value or false, for the given fields of hash `key`.
+local function readValues(key, fields)
+  local values = {}
+  if #fields > 0 then
+    local stored = redis.call('HMGET', key, unpack(fields))
+    for i, field in ipairs(fields) do
+      values[field] = stored[i]
+    end
+  end
+  return values
+end
+
+local function sameEntry(spec, before, after)
+  if spec.parts then
+    for _, field in ipairs(spec.parts) do
+      if before[field] ~= after[field] then
+        return false
+      end
+    end
+    return true
+  end
+  return before[spec.attr] == after[spec.attr]
+    and (spec.scope == '' or before[spec.scope] == after[spec.scope])
+    and (spec.kind ~= 'C' or before['#ci:' .. spec.attr] == after['#ci:' .. spec.attr])
+end
+
+-- Whether the entry of `spec` depends on the value of `field` (its attribute, scope, or a composite's part).
+local function specReads(spec, field)
+  if spec.parts then
+    for _, part in ipairs(spec.parts) do
+      if part == field then
+        return true
+      end
+    end
+    return false
+  end
+  return spec.attr == field or spec.scope == field
 end
 
 -- Removes one field of object `id` and moves the entries of `specs` (the indexes that depend on it), memo

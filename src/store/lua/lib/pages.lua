@@ -233,3 +233,30 @@ local function pageOfSequenceIds(members, offset, limit, afterId)
   end
   return ids
 end
+
+-- Whether id `a` comes before id `b` in a tie group: by bytes, or with `numeric` (sequence ids) by length first,
+-- which is numeric order. Compared byte by byte: Lua's `<` on strings follows the server's locale.
+local function tieBefore(a, b, numeric)
+  if numeric and #a ~= #b then
+    return #a < #b
+  end
+  for i = 1, math.min(#a, #b) do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then
+      return x < y
+    end
+  end
+  return #a < #b
+end
+
+-- How many members of `key` scored `score` come at or before `afterId` in the order (at or after it in tie order
+-- with `desc`): what a keyset page after (score, afterId) skips of that tie group. Reads the group: O(ties).
+local function tiesThrough(key, score, afterId, desc, numeric)
+  local n = 0
+  for _, id in ipairs(redis.call('ZRANGE', key, score, score, 'BYSCORE')) do
+    if id == afterId or (desc and tieBefore(afterId, id, numeric)) or (not desc and tieBefore(id, afterId, numeric)) then
+      n = n + 1
+    end
+  end
+  return n
+end

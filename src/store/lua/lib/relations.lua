@@ -146,15 +146,10 @@ end
 local function nullify(model, id, fk)
   local specs, fields, seen = {}, {}, {}
   for _, spec in ipairs(model.specs) do
-    local read = specFields(spec)
-    local touched = false
-    for _, field in ipairs(read) do
-      touched = touched or field == fk
-    end
-    if touched then
+    if specReads(spec, fk) then
       specs[#specs + 1] = spec
-      for _, field in ipairs(read) do
-        if not seen[field] then
+      for _, field in ipairs(spec.parts or { spec.attr, spec.scope, '#ci:' .. spec.attr }) do
+        if field ~= '' and not seen[field] then
           seen[field] = true
           fields[#fields + 1] = field
         end

@@ -44,11 +44,12 @@ end
 -- nil when the object may take the unique values and parents it writes, else the refusal: {'unique',
 -- attribute} when a value is held by another live object (or, with `claimed` (attribute -> value -> true),
 -- by an object created before it in the same call), {'relation', field} when a foreign key names a missing
--- parent (its removal, in remove.lua, checks the other way round).
-local function claimRefusal(base, id, written, specs, parentsFrom, claimed)
+-- parent (its removal, in remove.lua, checks the other way round). A composite unique's value is read from
+-- `after` (the object's values after the write, when they are not all written: an update's), else `written`.
+local function claimRefusal(base, id, written, specs, parentsFrom, claimed, after)
   for _, spec in ipairs(specs) do
     if isUnique(spec) then
-      local value = uniqueValue(spec, written)
+      local value = uniqueValue(spec, spec.kind == 'M' and after or written)
       if value then
         if claimed and claimed[spec.attr] and claimed[spec.attr][value] then
           return { 'unique', spec.attr }
@@ -196,7 +197,17 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
   end
 
   written = written or writtenValues(setFrom, setCount)
-  local refusal = claimRefusal(base, id, written, specs, parentsFrom, nil)
+  -- an update's composite unique values are of the values after it, which the parts not written keep
+  local whole = nil
+  if mode == 'u' then
+    for _, spec in ipairs(specs) do
+      if spec.kind == 'M' then
+        whole = computed or valuesAfter(read or readValues(base .. ':obj:' .. id, fields), written, delFrom, delCount)
+        break
+      end
+    end
+  end
+  local refusal = claimRefusal(base, id, written, specs, parentsFrom, nil, whole)
   if refusal then
     return refusal
   end

@@ -1,6 +1,6 @@
--- spec-lists.lua: reading index specs (indexes.lua's header says their form) from ARGV, and the stored values
--- their entries depend on; a library inlined before indexes.lua.
--- KEYS/ARGV: none of its own; readSpecs reads ARGV at the position its caller gives.
+-- spec-lists.lua: reading index specs from ARGV (the four strings per index indexes.lua's header describes),
+-- each list read once per library load; a library used with indexes.lua by every script that takes specs.
+-- KEYS/ARGV: none of its own: the positions are the caller's.
 
 -- Spec lists read so far (their ARGV strings joined -> { specs, fields }): a library's top-level locals live from
 -- one call to the next, and a model sends the same few lists again and again. Read-only once made.
@@ -36,11 +36,12 @@ local function readSpecs(from, count)
       scopeNumeric = string.find(numeric, 's', 1, true) ~= nil,
     }
     specs[#specs + 1] = spec
-    if spec.kind == 'K' then
-      spec.parts = {}
-      for field in string.gmatch(spec.attr, '[^,]+') do
-        local n = #spec.parts + 1
-        spec.parts[n] = { field = field, numeric = string.sub(numeric, n, n) == 'n' }
+    -- a composite unique (M) or compound index (K): the parts' fields joined by '+', a numeric flag per part
+    if spec.kind == 'M' or spec.kind == 'K' then
+      spec.parts, spec.partNumeric = {}, {}
+      for field in string.gmatch(spec.attr, '[^+]+') do
+        spec.parts[#spec.parts + 1] = field
+        spec.partNumeric[#spec.parts] = string.sub(numeric, #spec.parts, #spec.parts) == '1'
         need(field)
       end
     else
@@ -56,49 +57,4 @@ local function readSpecs(from, count)
   end
   specLists[text], specListCount = { specs, fields }, specListCount + 1
   return specs, fields
-end
-
--- field -> stored value or false, for the given fields of hash `key`.
-local function readValues(key, fields)
-  local values = {}
-  if #fields > 0 then
-    local stored = redis.call('HMGET', key, unpack(fields))
-    for i, field in ipairs(fields) do
-      values[field] = stored[i]
-    end
-  end
-  return values
-end
-
--- The fields the entries of `spec` are computed from (a spec made by readSpecs).
-local function specFields(spec)
-  local read = {}
-  if spec.kind == 'K' then
-    for _, part in ipairs(spec.parts) do
-      read[#read + 1] = part.field
-    end
-  else
-    read[1] = spec.attr
-  end
-  if spec.scope ~= '' then
-    read[#read + 1] = spec.scope
-  end
-  if spec.kind == 'C' then
-    read[#read + 1] = '#ci:' .. spec.attr
-  end
-  return read
-end
-
-local function sameEntry(spec, before, after)
-  if spec.kind == 'K' then
-    for _, part in ipairs(spec.parts) do
-      if before[part.field] ~= after[part.field] then
-        return false
-      end
-    end
-    return true
-  end
-  return before[spec.attr] == after[spec.attr]
-    and (spec.scope == '' or before[spec.scope] == after[spec.scope])
-    and (spec.kind ~= 'C' or before['#ci:' .. spec.attr] == after['#ci:' .. spec.attr])
 end
