@@ -13,7 +13,7 @@ export interface FacetPlan {
   readonly program: readonly ScriptArg[];
 }
 
-/** The attribute countBy counts the values of: an attribute with an unscoped index. */
+/** The attribute countBy counts the values of: an attribute with an unscoped index (a tag index: its elements). */
 export function facetAttribute(model: ModelDescriptor, name: unknown): AttributeDescriptor {
   if (typeof name !== 'string') throw new QueryError(`${model.name}: countBy takes an attribute name`);
   const attribute = model.attribute(name);
@@ -32,7 +32,8 @@ export function planFacet(model: ModelDescriptor, keys: ModelKeys, attribute: At
   const program = compileWhere(model, keys, where) ?? [];
   const field = attribute.field;
   const own = model.indexes.filter((index) => index.attribute === attribute && !index.scope);
-  let source: FacetSource = { kind: 'hash' };
+  // a tag index's attribute is counted by element: how many matches hold each
+  let source: FacetSource = { kind: own.some((index) => index.kind === 'tag') ? 'tags' : 'hash' };
   if (own.some((index) => index.kind === 'score')) source = { kind: 'score', key: keys.sorted('score', field) };
   else if (program.length === 0 && own.some((index) => index.kind === 'lex')) source = { kind: 'lex', key: keys.sorted('lex', field) };
   return { field, source, program };

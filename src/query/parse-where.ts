@@ -128,6 +128,9 @@ function parseCondition(model: ModelDescriptor, attribute: AttributeDescriptor, 
       );
     }
   }
+  // an equality or a range matches present values only: `exists: true` beside one says nothing more, and left out
+  // it does not keep a compound index from answering the range
+  if (condition.exists === true && (condition.equals || condition.score || condition.lex)) delete condition.exists;
   return condition;
 }
 

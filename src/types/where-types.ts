@@ -170,8 +170,11 @@ export type FindOneOptions<T> = Omit<FindOptions<T>, 'limit'> & {
 
 /** The options of `findPage`: `orderBy` as findBy's, the page's size, and the cursor of the page before. */
 export interface FindPageOptions<T> {
-  /** One indexed attribute. Ties are ordered by id; 'desc' is the exact reverse of 'asc'. Default: by id. */
-  orderBy?: { [K in OrderableName<T>]?: Direction };
+  /**
+   * One indexed attribute, or the parts of a compound index all in one direction. Ties are ordered by id; 'desc'
+   * is the exact reverse of 'asc'. Default: by id.
+   */
+  orderBy?: OrderBy<T>;
   /** The most matches the page holds (a whole number >= 1). */
   limit: number;
   /** The `next` of the page before; absent for the first page. */
@@ -188,9 +191,12 @@ export interface Page<T> {
   readonly next: string | null;
 }
 
-/** Attributes whose values countBy can count: strings (sortable ones too), numbers, booleans, bigints and Dates. */
+/**
+ * Attributes whose values countBy can count: strings (sortable ones too), numbers, booleans, bigints and Dates, and
+ * arrays of strings (a tag index's elements).
+ */
 export type FacetName<T> = {
-  [K in AttributeName<T>]-?: [NonNullable<T[K]>] extends [string | number | boolean | bigint | Date] ? K : never;
+  [K in AttributeName<T>]-?: [NonNullable<T[K]>] extends [string | number | boolean | bigint | Date | readonly string[]] ? K : never;
 }[AttributeName<T>];
 
 /** The options of `iterate`. */

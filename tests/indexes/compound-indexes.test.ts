@@ -165,6 +165,39 @@ describe('compound indexes', () => {
     expect((await Entry.check()).violations).toEqual([]);
   });
 
+  it('pages with findPage in one direction, with not and exists beside the window', async () => {
+    for (const direction of ['asc', 'desc'] as const) {
+      const orderBy = [{ score: direction }, { createdAt: direction }];
+      const want = expected(
+        (row) => row.kind !== 'k2',
+        [
+          ['score', direction],
+          ['createdAt', direction],
+        ],
+      );
+      const seen: string[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const page = await Entry.findPage({ kind: { not: 'k2' } }, { orderBy, limit: 13, ...(after ? { after } : {}) });
+        seen.push(...page.items.map((entry) => entry.id));
+        if (!page.next) break;
+        after = page.next;
+      }
+      expect(seen).toEqual(want);
+    }
+    const window = { score: 3, createdAt: { exists: true, gte: new Date(Date.UTC(2024, 0, 1, 5)) } };
+    const first = await Entry.findPage(window, { orderBy: { createdAt: 'desc' }, limit: 2 });
+    const rest = first.next ? await Entry.findPage(window, { orderBy: { createdAt: 'desc' }, limit: 100, after: first.next }) : undefined;
+    const wanted = expected(
+      (row) => compare(row.score, 3) === 0 && row.createdAt !== undefined && row.createdAt.getTime() >= Date.UTC(2024, 0, 1, 5),
+      [['createdAt', 'desc']],
+    );
+    expect([...first.items, ...(rest?.items ?? [])].map((entry) => entry.id)).toEqual(wanted);
+    await expect(Entry.findPage(undefined, { orderBy: [{ score: 'desc' }, { createdAt: 'asc' }], limit: 5 })).rejects.toThrow(
+      /pages in one direction/,
+    );
+  });
+
   it('refuses what no index answers', async () => {
     await expect(Entry.findIds(undefined, { orderBy: [{ createdAt: 'asc' }, { score: 'asc' }] })).rejects.toThrow(QueryError);
     await expect(Entry.findIds({ createdAt: { gt: new Date(0) } })).rejects.toThrow(QueryError);

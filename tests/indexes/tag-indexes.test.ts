@@ -31,4 +31,24 @@ describe('tag indexes', () => {
     expect(keys.filter((key) => key.includes(':idx:tags:')).map((key) => key.split(':idx:tags:')[1])).toEqual(['sql']);
     await expect(Article.findIds({ topic: { has: 'x' } } as never)).rejects.toThrow(QueryError);
   });
+
+  it('answers exists from the nil set: objects whose array holds no element', async () => {
+    const none = await Article.create({ topic: 'x' });
+    const empty = await Article.create({ topic: 'x', tags: [] });
+    const some = await Article.create({ topic: 'x', tags: ['a'] });
+    const ids = async (where: object) => (await Article.findIds({ topic: 'x', ...where } as never)).sort();
+    expect(await ids({ tags: { exists: false } })).toEqual([none.id, empty.id].sort());
+    expect(await ids({ tags: { exists: true } })).toEqual([some.id]);
+    expect(await ids({ tags: { exists: true, has: 'b' } })).toEqual([]);
+    some.tags = [];
+    await some.save();
+    expect(await ids({ tags: { exists: false } })).toEqual([none.id, empty.id, some.id].sort());
+    empty.tags = ['b'];
+    await empty.save();
+    expect(await ids({ tags: { exists: true } })).toEqual([empty.id]);
+    expect(await redis.raw.sMembers(`${redis.prefix}:{Article}:nil:tags`)).not.toContain(empty.id);
+    expect(await Article.countBy('tags', { topic: 'x' })).toEqual({ b: 1 });
+    expect(await Article.countBy('tags')).toEqual({ sql: 2, b: 1 });
+    expect((await Article.check()).violations).toEqual([]);
+  });
 });

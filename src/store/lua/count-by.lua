@@ -6,7 +6,8 @@
 -- ARGV[1]  the attribute's hash field
 -- ARGV[2]  where the values are read: 'score' (ARGV[3] the attribute's unscoped score index: scores),
 --          'lex' (ARGV[3] its unscoped lex index, read whole: only with an empty program) or 'hash' (ARGV[3]
---          '': each match's hash field)
+--          '': each match's hash field) or 'tags' (ARGV[3] '': each element of each match's JSON array, the field
+--          of a tag index: composed-entries.lua's tagElements)
 -- ARGV[4..] the program (query-program.lua) of the where; empty: every object
 -- Returns: value, count, value, count ... in no particular order, for the values held (an object without a
 --          value is counted nowhere); a score index gives its values as scores ('inf' left out).
@@ -15,6 +16,7 @@
 -- another type is refused (key-types.lua) before anything is written. Cost: O(matches) (with a where on a score
 -- index, O(matches log N)); no object is read with a score index or a whole lex index.
 --!include key-types.lua
+--!include composed-entries.lua
 --!include indexes.lua
 --!include objects.lua
 --!include pages.lua
@@ -25,7 +27,7 @@ local field, source, sourceKey = ARGV[1], ARGV[2], ARGV[3]
 local program = 4
 
 expectType(all, 'zset')
-if source ~= 'hash' then
+if source ~= 'hash' and source ~= 'tags' then
   expectType(sourceKey, 'zset')
 end
 checkProgramTypes(program)
@@ -87,7 +89,14 @@ else
     eachMember(matches, false, function(id)
       -- pcall: a listed id whose key holds another type than a hash is no object (as check() reads it)
       local value = redis.pcall('HGET', objects .. id, field)
-      if type(value) == 'string' then
+      if type(value) ~= 'string' then
+        return
+      end
+      if source == 'tags' then
+        for _, element in ipairs(tagElements(value)) do
+          count(element)
+        end
+      else
         count(value)
       end
     end)

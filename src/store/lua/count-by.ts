@@ -4,7 +4,7 @@ import { ScriptArg } from '../query-plan';
 import { scripts } from '../scripts';
 
 /** Where count-by.lua reads an attribute's values (see its header). */
-export type FacetSource = { readonly kind: 'score' | 'lex'; readonly key: string } | { readonly kind: 'hash' };
+export type FacetSource = { readonly kind: 'score' | 'lex'; readonly key: string } | { readonly kind: 'hash' | 'tags' };
 
 /** count-by.lua: how many live objects hold each value of one attribute (see its header). */
 export interface CountByInput {
@@ -20,7 +20,7 @@ export interface CountByInput {
 export const countByScript: EntryScript<CountByInput, Map<string, number>> = {
   function: () => scripts.countBy(),
   keys: ({ keys }) => [keys.all, keys.base],
-  args: ({ field, source, program }) => [field, source.kind, source.kind === 'hash' ? '' : source.key, ...program],
+  args: ({ field, source, program }) => [field, source.kind, 'key' in source ? source.key : '', ...program],
   reply(reply) {
     const rows = reply as unknown[];
     const counts = new Map<string, number>();

@@ -45,6 +45,10 @@ local mode, numeric = ARGV[1], ARGV[2] == '1'
 local offset, limit, afterId = tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
 local order, orderKey, orderField, desc = ARGV[6], ARGV[7], ARGV[8], ARGV[9] == '1'
 local directions, partFlags = string.match(ARGV[9], '^(%a+):(%d+)$')
+if directions then
+  -- a keyset page in compound order runs one way: its first open part's
+  desc = string.sub(directions, 1, 1) == 'd'
+end
 local after = ARGV[13]
 local loadCount = tonumber(ARGV[14])
 local loadFields = { unpack(ARGV, 15, 14 + loadCount) }
