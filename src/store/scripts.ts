@@ -28,6 +28,8 @@ export const scripts = {
   lock: script('lock.lua'),
   unlock: script('unlock.lua'),
   membership: script('membership.lua'),
+  placeMembers: script('place-members.lua'),
+  replaceMembers: script('replace-members.lua'),
   registerSchema: script('register-schema.lua'),
   replaceDefinition: script('replace-definition.lua'),
   repairObject: script('repair-object.lua'),

@@ -17,6 +17,7 @@
 --!include key-types.lua
 --!include indexes.lua
 --!include objects.lua
+--!include lists.lua
 --!include relations.lua
 --!include batches.lua
 --!include gathered-removal.lua

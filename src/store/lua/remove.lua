@@ -14,6 +14,7 @@
 --!include key-types.lua
 --!include indexes.lua
 --!include objects.lua
+--!include lists.lua
 --!include relations.lua
 
 local all, id = KEYS[1], ARGV[1]
