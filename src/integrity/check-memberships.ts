@@ -49,7 +49,11 @@ async function* membersOf(client: RawCommands, key: string, ordered: boolean, ba
 
 /** Whether the other side's key holds `id` (1 or 0), or null when it holds another type than its side's. */
 async function mirrors(client: RawCommands, key: string, ordered: boolean, id: string): Promise<number | null> {
-  if (ordered) return unlessWrongType(client.zScore(key, id).then((score) => (score === null ? 0 : 1)), null);
+  if (ordered)
+    return unlessWrongType(
+      client.zScore(key, id).then((score) => (score === null ? 0 : 1)),
+      null,
+    );
   return unlessWrongType(client.sIsMember(key, id).then(Number), null);
 }
 
@@ -97,7 +101,11 @@ export async function checkMembershipKey(
           const otherSet = side.otherPrefix + otherId;
           if (mirrored === null) {
             // the other side's key is named (wrongType) by the other model's check; its repair deletes it
-            findings.add('oneSidedMembership', { id: side.ownerId, key }, `${key} holds ${otherId}, but ${otherSet} is not ${side.otherOrdered ? "an ordered list" : "a set"}`);
+            findings.add(
+              'oneSidedMembership',
+              { id: side.ownerId, key },
+              `${key} holds ${otherId}, but ${otherSet} is not ${side.otherOrdered ? 'an ordered list' : 'a set'}`,
+            );
             return;
           }
           const why = !ownerLive

@@ -91,7 +91,13 @@ function windowPlan(model: ModelDescriptor, keys: ModelKeys, where: unknown, ord
  * Without an orderBy, the members of an ordered list come in the list's order (its positions are the scores
  * query.lua orders by), the members of a set in id order.
  */
-function memberPlan(model: ModelDescriptor, keys: ModelKeys, where: unknown, order: OrderRequest | undefined, within: MemberKey): QueryPlan {
+function memberPlan(
+  model: ModelDescriptor,
+  keys: ModelKeys,
+  where: unknown,
+  order: OrderRequest | undefined,
+  within: MemberKey,
+): QueryPlan {
   const plan: QueryPlan = order
     ? generalPlan(model, keys, where, order)
     : {

@@ -22,8 +22,7 @@ export function installRelations(model: ModelDescriptor, entity: object): void {
     if (relation.kind === 'belongsTo') handle = new BelongsToHandle(owner, relation.foreignKey, relation.target, relation.property);
     else if (relation.kind === 'manyToMany') {
       handle = relation.ordered ? new OrderedManyToManyHandle(owner, relation) : new ManyToManyHandle(owner, relation);
-    }
-    else {
+    } else {
       const inverse = descriptorOf(relation.target()).relations.find((r) => r.kind === 'belongsTo' && r.property === relation.inverse);
       const foreignKey = inverse?.kind === 'belongsTo' ? inverse.foreignKey : `${relation.inverse}Id`;
       handle = new HasManyHandle(owner, relation.target, foreignKey, relation.property);

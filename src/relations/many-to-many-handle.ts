@@ -69,7 +69,8 @@ export class ManyToManyHandle<T> implements RelationHandle {
    */
   async replace(related: ReadonlyArray<T | string | number>): Promise<void> {
     refuseExtraArguments(`${this.name()}.replace`, arguments, 1, 'an array of objects or ids');
-    if (!Array.isArray(related)) throw new ArgumentError(`${this.name()}.replace: expected an array of objects or ids, got ${describeValue(related)}`);
+    if (!Array.isArray(related))
+      throw new ArgumentError(`${this.name()}.replace: expected an array of objects or ids, got ${describeValue(related)}`);
     const ids = related.map((item: T | string | number) => this.idOf(item));
     const { client, prefix } = activeConnection();
     const sides = this.sides();
@@ -108,8 +109,12 @@ export class ManyToManyHandle<T> implements RelationHandle {
   async list(options?: ListOptions): Promise<Array<Persisted<T>>> {
     const operation = `${this.name()}.list`;
     const { offset = 0, limit, ...findOptions } = knownOptions(operation, options, ['offset', 'limit', 'chunkSize']);
-    for (const [option, value] of [['offset', offset], ['limit', limit ?? 0]] as const) {
-      if (!Number.isSafeInteger(value) || value < 0) throw new ArgumentError(`${operation}: ${option} must be a whole number >= 0, got ${describeValue(value)}`);
+    for (const [option, value] of [
+      ['offset', offset],
+      ['limit', limit ?? 0],
+    ] as const) {
+      if (!Number.isSafeInteger(value) || value < 0)
+        throw new ArgumentError(`${operation}: ${option} must be a whole number >= 0, got ${describeValue(value)}`);
     }
     findManyChunkSize(operation, findOptions); // before the ids are read
     if (limit === 0) return [];

@@ -37,7 +37,11 @@ export function placedMembers(sides: MemberSides, prefix: string, ids: readonly 
 }
 
 /** The RelationError of a change refused because an object does not exist (the script wrote nothing). */
-export function missingObject(name: string, sides: MemberSides, missing: { missing: 'self' } | { missing: 'other'; id: string }): RelationError {
+export function missingObject(
+  name: string,
+  sides: MemberSides,
+  missing: { missing: 'self' } | { missing: 'other'; id: string },
+): RelationError {
   if (missing.missing === 'self') return new RelationError(`${name}: the ${sides.owner.name} object does not exist`);
   return new RelationError(`${name}: the ${sides.target.name} object ${JSON.stringify(missing.id)} does not exist`);
 }

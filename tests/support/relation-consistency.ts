@@ -90,7 +90,9 @@ export async function checkRelations(modelClasses: readonly Function[], raw: Raw
         const selfLive = await liveOf(model);
         // Each side's sets, every member checked against the other side.
         // an ordered side (`{ ordered: true }`) is a sorted set of positions, every other side a set
-        const inverse = relation.inverse ? descriptorOf(relation.target()).relations.find((r) => r.property === relation.inverse) : undefined;
+        const inverse = relation.inverse
+          ? descriptorOf(relation.target()).relations.find((r) => r.property === relation.inverse)
+          : undefined;
         const theirsOrdered = inverse?.kind === 'manyToMany' && inverse.ordered;
         for (const [from, to, fromLive, toLive, side, fromOrdered, toOrdered] of [
           [mine, theirs, selfLive, otherLive, 'owner', relation.ordered, theirsOrdered],
