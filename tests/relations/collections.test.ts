@@ -45,7 +45,10 @@ const key = (model: string, rest: string) => `${redis.prefix}:{coll}:${model}:${
 afterEach(async () => {
   await expectRelationsConsistent(MODELS, redis.raw, redis.prefix);
   for (const model of MODELS) expect((await model.check()).violations).toEqual([]);
-  for (const model of MODELS) await model.removeBy({}, { all: true });
+  await ClTag.removeBy({}, { all: true });
+  await ClPost.removeBy({}, { all: true });
+  await ClSong.removeBy({}, { all: true });
+  await ClPlaylist.removeBy({}, { all: true });
 });
 
 async function tags(...labels: string[]) {
@@ -178,6 +181,7 @@ describe('findBy on the members', () => {
     const [tag] = await tags('a');
     await tag.posts.add(post);
     await expect(tag.posts.findBy({ title: 'p' })).rejects.toThrow(QueryError);
+    // @ts-expect-error label has no ordered index (and a QueryError at run time)
     await expect(post.tags.findBy({}, { orderBy: { label: 'asc' } })).rejects.toThrow(QueryError);
   });
 });
