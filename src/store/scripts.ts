@@ -30,6 +30,7 @@ export const scripts = {
   membership: script('membership.lua'),
   placeMembers: script('place-members.lua'),
   replaceMembers: script('replace-members.lua'),
+  replaceChildren: script('replace-children.lua'),
   registerSchema: script('register-schema.lua'),
   replaceDefinition: script('replace-definition.lua'),
   repairObject: script('repair-object.lua'),

@@ -1,4 +1,16 @@
-import { ArgumentError, Attr, BaseEntity, Index, ManyToMany, Model, QueryError, RelationError, WrongTypeError } from '../../src';
+import {
+  ArgumentError,
+  Attr,
+  BaseEntity,
+  BelongsTo,
+  HasMany,
+  Index,
+  ManyToMany,
+  Model,
+  QueryError,
+  RelationError,
+  WrongTypeError,
+} from '../../src';
 import type { OrderedManyToMany } from '../../src';
 import { expectRelationsConsistent, snapshotKeys } from '../support/relation-consistency';
 import { useTestRedis } from '../support/test-redis';
@@ -226,5 +238,54 @@ describe('check and repair', () => {
     await ClTag.repair(); // completed from the tags' sides, in the order they are found
     expect((await post.tags.ids()).sort()).toEqual([a.id, b.id]);
     expect(await redis.raw.type(list)).toBe('zset');
+  });
+});
+
+@Model({ group: 'coll' })
+class ClAuthor extends BaseEntity {
+  @Attr() name!: string;
+  @HasMany(() => ClBook, { inverse: 'author', onDelete: 'nullify' }) books!: HasMany<ClBook>;
+}
+
+@Model({ group: 'coll' })
+class ClBook extends BaseEntity {
+  @BelongsTo(() => ClAuthor) author!: BelongsTo<ClAuthor>;
+  authorId?: string;
+  @Attr() title!: string;
+  @Attr() @Index({ scope: 'authorId' }) year!: number; // an index scoped by the foreign key moves with it
+}
+
+describe('has-many replace', () => {
+  afterEach(async () => {
+    for (const model of [ClAuthor, ClBook]) expect((await model.check()).violations).toEqual([]);
+    await ClBook.removeBy({}, { all: true });
+    await ClAuthor.removeBy({}, { all: true });
+  });
+
+  it('gives the children the owner and clears it from the others, index entries included, in one step', async () => {
+    const [ann, bob] = await Promise.all(['ann', 'bob'].map((name) => ClAuthor.create({ name })));
+    const [b1, b2, b3] = await Promise.all([1, 2, 3].map((n) => ann.books.create({ title: `b${n}`, year: 2000 + n })));
+    const b4 = await bob.books.create({ title: 'b4', year: 2004 });
+    const loose = await ClBook.create({ title: 'b5', year: 2005 });
+    await ann.books.replace([b3, b4.id, loose, b3]);
+    expect(await ann.books.findIds({}, { orderBy: { year: 'asc' } })).toEqual([b3.id, b4.id, loose.id]);
+    expect(await bob.books.count()).toBe(0);
+    expect((await ClBook.findOrFail(b1.id)).authorId).toBeUndefined();
+    expect(await ClBook.findIds({ authorId: ann.id, year: { lt: 2004 } })).toEqual([b3.id]);
+    expect((await ClBook.findOrFail(b2.id)).author.id).toBeUndefined();
+    await ann.books.replace([]);
+    expect(await ann.books.count()).toBe(0);
+  });
+
+  it('refuses an object that is not live, or anything but an array, writing nothing', async () => {
+    const ann = await ClAuthor.create({ name: 'ann' });
+    const book = await ann.books.create({ title: 'b', year: 1 });
+    const before = await snapshotKeys(redis.raw, redis.prefix);
+    await expect(ann.books.replace([book, '999'])).rejects.toThrow(
+      new RelationError('ClAuthor.books.replace: the ClBook object "999" does not exist'),
+    );
+    await expect(ann.books.replace(book as never)).rejects.toThrow(ArgumentError);
+    await expect(ClAuthor.build({ name: 'x' }).books.replace([book])).rejects.toThrow(RelationError);
+    expect(await snapshotKeys(redis.raw, redis.prefix)).toEqual(before);
   });
 });
