@@ -2,6 +2,7 @@ import { activeConnection } from '../redis/connection';
 import type { RedisCommands } from '../redis/redis-commands';
 import { ArgumentError, RelationError } from '../errors/errors';
 import { namingWrongType } from '../store/expect-types';
+import { crossSlotMembers } from '../store/cross-slot';
 import type { ModelDescriptor } from '../model/model-descriptor';
 import type { RelationDescriptor } from '../model/relation-descriptor';
 import { callScript } from '../store/entry-script';
@@ -131,6 +132,9 @@ export class ManyToManyHandle<T> implements RelationHandle {
    */
   async findBy(where: Where<T> = {}, options: FindOptions<T> = {}): Promise<Array<Persisted<T>>> {
     const sides = this.sides();
+    const connection = activeConnection();
+    const refused = crossSlotMembers(this.name(), sides.mine, sides.target.keys(connection.prefix).base, connection);
+    if (refused) throw refused;
     const within: MemberKey = { key: sides.mine, ordered: sides.ordered };
     return onModel(sides.target.ctor, () => (findBy as unknown as FindWithin<T>)(sides.target.ctor, where, options, within));
   }

@@ -289,3 +289,25 @@ describe('has-many replace', () => {
     expect(await snapshotKeys(redis.raw, redis.prefix)).toEqual(before);
   });
 });
+
+describe('in tenants', () => {
+  it('lists, replace and findBy stay inside the tenant', async () => {
+    const [Post, Tag] = [ClPost.scope('acme'), ClTag.scope('acme')];
+    const post = await Post.create({ title: 'p' });
+    const [a, b] = await Promise.all(['a', 'b'].map((label, weight) => Tag.create({ label, weight })));
+    const outside = await ClTag.create({ label: 'a', weight: 0 }); // the same id as `a`, outside the tenant
+    await post.tags.push(b, a);
+    expect(labels(await post.tags.findBy({ label: 'a' }))).toEqual(['a']);
+    expect(labels(await post.tags.list())).toEqual(['b', 'a']);
+    await expect(post.tags.push(outside)).rejects.toThrow(ArgumentError); // an object of another scope
+    await post.tags.replace([a.id]);
+    expect(await b.posts.count()).toBe(0);
+    expect(await outside.posts.count()).toBe(0);
+    expect(await redis.raw.type(`${redis.prefix}:{acme/coll}:ClPost:rel:tags:${post.id}`)).toBe('zset');
+    await expectRelationsConsistent([Post, Tag], redis.raw, redis.prefix);
+    for (const model of [Post, Tag]) expect((await model.check()).violations).toEqual([]);
+    await post.remove();
+    expect(await a.posts.count()).toBe(0);
+    await Tag.removeBy({}, { all: true });
+  });
+});
