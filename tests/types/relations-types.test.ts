@@ -262,6 +262,7 @@ describe('collections', () => {
     await expect(list.tags.insertAt(tag, 0)).rejects.toThrow(ArgumentError);
     const found = await list.tags.findBy({}, { limit: 1, offset: 0 });
     assertType<Equal<typeof found, Array<Persisted<TyTag>>>>();
+    expect(found.map((t) => t.label)).toEqual(['a']);
     // @ts-expect-error the where names the target model's attributes
     await expect(user.tags.findBy({ labl: 'u' })).rejects.toThrow(QueryError);
     // @ts-expect-error and its values are the target's attributes' types
