@@ -44,7 +44,9 @@ export class ManyToManyHandle<T> implements RelationHandle {
   declare readonly [relationBrand]: true;
 
   constructor(
+    /** @internal */
     protected readonly owner: RelationOwner,
+    /** @internal */
     protected readonly relation: ManyToManyRelation,
   ) {}
 
@@ -156,6 +158,7 @@ export class ManyToManyHandle<T> implements RelationHandle {
   /**
    * A read of this side's set: Redis's WRONGTYPE on a set of another type becomes the WrongTypeError naming it
    * (namingWrongType: one more call, made on that failure only).
+   * @internal
    */
   protected readMine<R>(read: (client: RedisCommands, mine: string) => Promise<R>): Promise<R> {
     const { client } = activeConnection();
@@ -181,21 +184,22 @@ export class ManyToManyHandle<T> implements RelationHandle {
     });
   }
 
-  /** The keys of this side and the other, for the owner's id (RelationError for an owner without one). */
+  /** @internal The keys of this side and the other, for the owner's id (RelationError for an owner without one). */
   protected sides(): MemberSides {
     return memberSides(this.owner.model(), this.relation, activeConnection().prefix, this.ownerId());
   }
 
+  /** @internal The owner's id (RelationError for an owner without one). */
   protected ownerId(): string {
     return ownerIdOf(this.owner);
   }
 
-  /** The related object's id: an id, or an instance of the target in the owner's tenant scope (relatedId). */
+  /** @internal The related object's id: an id, or an instance of the target in the owner's tenant scope (relatedId). */
   protected idOf(related: T | string | number): string {
     return relatedId(this.targetModel(), related, () => this.name());
   }
 
-  /** `User.tags`, for messages. */
+  /** @internal `User.tags`, for messages. */
   protected name(): string {
     return `${this.owner.model().name}.${this.relation.property}`;
   }
