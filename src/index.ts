@@ -62,6 +62,7 @@ export type { AttributeType } from './codecs/attribute-type';
 export type { ModelOptions, IdStrategy } from './model/model-descriptor';
 export type { ReplicaOptions } from './model/replica-policy';
 export type { AttributeName, AttributeInput, CounterName, Persisted, EntityClass, SaveOptions } from './types/entity-types';
+export type { UpdateInput, UpdateOptions, UpsertOptions, UpsertResult } from './types/write-types';
 export type {
   SaveManyItem,
   SaveManyOptions,

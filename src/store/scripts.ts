@@ -12,6 +12,7 @@ function script(file: string): () => Script {
 
 export const scripts = {
   save: script('save.lua'),
+  upsert: script('upsert.lua'),
   createPlain: script('create-plain.lua'),
   updateFields: script('update-fields.lua'),
   saveMany: script('save-many.lua'),
