@@ -18,6 +18,7 @@ import {
 } from '../../src';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { useTestRedis } from '../support/test-redis';
+import { modelKeyDump } from '../support/key-dump';
 import { useScriptCalls } from '../support/script-calls';
 import { scripts } from '../../src/store/scripts';
 
@@ -63,12 +64,7 @@ class UpTop extends BaseEntity {
 const redis = useTestRedis();
 const calls = useScriptCalls(redis);
 
-async function keysOf(model: string): Promise<Record<string, unknown>> {
-  const keys = (await redis.raw.keys(`${redis.prefix}:{${model}}*`)).sort();
-  const dump: Record<string, unknown> = {};
-  for (const key of keys) dump[key] = await redis.raw.dump(key);
-  return dump;
-}
+const keysOf = (model: string) => modelKeyDump(redis.raw, redis.prefix, model);
 
 describe('Model.update', () => {
   it('writes the given attributes in one script call and resolves with the object as stored', async () => {

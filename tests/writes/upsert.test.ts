@@ -16,6 +16,7 @@ import { scripts } from '../../src/store/scripts';
 import { expectIndexesConsistent } from '../support/index-consistency';
 import { useScriptCalls } from '../support/script-calls';
 import { useTestRedis } from '../support/test-redis';
+import { modelKeyDump } from '../support/key-dump';
 import { reportOf } from '../support/worker-processes/spawn-worker';
 import { FeedItem } from '../support/write-workers/worker-models';
 import { useWriteWorkers } from '../support/write-workers/use-workers';
@@ -58,12 +59,7 @@ const redis = useTestRedis();
 const calls = useScriptCalls(redis);
 const workers = useWriteWorkers(redis);
 
-async function keysOf(model: string): Promise<Record<string, unknown>> {
-  const keys = (await redis.raw.keys(`${redis.prefix}:{${model}}*`)).sort();
-  const dump: Record<string, unknown> = {};
-  for (const key of keys) dump[key] = await redis.raw.dump(key);
-  return dump;
-}
+const keysOf = (model: string) => modelKeyDump(redis.raw, redis.prefix, model);
 
 describe('Model.upsert', () => {
   it('creates the object when no object holds the value, else updates that one, in one script call each', async () => {

@@ -45,17 +45,8 @@
 --!include save-object.lua
 --!include update-indexed.lua
 
-local setCount = tonumber(ARGV[11])
-local setFrom = 12
-local delCount = tonumber(ARGV[setFrom + 2 * setCount])
-local delFrom = setFrom + 2 * setCount + 1
-local specCount = tonumber(ARGV[delFrom + delCount])
-local specs, fields = readSpecs(delFrom + delCount + 1, specCount)
-local parentsFrom = delFrom + delCount + 1 + 4 * specCount
-
 local model = saveContext(KEYS[1], KEYS[2], KEYS[3], ARGV[3], ARGV[4], ARGV[5], ARGV[7], ARGV[8], ARGV[9], ARGV[10])
-local capSpecsAt = parentsFrom + 1 + 2 * tonumber(ARGV[parentsFrom])
-model.capSpecs, model.capFields = readSpecs(capSpecsAt + 1, tonumber(ARGV[capSpecsAt]))
+local setFrom, setCount, delFrom, delCount, specs, fields, parentsFrom = readChange(model, 11)
 if ARGV[1] == 'u' then
   if model.ttl then
     -- an update given a time to live (an expirable model: never updateIndexed's) rewrites the memo

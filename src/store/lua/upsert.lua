@@ -40,16 +40,8 @@
 --!include save-object.lua
 
 local mode, base = ARGV[1], KEYS[3]
-local setCount = tonumber(ARGV[13])
-local setFrom = 14
-local delCount = tonumber(ARGV[setFrom + 2 * setCount])
-local delFrom = setFrom + 2 * setCount + 1
-local specCount = tonumber(ARGV[delFrom + delCount])
-local specs, fields = readSpecs(delFrom + delCount + 1, specCount)
-local parentsFrom = delFrom + delCount + 1 + 4 * specCount
 local model = saveContext(KEYS[1], KEYS[2], base, ARGV[3], ARGV[4], ARGV[5], ARGV[7], ARGV[8], ARGV[9], ARGV[10])
-local capSpecsAt = parentsFrom + 1 + 2 * tonumber(ARGV[parentsFrom])
-model.capSpecs, model.capFields = readSpecs(capSpecsAt + 1, tonumber(ARGV[capSpecsAt]))
+local setFrom, setCount, delFrom, delCount, specs, fields, parentsFrom = readChange(model, 13)
 local updateTtl = tonumber(ARGV[12])
 
 -- The reply of a write that went through: the object as stored now.
