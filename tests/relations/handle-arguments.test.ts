@@ -436,7 +436,7 @@ describe("the handles' methods take the options of the model's methods", () => {
     const blog = await HaBlog.create({ name: 'b' });
     const before = await snapshot();
     const refusals: Array<[unknown, string]> = [
-      [{ waitReplica: 3 }, 'save: unknown option "waitReplica" (save takes validate, waitReplicas, waitTimeoutMs)'],
+      [{ waitReplica: 3 }, 'save: unknown option "waitReplica" (save takes validate, waitReplicas, waitTimeoutMs, ttl)'],
       [{ validate: 'false' }, 'save: validate must be true or false, got "false"'],
       [{ waitReplicas: 1.5 }, 'HaEntry: waitReplicas must be a whole number from 0 to 100 (got 1.5)'],
       [null, 'save: options must be an object, got null'],
