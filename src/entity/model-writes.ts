@@ -12,7 +12,7 @@ import { upsertEntity } from './upsert-entity';
 export abstract class ModelWrites extends QueryStatics {
   /**
    * Writes the given attributes of object `id` without loading it (one script; null removes an attribute) and
-   * resolves with the object as stored. Validated; uniques, relations, @Version (a version given is the one
+   * resolves with the object as stored. Validated; uniques, relations, `@Version` (a version given is the one
    * expected), caps and `ttl` as save() enforces them; no hook runs. NotFoundError when there is no such object.
    */
   static update<T extends StatefulEntity>(

@@ -22,6 +22,8 @@ export interface UpsertOptions<T> extends Pick<SaveOptions, 'validate' | 'ttl'> 
 
 /** What `Model.upsert` resolves with: the object as stored after the call, and whether the call created it. */
 export interface UpsertResult<T> {
+  /** The object as stored after the call: the one created, or the one holding the value. */
   readonly entity: Persisted<T>;
+  /** True when the call created the object; false when an object held the value already. */
   readonly created: boolean;
 }
