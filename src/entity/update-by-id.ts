@@ -1,4 +1,7 @@
+import { ArgumentError } from '../errors/errors';
 import { knownOptions } from '../errors/options-argument';
+import type { GivenAttributes } from '../mapper/given-attributes';
+import type { ModelDescriptor } from '../model/model-descriptor';
 import { normalizeId } from '../keys/id-format';
 import { touchedIndexes } from '../mapper/touched-indexes';
 import { activeConnection } from '../redis/connection';
@@ -28,6 +31,7 @@ export function updateById<T extends StatefulEntity>(
     const settings = knownOptions(`${model.name}.update`, options, UPDATE_OPTIONS);
     const normalized = normalizeId(model.name, id);
     const write = await givenWrite(model, ctor, attributes, settings, 'update');
+    if (claimsUniques(model)) refusePartialComposite(model, write.given);
     const connection = activeConnection();
     const parents = parentChecks(model, connection);
     refuseCrossSlotParent(parents, write.changes.set);
@@ -48,9 +52,26 @@ export function updateById<T extends StatefulEntity>(
     const outcome = claimsUniques(model)
       ? await claimedWrite(model, connection, normalized, new Map(write.changes.set), new Map(), run, {
           readVersion: write.expectedVersion,
-          cleared: model.indexes.filter((index) => index.kind === 'unique' && write.given.cleared.includes(index.attribute)),
+          cleared: model.indexes.filter(
+            (index) => index.kind === 'unique' && (index.parts ?? [index.attribute]).some((part) => write.given.cleared.includes(part)),
+          ),
         })
       : await run();
     return storedEntity(ctor, model, write.entity, outcome, normalized);
   });
+}
+
+/**
+ * A sharded model claims a composite unique's value across shards before the write, from the values given: an
+ * update giving some of its parts but not all is an ArgumentError (the value it makes is not known here).
+ */
+function refusePartialComposite(model: ModelDescriptor, given: GivenAttributes): void {
+  for (const index of model.indexes) {
+    if (!index.parts) continue;
+    const named = index.parts.filter((part) => given.set.includes(part) || given.cleared.includes(part));
+    if (named.length > 0 && named.length < index.parts.length) {
+      const parts = index.parts.map((part) => part.property).join(', ');
+      throw new ArgumentError(`${model.name}.update: give every part of the composite unique (${parts}) or none, on a sharded model`);
+    }
+  }
 }

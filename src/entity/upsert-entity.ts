@@ -33,8 +33,11 @@ export function upsertEntity<T extends StatefulEntity>(
       throw new ArgumentError(`${model.name}.upsert: update must be true or false, got ${describeValue(settings.update)}`);
     }
     const write = await givenWrite(model, ctor, attributes, settings, 'upsert');
-    if (!write.changes.set.has(on.attribute.field)) {
-      throw new ArgumentError(`${model.name}.upsert: the attributes hold no value of ${on.attribute.property}, the attribute it is on`);
+    const missing = (on.parts ?? [on.attribute]).filter((attribute) => !write.changes.set.has(attribute.field));
+    if (missing.length > 0) {
+      throw new ArgumentError(
+        `${model.name}.upsert: the attributes hold no value of ${missing.map((attribute) => attribute.property).join(', ')}, which it is on`,
+      );
     }
     const connection = activeConnection();
     const parents = parentChecks(model, connection);
@@ -60,21 +63,27 @@ export function upsertEntity<T extends StatefulEntity>(
   });
 }
 
-/** The unique index `on` names: one @Unique attribute of a model that is not sharded; anything else an ArgumentError. */
+/**
+ * The unique index `on` names: one @Unique attribute, or the attributes of a composite unique (in any order), of a
+ * model that is not sharded; anything else an ArgumentError naming what the model has.
+ */
 function upsertIndex(model: ModelDescriptor, on: unknown): IndexDescriptor {
   if (model.shards > 1) {
     throw new ArgumentError(`${model.name}.upsert: a sharded model has no upsert (its unique values are claimed across shards)`);
   }
   const uniques = model.indexes.filter((index) => index.kind === 'unique' && index.scope === undefined);
-  const names = uniques.map((index) => index.attribute.property).join(', ') || 'none';
-  if (Array.isArray(on)) {
-    throw new ArgumentError(
-      `${model.name}.upsert: on takes the name of one @Unique attribute (${names}); a list of attributes (a composite unique) is not supported`,
-    );
-  }
-  const index = uniques.find((unique) => unique.attribute.property === on);
+  const nameOf = (index: IndexDescriptor) =>
+    index.parts ? `[${index.parts.map((part) => JSON.stringify(part.property)).join(', ')}]` : JSON.stringify(index.attribute.property);
+  const index = Array.isArray(on)
+    ? uniques.find(
+        (unique) => unique.parts?.length === new Set(on).size && on.every((name) => unique.parts!.some((part) => part.property === name)),
+      )
+    : uniques.find((unique) => !unique.parts && unique.attribute.property === on);
   if (!index) {
-    throw new ArgumentError(`${model.name}.upsert: on must name a @Unique attribute (${names}), got ${describeValue(on)}`);
+    const names = uniques.map(nameOf).join(', ') || 'none';
+    throw new ArgumentError(
+      `${model.name}.upsert: on must name a @Unique attribute, or the attributes of a composite unique (${names}), got ${describeValue(on)}`,
+    );
   }
   return index;
 }

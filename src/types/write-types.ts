@@ -14,7 +14,7 @@ export type UpdateOptions = Pick<SaveOptions, 'validate' | 'ttl'>;
 
 /** The options of `Model.upsert`. */
 export interface UpsertOptions<T> extends Pick<SaveOptions, 'validate' | 'ttl'> {
-  /** The `@Unique` attribute whose value finds the object to update. */
+  /** The `@Unique` attribute whose value finds the object to update, or the attributes of a composite unique. */
   on: AttributeName<T> | ReadonlyArray<AttributeName<T>>;
   /** `false` leaves an object that holds the value as it is (insert if absent). Default true. */
   update?: boolean;

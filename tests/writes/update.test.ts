@@ -61,6 +61,13 @@ class UpTop extends BaseEntity {
   @Attr() who!: string;
 }
 
+@Model({ shards: 4 })
+@Unique(['userId', 'room'])
+class UpSeat extends BaseEntity {
+  @Attr() userId?: string;
+  @Attr() room?: string;
+}
+
 const redis = useTestRedis();
 const calls = useScriptCalls(redis);
 
@@ -171,6 +178,19 @@ describe('Model.update', () => {
     await expect(UpTop.update(high.id, { rank: null })).rejects.toThrow(ValidationError);
     expect((await UpTop.findBy({}, { orderBy: { rank: 'desc' } })).map((top) => top.who)).toEqual(['mid', 'high']);
     await expectIndexesConsistent(UpTop, redis.raw, redis.prefix);
+  });
+
+  it('claims a composite unique across the shards of a sharded model, given whole', async () => {
+    const seats = await Promise.all(['a', 'b', 'c', 'd'].map((room) => UpSeat.create({ userId: 'u', room })));
+    const before = await UpSeat.findBy({}).then((found) => found.map((seat) => seat.toJSON()));
+    const partial = await UpSeat.update(seats[1].id, { room: 'a' }).catch((caught: unknown) => caught);
+    expect(partial).toBeInstanceOf(ArgumentError);
+    expect(String(partial)).toContain('give every part of the composite unique (userId, room) or none');
+    await expect(UpSeat.update(seats[1].id, { userId: 'u', room: 'a' })).rejects.toThrow(UniqueConstraintError);
+    expect(await UpSeat.findBy({}).then((found) => found.map((seat) => seat.toJSON()))).toEqual(before);
+    await UpSeat.update(seats[0].id, { userId: null, room: null });
+    expect((await UpSeat.update(seats[1].id, { userId: 'u', room: 'a' })).room).toBe('a');
+    expect((await UpSeat.check()).violations).toEqual([]);
   });
 
   it('works in a tenant, under its keys alone', async () => {

@@ -55,6 +55,14 @@ class UsSession extends BaseEntity {
   @Attr() user!: string;
 }
 
+@Model()
+@Unique(['userId', 'channelId'])
+class UsMember extends BaseEntity {
+  @Attr() userId!: string;
+  @Attr() channelId?: string;
+  @Attr() role?: string;
+}
+
 const redis = useTestRedis();
 const calls = useScriptCalls(redis);
 const workers = useWriteWorkers(redis);
@@ -111,15 +119,32 @@ describe('Model.upsert', () => {
     const before = await keysOf('UsItem');
     const notUnique = await UsItem.upsert({ url: 'n', title: 'n' }, { on: 'title' }).catch((caught: unknown) => caught);
     expect(notUnique).toBeInstanceOf(ArgumentError);
-    expect(String(notUnique)).toContain('on must name a @Unique attribute (url, slug)');
+    expect(String(notUnique)).toContain('or the attributes of a composite unique ("url", "slug"), got "title"');
     const list = await UsItem.upsert({ url: 'n', title: 'n' }, { on: ['url', 'slug'] }).catch((caught: unknown) => caught);
     expect(list).toBeInstanceOf(ArgumentError);
-    expect(String(list)).toContain('a list of attributes (a composite unique) is not supported');
     await expect(UsItem.upsert({ title: 'n' }, { on: 'url' })).rejects.toThrow(/hold no value of url/);
     await expect(UsItem.upsert({ url: 'n', title: 'n' }, {} as never)).rejects.toThrow(ArgumentError);
     await expect(UsItem.upsert({ url: 'n', title: 'n' }, { on: 'url', update: 'no' } as never)).rejects.toThrow(ArgumentError);
     await expect(UsItem.upsert({ url: 'n', title: 'n' }, { on: 'url', retries: 1 } as never)).rejects.toThrow(ArgumentError);
     expect(await keysOf('UsItem')).toEqual(before);
+  });
+
+  it('upserts on the attributes of a composite unique, in any order, all of them given', async () => {
+    const first = await UsMember.upsert({ userId: 'u1', channelId: 'c1', role: 'reader' }, { on: ['userId', 'channelId'] });
+    const again = await UsMember.upsert({ userId: 'u1', channelId: 'c1', role: 'admin' }, { on: ['channelId', 'userId'] });
+    const other = await UsMember.upsert({ userId: 'u1', channelId: 'c2', role: 'reader' }, { on: ['userId', 'channelId'] });
+    expect([first.created, again.created, other.created]).toEqual([true, false, true]);
+    expect(again.entity).toMatchObject({ id: first.entity.id, role: 'admin' });
+    const before = await keysOf('UsMember');
+    await expect(UsMember.upsert({ userId: 'u2', role: 'reader' }, { on: ['userId', 'channelId'] })).rejects.toThrow(
+      'UsMember.upsert: the attributes hold no value of channelId, which it is on',
+    );
+    await expect(UsMember.upsert({ userId: 'u2', channelId: 'c1' }, { on: ['userId'] })).rejects.toThrow(
+      'or the attributes of a composite unique (["userId", "channelId"]), got an array',
+    );
+    expect(await keysOf('UsMember')).toEqual(before);
+    expect(await UsMember.count()).toBe(2);
+    await expectIndexesConsistent(UsMember, redis.raw, redis.prefix);
   });
 
   it('gives a created object of a uuid model a uuid, and one of a given-id model the id given', async () => {
