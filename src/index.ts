@@ -21,7 +21,7 @@ export type { ListOptions } from './types/relation-handle';
 export type { OnDelete } from './model/relation-descriptor';
 export type { LockOptions } from './entity/locking';
 export type { CapOptions } from './model/model-descriptor';
-export type { IndexOptions, StringAttrDecorator, UniqueOptions } from './decorators/indexes';
+export type { CompositeUniqueDecorator, IndexOptions, NamesProperties, StringAttrDecorator, UniqueOptions } from './decorators/indexes';
 export {
   BeforeValidate,
   BeforeSave,
@@ -84,6 +84,7 @@ export type {
   FindIdsOptions,
   FindOneOptions,
   FindPageOptions,
+  RankOptions,
   Page,
   FacetName,
   IterateOptions,
