@@ -11,14 +11,17 @@ export { Index, Unique } from './decorators/indexes';
 export { Counter, Version, DynamicAttrs } from './decorators/roles';
 export type { DynamicAttrsDecorator, NumberAttrDecorator } from './decorators/roles';
 export { BelongsTo, HasMany, ManyToMany } from './decorators/relations';
+export type { OrderedManyToMany } from './decorators/relations';
 export type { BelongsToOptions, HasManyDecorator, HasManyOptions, ManyToManyOptions, RelationDecorator } from './decorators/relations';
 export type { BelongsToHandle } from './relations/belongs-to-handle';
 export type { HasManyHandle } from './relations/has-many-handle';
 export type { ManyToManyHandle } from './relations/many-to-many-handle';
+export type { OrderedManyToManyHandle } from './relations/ordered-many-to-many-handle';
+export type { ListOptions } from './types/relation-handle';
 export type { OnDelete } from './model/relation-descriptor';
 export type { LockOptions } from './entity/locking';
 export type { CapOptions } from './model/model-descriptor';
-export type { IndexOptions, StringAttrDecorator, UniqueOptions } from './decorators/indexes';
+export type { CompositeUniqueDecorator, IndexOptions, NamesProperties, StringAttrDecorator, UniqueOptions } from './decorators/indexes';
 export {
   BeforeValidate,
   BeforeSave,
@@ -59,6 +62,7 @@ export type { AttributeType } from './codecs/attribute-type';
 export type { ModelOptions, IdStrategy } from './model/model-descriptor';
 export type { ReplicaOptions } from './model/replica-policy';
 export type { AttributeName, AttributeInput, CounterName, Persisted, EntityClass, SaveOptions } from './types/entity-types';
+export type { UpdateInput, UpdateOptions, UpsertOptions, UpsertResult } from './types/write-types';
 export type {
   SaveManyItem,
   SaveManyOptions,
@@ -82,6 +86,7 @@ export type {
   FindIdsOptions,
   FindOneOptions,
   FindPageOptions,
+  RankOptions,
   Page,
   FacetName,
   IterateOptions,

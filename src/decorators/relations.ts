@@ -6,6 +6,7 @@ import { OnDelete } from '../model/relation-descriptor';
 import { BelongsToHandle } from '../relations/belongs-to-handle';
 import { HasManyHandle } from '../relations/has-many-handle';
 import { ManyToManyHandle } from '../relations/many-to-many-handle';
+import { OrderedManyToManyHandle } from '../relations/ordered-many-to-many-handle';
 // registers what instances of models with relations get: their handles
 import '../relations/install-relations';
 import type { DeclaredExactly, ValueExactly } from './declared-exactly';
@@ -15,8 +16,10 @@ import { memberDecorator, refusedBareUse } from './member-decorator';
 export type BelongsTo<T> = BelongsToHandle<T>;
 /** The type of a `@HasMany` property: `user.posts.findBy(...)`, `count()`, `create(...)`, `iterate()`. */
 export type HasMany<T> = HasManyHandle<T>;
-/** The type of a `@ManyToMany` property: `add`, `remove`, `has`, `ids`, `list`, `count`. */
+/** The type of a `@ManyToMany` property: `add`, `remove`, `replace`, `has`, `ids`, `list`, `findBy`, `count`. */
 export type ManyToMany<T> = ManyToManyHandle<T>;
+/** The type of a `@ManyToMany(..., { ordered: true })` property: a ManyToMany with `push`, `unshift`, `insertAt`, `move`. */
+export type OrderedManyToMany<T> = OrderedManyToManyHandle<T>;
 
 /**
  * What a relation decorator is applied to: an instance property `K` of the prototype `P` declared as the
@@ -111,7 +114,7 @@ export interface BelongsToOptions {
 /** The names each relation decorator takes (any other is a SchemaError: a misspelt `ondelete` would be ignored). */
 const BELONGS_TO_OPTIONS = ['foreignKey'] as const satisfies ReadonlyArray<keyof BelongsToOptions>;
 const HAS_MANY_OPTIONS = ['inverse', 'onDelete'] as const satisfies ReadonlyArray<keyof HasManyOptions>;
-const MANY_TO_MANY_OPTIONS = ['inverse'] as const satisfies ReadonlyArray<keyof ManyToManyOptions>;
+const MANY_TO_MANY_OPTIONS = ['inverse', 'ordered'] as const satisfies ReadonlyArray<keyof ManyToManyOptions>;
 
 /**
  * The object belongs to one object of another model. The parent's id is stored in the indexed attribute
@@ -171,20 +174,40 @@ export function HasMany<T, I extends string>(
 export interface ManyToManyOptions {
   /** The `@ManyToMany` property of the other model that is the other side of this one, if it declares one. */
   inverse?: string;
+  /**
+   * Keep this side's members in the order they are put in (`push`, `unshift`, `insertAt`, `move`), as a sorted set
+   * of positions instead of a set (docs/relations.md#ordered-many-to-many). Default false.
+   */
+  ordered?: boolean;
 }
 
-/** Membership on both sides, changed atomically; deleting either object removes it from the other side. */
-export function ManyToMany<T>(target: () => RelationTarget<T>, given?: ManyToManyOptions): RelationDecorator<ManyToMany<T>> {
+/**
+ * Membership on both sides, changed atomically; deleting either object removes it from the other side. With
+ * `{ ordered: true }` the property is declared as `OrderedManyToMany<T>`, else as `ManyToMany<T>`.
+ */
+export function ManyToMany<T>(
+  target: () => RelationTarget<T>,
+  given: ManyToManyOptions & { ordered: true },
+): RelationDecorator<OrderedManyToMany<T>>;
+export function ManyToMany<T>(target: () => RelationTarget<T>, given?: ManyToManyOptions): RelationDecorator<ManyToMany<T>>;
+export function ManyToMany<T>(
+  target: () => RelationTarget<T>,
+  given?: ManyToManyOptions,
+): RelationDecorator<ManyToMany<T>> | RelationDecorator<OrderedManyToMany<T>> {
   if (refusedBareUse('@ManyToMany', arguments)) return undefined as never;
   return memberDecorator('@ManyToMany', 'field', (prototype, key) => {
     const property = instanceProperty('ManyToMany', prototype, key);
     const owner = prototype.constructor.name;
     const options = decoratorOptions(`${owner}.${property}`, '@ManyToMany', given, MANY_TO_MANY_OPTIONS);
+    if (options.ordered !== undefined && typeof options.ordered !== 'boolean') {
+      throw new SchemaError(`${owner}.${property}: @ManyToMany's ordered must be true or false`);
+    }
     addPendingRelation(prototype, {
       kind: 'manyToMany',
       property,
       target: checkTarget('ManyToMany', owner, property, target),
       inverse: options.inverse,
+      ordered: options.ordered === true,
     });
   });
 }

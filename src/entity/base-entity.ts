@@ -1,7 +1,7 @@
 import { descriptorOf } from '../model/model-registry';
 import { AttributeInput, CounterName, EntityClass, entityInstance, Persisted, SaveOptions } from '../types/entity-types';
 import { isRemovedInstance, serialized, stateOf } from './entity-state';
-import { QueryStatics } from './query-statics';
+import { ModelWrites } from './model-writes';
 import { removeEntity } from './remove-entity';
 import { saveEntity } from './save-entity';
 import { buildEntity } from './build-entity';
@@ -37,7 +37,7 @@ import { entityJSON, inspectEntity } from './readable-entity';
 export type InstantiableModel = new (...args: never[]) => BaseEntity;
 
 /** The ActiveRecord facade: model classes extend it and get persistence as static and instance methods. */
-export abstract class BaseEntity extends QueryStatics {
+export abstract class BaseEntity extends ModelWrites {
   /** Type-only: what keeps an entity from passing as an AttributeInput (see entityInstance). */
   declare private readonly [entityInstance]: true;
 

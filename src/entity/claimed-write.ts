@@ -16,23 +16,25 @@ export function claimsUniques(model: ModelDescriptor): boolean {
  * releases the claims this call took (not those the object held already), one that does releases the values
  * the object held before it at the indexes it rewrote (read from its shard with the claims, so that an
  * instance loaded before another one changed the object gives up what was stored, not what it loaded). That
- * read also finds an update of an object that is gone, or whose @Version moved on since `readVersion`: it is
- * refused as such, as save.lua refuses it before it looks at unique values. A crash
+ * read also finds an update of an object that is gone, or whose @Version moved on since `readVersion` (when one
+ * is given): it is refused as such, as save.lua refuses it before it looks at unique values. `cleared` names unique
+ * indexes whose value the write removes from an object whose values were not read (Model.update): their held
+ * values are read and released as well. A crash
  * between the steps leaves a claim whose holder does not hold the value: it is taken over once stale, and
  * `check` reports it (docs/cluster.md).
  */
-export async function claimedWrite(
+export async function claimedWrite<O extends SaveOutcome>(
   model: ModelDescriptor,
   connection: Connection,
   id: string,
   after: EncodedFields,
   before: EncodedFields | undefined,
-  write: () => Promise<SaveOutcome>,
-  readVersion?: string,
-): Promise<SaveOutcome> {
+  write: () => Promise<O>,
+  { readVersion, cleared = [] }: { readonly readVersion?: string; readonly cleared?: readonly IndexDescriptor[] } = {},
+): Promise<O | Exclude<SaveOutcome, { id: string }>> {
   const claims = new UniqueClaims(model, connection);
   const { gained, lost } = uniqueChanges(model, after, before);
-  const rewritten = rewrittenIndexes({ gained, lost });
+  const rewritten = [...new Set([...rewrittenIndexes({ gained, lost }), ...cleared])];
   const reading = before !== undefined && rewritten.length > 0;
   const [claimed, stored] = await Promise.all([
     gained.length > 0 ? claims.claim(id, gained) : ({ took: [] } as ClaimOutcome),
@@ -40,11 +42,11 @@ export async function claimedWrite(
   ]);
   // An update is refused for what save.lua checks before unique values, whatever its values meet: the object
   // gone, or (with @Version) saved by someone else since this instance read it.
-  const refused: SaveOutcome | undefined = !reading
+  const refused: Exclude<SaveOutcome, { id: string }> | undefined = !reading
     ? undefined
     : stored === undefined
       ? { missing: true }
-      : model.version && (stored.version ?? '') !== (readVersion ?? '')
+      : model.version && readVersion !== undefined && (stored.version ?? '') !== readVersion
         ? { stale: true }
         : undefined;
   if (refused) {

@@ -10,6 +10,7 @@ import { descriptorOf } from '../model/model-registry';
 import { QueryRunner } from '../query/query-runner';
 import { rankOf } from '../query/rank-query';
 import type { ModelDescriptor } from '../model/model-descriptor';
+import type { MemberKey } from '../query/plan-query';
 import type { FindIdsOptions, FindOneOptions, FindOptions, IterateOptions, Where } from '../types/where-types';
 import type { EntityClass, Persisted } from '../types/entity-types';
 import type { StatefulEntity } from './entity-state';
@@ -22,16 +23,20 @@ function runnerOf(ctor: Function) {
   return { model, runner: new QueryRunner(model, activeConnection()) };
 }
 
-/** findBy(): the matches, read and built in one script call per shard, then their parents with `include`. */
+/**
+ * findBy(): the matches, read and built in one script call per shard, then their parents with `include`.
+ * `within`: only the members of a many-to-many side (the relation handles' findBy).
+ */
 export async function findBy<T extends StatefulEntity>(
   ctor: EntityClass<T>,
   where: Where<T> | undefined,
   given: FindOptions<T> | undefined,
+  within?: MemberKey,
 ): Promise<Array<Persisted<T>>> {
   const options = queryOptions('findBy', given);
   const { model, runner } = runnerOf(ctor);
   if (options.include !== undefined) checkInclude(model, options.include);
-  const found = await runner.load(runner.plan(where, options.orderBy), runner.page(options));
+  const found = await runner.load(runner.plan(where, options.orderBy, within), runner.page(options));
   const entities = (await materializeAll(ctor, model, found)) as Array<Persisted<T>>;
   if (options.include && options.include.length > 0) await includeParents(model, entities, options.include);
   return entities;

@@ -6,19 +6,27 @@ import { ModelDescriptor } from '../model/model-descriptor';
 /** A time to live Redis can hold: whole milliseconds, at least 1, ending within the next 100,000 years. */
 const LONGEST_MS = 100_000 * 365 * 86_400_000;
 
-function milliseconds(model: ModelDescriptor, seconds: number): number {
+function milliseconds(model: ModelDescriptor, seconds: unknown, what: string): number {
   const ms = wholeMilliseconds(seconds);
   if (ms === undefined || ms < 1 || ms > LONGEST_MS) {
-    throw new ArgumentError(`${model.name}: expire takes a positive number of seconds (millisecond precision, at most 100,000 years)`);
+    throw new ArgumentError(`${model.name}: ${what} a positive number of seconds (millisecond precision, at most 100,000 years)`);
   }
   return ms;
 }
 
-export async function expireObject(model: ModelDescriptor, id: string, seconds: number): Promise<void> {
+/**
+ * The time to live in ms that expire() or a write's `ttl` option (`seconds`) gives: SchemaError for a model whose
+ * objects never expire, ArgumentError for a value Redis cannot hold. Checked before anything is written.
+ */
+export function expiryMs(model: ModelDescriptor, seconds: unknown, what = 'expire takes'): number {
   if (!model.expirable) {
     throw new SchemaError(`${model.name}: objects of this model do not expire; declare @Model({ expirable: true }) or a ttl`);
   }
-  if (!(await activeStore(model).expire(id, milliseconds(model, seconds)))) throw new NotFoundError(model.name, id);
+  return milliseconds(model, seconds, what);
+}
+
+export async function expireObject(model: ModelDescriptor, id: string, seconds: number): Promise<void> {
+  if (!(await activeStore(model).expire(id, expiryMs(model, seconds)))) throw new NotFoundError(model.name, id);
 }
 
 export async function persistObject(model: ModelDescriptor, id: string): Promise<void> {

@@ -11,6 +11,7 @@ import { hasValidationRules } from './validate-entity';
 import { validateOption } from './validate-option';
 import { refuseFrozen } from './writable-instance';
 import { writeEntity } from './write-entity';
+import { expiryMs } from './expiry';
 
 /**
  * save() of one instance: the save lifecycle (lifecycle/save-lifecycle.ts) over a batch of one, after the
@@ -23,9 +24,10 @@ export function saveEntity<E extends object>(entity: E, given: SaveOptions | und
     const model = descriptorOf(entity.constructor);
     if (model.version) refuseFrozen(model, entity, 'save');
     const replicas = operationReplicaPolicy(model.name, options, model.replicas); // bad options: before any write
+    const ttl = options.ttl === undefined ? undefined : expiryMs(model, options.ttl, 'ttl must be');
     const state = stateOf(entity);
     if (!replicas && !hasSaveHooks(model) && (!validate || !hasValidationRules(model)) && !isRemovedInstance(entity)) {
-      await afterSchema(model, () => writeEntity(model, entity, state));
+      await afterSchema(model, () => writeEntity(model, entity, state, ttl));
       return entity as Persisted<E>;
     }
     let failure: { error: unknown } | undefined;
@@ -36,7 +38,7 @@ export function saveEntity<E extends object>(entity: E, given: SaveOptions | und
       async (ready, _creating, written) => {
         if (ready.length === 0) return;
         // its error is the save's own, as it is: not one failure among others
-        await afterSchema(model, () => writeEntity(model, entity, state));
+        await afterSchema(model, () => writeEntity(model, entity, state, ttl));
         written[0] = 1;
       },
       (_index, _entity, error) => (failure ??= { error }),

@@ -21,3 +21,14 @@ export async function validateEntity(model: ModelDescriptor, entity: object): Pr
   const errors = await optionalClassValidator()!.validate(entity, { forbidUnknownValues: false });
   if (errors.length > 0) throw new ValidationError(model.name, errors);
 }
+
+/**
+ * Runs class-validator's rules on the attributes named in `properties` alone (Model.update: the others are not
+ * given, and an instance built from the given ones lacks them); throws ValidationError with their errors.
+ */
+export async function validateGiven(model: ModelDescriptor, entity: object, properties: ReadonlySet<string>): Promise<void> {
+  if (!hasValidationRules(model)) return;
+  const errors = await optionalClassValidator()!.validate(entity, { forbidUnknownValues: false, skipMissingProperties: true });
+  const given = errors.filter((error) => properties.has(error.property));
+  if (given.length > 0) throw new ValidationError(model.name, given);
+}

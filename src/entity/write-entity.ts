@@ -16,8 +16,9 @@ import { claimedWrite, claimsUniques } from './claimed-write';
 /**
  * The write step of save(): one script call that creates the object, or updates what changed since the
  * snapshot (with the @Version check), then the instance's id, version and snapshot follow what was stored.
+ * `ttl` (ms, the `ttl` option checked) gives the object that time to live in the same script.
  */
-export async function writeEntity(model: ModelDescriptor, entity: object, state: EntityState): Promise<boolean> {
+export async function writeEntity(model: ModelDescriptor, entity: object, state: EntityState, ttl?: number): Promise<boolean> {
   const creating = state.stored === undefined;
   const connection = activeConnection();
   const store = new ObjectStore(model, connection);
@@ -32,19 +33,21 @@ export async function writeEntity(model: ModelDescriptor, entity: object, state:
     if (claiming) {
       // the id is drawn first: the values are claimed under it before the object exists
       const id = given ?? (model.idStrategy === 'uuid' ? uuidv4() : await store.allocateId());
-      outcome = await claimedWrite(model, connection, id, fields, undefined, () => store.insert(fields, id, parents));
+      outcome = await claimedWrite(model, connection, id, fields, undefined, () => store.insert(fields, id, parents, ttl));
     } else {
-      outcome = await store.insert(fields, given ?? (model.idStrategy === 'uuid' ? uuidv4() : undefined), parents);
+      outcome = await store.insert(fields, given ?? (model.idStrategy === 'uuid' ? uuidv4() : undefined), parents, ttl);
     }
     if ('id' in outcome) state.stored = fields;
   } else {
     const plan = planEntityUpdate(model, entity, state);
     refuseCrossSlotParent(parents, plan.changes.set);
-    const update = () => store.update(state.id!, plan.changes, plan.readVersion, parents);
+    const update = () => store.update(state.id!, plan.changes, plan.readVersion, parents, ttl);
     outcome = isEmpty(plan.changes)
-      ? { id: state.id! }
+      ? ttl === undefined || (await store.expire(state.id!, ttl))
+        ? { id: state.id! }
+        : { missing: true }
       : claiming
-        ? await claimedWrite(model, connection, state.id!, plan.stored, snapshotOf(state)!, update, plan.readVersion)
+        ? await claimedWrite(model, connection, state.id!, plan.stored, snapshotOf(state)!, update, { readVersion: plan.readVersion })
         : await update();
     if ('id' in outcome) keepUpdate(model, entity, state, plan.stored);
   }

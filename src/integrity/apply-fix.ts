@@ -113,6 +113,8 @@ async function applyOther(scope: ModelScope, fix: Exclude<Fix, { type: 'object' 
         otherSet: fix.otherSet,
         ownerId: fix.ownerId,
         otherId: fix.otherId,
+        ownerOrdered: fix.ownerOrdered,
+        otherOrdered: fix.otherOrdered,
       });
       return `membership ${fix.ownerSet} / ${fix.otherId}: ${outcome}`;
     }

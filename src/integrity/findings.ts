@@ -22,6 +22,9 @@ export type Fix =
       readonly other: ModelScope;
       readonly otherId: string;
       readonly otherSet: string;
+      /** Whether the owner's set, and whether the other's, is an ordered list (a sorted set of positions). */
+      readonly ownerOrdered: boolean;
+      readonly otherOrdered: boolean;
     }
   | { readonly type: 'unlink'; readonly key: string }
   | { readonly type: 'expiring' }

@@ -1,5 +1,5 @@
 import { ModelDescriptor } from './model-descriptor';
-import { allModels } from './model-registry';
+import { allModels, descriptorOf } from './model-registry';
 import { OnDelete, RelationDescriptor } from './relation-descriptor';
 import { inSameTenant } from './tenant-scope';
 
@@ -45,6 +45,16 @@ export interface MembershipSides {
   readonly mine: string;
   /** The related objects' sets, holding this object's id. */
   readonly other: string;
+  /** Whether `mine`, and whether `other`, are ordered lists (sorted sets of positions) rather than sets. */
+  readonly mineOrdered: boolean;
+  readonly otherOrdered: boolean;
+}
+
+/** Whether the other side of a @ManyToMany declared on `model` is an ordered list (its declared inverse is). */
+export function inverseOrdered(model: ModelDescriptor, relation: ManyToManyRelation): boolean {
+  if (!relation.inverse) return false;
+  const inverse = descriptorOf(relation.target()).relations.find((r) => r.property === relation.inverse);
+  return inverse?.kind === 'manyToMany' && inverse.ordered;
 }
 
 /** The other side's set prefix of a @ManyToMany declared on `model`. */
@@ -60,7 +70,12 @@ export function membershipsOf(model: ModelDescriptor, prefix: string): Membershi
   const sides: MembershipSides[] = [];
   for (const relation of model.relations) {
     if (relation.kind === 'manyToMany') {
-      sides.push({ mine: `${base}:rel:${relation.property}:`, other: inverseSetPrefix(model, relation, prefix) });
+      sides.push({
+        mine: `${base}:rel:${relation.property}:`,
+        other: inverseSetPrefix(model, relation, prefix),
+        mineOrdered: relation.ordered,
+        otherOrdered: inverseOrdered(model, relation),
+      });
     }
   }
   const root = rootOf(model);
@@ -69,7 +84,12 @@ export function membershipsOf(model: ModelDescriptor, prefix: string): Membershi
       if (relation.kind !== 'manyToMany' || relation.target() !== root) continue;
       const otherModel = inSameTenant(model, other.ctor);
       const mine = relation.inverse ? `${base}:rel:${relation.inverse}:` : `${base}:rev:${other.name}.${relation.property}:`;
-      sides.push({ mine, other: `${otherModel.keys(prefix).base}:rel:${relation.property}:` });
+      sides.push({
+        mine,
+        other: `${otherModel.keys(prefix).base}:rel:${relation.property}:`,
+        mineOrdered: inverseOrdered(other, relation),
+        otherOrdered: relation.ordered,
+      });
     }
   }
   return sides;

@@ -51,9 +51,9 @@ function orderTerms(model: ModelDescriptor, orderBy: unknown): OrderTerm[] {
  * Plans a query ordered by a compound index: the where's single equalities pin the index's leading parts, and
  * the order names the parts after them, in order. The page is read from one window of the index when the where
  * is only those equalities and a range on the next part; otherwise the matches are built as any where, then put
- * in the index's order. No index that fits is a QueryError naming the index to declare.
+ * in the index's order (always, unless `windowed`). No index that fits is a QueryError naming the index to declare.
  */
-export function compoundOrderPlan(model: ModelDescriptor, keys: ModelKeys, where: unknown, orderBy: unknown): QueryPlan {
+export function compoundOrderPlan(model: ModelDescriptor, keys: ModelKeys, where: unknown, orderBy: unknown, windowed = true): QueryPlan {
   const terms = orderTerms(model, orderBy);
   const parsed = parseWhere(model, where);
   const pinned = (attribute: AttributeDescriptor) =>
@@ -76,7 +76,7 @@ export function compoundOrderPlan(model: ModelDescriptor, keys: ModelKeys, where
       directions: directions.join(''),
       types: parts.map((part) => (part.type === 'string' ? '0' : '1')).join(''),
     };
-    const window = windowOf(keys, index, parsed);
+    const window = windowed ? windowOf(keys, index, parsed) : undefined;
     if (window) return { program: [], order, window };
     return { program: compileWhere(model, keys, where) ?? [], order };
   }

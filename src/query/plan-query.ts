@@ -18,14 +18,28 @@ interface OrderRequest {
 }
 
 /**
+ * The members of a many-to-many side a query is restricted to: the key of the side's set, or of its ordered
+ * list (a sorted set of positions), intersected with the where's matches inside query.lua.
+ */
+export interface MemberKey {
+  readonly key: string;
+  readonly ordered: boolean;
+}
+
+/**
  * Plans a query. When the where only narrows the order's own index (a range on the ordered attribute, an
  * equality on its scope), the page is read straight from that index: O(log N + page). Otherwise the matches
  * are built with set algebra in temporary keys and then ordered.
  */
-export function planQuery(model: ModelDescriptor, keys: ModelKeys, where: unknown, orderBy: unknown): QueryPlan {
-  if (isCompoundOrder(model, orderBy)) return { ...compoundOrderPlan(model, keys, where, orderBy), loadFields: loadedFields(model) };
+export function planQuery(model: ModelDescriptor, keys: ModelKeys, where: unknown, orderBy: unknown, within?: MemberKey): QueryPlan {
+  if (isCompoundOrder(model, orderBy)) {
+    // a collection's members are intersected with the matches: no window of the index answers them
+    const plan = compoundOrderPlan(model, keys, where, orderBy, within === undefined);
+    return { ...(within ? restrictedTo(plan, within) : plan), loadFields: loadedFields(model) };
+  }
   const order = parseOrder(model, orderBy);
   const loadFields = loadedFields(model);
+  if (within) return { ...memberPlan(model, keys, where, order, within), loadFields };
   if (!order) return { program: compileWhere(model, keys, where) ?? [], order: { kind: 'id' }, loadFields };
   return { ...(windowPlan(model, keys, where, order) ?? generalPlan(model, keys, where, order)), loadFields };
 }
@@ -79,6 +93,33 @@ function windowPlan(model: ModelDescriptor, keys: ModelKeys, where: unknown, ord
     order: { kind: order.kind, key: sortedKey(keys, found), field: order.attribute.field, desc: order.desc },
     window,
   };
+}
+
+/**
+ * A query restricted to the members of `within`: the where's program (or none) intersected with the member key.
+ * Without an orderBy, the members of an ordered list come in the list's order (its positions are the scores
+ * query.lua orders by), the members of a set in id order.
+ */
+function memberPlan(
+  model: ModelDescriptor,
+  keys: ModelKeys,
+  where: unknown,
+  order: OrderRequest | undefined,
+  within: MemberKey,
+): QueryPlan {
+  const plan: QueryPlan = order
+    ? generalPlan(model, keys, where, order)
+    : {
+        program: compileWhere(model, keys, where) ?? [],
+        order: within.ordered ? { kind: 'score', key: within.key, field: '', desc: false } : { kind: 'id' },
+      };
+  return restrictedTo(plan, within);
+}
+
+/** A plan whose matches are only the members of a collection. */
+function restrictedTo(plan: QueryPlan, within: MemberKey): QueryPlan {
+  const members = [within.ordered ? 'K' : 'S', within.key];
+  return { ...plan, program: plan.program.length === 0 ? members : [...plan.program, ...members, '&', '2'] };
 }
 
 function generalPlan(model: ModelDescriptor, keys: ModelKeys, where: unknown, order: OrderRequest): QueryPlan {

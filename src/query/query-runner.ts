@@ -5,7 +5,7 @@ import { ModelKeys } from '../keys/model-keys';
 import { callScript } from '../store/entry-script';
 import { queryScript, StoredObject, storedObjects } from '../store/lua/query';
 import { mergePages, shardOrder } from './merge-shards';
-import { pageRequest, planQuery } from './plan-query';
+import { MemberKey, pageRequest, planQuery } from './plan-query';
 import { PageRequest, QueryPlan } from '../store/query-plan';
 import { loadWindow, plainLoadWindow, plainWindow, readWindow } from './window-read';
 import { countByScript } from '../store/lua/count-by';
@@ -35,8 +35,9 @@ export class QueryRunner {
     return this.model.shardKeys(this.connection.prefix);
   }
 
-  plan(where: unknown, orderBy?: unknown): PlannedQuery {
-    return { shards: this.keys.map((keys) => planQuery(this.model, keys, where, orderBy)) };
+  /** `within`: the query is restricted to the members of a many-to-many side (a model in no relation is never sharded). */
+  plan(where: unknown, orderBy?: unknown, within?: MemberKey): PlannedQuery {
+    return { shards: this.keys.map((keys) => planQuery(this.model, keys, where, orderBy, within)) };
   }
 
   page(options: { offset?: unknown; limit?: unknown }): PageRequest {

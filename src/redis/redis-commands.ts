@@ -100,6 +100,10 @@ export class RedisCommands extends KeyScans {
   zRange(key: string, min: number | string, max: number | string, window: ZRangeWindow): Promise<string[]> {
     return this.send(['ZRANGE', key, String(min), String(max), ...windowArguments(window)], key) as Promise<string[]>;
   }
+  /** ZRANGE by rank: the members from position `start` to `stop` (inclusive; negative counts from the end). */
+  zRangeByRank(key: string, start: number, stop: number): Promise<string[]> {
+    return this.send(['ZRANGE', key, String(start), String(stop)], key) as Promise<string[]>;
+  }
   async zRangeWithScores(key: string, min: number | string, max: number | string, window?: ZRangeWindow): Promise<ScoredMember[]> {
     const flat = (await this.send(['ZRANGE', key, String(min), String(max), ...windowArguments(window), 'WITHSCORES'], key)) as string[];
     return scoredMembers(flat);

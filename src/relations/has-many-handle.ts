@@ -1,6 +1,10 @@
 import { describeValue } from '../util/describe-value';
-import { ArgumentError, QueryError } from '../errors/errors';
-import { firstGiven } from '../errors/no-arguments';
+import { ArgumentError, QueryError, RelationError, UniqueConstraintError } from '../errors/errors';
+import { firstGiven, refuseExtraArguments } from '../errors/no-arguments';
+import { activeConnection } from '../redis/connection';
+import { callScript } from '../store/entry-script';
+import { replaceChildrenScript } from '../store/lua/replace-children';
+import { relatedId } from '../model/related-id';
 import type { ModelDescriptor } from '../model/model-descriptor';
 import { isPlainObject } from '../util/plain-object';
 import { failingIterator } from '../util/failing-iterator';
@@ -95,6 +99,38 @@ export class HasManyHandle<T> implements RelationHandle {
     }
     if (this.namesForeignKey(attributes)) throw new ArgumentError(this.foreignKeyIsOurs(model));
     return this.child().create({ ...attributes, [this.foreignKey]: ownerId } as AttributeInput<T>, options);
+  }
+
+  /**
+   * Makes the owner's children exactly `children` (objects of the related model or their ids), in one script:
+   * each gets the owner's id as its foreign key, and every other child of the owner has it cleared, as
+   * onDelete 'nullify' clears it (index entries move with it; no hook runs and versions are kept). Every object
+   * must be live (RelationError), and a unique index on the foreign key must stay unique
+   * (UniqueConstraintError); nothing changes then.
+   */
+  async replace(children: ReadonlyArray<T | string | number>): Promise<void> {
+    refuseExtraArguments(`${this.name()}.replace`, arguments, 1, 'an array of objects or ids');
+    if (!Array.isArray(children))
+      throw new ArgumentError(`${this.name()}.replace: expected an array of objects or ids, got ${describeValue(children)}`);
+    const ownerId = ownerIdOf(this.owner);
+    const model = this.childModel();
+    const ids = [...new Set(children.map((child: T | string | number) => relatedId(model, child, () => this.name())))];
+    const { client, prefix } = activeConnection();
+    const outcome = await callScript(client, replaceChildrenScript, {
+      parentObject: this.owner.model().keys(prefix).object(ownerId),
+      parentId: ownerId,
+      child: model.keys(prefix),
+      foreignKey: this.foreignKey,
+      indexes: model.indexes.filter((index) => index.attribute.field === this.foreignKey || index.scope?.field === this.foreignKey),
+      ids,
+    });
+    if ('unique' in outcome) {
+      throw new UniqueConstraintError(model.name, outcome.unique, outcome.value);
+    }
+    if ('missing' in outcome) {
+      const which = outcome.missing === 'self' ? `${this.owner.model().name} object` : `${model.name} object ${JSON.stringify(outcome.id)}`;
+      throw new RelationError(`${this.name()}.replace: the ${which} does not exist`);
+    }
   }
 
   /** `where` with the foreign key = the owner's id added (ANDed: a foreign key inside an OR stays a condition). */

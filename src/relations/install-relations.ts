@@ -3,6 +3,7 @@ import { descriptorOf } from '../model/model-registry';
 import { BelongsToHandle } from './belongs-to-handle';
 import { HasManyHandle } from './has-many-handle';
 import { ManyToManyHandle } from './many-to-many-handle';
+import { OrderedManyToManyHandle } from './ordered-many-to-many-handle';
 import { RelationOwner } from './relation-handle';
 import { checkRelations } from '../model/check-relations';
 import { registerInstanceSetup } from '../model/instance-setup';
@@ -19,8 +20,9 @@ export function installRelations(model: ModelDescriptor, entity: object): void {
   for (const relation of model.relations) {
     let handle: object;
     if (relation.kind === 'belongsTo') handle = new BelongsToHandle(owner, relation.foreignKey, relation.target, relation.property);
-    else if (relation.kind === 'manyToMany') handle = new ManyToManyHandle(owner, relation);
-    else {
+    else if (relation.kind === 'manyToMany') {
+      handle = relation.ordered ? new OrderedManyToManyHandle(owner, relation) : new ManyToManyHandle(owner, relation);
+    } else {
       const inverse = descriptorOf(relation.target()).relations.find((r) => r.kind === 'belongsTo' && r.property === relation.inverse);
       const foreignKey = inverse?.kind === 'belongsTo' ? inverse.foreignKey : `${relation.inverse}Id`;
       handle = new HasManyHandle(owner, relation.target, foreignKey, relation.property);

@@ -11,7 +11,14 @@ function relationOf(relation: RelationDescriptor): StoredRelation {
     case 'hasMany':
       return { kind: 'hasMany', property: relation.property, target, inverse: relation.inverse, onDelete: relation.onDelete };
     case 'manyToMany':
-      return { kind: 'manyToMany', property: relation.property, target, inverse: relation.inverse ?? null };
+      return {
+        kind: 'manyToMany',
+        property: relation.property,
+        target,
+        inverse: relation.inverse ?? null,
+        // only when ordered, so that the stored form of every other relation stays what it was
+        ...(relation.ordered ? { ordered: true as const } : {}),
+      };
   }
 }
 

@@ -82,7 +82,10 @@ function checkRelation(shape: Shape, value: unknown): void {
   else if (relation.kind === 'hasMany') {
     shape.at('inverse').identifier(relation.inverse);
     shape.at('onDelete').oneOf(relation.onDelete, ON_DELETE);
-  } else nullOr(relation.inverse, (inverse) => shape.at('inverse').identifier(inverse));
+  } else {
+    nullOr(relation.inverse, (inverse) => shape.at('inverse').identifier(inverse));
+    if (relation.ordered !== undefined) shape.at('ordered').oneOf(relation.ordered, [true]);
+  }
 }
 
 /**

@@ -67,6 +67,8 @@ export type StoredRelation =
       readonly target: string;
       /** The target's property for the other side of the same membership; null when the target does not expose it (`rev:` sets). */
       readonly inverse: string | null;
+      /** Present (true) only when this side keeps its members in order: its sets are sorted sets of positions. */
+      readonly ordered?: true;
     };
 
 /**

@@ -1,5 +1,6 @@
 import { Connection } from '../redis/connection';
 import { CrossSlotError } from '../errors/errors';
+import { hashTagOf } from '../keys/hash-tag';
 import type { ModelDescriptor } from '../model/model-descriptor';
 import type { ParentChecks } from './outcomes';
 import type { RemovalPlan } from './removal-program';
@@ -41,4 +42,14 @@ export function crossSlotRemoval(plan: RemovalPlan, connection: Connection): Cro
   if (plan.otherTag === undefined || !connection.transport.isCluster) return undefined;
   const model = plan.models[0];
   return new CrossSlotError(`${model.name}: removing an object reaches keys under hash tag {${plan.otherTag}} (its relations), ${HINT}`);
+}
+
+/**
+ * The error of a query restricted to a many-to-many side (`memberKey`) whose model is under another hash tag
+ * than the queried model's (`base`), on a cluster: query.lua reads the side from the queried model's slot.
+ */
+export function crossSlotMembers(name: string, memberKey: string, base: string, connection: Connection): CrossSlotError | undefined {
+  const tag = hashTagOf(memberKey);
+  if (tag === hashTagOf(base) || !connection.transport.isCluster) return undefined;
+  return new CrossSlotError(`${name}.findBy: the query reaches keys under hash tag {${tag}} from {${hashTagOf(base)}}, ${HINT}`);
 }

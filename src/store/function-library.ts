@@ -31,6 +31,7 @@ export const LIBRARY_ORDER = [
   'save-context',
   'save-object',
   'update-indexed',
+  'lists',
   'relations',
   'indexed-removal',
   'batches',

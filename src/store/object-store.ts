@@ -27,6 +27,7 @@ import { removePlainScript } from './lua/remove-plain';
 import { saveScript } from './lua/save';
 import { sweepScript } from './lua/sweep';
 import { updateFieldsScript } from './lua/update-fields';
+import { UpsertInput, UpsertOutcome, upsertScript } from './lua/upsert';
 
 /**
  * Turns entity changes into one atomic script call each: the persistence pattern of docs/consistency.md.
@@ -52,12 +53,12 @@ export class ObjectStore {
    * Inserts a new object with its index entries; `id` undefined takes the next sequence value (of the next
    * shard in turn, for a sharded model), a given id goes to its shard.
    */
-  insert(fields: EncodedFields, id: string | undefined, parents: ParentChecks): Promise<SaveOutcome> {
+  insert(fields: EncodedFields, id: string | undefined, parents: ParentChecks, ttl?: number): Promise<SaveOutcome> {
     if (id === undefined && createsWithoutChecks(this.model) && !parents.some(([field]) => fields.has(field))) {
       return this.insertWithoutChecks(fields);
     }
     const keys = id === undefined ? this.shards[nextShard(this.model)] : this.keysOf(id);
-    return this.save(keys, 'c', id ?? '', { set: fields, removed: [] }, this.model.indexes, undefined, parents);
+    return this.save(keys, 'c', id ?? '', { set: fields, removed: [] }, this.model.indexes, undefined, parents, ttl);
   }
 
   /**
@@ -89,13 +90,14 @@ export class ObjectStore {
 
   /**
    * Applies a change set and moves the index entries it touches. Changes that no index, version or foreign key
-   * depends on go to update-fields.lua, a fraction of save.lua's cost in Redis.
+   * depends on go to update-fields.lua, a fraction of save.lua's cost in Redis. A `ttl` (ms) replaces the
+   * object's time to live in the same script.
    */
-  update(id: string, changes: ChangeSet, readVersion: string | undefined, parents: ParentChecks): Promise<SaveOutcome> {
+  update(id: string, changes: ChangeSet, readVersion: string | undefined, parents: ParentChecks, ttl?: number): Promise<SaveOutcome> {
     const keys = this.keysOf(id);
     const touched = touchedIndexes(this.model, changes);
-    if (touched.length > 0 || this.model.version !== undefined || parents.some(([field]) => changes.set.has(field))) {
-      return this.save(keys, 'u', id, changes, touched, readVersion, parents);
+    if (ttl !== undefined || touched.length > 0 || this.model.version !== undefined || parents.some(([field]) => changes.set.has(field))) {
+      return this.save(keys, 'u', id, changes, touched, readVersion, parents, ttl);
     }
     return callScript(this.connection.client, updateFieldsScript, { keys, id, changes }).then(
       (outcome): SaveOutcome | Promise<SaveOutcome> => {
@@ -115,9 +117,19 @@ export class ObjectStore {
     indexes: readonly IndexDescriptor[],
     readVersion: string | undefined,
     parents: ParentChecks,
+    ttl?: number,
   ): Promise<SaveOutcome> {
     const model = modelArgs(this.model, keys);
-    return callScript(this.connection.client, saveScript, { model, mode, id, readVersion, changes, indexes, parents });
+    return callScript(this.connection.client, saveScript, { model, mode, id, readVersion, changes, indexes, parents, ttl });
+  }
+
+  /**
+   * Model.update and Model.upsert (upsert.lua): one script that writes and answers with the object as stored.
+   * `id` names the object's shard ('u'); an upsert's keys are the model's (a sharded model has no upsert).
+   */
+  upsert(input: Omit<UpsertInput, 'model'>): Promise<UpsertOutcome> {
+    const model = modelArgs(this.model, this.keysOf(input.id));
+    return callScript(this.connection.client, upsertScript, { ...input, model });
   }
 
   /**

@@ -52,7 +52,7 @@ export function removalPlan(model: ModelDescriptor, prefix: string, id?: string)
 /**
  * The model table remove.lua walks (relations.lua): the removed object's model first, then every model whose
  * objects can depend on it, transitively. Each entry: base, index specs, dependents (entry number, foreign
- * key, rule), and many-to-many membership sides. Built from the definitions, so cascades follow the graph.
+ * key, rule), and many-to-many membership sides (with whether each is an ordered list). Built from the definitions, so cascades follow the graph.
  */
 export function removalProgram(
   model: ModelDescriptor,
@@ -83,7 +83,7 @@ export function removalProgram(
     const memberships = membershipsOf(current, prefix);
     entry.push(String(memberships.length));
     for (const sides of memberships) {
-      entry.push(sides.mine, sides.other);
+      entry.push(sides.mine, sides.other, sides.mineOrdered ? '1' : '0', sides.otherOrdered ? '1' : '0');
       reach(sides.other);
     }
     entries.push(entry);

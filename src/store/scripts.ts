@@ -12,6 +12,7 @@ function script(file: string): () => Script {
 
 export const scripts = {
   save: script('save.lua'),
+  upsert: script('upsert.lua'),
   createPlain: script('create-plain.lua'),
   updateFields: script('update-fields.lua'),
   saveMany: script('save-many.lua'),
@@ -30,6 +31,9 @@ export const scripts = {
   lock: script('lock.lua'),
   unlock: script('unlock.lua'),
   membership: script('membership.lua'),
+  placeMembers: script('place-members.lua'),
+  replaceMembers: script('replace-members.lua'),
+  replaceChildren: script('replace-children.lua'),
   registerSchema: script('register-schema.lua'),
   replaceDefinition: script('replace-definition.lua'),
   repairObject: script('repair-object.lua'),

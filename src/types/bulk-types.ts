@@ -4,7 +4,7 @@ import type { AttributeInput, Persisted, SaveOptions } from './entity-types';
 export type SaveManyItem<T> = T | AttributeInput<T>;
 
 /** The options of `Model.saveMany`: `save()`'s, and `chunkSize` (docs/bulk-operations.md). */
-export interface SaveManyOptions extends SaveOptions {
+export interface SaveManyOptions extends Omit<SaveOptions, 'ttl'> {
   /**
    * New objects are sent to Redis this many per script call or transaction (default 250, 1 to 10,000). Larger
    * chunks mean fewer calls but a longer time during which Redis runs one chunk and serves nobody else.

@@ -56,7 +56,7 @@ export interface EntityClass<T> {
   new (): T;
 }
 
-/** The options of `save()` and `create()`: `validate: false` skips class-validator; `waitReplicas` and `waitTimeoutMs` as the model's (docs/cluster.md#waitreplicas-and-failover). */
+/** The options of `save()` and `create()`: `validate: false` skips class-validator; `waitReplicas` and `waitTimeoutMs` as the model's (docs/cluster.md#waitreplicas-and-failover); `ttl`. */
 export interface SaveOptions {
   /** `false` skips class-validator (codecs still refuse values that cannot be stored). Default true. */
   validate?: boolean;
@@ -67,4 +67,9 @@ export interface SaveOptions {
   waitReplicas?: number;
   /** How long to wait for them, in ms (default: the model's, else 1000). */
   waitTimeoutMs?: number;
+  /**
+   * Seconds the object lives from this write (millisecond precision), set in the same script: a created object's
+   * instead of the model's `ttl`, a stored one's replacing its own. An expirable model's only (docs/writes.md).
+   */
+  ttl?: number;
 }

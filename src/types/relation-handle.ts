@@ -12,3 +12,13 @@ export interface RelationHandle {
  * it, so the method is not part of the public BelongsTo<T>.
  */
 export const preloadParent: unique symbol = Symbol('preloadParent');
+
+/** The options of a many-to-many handle's `list()`: a page of the members, and `findMany`'s `chunkSize`. */
+export interface ListOptions {
+  /** Members skipped first (default 0), in the list's order (an ordered relation) or in id order. */
+  offset?: number;
+  /** At most this many members (default: all). */
+  limit?: number;
+  /** Ids read per transaction, as findMany takes it. */
+  chunkSize?: number;
+}

@@ -64,6 +64,8 @@ describe('a static method called without its class', () => {
       'repair',
       'reindex',
       'schemaStatus',
+      'update',
+      'upsert',
     ]) {
       let promise: unknown;
       expect({ name, thrown: thrown(() => (promise = unbound(name)({}))) }).toEqual({ name, thrown: undefined });
@@ -73,6 +75,23 @@ describe('a static method called without its class', () => {
     let iterator: AsyncGenerator<unknown> | undefined;
     expect(thrown(() => (iterator = unbound('iterate')({}) as AsyncGenerator<unknown>))).toBeUndefined();
     expect(await rejection(() => iterator!.next())).toBeInstanceOf(ArgumentError);
+  });
+});
+
+describe('update', () => {
+  it.each([
+    ['null', null, 'null'],
+    ['a string', 'ab', '"ab"'],
+    ['an array', [{ title: 'x' }], 'an array'],
+    ['a Map', new Map([['title', 'x']]), 'a Map'],
+  ])('given %s: ArgumentError, nothing written', async (_label, input, named) => {
+    const stored = await Item.create({ title: 'stored' });
+    const before = await itemKeys();
+    const fromUpdate = await rejection(() => Item.update(stored.id, input as never));
+    expect(fromUpdate).toBeInstanceOf(ArgumentError);
+    expect((fromUpdate as Error).message).toBe(`CallArgItem.update takes an object of attributes, got ${named}`);
+    expect(await itemKeys()).toEqual(before);
+    await stored.remove();
   });
 });
 
@@ -216,7 +235,7 @@ describe('withLock, expire and increment', () => {
       [
         'save',
         () => item.save({ waitReplica: 1 } as never),
-        'save: unknown option "waitReplica" (save takes validate, waitReplicas, waitTimeoutMs)',
+        'save: unknown option "waitReplica" (save takes validate, waitReplicas, waitTimeoutMs, ttl)',
       ],
       ['create', () => Item.create({ title: 'new' }, { valid: false } as never), 'save: unknown option "valid"'],
       [

@@ -68,6 +68,7 @@ describe('the code of the guide', () => {
         'models.md',
         'indexes-and-queries.md',
         'bulk-operations.md',
+        'writes.md',
         'examples.md',
       ]),
     );

@@ -436,7 +436,7 @@ describe("the handles' methods take the options of the model's methods", () => {
     const blog = await HaBlog.create({ name: 'b' });
     const before = await snapshot();
     const refusals: Array<[unknown, string]> = [
-      [{ waitReplica: 3 }, 'save: unknown option "waitReplica" (save takes validate, waitReplicas, waitTimeoutMs)'],
+      [{ waitReplica: 3 }, 'save: unknown option "waitReplica" (save takes validate, waitReplicas, waitTimeoutMs, ttl)'],
       [{ validate: 'false' }, 'save: validate must be true or false, got "false"'],
       [{ waitReplicas: 1.5 }, 'HaEntry: waitReplicas must be a whole number from 0 to 100 (got 1.5)'],
       [null, 'save: options must be an object, got null'],
@@ -545,7 +545,7 @@ describe("the handles' methods take the options of the model's methods", () => {
     await cleanUp(ann, bob, red, blue);
   });
 
-  it("many-to-many ids and count take no arguments, and refuse one given; list takes findMany's options", async () => {
+  it("many-to-many ids and count take no arguments, and refuse one given; list takes a page and findMany's options", async () => {
     const { ann, bob, red, blue } = await people();
     await ann.tags.add(red);
     await ann.tags.add(blue);
@@ -558,9 +558,15 @@ describe("the handles' methods take the options of the model's methods", () => {
       await expectRejection(() => untyped[method](argument), ArgumentError, `HaUser.tags.${method} takes no arguments; got ${named}`);
     }
     await expectRejection(
-      () => untyped.list({ limit: 1 }),
+      () => untyped.list({ order: 'asc' }),
       ArgumentError,
-      'HaUser.tags.list: unknown option "limit" (HaUser.tags.list takes chunkSize)',
+      'HaUser.tags.list: unknown option "order" (HaUser.tags.list takes offset, limit, chunkSize)',
+    );
+    await expectRejection(() => untyped.list({ limit: -1 }), ArgumentError, 'HaUser.tags.list: limit must be a whole number >= 0, got -1');
+    await expectRejection(
+      () => untyped.list({ offset: '1' }),
+      ArgumentError,
+      'HaUser.tags.list: offset must be a whole number >= 0, got "1"',
     );
     await expectRejection(
       () => untyped.list({ chunkSize: 0 }),
@@ -570,6 +576,7 @@ describe("the handles' methods take the options of the model's methods", () => {
     expect(await untyped.ids(undefined)).toEqual([red.id, blue.id]);
     expect(await untyped.count(undefined)).toBe(2);
     expect((await ann.tags.list({ chunkSize: 1 })).map((tag) => tag.label)).toEqual(['red', 'blue']);
+    expect((await ann.tags.list({ offset: 1, limit: 5 })).map((tag) => tag.label)).toEqual(['blue']);
     await cleanUp(ann, bob, red, blue);
   });
 });

@@ -46,6 +46,14 @@ async function liveIds(raw: RawClient, model: ModelDescriptor, prefix: string): 
   return new Set(ids.filter((_, i) => Number(exists[i]) === 1));
 }
 
+/** The members of a membership key: a set's, or an ordered list's (a zset, which must hold nothing else). */
+async function members(raw: RawClient, key: string, ordered: boolean): Promise<string[]> {
+  const type = await raw.type(key);
+  if (type === 'none') return [];
+  if (type !== (ordered ? 'zset' : 'set')) return [`<a ${type} at ${key}>`];
+  return ordered ? raw.zRange(key, 0, -1) : raw.sMembers(key);
+}
+
 export async function checkRelations(modelClasses: readonly Function[], raw: RawClient, prefix: string): Promise<RelationReport> {
   const violations: string[] = [];
   const live = new Map<ModelDescriptor, Set<string>>();
@@ -81,17 +89,22 @@ export async function checkRelations(modelClasses: readonly Function[], raw: Raw
         const otherLive = await liveOf(other);
         const selfLive = await liveOf(model);
         // Each side's sets, every member checked against the other side.
-        for (const [from, to, fromLive, toLive, side] of [
-          [mine, theirs, selfLive, otherLive, 'owner'],
-          [theirs, mine, otherLive, selfLive, 'related'],
+        // an ordered side (`{ ordered: true }`) is a sorted set of positions, every other side a set
+        const inverse = relation.inverse
+          ? descriptorOf(relation.target()).relations.find((r) => r.property === relation.inverse)
+          : undefined;
+        const theirsOrdered = inverse?.kind === 'manyToMany' && inverse.ordered;
+        for (const [from, to, fromLive, toLive, side, fromOrdered, toOrdered] of [
+          [mine, theirs, selfLive, otherLive, 'owner', relation.ordered, theirsOrdered],
+          [theirs, mine, otherLive, selfLive, 'related', theirsOrdered, relation.ordered],
         ] as const) {
           for (const key of await scan(raw, `${globEscape(from)}*`)) {
             const id = key.slice(from.length);
             if (!fromLive.has(id)) violations.push(`${label}: ${key} belongs to a dead ${side} object ${id}`);
-            for (const member of await raw.sMembers(key)) {
+            for (const member of await members(raw, key, fromOrdered)) {
               if (side === 'owner') memberships++;
               if (!toLive.has(member)) violations.push(`${label}: ${key} holds ${member}, which is not live`);
-              if (Number(await raw.sIsMember(to + member, id)) !== 1)
+              if (!(await members(raw, to + member, toOrdered)).includes(id))
                 violations.push(`${label}: ${key} holds ${member}, but ${to + member} lacks ${id}`);
             }
           }

@@ -11,6 +11,9 @@ import {
   IncludableName,
   ManyToMany,
   Model,
+  OrderedManyToMany,
+  Persisted,
+  QueryError,
   SaveOptions,
   Where,
 } from '../../src';
@@ -118,12 +121,13 @@ describe('handle methods are typed by the related model', () => {
     await third.remove();
   });
 
-  it('many-to-many ids and count take no arguments; list takes the options of findMany', async () => {
+  it('many-to-many ids and count take no arguments; list takes a page and the options of findMany', async () => {
     const user = await TyUser.findOrFail('1');
     const chunked: FindManyOptions = { chunkSize: 1 };
     expect(await user.tags.list(chunked)).toEqual([]);
-    // @ts-expect-error list takes findMany's options (and ArgumentError at run time)
-    await expect(user.tags.list({ limit: 1 })).rejects.toThrow(ArgumentError);
+    expect(await user.tags.list({ offset: 0, limit: 1 })).toEqual([]);
+    // @ts-expect-error list takes a page and findMany's options (and ArgumentError at run time)
+    await expect(user.tags.list({ order: 'asc' })).rejects.toThrow(ArgumentError);
     // @ts-expect-error count has no where (and ArgumentError at run time)
     await expect(user.tags.count({ label: 'x' })).rejects.toThrow(ArgumentError);
     // @ts-expect-error nor options (and ArgumentError at run time)
@@ -214,5 +218,57 @@ describe('a relation decorator is tied to the declared handle', () => {
       }
       return TyStatic;
     }).toThrow(/@ManyToMany goes on an instance property/);
+  });
+});
+
+describe('collections', () => {
+  @Model({ group: 'typed' })
+  class TyList extends BaseEntity {
+    @Attr() name!: string;
+    @ManyToMany(() => TyTag, { ordered: true }) tags!: OrderedManyToMany<TyTag>;
+  }
+
+  it('an ordered relation is declared OrderedManyToMany, and only it places members', () => {
+    class TyListMix extends BaseEntity {
+      @ManyToMany(() => TyTag, { ordered: false }) plain!: ManyToMany<TyTag>;
+      // @ts-expect-error an ordered relation's property is an OrderedManyToMany
+      @ManyToMany(() => TyTag, { ordered: true }) notDeclaredOrdered!: ManyToMany<TyTag>;
+      // @ts-expect-error and an OrderedManyToMany needs { ordered: true }
+      @ManyToMany(() => TyTag) notOrdered!: OrderedManyToMany<TyTag>;
+    }
+    expect(TyListMix).toBeDefined();
+    const user = TyUser.build({ name: 'x' });
+    // @ts-expect-error a set has no order to push to
+    expect(user.tags.push).toBeUndefined();
+    // @ts-expect-error nor to move in
+    expect(user.tags.move).toBeUndefined();
+  });
+
+  it("replace, push, insertAt and move take the target model's objects or ids; findBy's where is the target's", async () => {
+    const list = await TyList.create({ name: 'l' });
+    const user = await TyUser.create({ name: 'u' });
+    const tag = await TyTag.create({ label: 'a' });
+    await list.tags.push(tag, tag.id);
+    await list.tags.insertAt(0, tag);
+    await list.tags.move(tag, 0);
+    await user.tags.replace([tag, '1']);
+    // @ts-expect-error replace takes an array
+    await expect(user.tags.replace(tag)).rejects.toThrow(ArgumentError);
+    // @ts-expect-error of the target model's objects (and ArgumentError at run time)
+    await expect(list.tags.replace([user])).rejects.toThrow(ArgumentError);
+    // @ts-expect-error push takes the target's objects too
+    await expect(list.tags.push(user)).rejects.toThrow(ArgumentError);
+    // @ts-expect-error insertAt takes the index first
+    await expect(list.tags.insertAt(tag, 0)).rejects.toThrow(ArgumentError);
+    const found = await list.tags.findBy({}, { limit: 1, offset: 0 });
+    assertType<Equal<typeof found, Array<Persisted<TyTag>>>>();
+    expect(found.map((t) => t.label)).toEqual(['a']);
+    // @ts-expect-error the where names the target model's attributes
+    await expect(user.tags.findBy({ labl: 'u' })).rejects.toThrow(QueryError);
+    // @ts-expect-error and its values are the target's attributes' types
+    await expect(user.tags.findBy({ label: 1 })).rejects.toThrow(QueryError);
+    // @ts-expect-error range operators apply to numbers, Dates and sortable strings
+    await expect(list.tags.findBy({ label: { gt: 'a' } })).rejects.toThrow(QueryError);
+    await Promise.all([list.remove(), user.remove(), tag.remove()]);
   });
 });

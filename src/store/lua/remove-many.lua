@@ -18,6 +18,7 @@
 --!include spec-lists.lua
 --!include indexes.lua
 --!include objects.lua
+--!include lists.lua
 --!include relations.lua
 --!include batches.lua
 --!include gathered-removal.lua

@@ -15,6 +15,7 @@
 --!include spec-lists.lua
 --!include indexes.lua
 --!include objects.lua
+--!include lists.lua
 --!include relations.lua
 
 local all, id = KEYS[1], ARGV[1]

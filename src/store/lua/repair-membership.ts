@@ -9,6 +9,9 @@ export interface RepairMembershipInput {
   /** The owner's set (holding the other id) and the other's set (holding the owner id). */
   readonly ownerSet: string;
   readonly otherSet: string;
+  /** Whether the owner's set, and whether the other's, is an ordered list (a sorted set of positions). */
+  readonly ownerOrdered: boolean;
+  readonly otherOrdered: boolean;
   readonly ownerId: string;
   readonly otherId: string;
 }
@@ -17,6 +20,6 @@ export interface RepairMembershipInput {
 export const repairMembershipScript: EntryScript<RepairMembershipInput, string> = {
   function: () => scripts.repairMembership(),
   keys: ({ owner, other, ownerSet, otherSet }) => [owner.all, owner.base, other.all, other.base, ownerSet, otherSet],
-  args: ({ ownerId, otherId }) => [ownerId, otherId],
+  args: ({ ownerId, otherId, ownerOrdered, otherOrdered }) => [ownerId, otherId, ownerOrdered ? '1' : '0', otherOrdered ? '1' : '0'],
   reply: (reply) => String(reply),
 };

@@ -1,7 +1,7 @@
 import { ChangeSet } from '../../mapper/change-set';
 import { IndexDescriptor } from '../../model/index-descriptor';
 import { EntryScript } from '../entry-script';
-import { ModelArgs, pushTrimSpecs } from '../model-args';
+import { memoFlagOf, ModelArgs, pushTrimSpecs } from '../model-args';
 import type { ParentChecks, SaveOutcome } from '../outcomes';
 import { scripts } from '../scripts';
 import { pushChangeArgs } from '../change-args';
@@ -18,17 +18,19 @@ export interface SaveInput {
   /** Every index on create; the indexes the change touches on update. */
   readonly indexes: readonly IndexDescriptor[];
   readonly parents: ParentChecks;
+  /** A time to live in ms given with the write (an expirable model's); undefined: the model's on create, kept on update. */
+  readonly ttl?: number;
 }
 
 export const saveScript: EntryScript<SaveInput, SaveOutcome> = {
   function: () => scripts.save(),
   keys: ({ model: { keys } }) => [keys.sequence, keys.all, keys.base],
-  args({ model, mode, id, readVersion, changes, indexes, parents }) {
+  args({ model, mode, id, readVersion, changes, indexes, parents, ttl }) {
     const args: Array<string | Buffer> = [
       mode,
       id,
-      mode === 'c' ? model.ttl : '',
-      model.memo,
+      ttl !== undefined ? String(ttl) : mode === 'c' ? model.ttl : '',
+      ttl !== undefined && mode === 'c' ? memoFlagOf(true, true) : model.memo,
       model.version,
       readVersion ?? '',
       model.capKey,
@@ -37,8 +39,8 @@ export const saveScript: EntryScript<SaveInput, SaveOutcome> = {
       model.idForm,
     ];
     pushChangeArgs(args, changes, indexes, parents);
-    // a trim's evictions of objects without a memo
-    pushTrimSpecs(args, model);
+    // a trim's evictions of objects without a memo; the memo of an update given a time to live
+    pushTrimSpecs(args, model, model.capped || (mode === 'u' && ttl !== undefined));
     return args;
   },
   reply: (reply) => saveOutcomeOf(reply),

@@ -142,3 +142,15 @@ local function writeMemo(base, specs, values, id)
   end
   return memo
 end
+
+-- Gives object `id`, just written by the calling script, a time to live of `ttl` ms (an update's, as expire.lua
+-- gives one): its memo rewritten from its stored values with `specs` (every index of the model, readSpecs),
+-- then its expiry. Nothing when the write left no object (a cap's trim evicted it). The memo's type is the
+-- caller's to check before its first write.
+local function expireWritten(base, id, ttl, specs, fields)
+  local key = base .. ':obj:' .. id
+  if redis.call('EXISTS', key) == 1 then
+    writeMemo(base, specs, readValues(key, fields), id)
+    setExpiry(base, key, id, ttl)
+  end
+end

@@ -1,8 +1,9 @@
 -- relations.lua: removing an object together with what depends on it; a library inlined into remove.lua.
--- Needs key-types.lua, indexes.lua and objects.lua before it. KEYS/ARGV: none of its own; reads the model table that
+-- Needs key-types.lua, indexes.lua, objects.lua and lists.lua before it. KEYS/ARGV: none of its own; reads the model table that
 -- src/store/removal-program.ts writes into ARGV:
 --   count, then per model: base, k index specs (indexes.lua), d dependents (model number, foreign key,
---   rule 'restrict' | 'cascade' | 'nullify'), m membership sides (my set prefix, other set prefix).
+--   rule 'restrict' | 'cascade' | 'nullify'), m membership sides (my set prefix, other set prefix, then '1' or
+--   '0' for each: whether its sets are ordered lists, lists.lua).
 -- A dependent's objects are found in its foreign key's set index: <childBase>:idx:<fk>:<parentId>.
 -- Guarantees: every restrict rule in the whole cascade, and the type of every key the removal writes
 -- (key-types.lua), is checked before the first write, so a refused remove writes nothing; otherwise children are removed (cascade, to any depth) or have their foreign key and
@@ -25,9 +26,15 @@ local function readModels(from)
     at = at + 1 + 3 * #model.deps
     model.sides = {}
     for k = 1, tonumber(ARGV[at]) do
-      model.sides[k] = { mine = ARGV[at + 2 * k - 1], other = ARGV[at + 2 * k] }
+      local from = at + 4 * k - 4
+      model.sides[k] = {
+        mine = ARGV[from + 1],
+        other = ARGV[from + 2],
+        mineOrdered = ARGV[from + 3] == '1',
+        otherOrdered = ARGV[from + 4] == '1',
+      }
     end
-    at = at + 1 + 2 * #model.sides
+    at = at + 1 + 4 * #model.sides
     models[m] = model
   end
   return models
@@ -50,9 +57,9 @@ local function expectRemovalTypes(model, id)
   objectEntries(base, id, model.specs, model.fields, expectEntry)
   for _, sides in ipairs(model.sides) do
     local mine = sides.mine .. id
-    expectType(mine, 'set')
-    for _, other in ipairs(redis.call('SMEMBERS', mine)) do
-      expectType(sides.other .. other, 'set')
+    expectType(mine, sideType(sides.mineOrdered))
+    for _, other in ipairs(sideMembers(mine, sides.mineOrdered)) do
+      expectType(sides.other .. other, sideType(sides.otherOrdered))
     end
   end
 end
@@ -175,8 +182,8 @@ local function removeTree(models, m, id, seen)
       local model = models[frame.m]
       for _, sides in ipairs(model.sides) do
         local mine = sides.mine .. frame.id
-        for _, other in ipairs(redis.call('SMEMBERS', mine)) do
-          redis.call('SREM', sides.other .. other, frame.id)
+        for _, other in ipairs(sideMembers(mine, sides.mineOrdered)) do
+          removeMember(sides.other .. other, sides.otherOrdered, frame.id)
         end
         redis.call('DEL', mine)
       end

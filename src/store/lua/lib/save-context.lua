@@ -1,6 +1,6 @@
 -- save-context.lua: the model-wide part of a save's arguments (ttl, memo, version, cap and id form) as one table,
 -- made once per model and kept, and an object's written values and values after a change; a library used by
--- save-object.lua, update-indexed.lua, save.lua, save-many.lua and update-many.lua.
+-- save-object.lua, update-indexed.lua, save.lua, upsert.lua, save-many.lua and update-many.lua.
 -- KEYS/ARGV: none of its own: the values and ARGV positions are the caller's.
 -- Guarantees: the table a call gets holds exactly the values it gave (each compared, not only their join).
 
@@ -47,6 +47,22 @@ local function saveContext(sequence, all, base, ttl, keepMemo, versionField, cap
   }
   contexts[text], contextCount = known, contextCount + 1
   return known
+end
+
+-- The change of save.lua's layout from ARGV[countAt] (its n) on: n field, value pairs to set; m fields to
+-- remove; k index specs; p parent checks; q trim specs, which it sets on `model` (capSpecs, capFields).
+-- Returns setFrom, setCount, delFrom, delCount, the specs and their fields (readSpecs), and parentsFrom.
+local function readChange(model, countAt)
+  local setCount = tonumber(ARGV[countAt])
+  local setFrom = countAt + 1
+  local delCount = tonumber(ARGV[setFrom + 2 * setCount])
+  local delFrom = setFrom + 2 * setCount + 1
+  local specCount = tonumber(ARGV[delFrom + delCount])
+  local specs, fields = readSpecs(delFrom + delCount + 1, specCount)
+  local parentsFrom = delFrom + delCount + 1 + 4 * specCount
+  local capSpecsAt = parentsFrom + 1 + 2 * tonumber(ARGV[parentsFrom])
+  model.capSpecs, model.capFields = readSpecs(capSpecsAt + 1, tonumber(ARGV[capSpecsAt]))
+  return setFrom, setCount, delFrom, delCount, specs, fields, parentsFrom
 end
 
 -- field -> value of the n pairs at ARGV[setFrom ..]: what the save writes.

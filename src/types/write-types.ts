@@ -1,0 +1,29 @@
+import type { AttributeName, entityInstance, Persisted, SaveOptions } from './entity-types';
+
+/**
+ * What `Model.update` writes: any subset of the attributes, each of its declared type; null removes the
+ * attribute, a key holding undefined is left out (the stored value stays). No id: the object is named apart.
+ */
+export type UpdateInput<T> = { [K in AttributeName<T>]?: T[K] | null } & {
+  /** @hidden */
+  readonly [entityInstance]?: never;
+};
+
+/** The options of `Model.update`: `validate` and `ttl` as save()'s. */
+export type UpdateOptions = Pick<SaveOptions, 'validate' | 'ttl'>;
+
+/** The options of `Model.upsert`. */
+export interface UpsertOptions<T> extends Pick<SaveOptions, 'validate' | 'ttl'> {
+  /** The `@Unique` attribute whose value finds the object to update, or the attributes of a composite unique. */
+  on: AttributeName<T> | ReadonlyArray<AttributeName<T>>;
+  /** `false` leaves an object that holds the value as it is (insert if absent). Default true. */
+  update?: boolean;
+}
+
+/** What `Model.upsert` resolves with: the object as stored after the call, and whether the call created it. */
+export interface UpsertResult<T> {
+  /** The object as stored after the call: the one created, or the one holding the value. */
+  readonly entity: Persisted<T>;
+  /** True when the call created the object; false when an object held the value already. */
+  readonly created: boolean;
+}
