@@ -5,8 +5,10 @@ export { Connection } from './redis/connection';
 export type { ConnectOptions } from './connect/connect';
 export { Model } from './decorators/model';
 export { Attr } from './decorators/attr';
+export { Computed } from './decorators/computed';
+export type { ComputedOptions, ComputedDecorator } from './decorators/computed';
 export type { AttrOptions, CodecAttrDecorator, TypedAttrDecorator } from './decorators/attr';
-export type { FieldDecorator, HookMethodDecorator, ModelDecorator } from './decorators/decorator-types';
+export type { FieldDecorator, FieldOrGetterDecorator, NotAMethod, HookMethodDecorator, ModelDecorator } from './decorators/decorator-types';
 export { Index, Unique } from './decorators/indexes';
 export { Counter, Version, DynamicAttrs } from './decorators/roles';
 export type { DynamicAttrsDecorator, NumberAttrDecorator } from './decorators/roles';
@@ -61,7 +63,7 @@ export { CodecError } from './codecs/codec';
 export type { AttributeType } from './codecs/attribute-type';
 export type { ModelOptions, IdStrategy } from './model/model-descriptor';
 export type { ReplicaOptions } from './model/replica-policy';
-export type { AttributeName, AttributeInput, CounterName, Persisted, EntityClass, SaveOptions } from './types/entity-types';
+export type { AttributeName, WritableName, AttributeInput, CounterName, Persisted, EntityClass, SaveOptions } from './types/entity-types';
 export type { UpdateInput, UpdateOptions, UpsertOptions, UpsertResult } from './types/write-types';
 export type {
   SaveManyItem,

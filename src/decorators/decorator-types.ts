@@ -13,6 +13,22 @@ export interface FieldDecorator {
   (value: undefined, context: ClassFieldDecoratorContext): void;
 }
 
+/** `unknown` for a getter's value type `V`, a mismatch for a method's (a function). */
+export type NotAMethod<V> = [V] extends [(...args: never[]) => unknown]
+  ? {
+      /** What the decorator goes on: shown in the compiler's error. */
+      mismatch: 'a field, or a getter with @Computed()';
+    }
+  : unknown;
+
+/** A decorator that goes on a field or on a getter (a computed value): what `@Index()` and `@Unique()` return. */
+export interface FieldOrGetterDecorator extends FieldDecorator {
+  /** Legacy form on a getter: its descriptor (a method's does not compile). */
+  <V>(target: object, property: string | symbol, descriptor: TypedPropertyDescriptor<V> & NotAMethod<V>): void;
+  /** Standard form on a getter. */
+  (value: () => unknown, context: ClassGetterDecoratorContext): void;
+}
+
 /** A decorator that goes on a method: what `@BeforeSave()` and the other hooks return. */
 export interface HookMethodDecorator {
   /** Legacy form: the prototype, the method's name and its descriptor. */

@@ -4,7 +4,7 @@ import { decoratorCall } from '../model/decorator-call';
 import { hasDescriptor } from '../model/model-registry';
 import { addPendingIndex } from '../model/pending-metadata';
 import { decoratorOptions } from '../model/decorator-options';
-import type { FieldDecorator } from './decorator-types';
+import type { FieldOrGetterDecorator, NotAMethod } from './decorator-types';
 import { memberDecorator, refusedBareUse } from './member-decorator';
 
 /** The options of `@Index`: `sortable` (a lexicographic index of a string) and `scope` (one index per value of another attribute); docs/indexes-and-queries.md. */
@@ -33,9 +33,10 @@ export interface UniqueOptions {
 const INDEX_OPTIONS = ['sortable', 'scope', 'each'] as const satisfies ReadonlyArray<keyof IndexOptions>;
 const UNIQUE_OPTIONS = ['caseInsensitive'] as const satisfies ReadonlyArray<keyof UniqueOptions>;
 
-function propertyDecorator(kind: 'index' | 'unique', given: object | undefined): FieldDecorator {
+function propertyDecorator(kind: 'index' | 'unique', given: object | undefined): FieldOrGetterDecorator {
   const decorator = kind === 'index' ? '@Index' : '@Unique';
-  return memberDecorator(decorator, 'field', (target, property) => {
+  // a getter is a computed value (@Computed()), which @Model checks
+  return memberDecorator(decorator, 'field or getter', (target, property) => {
     const owner = typeof target === 'function' ? target.name : target.constructor.name;
     if (typeof target === 'function' || typeof property !== 'string') {
       const refused = typeof target === 'function' ? 'not static ones' : 'named by strings, not symbols';
@@ -71,6 +72,10 @@ export interface StringAttrDecorator<Why extends string = 'a property declared a
   <P extends object, K extends string | symbol>(target: P, property: K & DeclaredAsString<P, K, Why>, descriptor?: undefined): void;
   /** Standard form: `V` is the field's declared type. */
   <This, V>(value: undefined, context: ClassFieldDecoratorContext<This, V> & ValueIsString<V, Why>): void;
+  /** Legacy form on a getter (a computed value): `V` is its value type. */
+  <V>(target: object, property: string | symbol, descriptor: TypedPropertyDescriptor<V> & NotAMethod<V> & ValueIsString<V, Why>): void;
+  /** Standard form on a getter. */
+  <This, V>(value: (this: This) => V, context: ClassGetterDecoratorContext<This, V> & ValueIsString<V, Why>): void;
 }
 
 /**
@@ -135,8 +140,8 @@ export type CompoundPartValue = number | Date | string | null | undefined;
 export function Index<const N extends string>(parts: readonly [N, N, ...N[]]): CompoundIndexDecorator<N>;
 export function Index(options: IndexOptions & { sortable: true }): StringAttrDecorator<SortableMismatch>;
 export function Index(options: IndexOptions & { each: true }): EachAttrDecorator;
-export function Index(options?: IndexOptions): FieldDecorator;
-export function Index(options?: IndexOptions | readonly string[]): FieldDecorator | CompoundIndexDecorator<string> {
+export function Index(options?: IndexOptions): FieldOrGetterDecorator;
+export function Index(options?: IndexOptions | readonly string[]): FieldOrGetterDecorator | CompoundIndexDecorator<string> {
   if (Array.isArray(options)) return compoundIndexDecorator(options as readonly unknown[]);
   if (refusedBareUse('@Index', arguments)) return undefined as never;
   return propertyDecorator('index', options as IndexOptions | undefined);
@@ -154,7 +159,13 @@ function compoundIndexDecorator(parts: readonly unknown[]): CompoundIndexDecorat
     if (hasDescriptor(target)) {
       throw new SchemaError(`${target.name}: put @Index([...]) below @Model() (class decorators run from the bottom up)`);
     }
-    addPendingIndex(target.prototype as object, { property: names.join('+'), owner: target.name, kind: 'index', options: {}, parts: names });
+    addPendingIndex(target.prototype as object, {
+      property: names.join('+'),
+      owner: target.name,
+      kind: 'index',
+      options: {},
+      parts: names,
+    });
   }) as CompoundIndexDecorator<string>;
 }
 
@@ -197,8 +208,8 @@ export interface CompositeUniqueDecorator<K extends string> {
  */
 export function Unique<const K extends string>(attributes: readonly [K, ...K[]]): CompositeUniqueDecorator<K>;
 export function Unique(options: UniqueOptions & { caseInsensitive: true }): StringAttrDecorator;
-export function Unique(options?: UniqueOptions): FieldDecorator;
-export function Unique(options?: UniqueOptions | readonly string[]): FieldDecorator | CompositeUniqueDecorator<string> {
+export function Unique(options?: UniqueOptions): FieldOrGetterDecorator;
+export function Unique(options?: UniqueOptions | readonly string[]): FieldOrGetterDecorator | CompositeUniqueDecorator<string> {
   if (Array.isArray(options)) return compositeUnique(options);
   if (refusedBareUse('@Unique', arguments)) return undefined as never;
   return propertyDecorator('unique', options as UniqueOptions | undefined);

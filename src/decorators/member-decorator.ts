@@ -9,11 +9,17 @@ import { deferDeclaration, noMetadataError } from '../model/deferred-declaration
 export type ApplyMember = (target: object, key: string | symbol, descriptor?: PropertyDescriptor) => void;
 
 /**
+ * What a member decorator goes on: a field, a method, a getter (`@Computed`), or a field or getter (`@Index` and
+ * `@Unique`, which index attributes and computed values alike).
+ */
+export type MemberKind = 'field' | 'method' | 'getter' | 'field or getter';
+
+/**
  * A decorator that works in both forms, legacy (`experimentalDecorators`) and standard (TC39): `apply` runs at
  * once in the legacy form, and in the standard form when `@Model` runs the class's declarations (deferred-declarations.ts),
  * with the same arguments. `expects` is what it goes on; anything else is a SchemaError saying what to change.
  */
-export function memberDecorator(decorator: string, expects: 'field' | 'method', apply: ApplyMember): (...args: unknown[]) => void {
+export function memberDecorator(decorator: string, expects: MemberKind, apply: ApplyMember): (...args: unknown[]) => void {
   return (...args: unknown[]) => {
     const call = decoratorCall(args);
     if (!call) throw new SchemaError(`${decorator} goes on a class ${expects}; it was called with ${args.length} arguments`);
@@ -32,32 +38,39 @@ export function memberDecorator(decorator: string, expects: 'field' | 'method', 
           `${where}: ${decorator} cannot go on a #private member: redis-record reaches ${expects}s by name; drop the # (TypeScript's private keyword works)`,
         );
       }
-      apply(target, context.name!, expects === 'method' ? { value: call.value, writable: true, configurable: true } : undefined);
+      const descriptor =
+        context.kind === 'method'
+          ? { value: call.value, writable: true, configurable: true }
+          : context.kind === 'getter'
+            ? { get: call.value as () => unknown, configurable: true }
+            : undefined;
+      apply(target, context.name!, descriptor);
     });
   };
 }
 
-function applyLegacy(
-  decorator: string,
-  expects: 'field' | 'method',
-  call: Extract<DecoratorCall, { form: 'legacy' }>,
-  apply: ApplyMember,
-): void {
+function applyLegacy(decorator: string, expects: MemberKind, call: Extract<DecoratorCall, { form: 'legacy' }>, apply: ApplyMember): void {
   const { target, key, descriptor } = call;
   const owner = typeof target === 'function' ? target.name : target.constructor.name;
   if (call.parameter) throw new SchemaError(`${owner}: ${decorator} goes on a ${expects}, not on a parameter`);
   if (key === undefined) throw new SchemaError(`${owner}: ${decorator} goes on a ${expects} of the class, not on the class`);
-  if (expects === 'field' && descriptor) {
-    const what = typeof descriptor.value === 'function' ? 'a method' : 'a getter, setter or accessor';
-    throw new SchemaError(`${owner}.${String(key)}: ${decorator} goes on a field, and ${String(key)} is ${what}`);
+  const getter = descriptor !== undefined && typeof descriptor.get === 'function';
+  const fits =
+    expects === 'field' ? !descriptor : expects === 'getter' ? getter : expects === 'field or getter' ? !descriptor || getter : true;
+  if (!fits) {
+    const what = !descriptor ? 'a field' : typeof descriptor.value === 'function' ? 'a method' : 'a setter or accessor';
+    throw new SchemaError(
+      `${owner}.${String(key)}: ${decorator} goes on a ${expects}, and ${String(key)} is ${getter ? 'a getter' : what}`,
+    );
   }
   apply(target, key, descriptor);
 }
 
 /** Why a standard decorator's member is not what it goes on, or undefined when it is. */
-function wrongKind(decorator: string, expects: 'field' | 'method', context: StandardContext): string | undefined {
+function wrongKind(decorator: string, expects: MemberKind, context: StandardContext): string | undefined {
   const name = String(context.name);
-  if (context.kind === expects) return undefined;
+  if (context.kind === expects || (expects === 'field or getter' && (context.kind === 'field' || context.kind === 'getter')))
+    return undefined;
   if (context.kind === 'accessor') {
     return `${decorator} goes on a ${expects}, and ${name} is an auto-accessor: drop the accessor keyword${expects === 'field' ? ' (attributes are plain fields)' : ''}`;
   }

@@ -30,9 +30,9 @@ export function buildEntity<T extends StatefulEntity>(ctor: EntityClass<T>, inpu
   // for-in over own keys, as Object.keys lists them, without the array (builds of a bulk load are hot)
   let unknown: string[] | undefined;
   for (const key in attributes) {
-    if (Object.hasOwn(attributes, key) && !model.attribute(key) && key !== model.dynamicProperty && !(givesId && key === 'id')) {
-      (unknown ??= []).push(key);
-    }
+    if (!Object.hasOwn(attributes, key) || (givesId && key === 'id')) continue;
+    const attribute = model.attribute(key);
+    if ((!attribute && key !== model.dynamicProperty) || attribute?.computed) (unknown ??= []).push(key);
   }
   if (unknown) {
     throw new ValidationError(
@@ -47,7 +47,15 @@ export function buildEntity<T extends StatefulEntity>(ctor: EntityClass<T>, inpu
               'unknownAttribute',
               `${model.name}: id is not an attribute; it is given when the object is first saved (@Model({ idStrategy: 'given' }) lets the application give it)`,
             )
-          : attributeFailure(entity, key, attributes[key], 'unknownAttribute', `${model.name} has no attribute ${key}`),
+          : model.attribute(key)?.computed
+            ? attributeFailure(
+                entity,
+                key,
+                attributes[key],
+                'computed',
+                `${model.name}.${key} is computed (its getter's value): it cannot be given`,
+              )
+            : attributeFailure(entity, key, attributes[key], 'unknownAttribute', `${model.name} has no attribute ${key}`),
       ),
     );
   }

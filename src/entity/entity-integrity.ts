@@ -10,6 +10,7 @@ import { describeModel } from '../schema/describe-model';
 import { schemaPending } from '../schema/first-use';
 import { storedDefinition } from '../schema/schema-registry';
 import { compareDefinitions, SchemaStatus } from '../schema/schema-status';
+import { recomputeValues } from './recompute-values';
 
 /**
  * What BaseEntity's check(), repair(), reindex() and schemaStatus() run: the model's descriptor turned into
@@ -36,8 +37,10 @@ export async function repairEntityModel(model: ModelDescriptor, options?: Integr
 
 export async function reindexEntityModel(model: ModelDescriptor, options?: IntegrityOptions): Promise<ReindexResult> {
   await schemaPending(model);
+  // stored @Computed values first: the index entries built next are of their current values
+  const recomputed = await recomputeValues(model);
   const { client, prefix } = activeConnection();
-  return reindexModel(client, prefix, describeModel(model), lookup, options);
+  return { ...(await reindexModel(client, prefix, describeModel(model), lookup, options)), recomputed };
 }
 
 export async function schemaStatusOf(model: ModelDescriptor): Promise<SchemaStatus> {

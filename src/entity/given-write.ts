@@ -46,6 +46,13 @@ export async function givenWrite<T extends StatefulEntity>(
     throw new ArgumentError(`${model.name}.${operation} takes an object of attributes, got ${describeValue(attributes)}`);
   }
   const input = attributes as Record<string, unknown>;
+  if (model.computed.length > 0) {
+    // the getter reads the object's other attributes, which a write of given attributes does not load
+    const names = model.computed.map((attribute) => attribute.property).join(', ');
+    throw new ArgumentError(
+      `${model.name}.${operation} writes without loading the object, and cannot compute ${names}: load it and save() it`,
+    );
+  }
   if (operation === 'update' && Object.hasOwn(input, 'id')) {
     throw new ArgumentError(`${model.name}.update: the id is its first argument, not an attribute to write`);
   }

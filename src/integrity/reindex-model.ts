@@ -31,6 +31,11 @@ export interface ReindexResult {
   readonly objects: number;
   /** Keys deleted: those of dropped and stale indexes, and in a sharded model the claims of their unique values. */
   readonly keysDeleted: number;
+  /**
+   * Model.reindex() only: objects whose stored @Computed values differed from their getters' and were written
+   * again (in the scope reindex() was called on).
+   */
+  readonly recomputed?: number;
 }
 
 /** The key names (exact or SCAN patterns) of one index in a scope. */

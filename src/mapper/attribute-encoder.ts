@@ -82,6 +82,8 @@ export function fieldsFromReply(reply: unknown): EncodedFields {
 export function decodeInto(model: ModelDescriptor, id: string, fields: EncodedFields, entity: object): void {
   const target = entity as Record<string, unknown>;
   for (const attribute of model.attributes) {
+    // a computed value is its getter's: the stored copy serves the indexes
+    if (attribute.computed) continue;
     const raw = fields.get(attribute.field);
     if (raw === undefined) {
       target[attribute.property] = undefined;

@@ -11,4 +11,6 @@ export interface AttributeDescriptor {
   readonly codec: Codec<any>;
   /** `counter`: changed only by increment() (written by save() on create only); `version`: optimistic lock. */
   readonly role?: 'counter' | 'version';
+  /** `@Computed()`: the value of a getter, stored at each write and never assigned (read-only). */
+  readonly computed?: true;
 }

@@ -139,7 +139,11 @@ export class ModelDescriptor {
     this.version = attributes.find((a) => a.role === 'version');
     this.counters = new Set(attributes.filter((a) => a.role === 'counter').map((a) => a.field));
     this.updatedAttributes = this.version || this.counters.size > 0 ? attributes.filter((a) => !a.role) : attributes;
+    this.computed = attributes.filter((a) => a.computed);
   }
+
+  /** The @Computed attributes: getters whose values each write stores, never assigned. */
+  readonly computed: readonly AttributeDescriptor[];
 
   /**
    * The attributes an update of a stored object encodes: all but @Counter and @Version ones, which a save of a

@@ -17,6 +17,8 @@ export interface PendingAttribute {
   readonly role?: 'counter' | 'version';
   /** The decorator that declared it (`@Attr`, `@Counter`, `@Version`, `@BelongsTo <relation>`), for error messages. */
   readonly declaredBy: string;
+  /** `@Computed()` on a getter: a read-only value the getter gives at each write. */
+  readonly computed?: true;
 }
 
 export interface PendingIndex {

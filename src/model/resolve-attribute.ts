@@ -10,7 +10,8 @@ import { PendingAttribute } from './pending-metadata';
  * usable type metadata, and standard decorators none at all).
  */
 export function resolveAttribute(pending: PendingAttribute, defaultValue: () => unknown): AttributeDescriptor {
-  const descriptor = resolveType(pending, defaultValue);
+  const descriptor = resolveType(pending, pending.computed ? () => undefined : defaultValue);
+  if (pending.computed) return { ...descriptor, computed: true };
   if (!pending.role) return descriptor;
   if (descriptor.type !== 'number') {
     throw new SchemaError(
@@ -44,7 +45,8 @@ function resolveType(pending: PendingAttribute, defaultValue: () => unknown): At
   }
   // the default value is read only when needed: @Model makes an instance for it
   const inferred = declared ?? typeOfValue(defaultValue());
-  if (!inferred) throw new SchemaError(`${where}: ${untyped(pending.designType, defaultValue())}`);
+  if (!inferred)
+    throw new SchemaError(`${where}: ${untyped(pending.designType, defaultValue(), pending.computed ? '@Computed' : '@Attr')}`);
   return { property, field: property, type: inferred, codec: codecFor(inferred) };
 }
 
@@ -53,9 +55,9 @@ function resolveType(pending: PendingAttribute, defaultValue: () => unknown): At
  * decorator metadata (standard decorators; esbuild, tsx, Vite, swc without it), and the type must be given. One
  * that names no storable type (Object for a union or an interface, Array): the type must be given too.
  */
-function untyped(designType: unknown, value: unknown): string {
+function untyped(designType: unknown, value: unknown, decorator: string): string {
   const suggested = designType === Array || (typeof value === 'object' && value !== null) ? 'json' : 'string';
-  const fix = `@Attr({ type: '${suggested}' }) (types: ${ATTRIBUTE_TYPES.join(', ')}; or @Attr({ codec }))`;
+  const fix = `${decorator}({ type: '${suggested}' }) (types: ${ATTRIBUTE_TYPES.join(', ')}${decorator === '@Attr' ? '; or @Attr({ codec })' : ''})`;
   if (designType === undefined) {
     return `no type information for this attribute (the compiler emits no decorator metadata): declare it, ${fix}`;
   }

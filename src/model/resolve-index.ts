@@ -10,7 +10,10 @@ export function resolveIndex(pending: PendingIndex, attributeOf: (name: string) 
   if (pending.parts) return resolveComposite(pending.owner, pending.parts, attributeOf);
   const where = `${pending.owner}.${pending.property}`;
   const attribute = attributeOf(pending.property);
-  if (!attribute) throw new SchemaError(`${where}: @${pending.kind === 'index' ? 'Index' : 'Unique'} needs @Attr() on the same property`);
+  if (!attribute) {
+    const decorator = pending.kind === 'index' ? 'Index' : 'Unique';
+    throw new SchemaError(`${where}: @${decorator} needs @Attr() on the same property (or @Computed() on a getter)`);
+  }
   const { sortable, scope, caseInsensitive, each } = pending.options;
   if (each !== undefined && each !== true && each !== false) throw new SchemaError(`${where}: each must be true or false`);
   if (each === true) {

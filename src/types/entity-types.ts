@@ -22,6 +22,13 @@ export type AttributeName<T> = {
           : never;
 }[keyof T];
 
+/** Whether property `K` of `T` is read-only: a getter without a setter (a `@Computed()` value), or `readonly`. */
+type IsReadonly<T, K extends keyof T> =
+  (<U>() => U extends { [Q in K]: T[K] } ? 1 : 2) extends <U>() => U extends { -readonly [Q in K]: T[K] } ? 1 : 2 ? false : true;
+
+/** The attributes a caller can give (build, create, update): all but the read-only ones (computed values). */
+export type WritableName<T> = { [K in AttributeName<T>]-?: IsReadonly<T, K> extends true ? never : K }[AttributeName<T>];
+
 /** Attributes that can be counters: the number-typed ones (the runtime checks for @Counter). */
 export type CounterName<T> = { [K in AttributeName<T>]-?: NonNullable<T[K]> extends number ? K : never }[AttributeName<T>];
 
@@ -38,7 +45,7 @@ export declare const entityInstance: unique symbol;
  * not an entity, whose properties are not attributes given by the caller. `id` only for a model declared
  * `@Model({ idStrategy: 'given' })` (another model's create refuses it with a ValidationError).
  */
-export type AttributeInput<T> = { [K in AttributeName<T>]?: T[K] | null } & {
+export type AttributeInput<T> = { [K in WritableName<T>]?: T[K] | null } & {
   /** The new object's id, on a model whose ids are given (`idStrategy: 'given'`). */
   readonly id?: string | null;
   /** @hidden */

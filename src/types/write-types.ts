@@ -1,10 +1,10 @@
-import type { AttributeName, entityInstance, Persisted, SaveOptions } from './entity-types';
+import type { AttributeName, WritableName, entityInstance, Persisted, SaveOptions } from './entity-types';
 
 /**
  * What `Model.update` writes: any subset of the attributes, each of its declared type; null removes the
  * attribute, a key holding undefined is left out (the stored value stays). No id: the object is named apart.
  */
-export type UpdateInput<T> = { [K in AttributeName<T>]?: T[K] | null } & {
+export type UpdateInput<T> = { [K in WritableName<T>]?: T[K] | null } & {
   /** @hidden */
   readonly [entityInstance]?: never;
 };

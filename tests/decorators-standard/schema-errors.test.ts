@@ -69,14 +69,14 @@ describe('decorators where they cannot go', () => {
     const onGetter = schemaErrorOf(() => {
       @Model()
       class StdOnGetter extends BaseEntity {
-        // @ts-expect-error nor on a getter
+        // a getter is indexed as a computed value: @Computed() says so
         @Index() get label(): string {
           return '';
         }
       }
       return StdOnGetter;
     });
-    expect(onGetter.message).toBe('StdOnGetter.label: @Index goes on a field, and label is a getter or setter');
+    expect(onGetter.message).toBe('StdOnGetter.label: @Index needs @Attr() on the same property (or @Computed() on a getter)');
   });
 
   it('a field decorator on an auto-accessor', () => {
@@ -144,7 +144,7 @@ describe('decorators where they cannot go', () => {
       @Index()
       class StdIndexOnClass extends BaseEntity {}
       return StdIndexOnClass;
-    }).toThrow(new SchemaError('StdIndexOnClass: @Index goes on a field of the class, not on the class'));
+    }).toThrow(new SchemaError('StdIndexOnClass: @Index goes on a field or getter of the class, not on the class'));
   });
 });
 
@@ -212,7 +212,7 @@ describe('what the legacy form refuses, the standard form refuses the same way',
         }
         return StdIndexAlone;
       }).message,
-    ).toBe('StdIndexAlone.title: @Index needs @Attr() on the same property');
+    ).toBe('StdIndexAlone.title: @Index needs @Attr() on the same property (or @Computed() on a getter)');
   });
 });
 

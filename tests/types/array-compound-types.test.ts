@@ -1,9 +1,21 @@
-import { Attr, BaseEntity, Index, Model, QueryError, SchemaError, SortableString, Where } from '../../src';
+import {
+  Attr,
+  BaseEntity,
+  Computed,
+  Index,
+  Model,
+  QueryError,
+  SchemaError,
+  SortableString,
+  Unique,
+  ValidationError,
+  Where,
+} from '../../src';
 import { useTestRedis } from '../support/test-redis';
 
 /**
- * What the compiler accepts and refuses for tag indexes (`@Index({ each: true })`, `has`, `hasAny`, `hasAll`)
- * and compound indexes (`@Index([...])` on the class, `orderBy` lists). ts-jest type-checks this file: every
+ * What the compiler accepts and refuses for tag indexes (`@Index({ each: true })`, `has`, `hasAny`, `hasAll`),
+ * computed values (`@Computed()` getters) and compound indexes (`@Index([...])` on the class, `orderBy` lists). ts-jest type-checks this file: every
  * `// @ts-expect-error` line must fail to compile, and every other line must compile. Each test also runs.
  */
 
@@ -16,6 +28,17 @@ class Tagged extends BaseEntity {
   @Attr() score?: number;
   @Attr() at?: Date;
   @Attr() name?: SortableString;
+}
+
+@Model()
+class Priced extends BaseEntity {
+  @Attr() net?: number;
+  @Computed() @Index() get gross(): number {
+    return (this.net ?? 0) * 1.2;
+  }
+  @Computed({ type: 'string' }) @Unique() get code(): string | undefined {
+    return this.net === undefined ? undefined : `p${this.net}`;
+  }
 }
 
 useTestRedis();
@@ -81,5 +104,27 @@ describe('tag and compound index types', () => {
     expect(await Tagged.findIds(undefined, { orderBy: [{ score: 'desc' }, { at: 'asc' }] })).toEqual([]);
     // @ts-expect-error orderBy names attributes of the model
     await expect(Tagged.findIds(undefined, { orderBy: [{ nope: 'asc' }] })).rejects.toThrow(QueryError);
+  });
+
+  it('takes computed values in where and orderBy, never as input', async () => {
+    const where: Where<Priced> = { gross: { gte: 10 }, code: 'p10' };
+    const priced = await Priced.create({ net: 10 });
+    expect(await Priced.findIds(where, { orderBy: { gross: 'desc' } })).toEqual([priced.id]);
+    // @ts-expect-error a computed value is read-only: not given to create
+    await expect(Priced.create({ net: 1, gross: 3 })).rejects.toThrow(ValidationError);
+    // @ts-expect-error nor to build
+    expect(() => Priced.build({ code: 'x' })).toThrow(ValidationError);
+    // @ts-expect-error nor assigned
+    expect(() => (priced.gross = 1)).toThrow(TypeError);
+    expect(() => {
+      @Model()
+      class ComputedMethod extends BaseEntity {
+        // @ts-expect-error @Computed goes on a getter, not on a method
+        @Computed() total(): number {
+          return 1;
+        }
+      }
+      return ComputedMethod;
+    }).toThrow(SchemaError);
   });
 });
