@@ -1,3 +1,4 @@
+import { describeValue } from '../util/describe-value';
 import { asError } from '../errors/as-error';
 import { CodecError, encodeChecked } from '../codecs/codec';
 import { AttributeFailure, attributeFailure } from '../errors/attribute-failure';
@@ -49,11 +50,28 @@ export function encodeAttributesInto(
     }
   }
   if (model.dynamicProperty) encodeDynamic(entity, model.dynamicProperty, fields, (errors ??= []));
+  for (const index of model.indexes) {
+    if (index.kind === 'tag' && fields.get(index.attribute.field) !== undefined) {
+      const failure = tagFailure(entity, index.attribute.property);
+      if (failure) (errors ??= []).push(failure);
+    }
+  }
   if (errors && errors.length > 0) throw new ValidationError(model.name, errors);
   for (const index of model.indexes) {
     const value = index.caseInsensitive ? fields.get(index.attribute.field) : undefined;
     if (value !== undefined) fields.set(caseFoldField(index.attribute.field), foldCase(value));
   }
+}
+
+/** A tag index's attribute (`@Index({ each: true })`) holds an array of strings: anything else is a failure. */
+function tagFailure(entity: object, property: string): AttributeFailure | undefined {
+  const value = (entity as Record<string, unknown>)[property];
+  // Array.from reads a sparse array's holes as undefined: no element is left unchecked
+  if (Array.isArray(value) && Array.from(value).every((element) => typeof element === 'string')) return undefined;
+  const found = Array.isArray(value)
+    ? `an element ${describeValue(Array.from(value).find((e) => typeof e !== 'string'))}`
+    : describeValue(value);
+  return attributeFailure(entity, property, value, 'tagElements', `${property} is indexed by element: an array of strings, got ${found}`);
 }
 
 function codecFailure(entity: object, property: string, value: unknown, error: unknown): AttributeFailure {
