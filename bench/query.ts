@@ -16,7 +16,9 @@
  *                                                        createdAt index scoped by   loadMany
  *                                                        authorId
  * Then, for each size, the kinds nohm has no query for (K1 notIn, K2 exists, K3 a keyset page 1,000 deep, K4
- * countBy), each against the hand-written node-redis commands on redis-record's keys (workloads/query-kinds.ts).
+ * countBy; K5 hasAny, K6 hasAll, K7 a compound index's window in its order, on a tagged copy of the posts), each
+ * against the hand-written node-redis commands on redis-record's keys (workloads/query-kinds.ts and
+ * workloads/tag-compound-kinds.ts).
  * Each query runs the two libraries alternately, `reps` times each, or fewer when a library has spent `budget`
  * seconds on it (never fewer than 5); every answer is checked against the data, outside the timed call: Q1 and
  * Q2 must name exactly the posts the data says (mapped back from each library's ids to the posts it loaded, so
@@ -57,6 +59,7 @@ import {
   TOP,
 } from './workloads/query-data';
 import { kindWorkloads, measureKinds } from './workloads/query-kinds';
+import { tagCompoundWorkloads } from './workloads/tag-compound-kinds';
 
 const IORedis = nohmIORedis();
 
@@ -502,7 +505,11 @@ async function main(): Promise<void> {
       results.push(result);
       printSize(result, labels);
       // the kinds nohm does not answer: against hand-written commands on redis-record's keys
-      result.kinds = await measureKinds(await kindWorkloads(RecordPost, raw, `${recordPrefix}:{QueryBenchPost}`), Math.min(REPS, 50));
+      const kinds = [
+        ...(await kindWorkloads(RecordPost, raw, `${recordPrefix}:{QueryBenchPost}`)),
+        ...(await tagCompoundWorkloads(posts, size, raw, recordPrefix)),
+      ];
+      result.kinds = await measureKinds(kinds, Math.min(REPS, 50));
     }
 
     growthTable(results, labels);
