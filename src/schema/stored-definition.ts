@@ -26,7 +26,7 @@ export interface StoredIndex {
    * array) or `compound` (several attributes in one order) (docs/keys.md).
    */
   readonly kind: IndexKind;
-  /** The hash field of the indexed attribute; a compound index's parts' fields joined by ','. */
+  /** The hash field of the indexed attribute; a compound index's parts' fields joined by '+'. */
   readonly attribute: string;
   /** The hash field of the scope attribute (one sorted set per scope value); null for an unscoped index. */
   readonly scope: string | null;

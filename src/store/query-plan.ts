@@ -10,7 +10,7 @@ export type PlanOrder =
   | {
       readonly kind: 'compound';
       readonly key: string;
-      /** The parts' fields joined by ','. */
+      /** The parts' fields joined by '+'. */
       readonly field: string;
       /** The direction of the last part: ties by id follow it. */
       readonly desc: boolean;
