@@ -20,6 +20,12 @@ class MirroredNote extends BaseEntity {
   }
 }
 
+// the replica acknowledging: a budget that holds on a loaded machine (WAIT returns as soon as it acknowledges)
+@Model({ name: 'AckedNote', waitReplicas: 1, waitTimeoutMs: 60_000 })
+class AckedNote extends BaseEntity {
+  @Attr() text!: string;
+}
+
 @Model({ name: 'UnmirroredNote' })
 class UnmirroredNote extends BaseEntity {
   @Attr() text!: string;
@@ -61,21 +67,21 @@ async function withReplicaStopped<T>(work: () => Promise<T>): Promise<T> {
 }
 
 it('with a replica acknowledging, saveMany and removeMany succeed and the replica holds their writes', async () => {
-  const created = await MirroredNote.saveMany([{ text: 'one' }, { text: 'two' }]);
+  const created = await AckedNote.saveMany([{ text: 'one' }, { text: 'two' }]);
   expect(created.ok).toBe(true);
-  const loaded = await MirroredNote.findMany(created.saved.map((note) => note.id));
+  const loaded = await AckedNote.findMany(created.saved.map((note) => note.id));
   loaded.forEach((note) => (note!.text += '!'));
-  expect((await MirroredNote.saveMany(loaded.map((note) => note!))).ok).toBe(true);
+  expect((await AckedNote.saveMany(loaded.map((note) => note!))).ok).toBe(true);
   // WAIT answered: the replica has applied everything the connection wrote, without any wait here
   expect(await replicaClient.dbSize()).toBe(await masterClient.dbSize());
-  expect(await replicaClient.hGet(`bulk-replicas:{MirroredNote}:obj:${created.saved[0].id}`, 'text')).toBe('one!');
-  const removal = await MirroredNote.removeMany(created.saved.map((note) => note.id));
+  expect(await replicaClient.hGet(`bulk-replicas:{AckedNote}:obj:${created.saved[0].id}`, 'text')).toBe('one!');
+  const removal = await AckedNote.removeMany(created.saved.map((note) => note.id));
   expect(removal).toEqual({ ok: true, removed: created.saved.map((note) => note.id), missing: [], failed: [] });
-  expect(await replicaClient.exists(`bulk-replicas:{MirroredNote}:obj:${created.saved[0].id}`)).toBe(0);
+  expect(await replicaClient.exists(`bulk-replicas:{AckedNote}:obj:${created.saved[0].id}`)).toBe(0);
 });
 
 it('with the replica stopped, each item written is a failure with written: true and a ReplicationError; the writes stand', async () => {
-  const stored = await MirroredNote.create({ text: 'stored' });
+  const stored = await MirroredNote.create({ text: 'stored' }, { waitTimeoutMs: 60_000 }); // acknowledged: not part of the test
   const loaded = (await MirroredNote.find(stored.id))!;
   loaded.text = 'changed';
   afterSave.length = 0;

@@ -24,7 +24,9 @@ class CxPost extends BaseEntity {
   @Counter() @Index() views = 0;
 }
 
-@Model({ waitReplicas: 1, waitTimeoutMs: 300 })
+// a budget that holds on a loaded machine (WAIT returns once a replica acknowledges); the test of a replica
+// that does not acknowledge gives its calls 300 ms
+@Model({ waitReplicas: 1, waitTimeoutMs: 30_000 })
 class CxOrder extends BaseEntity {
   @Attr() @Index() state?: string;
   @Counter() items = 0;
@@ -158,7 +160,7 @@ describe('waitReplicas', () => {
       const sleeping = replica.sendCommand(['DEBUG', 'SLEEP', '1.5']);
       await new Promise((resolve) => setTimeout(resolve, 50));
       const order = CxOrder.build({ state: 'sleepy' });
-      const error = await order.save().catch((e: unknown) => e);
+      const error = await order.save({ waitTimeoutMs: 300 }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ReplicationError);
       expect(error).toMatchObject({ model: 'CxOrder', id: order.id, operation: 'create', wanted: 1, acknowledged: 0, timeoutMs: 300 });
       expect((error as Error).message).toMatch(/the write is applied on the master/);
@@ -170,7 +172,7 @@ describe('waitReplicas', () => {
       // saveMany the same way: each item written is reported, written, with the error
       const asleep = replica.sendCommand(['DEBUG', 'SLEEP', '1.5']);
       await new Promise((resolve) => setTimeout(resolve, 50));
-      const bulk = await CxOrder.saveMany([{ state: 'bulk' }]);
+      const bulk = await CxOrder.saveMany([{ state: 'bulk' }], { waitTimeoutMs: 300 });
       expect(bulk.failed.map((failure) => [failure.error.constructor.name, failure.written])).toEqual([['ReplicationError', true]]);
       expect((await CxOrder.findOrFail(bulk.failed[0].entity!.id!)).state).toBe('bulk');
       await asleep;

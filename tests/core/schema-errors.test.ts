@@ -947,7 +947,7 @@ describe('option names a decorator does not take', () => {
         }
         return OptTags1;
       },
-      'OptTags1.tags: unknown @ManyToMany option "inverted" (@ManyToMany takes inverse)',
+      'OptTags1.tags: unknown @ManyToMany option "inverted" (@ManyToMany takes inverse, ordered)',
     ],
   ])('%s is a SchemaError naming the decorator, the class or property and the name', (_label, define, message) => {
     const error = schemaErrorOf(define);
