@@ -108,7 +108,11 @@ function scoreBound(bound: ScriptArg): { value: number; open: boolean } {
  * Where a keyset lies against a window of the order: 'before' its start in the order (the page starts at the
  * window's start), 'past' its end (the page is empty), or 'inside'.
  */
-function placeInWindow(plan: QueryPlan, order: PlanOrder & { kind: 'score' | 'lex' | 'compound' }, after: ScriptArg): 'before' | 'inside' | 'past' {
+function placeInWindow(
+  plan: QueryPlan,
+  order: PlanOrder & { kind: 'score' | 'lex' | 'compound' },
+  after: ScriptArg,
+): 'before' | 'inside' | 'past' {
   const window = plan.window!;
   let belowMin: boolean;
   let aboveMax: boolean;

@@ -78,7 +78,8 @@ function parseCondition(model: ModelDescriptor, attribute: AttributeDescriptor, 
   const name = `${model.name}.${attribute.property}`;
   const condition: AttributeCondition = { attribute };
   if (raw === null) throw new QueryError(`${name}: null is not a queryable value; { exists: false } matches the objects without one`);
-  if (attribute.type === 'json' && isPlainObject(raw) && isTagCondition(raw)) return { attribute, ...parseTagCondition(model, attribute, raw) };
+  if (attribute.type === 'json' && isPlainObject(raw) && isTagCondition(raw))
+    return { attribute, ...parseTagCondition(model, attribute, raw) };
   // before an object value is read as operators: { meta: { a: 1 } } is a JSON value, not an operator a
   if (attribute.type === 'json') throw new QueryError(`${name}: JSON attributes cannot be indexed or queried`);
   if (!isPlainObject(raw)) {

@@ -49,6 +49,7 @@ export function presenceSource(
 
 function missing(model: ModelDescriptor, attribute: AttributeDescriptor): never {
   const field = attribute.field;
-  if (attribute.type === 'json') throw new QueryError(`${model.name}.${field}: exists on a JSON array needs @Index({ each: true }) on ${field}`);
+  if (attribute.type === 'json')
+    throw new QueryError(`${model.name}.${field}: exists on a JSON array needs @Index({ each: true }) on ${field}`);
   throw new QueryError(`${model.name}.${field}: exists needs @Index() (or @Unique()) on ${field}`);
 }

@@ -27,7 +27,11 @@ export function isTagCondition(raw: object): boolean {
  * Reads `{ has, hasAny, hasAll, exists }` of the attribute; elements are strings. `exists` says whether the array
  * holds an element (the tag index keeps the objects without one in its `nil` set).
  */
-export function parseTagCondition(model: ModelDescriptor, attribute: AttributeDescriptor, raw: Record<string, unknown>): { tags?: TagCondition; exists?: boolean } {
+export function parseTagCondition(
+  model: ModelDescriptor,
+  attribute: AttributeDescriptor,
+  raw: Record<string, unknown>,
+): { tags?: TagCondition; exists?: boolean } {
   const name = `${model.name}.${attribute.property}`;
   const element = (value: unknown, operator: string): string => {
     if (typeof value !== 'string') throw new QueryError(`${name}: ${operator} takes strings, got ${describeValue(value)}`);

@@ -133,7 +133,10 @@ function checkDefinition(value: unknown, name: string): StoredDefinition {
       shape.at('kind').oneOf(index.kind, INDEX_KINDS);
       // a composite unique or compound index is named by its parts' fields joined by '+' (`userId+channelId`),
       // each an identifier
-      const parts = (index.kind === 'unique' || index.kind === 'compound') && typeof index.attribute === 'string' ? partsOfName(index.attribute) : undefined;
+      const parts =
+        (index.kind === 'unique' || index.kind === 'compound') && typeof index.attribute === 'string'
+          ? partsOfName(index.attribute)
+          : undefined;
       if (parts) parts.forEach((part) => shape.at('attribute').identifier(part));
       else shape.at('attribute').identifier(index.attribute);
       nullOr(index.scope, (scope) => shape.at('scope').identifier(scope));
