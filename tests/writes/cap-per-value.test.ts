@@ -117,6 +117,26 @@ describe('a cap per value', () => {
     expect((await CpVisit.check()).violations).toEqual([]);
   });
 
+  it('trims in Model.update and Model.upsert as in save(), moving a visit between users', async () => {
+    const visits = [];
+    for (let at = 1; at <= 3; at++) visits.push(await CpVisit.create({ userId: 'hal', at, token: `hal-${at}` }));
+    const ivy = await CpVisit.create({ userId: 'ivy', at: 1, token: 'ivy-1' });
+    const updated = await CpVisit.update(ivy.id, { userId: 'hal', at: 9 });
+    expect(updated.userId).toBe('hal');
+    expect(await CpVisit.exists(visits[0].id)).toBe(false);
+    const { entity, created } = await CpVisit.upsert({ token: 'hal-2', userId: 'ivy', at: 0 }, { on: 'token' });
+    expect([entity.id, created]).toEqual([visits[1].id, false]);
+    await CpVisit.upsert({ token: 'hal-new', userId: 'hal', at: 10 }, { on: 'token' });
+    const hal = await CpVisit.findBy({ userId: 'hal' }, { orderBy: { at: 'desc' } });
+    expect(hal.map((visit) => [visit.token, visit.at])).toEqual([
+      ['hal-new', 10],
+      ['ivy-1', 9],
+      ['hal-3', 3],
+    ]);
+    expect((await CpVisit.findBy({ userId: 'ivy' }, { orderBy: { at: 'desc' } })).map((visit) => visit.token)).toEqual(['hal-2']);
+    await expectIndexesConsistent(CpVisit, redis.raw, redis.prefix);
+  });
+
   it('removes an evicted object whole: hash, memo, all, every index and unique entry', async () => {
     const first = await CpVisit.create({ userId: 'eve', at: 1, token: 'eve-1', page: 'p' });
     for (let at = 2; at <= 4; at++) await CpVisit.create({ userId: 'eve', at, token: `eve-${at}`, page: 'p' });
