@@ -8,7 +8,14 @@ export { Attr } from './decorators/attr';
 export { Computed } from './decorators/computed';
 export type { ComputedOptions, ComputedDecorator } from './decorators/computed';
 export type { AttrOptions, CodecAttrDecorator, TypedAttrDecorator } from './decorators/attr';
-export type { FieldDecorator, FieldOrGetterDecorator, NotAMethod, HookMethodDecorator, ModelDecorator } from './decorators/decorator-types';
+export type {
+  FieldDecorator,
+  FieldOrGetterDecorator,
+  NotAMethod,
+  HookMethodDecorator,
+  ModelDecorator,
+  NamesProperties,
+} from './decorators/decorator-types';
 export { Index, Unique } from './decorators/indexes';
 export { Counter, Version, DynamicAttrs } from './decorators/roles';
 export type { DynamicAttrsDecorator, NumberAttrDecorator } from './decorators/roles';
@@ -23,7 +30,7 @@ export type { ListOptions } from './types/relation-handle';
 export type { OnDelete } from './model/relation-descriptor';
 export type { LockOptions } from './entity/locking';
 export type { CapOptions } from './model/model-descriptor';
-export type { CompositeUniqueDecorator, IndexOptions, NamesProperties, StringAttrDecorator, UniqueOptions } from './decorators/indexes';
+export type { CompositeUniqueDecorator, IndexOptions, StringAttrDecorator, UniqueOptions } from './decorators/indexes';
 export {
   BeforeValidate,
   BeforeSave,

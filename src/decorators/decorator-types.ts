@@ -37,10 +37,31 @@ export interface HookMethodDecorator {
   (value: Function, context: ClassMethodDecoratorContext): void;
 }
 
-/** A decorator that goes on a class: what `@Model()` returns. */
-export interface ModelDecorator {
+/**
+ * A decorator that goes on a class: what `@Model()` returns. `K` is the attribute names its options give (the cap's
+ * `by` and `per`): a name that is no property of the class's instances fails to compile.
+ */
+export interface ModelDecorator<K extends string = never> {
   /** Legacy form: the class. */
-  (target: Function): void;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any constructor
+  <C extends abstract new (...args: any[]) => object>(target: C & NamesProperties<InstanceType<C>, K>): void;
   /** Standard form: the class and its context. */
-  (value: Function, context: ClassDecoratorContext): void;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any constructor
+  <C extends abstract new (...args: any[]) => object>(
+    value: C & NamesProperties<InstanceType<C>, K>,
+    context: ClassDecoratorContext<C>,
+  ): void;
 }
+
+/**
+ * `unknown` when every name of `K` is a property of the instances `I` (or `K` is any string: names not known at
+ * compile time, which the decorator checks when it runs), else `{ unknownAttributes: ... }`.
+ */
+export type NamesProperties<I, K extends string> = string extends K
+  ? unknown
+  : [Exclude<K, keyof I>] extends [never]
+    ? unknown
+    : {
+        /** The names that are no property of the class: shown in the compiler's error. */
+        unknownAttributes: Exclude<K, keyof I>;
+      };

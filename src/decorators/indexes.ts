@@ -4,7 +4,7 @@ import { decoratorCall } from '../model/decorator-call';
 import { hasDescriptor } from '../model/model-registry';
 import { addPendingIndex } from '../model/pending-metadata';
 import { decoratorOptions } from '../model/decorator-options';
-import type { FieldOrGetterDecorator, NotAMethod } from './decorator-types';
+import type { FieldOrGetterDecorator, NamesProperties, NotAMethod } from './decorator-types';
 import { memberDecorator, refusedBareUse } from './member-decorator';
 
 /** The options of `@Index`: `sortable` (a lexicographic index of a string) and `scope` (one index per value of another attribute); docs/indexes-and-queries.md. */
@@ -176,14 +176,6 @@ function classOf(args: unknown[]): Function | undefined {
   const onClass = call?.form === 'legacy' || call?.context.kind === 'class';
   return onClass && typeof target === 'function' ? target : undefined;
 }
-
-/** `unknown` when every name of `K` is a property of the instances `I`, else `{ unknownAttributes: ... }`. */
-export type NamesProperties<I, K extends string> = [Exclude<K, keyof I>] extends [never]
-  ? unknown
-  : {
-      /** The names that are no property of the class: shown in the compiler's error. */
-      unknownAttributes: Exclude<K, keyof I>;
-    };
 
 /**
  * The decorator `@Unique(['userId', 'channelId'])` returns: it goes on the class (under `@Model()`), and a name

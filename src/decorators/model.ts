@@ -9,6 +9,7 @@ import { HookKind, hookDecorator } from '../model/hook-kind';
 import { resolveAttribute } from '../model/resolve-attribute';
 import { resolveIndex } from '../model/resolve-index';
 import { IndexDescriptor } from '../model/index-descriptor';
+import { AttributeDescriptor } from '../model/attribute-descriptor';
 import { MAX_SHARDS } from '../keys/shard-tags';
 import { modelReplicaPolicy } from '../model/replica-policy';
 import { isValidModelName } from '../model/model-name';
@@ -28,14 +29,14 @@ const MODEL_OPTIONS = [
   'waitReplicas',
   'waitTimeoutMs',
 ] as const satisfies ReadonlyArray<keyof ModelOptions>;
-const CAP_OPTIONS = ['by', 'keep', 'order'] as const satisfies ReadonlyArray<keyof CapOptions>;
+const CAP_OPTIONS = ['by', 'keep', 'order', 'per'] as const satisfies ReadonlyArray<keyof CapOptions>;
 
 /**
  * Declares an entity class as a model; its `@Attr` properties (and its base classes') are what gets stored. With
  * legacy decorators (`experimentalDecorators`) or standard ones alike: in the standard form, the member decorators
  * left their work in the class's `context.metadata`, which runs here (deferred-declarations.ts).
  */
-export function Model(given?: ModelOptions): ModelDecorator {
+export function Model<const K extends string = never>(given?: ModelOptions<K>): ModelDecorator<K> {
   if (typeof given === 'function') {
     throw new SchemaError(`${(given as Function).name}: write @Model() with parentheses (@Model makes the decorator)`);
   }
@@ -146,7 +147,7 @@ function defineModel(target: Function, options: ModelOptions): void {
       indexes,
       hooks,
       dynamicProperty: dynamic[0],
-      cap: resolveCap(target.name, options, indexes),
+      cap: resolveCap(target.name, options, indexes, (property) => byName.get(property)),
       group,
       relations,
       shards: resolveShards(target.name, options, relations.length > 0),
@@ -155,20 +156,57 @@ function defineModel(target: Function, options: ModelOptions): void {
   );
 }
 
-function resolveCap(owner: string, options: ModelOptions, indexes: IndexDescriptor[]): Cap | undefined {
+function resolveCap(
+  owner: string,
+  options: ModelOptions,
+  indexes: IndexDescriptor[],
+  attributeOf: (property: string) => AttributeDescriptor | undefined,
+): Cap | undefined {
   const cap = options.cap;
   if (cap === undefined) return undefined;
   if (typeof cap !== 'object' || cap === null || Array.isArray(cap)) {
-    throw new SchemaError(`${owner}: cap takes { by, keep, order? }, got ${describeValue(cap)}`);
+    throw new SchemaError(`${owner}: cap takes { by, keep, order?, per? }, got ${describeValue(cap)}`);
   }
   decoratorOptions(owner, 'cap', cap, CAP_OPTIONS);
   if (!Number.isSafeInteger(cap.keep) || cap.keep < 1) throw new SchemaError(`${owner}: cap.keep must be a whole number >= 1`);
   if (cap.order !== undefined && cap.order !== 'desc' && cap.order !== 'asc') {
     throw new SchemaError(`${owner}: cap.order must be 'desc' (keep the highest) or 'asc' (keep the lowest)`);
   }
-  const index = indexes.find((i) => i.kind === 'score' && !i.scope && i.attribute.property === cap.by);
-  if (!index) throw new SchemaError(`${owner}: cap by ${cap.by} needs a number or Date attribute ${cap.by} with @Index()`);
-  return { index, keep: cap.keep, keepLowest: cap.order === 'asc' };
+  if (cap.per === undefined) {
+    const index = indexes.find((i) => i.kind === 'score' && !i.scope && i.attribute.property === cap.by);
+    if (!index) throw new SchemaError(`${owner}: cap by ${cap.by} needs a number or Date attribute ${cap.by} with @Index()`);
+    return { index, keep: cap.keep, keepLowest: cap.order === 'asc' };
+  }
+  const per = capPer(owner, cap.per, cap.by, attributeOf);
+  const index = indexes.find((i) => i.kind === 'score' && i.scope === per && i.attribute.property === cap.by);
+  if (!index) {
+    throw new SchemaError(
+      `${owner}: cap by ${describeValue(cap.by)} per ${per.property} needs a number or Date attribute ${describeValue(cap.by)} with @Index({ scope: '${per.property}' }) (one sorted index per ${per.property})`,
+    );
+  }
+  return { index, keep: cap.keep, keepLowest: cap.order === 'asc', per };
+}
+
+/** The attribute of `cap.per`: one of the model that groups objects by a plain value (no json, counter or version). */
+function capPer(
+  owner: string,
+  per: unknown,
+  by: unknown,
+  attributeOf: (property: string) => AttributeDescriptor | undefined,
+): AttributeDescriptor {
+  if (typeof per !== 'string') throw new SchemaError(`${owner}: cap.per must name an attribute, got ${describeValue(per)}`);
+  const attribute = attributeOf(per);
+  if (!attribute)
+    throw new SchemaError(`${owner}: cap.per ${describeValue(per)} is not an attribute of the model (declare it with @Attr())`);
+  if (per === by) throw new SchemaError(`${owner}: cap.per cannot be cap.by (${per}): each object would be a group of its own`);
+  if (attribute.type === 'json')
+    throw new SchemaError(`${owner}: cap.per ${per} is a json attribute; groups are values of a plain attribute`);
+  if (attribute.role) {
+    throw new SchemaError(
+      `${owner}: cap.per ${per} is a ${attribute.role}; groups are values of a plain attribute, which increments would move`,
+    );
+  }
+  return attribute;
 }
 
 /**
@@ -217,8 +255,14 @@ function resolveShards(owner: string, options: ModelOptions, related: boolean): 
   }
   // What these need is atomic across objects, and objects of different shards are in different slots.
   if (options.group !== undefined) throw new SchemaError(`${owner}: a sharded model cannot be in a group`);
-  if (options.cap !== undefined)
-    throw new SchemaError(`${owner}: a sharded model cannot be capped (the cap is one ranking of all objects)`);
+  if (options.cap !== undefined) {
+    // a cap per value too: the objects of one value are spread over the shards by id, and a trim is one script
+    const what =
+      (options.cap as { per?: unknown } | null)?.per === undefined
+        ? 'the cap is one ranking of all objects'
+        : 'the objects of one value of cap.per are spread over the shards, and a trim runs in one';
+    throw new SchemaError(`${owner}: a sharded model cannot be capped (${what})`);
+  }
   if (related) throw new SchemaError(`${owner}: a sharded model cannot have relations`);
   return shards;
 }

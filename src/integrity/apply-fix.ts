@@ -8,6 +8,7 @@ import { repairEntriesScript } from '../store/lua/repair-entries';
 import { repairExpiryScript } from '../store/lua/repair-expiry';
 import { repairMembershipScript } from '../store/lua/repair-membership';
 import { Fold, repairObjectScript } from '../store/lua/repair-object';
+import { trimCapScript } from '../store/lua/trim-cap';
 import { StoredIndex } from '../schema/stored-definition';
 import { Fix } from './findings';
 import { ModelScope, specsOf } from './model-scope';
@@ -121,6 +122,18 @@ async function applyOther(scope: ModelScope, fix: Exclude<Fix, { type: 'object' 
     case 'unlink':
       await raw(client).unlink([fix.key]);
       return `${fix.key}: deleted`;
+    case 'trim': {
+      const cap = definition.cap!;
+      const evicted = await callScript(client, trimCapScript, {
+        keys,
+        key: fix.key,
+        keep: cap.keep,
+        order: cap.order,
+        sequenceIds: definition.idStrategy === 'sequence',
+        indexes: specsOf(definition, definition.indexes),
+      });
+      return `${fix.key}: trimmed to the cap, ${evicted} object${evicted === 1 ? '' : 's'} evicted`;
+    }
     case 'expiring': {
       // deleted, then each object whose hash has a TTL is entered again at the time it expires
       await raw(client).unlink([keys.expiring]);

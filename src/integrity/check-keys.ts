@@ -9,6 +9,7 @@ import { isSequenceId, isValidId } from '../keys/id-format';
 import { shardOfId } from '../keys/shard-tags';
 import { checkMembershipKey } from './check-memberships';
 import { checkMemos } from './check-memos';
+import { CapCount, isCapIndex, reportOverCap } from './check-cap';
 
 const show = (member: string) => JSON.stringify(Buffer.from(member, 'latin1').toString('utf8')).slice(0, 80);
 
@@ -181,6 +182,8 @@ async function checkIndexKey(scope: ModelScope, findings: Findings, key: string,
           );
       }
     } else {
+      // the key a cap trims: its live objects are counted, against the cap's keep
+      const capped = isCapIndex(scope.definition, index) ? new CapCount(scope.definition.cap!.keep) : undefined;
       for await (const page of client.zScanIterator(key, { COUNT: batchSize })) {
         for (const batch of chunks(page, batchSize)) {
           const members = batch.map((m) => latin1(m.value));
@@ -190,9 +193,11 @@ async function checkIndexKey(scope: ModelScope, findings: Findings, key: string,
             index,
             key,
             members.map((m) => [m, memberId(index, m)]),
+            capped,
           );
         }
       }
+      if (capped) await reportOverCap(scope, findings, key, capped);
     }
   } catch (error) {
     if (!isWrongType(error)) throw error;
@@ -209,7 +214,8 @@ async function checkIndexKey(scope: ModelScope, findings: Findings, key: string,
 }
 
 /**
- * Each [member, id it names]: the object must be live and call for exactly this entry. A case-insensitive unique
+ * Each [member, id it names]: the object must be live and call for exactly this entry. The live objects named
+ * are counted in `capped` for the key a cap trims. A case-insensitive unique
  * value is judged from the object's stored value, folded (withFolds), not from its `#ci:` field.
  */
 async function checkMembers(
@@ -218,6 +224,7 @@ async function checkMembers(
   index: StoredIndex,
   key: string,
   members: Array<[string, string]>,
+  capped?: CapCount,
 ): Promise<void> {
   findings.held(members.length);
   const client = raw(scope.client);
@@ -246,6 +253,7 @@ async function checkMembers(
       findings.add(kind, { id, key }, `${key}: ${label} names no live object`, fix(member), `${kind} ${key} ${member}`);
       return;
     }
+    capped?.add(id);
     const stored = new Map<string, string>();
     fields.forEach((field, f) => values[f] !== null && stored.set(field, values[f] as string));
     const wanted = entriesFor(scope, index, withFolds(scope, stored), id);

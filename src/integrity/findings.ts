@@ -27,6 +27,7 @@ export type Fix =
       readonly otherOrdered: boolean;
     }
   | { readonly type: 'unlink'; readonly key: string }
+  | { readonly type: 'trim'; readonly key: string }
   | { readonly type: 'expiring' }
   | { readonly type: 'releaseClaim'; readonly key: string; readonly holder: string; readonly claim: string }
   | { readonly type: 'claim'; readonly key: string; readonly id: string; readonly replace: string };

@@ -15,6 +15,7 @@ const ORDER: Record<Fix['type'], number> = {
   expiring: -1,
   object: 0,
   entries: 1,
+  trim: 2,
   foreignKey: 3,
   membership: 4,
   sequence: 5,
@@ -34,6 +35,8 @@ function fixKey(fix: Fix): string {
       return `membership ${fix.ownerSet} ${fix.otherId}`;
     case 'unlink':
       return `unlink ${fix.key}`;
+    case 'trim':
+      return `trim ${fix.key}`;
     case 'expiring':
       return 'expiring';
     case 'sequence':

@@ -16,6 +16,7 @@ export type ViolationKind =
   | 'staleClaim' // invariant 4, sharded models: a unique value's claim naming an object that does not hold it
   | 'unclaimedUnique' // invariant 4, sharded models: a live object's unique value without its claim
   | 'memoMismatch' // a memo (objects with a TTL or in a capped model) that disagrees with the object
+  | 'overCap' // a capped model, or a group of a cap per value, holding more live objects than the cap keeps
   | 'wrongType' // a key of the layout (an object, memo, index key or membership set) holding another Redis type
   | 'unknownKey'; // a key under the model that no declared index or part of the layout explains
 

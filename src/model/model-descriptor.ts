@@ -16,7 +16,7 @@ export const DYNAMIC_PREFIX = '~';
 export type IdStrategy = 'sequence' | 'uuid' | 'given';
 
 /** `waitReplicas` / `waitTimeoutMs`: WAIT for replicas after each save, remove and increment (docs/cluster.md). */
-export interface ModelOptions extends ReplicaOptions {
+export interface ModelOptions<K extends string = string> extends ReplicaOptions {
   /** The model's name in Redis keys; defaults to the class name. Letters, digits and `_`. */
   name?: string;
   /**
@@ -31,8 +31,11 @@ export interface ModelOptions extends ReplicaOptions {
    * whose objects never expire answers `count()` with one ZCARD; `expire()` on it throws SchemaError.
    */
   expirable?: boolean;
-  /** Keep only the top `keep` objects by an indexed number or Date attribute (`order` 'asc' keeps the lowest). */
-  cap?: CapOptions;
+  /**
+   * Keep only the top `keep` objects by an indexed number or Date attribute (`order` 'asc' keeps the lowest), or with
+   * `per`, the top `keep` of each value of that attribute.
+   */
+  cap?: CapOptions<K>;
   /**
    * A keyspace group shared by models that relate to each other: one hash tag, so relation checks, cascades
    * and many-to-many updates across them stay atomic on Redis Cluster too.
@@ -46,21 +49,36 @@ export interface ModelOptions extends ReplicaOptions {
   shards?: number;
 }
 
-/** `@Model({ cap })`: keep the first `keep` objects by the indexed number or Date `by`, highest first unless `order` is 'asc' (docs/expiry-and-capped.md#capped-models). */
-export interface CapOptions {
-  /** The attribute the objects are ranked by: a number or Date attribute with an unscoped `@Index()`, which every object must hold. */
-  by: string;
-  /** How many objects the model keeps (a whole number, 1 or more); a write that passes it removes the rest whole. */
+/**
+ * `@Model({ cap })`: keep the first `keep` objects by the indexed number or Date `by`, highest first unless `order`
+ * is 'asc'; with `per`, the first `keep` of each value of that attribute (docs/expiry-and-capped.md#capped-models).
+ * `K` is the attribute names given, which `@Model` checks against the class's properties at compile time.
+ */
+export interface CapOptions<K extends string = string> {
+  /**
+   * The attribute the objects are ranked by: a number or Date attribute which every object must hold, with an
+   * unscoped `@Index()`, or with `per`, with `@Index({ scope: per })`.
+   */
+  by: K;
+  /** How many objects the model keeps (a whole number, 1 or more), or each group with `per`; a write that passes it removes the rest whole. */
   keep: number;
   /** 'desc' (the default) keeps the highest values of `by`, 'asc' the lowest; ties are ordered by id. */
   order?: 'desc' | 'asc';
+  /**
+   * Cap each value of this attribute on its own: `{ by: 'at', keep: 10, per: 'userId' }` keeps the last 10 of each
+   * user. An object without a value of `per` is in no group, and is not capped.
+   */
+  per?: K;
 }
 
 /** A resolved cap: the score index it trims and how many objects it keeps. */
 export interface Cap {
+  /** The score index of `by`: unscoped, or scoped by `per` for a cap per value. */
   readonly index: IndexDescriptor;
   readonly keep: number;
   readonly keepLowest: boolean;
+  /** The attribute each value of which is capped on its own (the index's scope); undefined for a cap of the whole model. */
+  readonly per?: AttributeDescriptor;
 }
 
 export interface ModelDefinition {

@@ -38,7 +38,15 @@ export function describeModel(model: ModelDescriptor): StoredDefinition {
     layout: { hashTag: model.group === undefined ? 'model' : 'group', tenants: '<tenant>/ inside the hash tag' },
     idStrategy: model.idStrategy,
     ttlMs: model.ttlMs ?? null,
-    cap: model.cap ? { by: model.cap.index.attribute.field, keep: model.cap.keep, order: model.cap.keepLowest ? 'asc' : 'desc' } : null,
+    cap: model.cap
+      ? {
+          by: model.cap.index.attribute.field,
+          keep: model.cap.keep,
+          order: model.cap.keepLowest ? 'asc' : 'desc',
+          // only for a cap per value, so that the stored form of every other cap stays what it was
+          ...(model.cap.per ? { per: model.cap.per.field } : {}),
+        }
+      : null,
     dynamicProperty: model.dynamicProperty ?? null,
     attributes: model.attributes.map((a) => ({ property: a.property, field: a.field, type: a.type, role: a.role ?? null })),
     indexes: model.indexes.map((index) => ({

@@ -111,6 +111,7 @@ function checkDefinition(value: unknown, name: string): StoredDefinition {
     shape.at('by').identifier(cap.by);
     shape.at('keep').wholeNumber(cap.keep, 1);
     shape.at('order').oneOf(cap.order, ['asc', 'desc']);
+    if (cap.per !== undefined) shape.at('per').identifier(cap.per);
   });
   nullOr(definition.dynamicProperty, (property) => top.at('dynamicProperty').identifier(property));
   top

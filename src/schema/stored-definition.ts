@@ -95,7 +95,10 @@ export interface StoredDefinition {
   readonly idStrategy: IdStrategy;
   /** How long each object lives after its creation, in milliseconds (`@Model({ ttl })`); null without a ttl. */
   readonly ttlMs: number | null;
-  /** `@Model({ cap })`: the model keeps only its first `keep` objects by `by`; null when it is not capped. */
+  /**
+   * `@Model({ cap })`: the model keeps only its first `keep` objects by `by`, or with `per` the first `keep` of each
+   * value of that attribute; null when it is not capped.
+   */
   readonly cap: {
     /** The hash field of the score-indexed number or Date attribute the cap orders by. */
     readonly by: string;
@@ -103,6 +106,11 @@ export interface StoredDefinition {
     readonly keep: number;
     /** `desc` keeps the highest values, `asc` the lowest. */
     readonly order: 'asc' | 'desc';
+    /**
+     * Set for a cap per value only: the hash field of the attribute each value of which is capped on its own; `by`
+     * is then indexed per value of it (the score index of `by` scoped by `per`).
+     */
+    readonly per?: string;
   } | null;
   /** The `@DynamicAttrs` property, whose keys are stored as hash fields `~<key>`; null when the model has none. */
   readonly dynamicProperty: string | null;

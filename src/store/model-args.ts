@@ -1,6 +1,6 @@
 import { ModelKeys } from '../keys/model-keys';
 import { IndexDescriptor } from '../model/index-descriptor';
-import { ModelDescriptor } from '../model/model-descriptor';
+import { Cap, ModelDescriptor } from '../model/model-descriptor';
 import { pushSpecs } from './index-specs';
 
 /**
@@ -21,10 +21,13 @@ export interface ModelArgs {
   readonly version: string;
   /** The cap's attribute field, undefined without a cap. */
   readonly capField: string | undefined;
-  /** The cap's index key ('' none), how many objects it keeps ('' none), and 'asc' when it keeps the lowest. */
+  /**
+   * The cap's index key ('' none), how many objects it keeps ('' none), and its order (capOrderOf). A cap per value
+   * gives the stem its groups' index keys add `:<value>` to (`<base>:idx:<by>@<per>`), as each group is trimmed.
+   */
   readonly capKey: string;
   readonly capKeep: string;
-  readonly capOrder: 'asc' | 'desc';
+  readonly capOrder: string;
   /** The id form (idFormOf). */
   readonly idForm: string;
   /** '1' when ids are sequence numbers, else '0'. */
@@ -56,6 +59,17 @@ export function idFormOf(sequenceIds: boolean, keys: ModelKeys): string {
   return keys.shard === undefined ? '1' : `${keys.shard.count}:${keys.shard.index}`;
 }
 
+/**
+ * The cap's order as the scripts read it (caps.lua's readCapOrder): 'desc' keeps the highest, 'asc' the lowest; a cap
+ * per value appends '@' and the field of `per`, and '#' when that attribute holds numbers (whose -0 is 0 as a
+ * group, as in a scoped index's key): `desc@userId`.
+ */
+export function capOrderOf(cap: Cap | undefined): string {
+  const order = cap?.keepLowest ? 'asc' : 'desc';
+  if (!cap?.per) return order;
+  return `${order}@${cap.per.field}${cap.per.type === 'number' ? '#' : ''}`;
+}
+
 /** The model-wide arguments of `model` under `keys` (one shard's keys for a sharded model). */
 export function modelArgs(model: ModelDescriptor, keys: ModelKeys): ModelArgs {
   const cap = model.cap;
@@ -67,9 +81,9 @@ export function modelArgs(model: ModelDescriptor, keys: ModelKeys): ModelArgs {
     keepsMemo: model.keepsMemo ? '1' : '0',
     version: model.version?.field ?? '',
     capField: cap?.index.attribute.field,
-    capKey: cap ? keys.sorted('score', cap.index.attribute.field) : '',
+    capKey: cap ? keys.sorted('score', cap.index.attribute.field) + (cap.per ? `@${cap.per.field}` : '') : '',
     capKeep: cap ? String(cap.keep) : '',
-    capOrder: cap?.keepLowest ? 'asc' : 'desc',
+    capOrder: capOrderOf(cap),
     idForm: idFormOf(sequenceIds, keys),
     sequenceIds: sequenceIds ? '1' : '0',
     indexes: model.indexes,

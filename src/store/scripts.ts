@@ -47,6 +47,7 @@ export const scripts = {
   removePlain: script('remove-plain.lua'),
   drawIds: script('draw-ids.lua'),
   repairExpiry: script('repair-expiry.lua'),
+  trimCap: script('trim-cap.lua'),
 };
 
 /** Functions that take a model's SPEC as their last argument (bound-script.ts). */

@@ -38,6 +38,12 @@ class CliLog extends BaseEntity {
   @Attr() @Index() level?: string;
 }
 
+@Model({ cap: { by: 'at', keep: 10, per: 'userId' } })
+class CliLogin extends BaseEntity {
+  @Attr() userId?: string;
+  @Attr() @Index({ scope: 'userId' }) at?: number;
+}
+
 /** A one-sided many-to-many: a book's side of a shelf's membership is a `rev:` set under the book's base. */
 @Model({ group: 'clishelf' })
 class CliBook extends BaseEntity {
@@ -80,14 +86,19 @@ afterAll(async () => {
 describe('models', () => {
   it('lists every stored model with its tenants and live objects', async () => {
     await CliLog.count(); // stores CliLog's definition
+    await CliLogin.create({ userId: 'u1', at: 1 });
     const { code, stdout } = await cli.run(['models', ...p()]);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^MODEL\s+GROUP\s+OBJECTS\s+TENANTS$/m);
-    expect(stdout).toMatch(/^CliUser\s+-\s+4\s+acme$/m);
-    expect(stdout).toMatch(/^CliLog\s+-\s+0\s+-$/m);
+    expect(stdout).toMatch(/^MODEL\s+GROUP\s+CAP\s+OBJECTS\s+TENANTS$/m);
+    expect(stdout).toMatch(/^CliUser\s+-\s+-\s+4\s+acme$/m);
+    expect(stdout).toMatch(/^CliLog\s+-\s+-\s+0\s+-$/m);
+    expect(stdout).toMatch(/^CliLogin\s+-\s+keep 10 by at desc per userId\s+1\s+-$/m);
     const { data } = await cli.json(['models', ...p()]);
+    const login = data.models.find((m: { model: string }) => m.model === 'CliLogin');
+    expect(login.cap).toEqual({ by: 'at', keep: 10, order: 'desc', per: 'userId' });
     const user = data.models.find((m: { model: string }) => m.model === 'CliUser');
     expect(user).toMatchObject({
+      cap: null,
       objects: 4,
       tenants: ['acme'],
       scopes: [
@@ -110,7 +121,7 @@ describe('models', () => {
       scopes: [{ tenant: 'nobody', objects: 0 }],
     });
     const { stdout } = await cli.run(['models', ...p(), '--tenant', 'nobody']);
-    expect(stdout).toMatch(/^CliUser\s+-\s+0\s+-$/m);
+    expect(stdout).toMatch(/^CliUser\s+-\s+-\s+0\s+-$/m);
   });
 });
 

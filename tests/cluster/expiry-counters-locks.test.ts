@@ -18,6 +18,13 @@ class CxTop extends BaseEntity {
   @Attr() @Index() score?: number;
 }
 
+@Model({ cap: { by: 'at', keep: 2, per: 'userId' } })
+class CxLogin extends BaseEntity {
+  @Attr() userId?: string;
+  @Attr() @Index({ scope: 'userId' }) at?: number;
+  @Attr() @Unique() token?: string;
+}
+
 @Model()
 class CxPost extends BaseEntity {
   @Attr() title?: string;
@@ -85,6 +92,51 @@ describe('capped models', () => {
       `${cluster.prefix}:{CxTop}:obj:${kept[2]}`,
     ]);
     await expectIndexesConsistent(CxTop, cluster.raw, cluster.prefix);
+  });
+});
+
+describe('a cap per value', () => {
+  it('trims each user in the write, in a tenant too: creates, a save moving a login, saveMany', async () => {
+    for (const Login of [CxLogin, CxLogin.scope('t1')]) {
+      for (const [userId, at] of [
+        ['a', 1],
+        ['a', 2],
+        ['a', 3],
+        ['b', 1],
+        ['b', 2],
+      ] as const) {
+        await Login.create({ userId, at, token: `${userId}${at}` });
+      }
+      const moved = (await Login.findOneBy({ userId: 'a' }, { orderBy: { at: 'desc' } }))!;
+      moved.userId = 'b';
+      await moved.save(); // b keeps 3 (moved) and 2; a keeps 2
+      const batch = await Login.saveMany([
+        { userId: 'a', at: 9, token: 'a9' },
+        { userId: 'c', at: 1, token: 'c1' },
+        { userId: 'b', at: 0, token: 'b0' }, // below b's two: evicted at once
+      ]);
+      expect(batch.ok).toBe(true);
+      const ats = async (userId: string) => (await Login.findBy({ userId }, { orderBy: { at: 'desc' } })).map((l) => [l.token, l.at]);
+      expect([await ats('a'), await ats('b'), await ats('c')]).toEqual([
+        [
+          ['a9', 9],
+          ['a2', 2],
+        ],
+        [
+          ['a3', 3],
+          ['b2', 2],
+        ],
+        [['c1', 1]],
+      ]);
+      expect((await Login.check()).violations).toEqual([]);
+      await expectIndexesConsistent(Login, cluster.raw, cluster.prefix);
+    }
+    // every key of a tenant's groups shares its hash tag
+    const tenantKeys = (await clusterKeysUnder(cluster.cluster, cluster.prefix)).filter((k) => k.includes('{t1/CxLogin}'));
+    expect(tenantKeys.filter((k) => k.includes(':idx:at@userId:')).sort()).toEqual(
+      ['a', 'b', 'c'].map((userId) => `${cluster.prefix}:{t1/CxLogin}:idx:at@userId:${userId}`),
+    );
+    expect(tenantKeys.filter((k) => k.includes(':obj:'))).toHaveLength(5);
   });
 });
 

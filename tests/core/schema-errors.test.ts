@@ -532,7 +532,7 @@ describe('model names', () => {
     ['a null name', () => Model({ name: null as never }), 'model name null must be 1 to 64 letters, digits or _'],
     ['a null group', () => Model({ group: null as never }), 'group null must be 1 to 64 letters, digits or _'],
     ['a null idStrategy', () => Model({ idStrategy: null as never }), "idStrategy must be 'sequence', 'uuid' or 'given'"],
-    ['a null cap', () => Model({ cap: null as never }), 'cap takes { by, keep, order? }, got null'],
+    ['a null cap', () => Model({ cap: null as never }), 'cap takes { by, keep, order?, per? }, got null'],
   ])('%s', (_label, decorator, message) => {
     const error = schemaErrorOf(() => {
       class SchemaNullOption extends BaseEntity {
@@ -725,7 +725,7 @@ describe('option names a decorator does not take', () => {
         }
         return OptCap1;
       },
-      'OptCap1: unknown cap option "ordr" (cap takes by, keep, order)',
+      'OptCap1: unknown cap option "ordr" (cap takes by, keep, order, per)',
     ],
     [
       '@Model({ cap: { extra } })',
@@ -747,7 +747,7 @@ describe('option names a decorator does not take', () => {
         }
         return OptCap3;
       },
-      'OptCap3: cap takes { by, keep, order? }, got an array',
+      'OptCap3: cap takes { by, keep, order?, per? }, got an array',
     ],
     [
       '@Attr({ tpye })',

@@ -6,6 +6,8 @@ import { renderTable } from '../output/table';
 export interface ModelSummary {
   readonly model: string;
   readonly group: string | null;
+  /** `@Model({ cap })` as stored: `by`, `keep`, `order`, and `per` for a cap per value; null when not capped. */
+  readonly cap: StoredDefinition['cap'];
   /** Tenants holding data (all of them, or the one of --tenant). */
   readonly tenants: string[];
   /** Live objects, summed over the scopes listed in `scopes`. */
@@ -22,6 +24,7 @@ export async function modelsCommand(context: CliContext): Promise<number> {
     summaries.push({
       model: definition.name,
       group: definition.group,
+      cap: definition.cap,
       tenants: await tenantsWithData(context, definition, scopes),
       objects: counts.reduce((sum, n) => sum + n, 0),
       scopes: scopes.map((scope, i) => ({ tenant: scope.tenant ?? null, objects: counts[i] })),
@@ -31,11 +34,17 @@ export async function modelsCommand(context: CliContext): Promise<number> {
     summaries.length === 0
       ? `no model is stored under prefix ${JSON.stringify(context.prefix)}`
       : renderTable(
-          ['MODEL', 'GROUP', 'OBJECTS', 'TENANTS'],
-          summaries.map((s) => [s.model, s.group ?? '-', s.objects, s.tenants.length > 0 ? s.tenants.join(', ') : '-']),
+          ['MODEL', 'GROUP', 'CAP', 'OBJECTS', 'TENANTS'],
+          summaries.map((s) => [s.model, s.group ?? '-', capLabel(s.cap), s.objects, s.tenants.length > 0 ? s.tenants.join(', ') : '-']),
         ),
   );
   return 0;
+}
+
+/** A cap as the table shows it: `keep 10 by at desc per userId`, or `-`. */
+function capLabel(cap: StoredDefinition['cap']): string {
+  if (!cap) return '-';
+  return `keep ${cap.keep} by ${cap.by} ${cap.order}${cap.per === undefined ? '' : ` per ${cap.per}`}`;
 }
 
 /**

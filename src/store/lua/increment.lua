@@ -3,7 +3,9 @@
 -- KEYS[2]  the object's hash
 -- KEYS[3]  the model's key base (index keys, memo, cap index derive from it, same hash tag)
 -- ARGV[1]  the id;  ARGV[2] the counter's field;  ARGV[3] the amount (a decimal number; '-0' for -0)
--- ARGV[4]  the cap's index key ('' none); ARGV[5] how many to keep; ARGV[6] 'asc' keeps the lowest
+-- ARGV[4]  the cap's index key ('' none), or a cap per value's stem of its groups' keys; ARGV[5] how many to
+--          keep; ARGV[6] the cap's order: 'asc' keeps the lowest, 'desc' the highest, followed for a cap per value
+--          by '@', the field of `per` and '#' when it holds numbers (caps.lua's readCap)
 -- ARGV[7]  '1' when ids are sequence numbers
 -- ARGV[8]  k; then k index specs (kind, attribute, scope, numeric): the indexes touching the counter
 -- then     q; then q index specs: when the cap is by this counter, every index of the model (an object the trim
@@ -17,7 +19,8 @@
 -- the number codec stores it (numbers.lua): JavaScript's String(n), the shortest that reads back exactly, and
 -- '-0' for -0 (so that a scope or unique value is the string a create of that number stores, and a query
 -- names). Index entries and the cap follow in the same script (invariant 3); every check happens before the
--- first write.
+-- first write. A cap per value trims the object's group (the counter's index is scoped by `per`, so the
+-- counter's indexes read its value).
 --!include key-types.lua
 --!include spec-lists.lua
 --!include indexes.lua
@@ -32,7 +35,8 @@ expectType(all, 'zset')
 expectType(key, 'hash')
 expectType(base .. ':exp', 'zset')
 expectType(base .. ':memo:' .. id, 'hash')
-if ARGV[4] ~= '' then
+local cap = readCap({}, ARGV[4], ARGV[6])
+if ARGV[4] ~= '' and not cap.capPer then
   expectType(ARGV[4], 'zset')
 end
 if not redis.call('ZSCORE', all, id) then
@@ -67,6 +71,10 @@ for name, stored in pairs(before) do
   after[name] = stored
 end
 after[field] = value
+local capKey = ARGV[4] ~= '' and capGroupKey(cap, after)
+if capKey then
+  expectType(capKey, 'zset')
+end
 for _, spec in ipairs(specs) do
   if not sameEntry(spec, before, after) then
     for _, values in ipairs({ before, after }) do
@@ -83,7 +91,7 @@ for _, spec in ipairs(specs) do
     addEntry(base, spec, after, id, memo)
   end
 end
-if ARGV[4] ~= '' then
-  trimCap(base, all, ARGV[4], tonumber(ARGV[5]), ARGV[6] == 'asc', ARGV[7] == '1', capSpecs, capFields)
+if capKey then
+  trimCap(base, all, capKey, tonumber(ARGV[5]), cap.capKeepLowest, ARGV[7] == '1', capSpecs, capFields)
 end
 return value

@@ -6,7 +6,9 @@
 -- ARGV[2]  '1' to keep a memo of each object's index entries (models with a TTL or a cap), 'e' to sweep up to
 --          10 objects whose time has come after each create (expirable models), 'E' both, '0' neither
 -- ARGV[3]  the @Version field ('' none); new objects carry their version 1 among their fields
--- ARGV[4]  the cap's index key ('' none); ARGV[5] how many to keep; ARGV[6] 'asc' keeps the lowest
+-- ARGV[4]  the cap's index key ('' none), or for a cap per value the stem of its groups' keys (caps.lua);
+--          ARGV[5] how many to keep; ARGV[6] 'asc' keeps the lowest, 'desc' the highest, followed for a cap
+--          per value by '@', the field of `per` and '#' when it holds numbers ('desc@userId': readCap)
 -- ARGV[7]  the id form, as save.lua's ARGV[10]: '0' given ids, '1' sequence, 'n:s' shard s of n
 -- ARGV[8]  k; then k index specs (kind, attribute, scope, numeric: see indexes.lua): every index of the model
 --          (also what a cap's trim finds the entries of an evicted object without a memo with)

@@ -12,7 +12,9 @@
 --          10 objects whose time has come (expirable models), 'E' both, '0' neither; on update, '0' or '1'
 --          also says the model's objects never get a time to live (`exp` is then neither read nor checked)
 -- ARGV[5]  the @Version field ('' none); ARGV[6] update only: the version the client read
--- ARGV[7]  the cap's index key ('' none); ARGV[8] how many to keep; ARGV[9] 'asc' keeps the lowest
+-- ARGV[7]  the cap's index key ('' none), or for a cap per value the stem of its groups' keys (caps.lua);
+--          ARGV[8] how many to keep; ARGV[9] 'asc' keeps the lowest, 'desc' the highest, followed for a cap
+--          per value by '@', the field of `per` and '#' when it holds numbers ('desc@userId': readCap)
 -- ARGV[10] '0' for given ids; '1' when ids are sequence numbers (cap ties ordered numerically); 'n:s' for the
 --          sequence of shard s of a model sharded n ways: its k-th id is (k - 1) * n + s + 1, so that every shard
 --          draws distinct numbers from its own sequence and an id names its shard ((id - 1) mod n)
@@ -33,7 +35,7 @@
 -- entry and every index and unique entry change together (invariants 1 to 5); index entries are computed from
 -- the values stored before and after the write, not from the client's copy. Saving keeps the object's TTL
 -- unless ARGV[3] gives one, which is set in the same script.
--- A capped model is trimmed back to its top objects in the same script.
+-- A capped model is trimmed back to its top objects in the same script (a cap per value: the object's group).
 --!include key-types.lua
 --!include spec-lists.lua
 --!include indexes.lua

@@ -4,7 +4,9 @@
 -- KEYS[2]  the model's `all` zset
 -- KEYS[3]  the model's key base `<prefix>:{<Model>}` (object, memo and index keys derive from it, same hash tag)
 -- ARGV[1]  the @Version field ('' none)
--- ARGV[2]  the cap's index key ('' none); ARGV[3] how many to keep; ARGV[4] 'asc' keeps the lowest
+-- ARGV[2]  the cap's index key ('' none), or for a cap per value the stem of its groups' keys (caps.lua);
+--          ARGV[3] how many to keep; ARGV[4] 'asc' keeps the lowest, 'desc' the highest, followed for a cap
+--          per value by '@', the field of `per` and '#' when it holds numbers ('desc@userId': readCap)
 -- ARGV[5]  the id form, as save.lua's ARGV[10] ('0' given ids, '1' sequence, 'n:s' shard s of n)
 -- ARGV[6]  the memo flag, as save.lua's ARGV[4]: whether the model's objects can get a time to live ('e', 'E'),
 --          so that an object without a memo key may still keep one (its `exp` entry is looked up), or never

@@ -10,7 +10,7 @@
 -- ARGV[3]  the time to live in ms of a created object ('' none); it then keeps a memo and an `exp` entry
 -- ARGV[4]  the memo flag, as save.lua's ARGV[4] ('1' or 'E' when a created object keeps a memo)
 -- ARGV[5]  the @Version field ('' none); ARGV[6] 'u' only: the version the caller expects ('' any)
--- ARGV[7]  the cap's index key ('' none); ARGV[8] how many to keep; ARGV[9] 'asc' keeps the lowest
+-- ARGV[7]  the cap's index key and ARGV[8], ARGV[9] the cap, as save.lua's (a cap per value: the object's group)
 -- ARGV[10] the id form, as save.lua's ARGV[10]
 -- ARGV[11] 'o', 'i': the position (1-based), among the k index specs below, of the unique index to upsert on
 -- ARGV[12] the time to live in ms an updated object gets with the write ('' keeps its own)

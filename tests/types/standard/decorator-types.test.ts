@@ -176,4 +176,22 @@ describe('where each decorator goes, standard form', () => {
       return StdAttrMethod;
     }).toThrow(new SchemaError('StdAttrMethod.label: @Attr goes on a field, and label is a method'));
   });
+
+  it('a cap per value names properties of the class', () => {
+    @Model({ cap: { by: 'at', keep: 3, per: 'userId' } })
+    class StdCapLogin extends BaseEntity {
+      @Attr({ type: 'string' }) userId?: string;
+      @Attr({ type: 'number' }) @Index({ scope: 'userId' }) at?: number;
+    }
+    expect(descriptorOf(StdCapLogin).cap?.per?.property).toBe('userId');
+    expect(() => {
+      // @ts-expect-error `user` is no property of the class
+      @Model({ cap: { by: 'at', keep: 3, per: 'user' } })
+      class StdCapBad extends BaseEntity {
+        @Attr({ type: 'string' }) userId?: string;
+        @Attr({ type: 'number' }) @Index({ scope: 'userId' }) at?: number;
+      }
+      return StdCapBad;
+    }).toThrow(new SchemaError('StdCapBad: cap.per "user" is not an attribute of the model (declare it with @Attr())'));
+  });
 });

@@ -1,11 +1,41 @@
--- caps.lua: keeping a capped model to its top `keep` objects; a library inlined into save.lua and
--- increment.lua. Needs indexes.lua, objects.lua and pages.lua before it.
--- KEYS/ARGV: none of its own.
+-- caps.lua: keeping a capped model to its top `keep` objects, or with a cap per value (`per`), each group of
+-- objects holding one value of `per` to its top `keep`; a library inlined into save.lua, save-many.lua,
+-- update-many.lua and increment.lua. Needs indexes.lua, objects.lua and pages.lua before it.
+-- KEYS/ARGV: none of its own. A cap per value trims the scoped index of `by` per `per` (indexes.lua's sortedKey:
+-- `<base>:idx:<by>@<per>:<value>`), one group at a time: the group of the object a write moved.
 -- The kept objects are exactly the first `keep` of the cap index read in query order (desc: highest score
 -- first; asc: lowest first; ties by id as in pages.lua), so ranks shown by a query and the cap agree.
 -- Every evicted object is deleted whole (objects.lua's purgeObject): its entries are read from its memo (only
 -- those that can be its own), or, for an object without one (written before the model had a cap), found from
 -- its stored values with `specs` and `fields` (readSpecs of every index of the model).
+
+-- Reads the cap a script is given into `target`: `capKey`, the cap's index key ('' none), or for a cap per value
+-- the stem its groups' keys add ':<value>' to; `capOrder`, 'asc' | 'desc', followed for a cap per value by '@',
+-- the field of `per` and '#' when it holds numbers (model-args.ts's capOrderOf: 'desc@userId'). Sets capKey,
+-- capKeepLowest, capPer (nil for a cap of the whole model) and capPerNumeric.
+local function readCap(target, capKey, capOrder)
+  local order, per, numeric = string.match(capOrder, '^(%a+)@([%w_$]+)(#?)$')
+  target.capKey = capKey
+  target.capKeepLowest = (order or capOrder) == 'asc'
+  target.capPer = per
+  target.capPerNumeric = numeric == '#'
+  return target
+end
+
+-- The index key the cap trims after a write of an object whose values after it are `values` (field -> value,
+-- false when absent, nil when not read): the cap's key, or for a cap per value the key of the object's group,
+-- as sortedKey names it; nil when the object has no value of `per` (in no group: not capped) or the write did not
+-- read it (it moved no entry of a group). `cap` is what readCap set.
+local function capGroupKey(cap, values)
+  if not cap.capPer then
+    return cap.capKey
+  end
+  local value = values[cap.capPer]
+  if not value then
+    return nil
+  end
+  return cap.capKey .. ':' .. canonical(value, cap.capPerNumeric)
+end
 
 local function trimCap(base, all, capKey, keep, keepLowest, numeric, specs, fields)
   local excess = redis.call('ZCARD', capKey) - keep

@@ -37,14 +37,14 @@ local function saveContext(sequence, all, base, ttl, keepMemo, versionField, cap
     -- an update's: false when the model's objects never get a time to live ('0', '1')
     mayExpire = keepMemo ~= '0' and keepMemo ~= '1',
     versionField = versionField,
-    capKey = capKey,
     capKeep = tonumber(capKeep),
-    capKeepLowest = capOrder == 'asc',
     numeric = idForm ~= '0',
     stride = stride,
     shard = shard,
     given = { sequence, all, base, ttl, keepMemo, versionField, capKey, capKeep, capOrder, idForm },
   }
+  -- capKey, capKeepLowest, and for a cap per value capPer and capPerNumeric (caps.lua)
+  readCap(known, capKey, capOrder)
   contexts[text], contextCount = known, contextCount + 1
   return known
 end

@@ -12,6 +12,8 @@
 --   mayExpire               update only: false when the model's objects never get a time to live
 --   versionField            the @Version field, '' for none
 --   capKey, capKeep, capKeepLowest   the cap's index key ('' none), how many to keep, whether the lowest stay
+--   capPer, capPerNumeric   a cap per value's `per` field (nil for a cap of the whole model; capKey is then the stem
+--                           of its groups' keys, caps.lua's capGroupKey) and whether it holds numbers
 --   capSpecs, capFields     a capped model's every index (readSpecs), set by the caller: a trim finds the entries
 --                           of an evicted object without a memo from its stored values with them
 --   numeric                 true when ids are sequence numbers (cap ties ordered numerically)
@@ -20,7 +22,8 @@
 -- {'unique', attribute}; {'stale'}; {'relation', field}. A key of another type (key-types.lua) is an error.
 -- Guarantees: every check runs before the first write, so a refused save writes nothing; the hash, its `all`
 -- entry and every index and unique entry change together (invariants 1 to 5), computed from the values stored
--- before and after the write. A capped model is trimmed back to its top objects before it returns.
+-- before and after the write. A capped model is trimmed back to its top objects before it returns; with a cap per
+-- value, the group the object is in after the write.
 
 -- The id of the `drawn`-th value of the sequence: the value itself, or for shard s of a model sharded n ways
 -- (drawn - 1) * n + s + 1, so that shards draw distinct ids and an id names its shard ((id - 1) mod n).
@@ -85,6 +88,17 @@ local function expectNewEntryTypes(model, id, written, specs, seen)
   end
 end
 
+-- The group a cap per value trims after the write (capGroupKey, from the object's values after it) must be a
+-- sorted set: it is read and written by the trim, also when the object's entry in it does not move.
+local function expectGroupType(model, values, seen)
+  if model.capPer then
+    local group = capGroupKey(model, values)
+    if group then
+      expectType(group, 'zset', seen)
+    end
+  end
+end
+
 -- Refuses (key-types.lua) every key the save of object `id` writes that holds another type: the model's `all`,
 -- `exp`, sequence and cap index, the object's hash and memo, and the index and unique keys of the entries it
 -- adds and removes. Reads only, so it runs before the first write: save-many.lua and update-many.lua run it for
@@ -98,7 +112,7 @@ local function expectSaveTypes(model, mode, id, setFrom, setCount, delFrom, delC
   if mode == 'c' or model.capKey ~= '' then
     expectType(model.all, 'zset', seen)
   end
-  if model.capKey ~= '' then
+  if model.capKey ~= '' and not model.capPer then
     expectType(model.capKey, 'zset', seen)
   end
   -- `exp` is read by a create's sweep and TTL, by an update's memo lookup and by a trim's sweep
@@ -124,9 +138,11 @@ local function expectSaveTypes(model, mode, id, setFrom, setCount, delFrom, delC
   local written = writtenValues(setFrom, setCount)
   if mode == 'c' and delCount == 0 then
     expectNewEntryTypes(model, id, written, specs, seen)
+    expectGroupType(model, written, seen)
     return before, written
   end
   local after = valuesAfter(before, written, delFrom, delCount)
+  expectGroupType(model, after, seen)
   local moved = false
   for _, spec in ipairs(specs) do
     if mode == 'c' or not sameEntry(spec, before, after) then
@@ -284,7 +300,11 @@ local function saveObject(model, mode, id, readVersion, setFrom, setCount, delFr
     end
   end
   if model.capKey ~= '' then
-    trimCap(base, all, model.capKey, model.capKeep, model.capKeepLowest, model.numeric, model.capSpecs, model.capFields)
+    -- a cap per value trims the object's group (nil: the object is in none, or the write moved no group's entry)
+    local capKey = capGroupKey(model, after)
+    if capKey then
+      trimCap(base, all, capKey, model.capKeep, model.capKeepLowest, model.numeric, model.capSpecs, model.capFields)
+    end
   end
   return id
 end
