@@ -120,8 +120,11 @@ export type { InstantiableModel } from './entity/base-entity';
 export type { RelationTarget } from './decorators/relations';
 export type { SaveManyItems } from './types/save-many-items';
 export type { NoRanges, NoStartsWith } from './types/where-types';
+export type { IsReadonly } from './types/entity-types';
 export type {
   EachAttrDecorator,
+  DeclaredAsStringArray,
+  Mismatch,
   CompoundIndexDecorator,
   CompoundPartValue,
   CompoundParts,

@@ -90,12 +90,18 @@ export type SortableMismatch = 'a property declared as a string (sortable orders
  */
 export type EachMismatch = 'a property declared as an array of strings (each indexes the elements)';
 
+/** What a decorator's argument must satisfy when the declaration does not suit it: `Why` shows in the error. */
+export interface Mismatch<Why extends string> {
+  /** What the declaration should be (`Why`): shown in the compiler's error. */
+  mismatch: Why;
+}
+
 /** `unknown` when property `K` of `P` is declared (less null and undefined) as an array of strings. */
 export type DeclaredAsStringArray<P, K> = K extends keyof P
   ? [NonNullable<P[K]>] extends [readonly string[]]
     ? unknown
-    : { mismatch: EachMismatch }
-  : { mismatch: EachMismatch };
+    : Mismatch<EachMismatch>
+  : Mismatch<EachMismatch>;
 
 /** The decorator `@Index({ each: true })` returns: it goes on a property declared as an array of strings. */
 export interface EachAttrDecorator {
@@ -126,8 +132,8 @@ export type CompoundMismatch = 'properties of the class holding numbers, Dates o
 export type CompoundParts<T, N extends string> = [N] extends [keyof T]
   ? [T[N & keyof T]] extends [CompoundPartValue]
     ? unknown
-    : { mismatch: CompoundMismatch }
-  : { mismatch: CompoundMismatch };
+    : Mismatch<CompoundMismatch>
+  : Mismatch<CompoundMismatch>;
 
 /** What each part of a compound index holds. */
 export type CompoundPartValue = number | Date | string | null | undefined;

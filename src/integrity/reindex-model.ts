@@ -32,7 +32,7 @@ export interface ReindexResult {
   /** Keys deleted: those of dropped and stale indexes, and in a sharded model the claims of their unique values. */
   readonly keysDeleted: number;
   /**
-   * Model.reindex() only: objects whose stored @Computed values differed from their getters' and were written
+   * Model.reindex() only: objects whose stored `@Computed` values differed from their getters' and were written
    * again (in the scope reindex() was called on).
    */
   readonly recomputed?: number;

@@ -23,7 +23,7 @@ export type AttributeName<T> = {
 }[keyof T];
 
 /** Whether property `K` of `T` is read-only: a getter without a setter (a `@Computed()` value), or `readonly`. */
-type IsReadonly<T, K extends keyof T> =
+export type IsReadonly<T, K extends keyof T> =
   (<U>() => U extends { [Q in K]: T[K] } ? 1 : 2) extends <U>() => U extends { -readonly [Q in K]: T[K] } ? 1 : 2 ? false : true;
 
 /** The attributes a caller can give (build, create, update): all but the read-only ones (computed values). */
