@@ -85,14 +85,6 @@ for _, id in ipairs(detach) do
   clearField(base, id, fk, specs, fields)
 end
 for _, id in ipairs(attach) do
-  local key = base .. ':obj:' .. id
-  local memo = memoOf(base, id)
-  local before = readValues(key, fields)
-  redis.call('HSET', key, fk, parentId)
-  local after = readValues(key, fields)
-  for _, spec in ipairs(specs) do
-    removeEntry(base, spec, before, id, memo)
-    addEntry(base, spec, after, id, memo)
-  end
+  setField(base, id, fk, parentId, specs, fields)
 end
 return 1

@@ -273,16 +273,25 @@ local function specReads(spec, field)
   return spec.attr == field or spec.scope == field
 end
 
--- Removes one field of object `id` and moves the entries of `specs` (the indexes that depend on it), memo
--- included; `fields` are the fields those entries read.
-local function clearField(base, id, field, specs, fields)
+-- Sets one field of object `id` to `value` (nil: removes it) and moves the entries of `specs` (the indexes
+-- that depend on it), memo included; `fields` are the fields those entries read.
+local function setField(base, id, field, value, specs, fields)
   local key = base .. ':obj:' .. id
   local memo = memoOf(base, id)
   local before = readValues(key, fields)
-  redis.call('HDEL', key, field)
+  if value == nil then
+    redis.call('HDEL', key, field)
+  else
+    redis.call('HSET', key, field, value)
+  end
   local after = readValues(key, fields)
   for _, spec in ipairs(specs) do
     removeEntry(base, spec, before, id, memo)
     addEntry(base, spec, after, id, memo)
   end
+end
+
+-- Removes one field of object `id`, moving the entries that depend on it (setField).
+local function clearField(base, id, field, specs, fields)
+  setField(base, id, field, nil, specs, fields)
 end
