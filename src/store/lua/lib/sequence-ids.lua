@@ -51,3 +51,22 @@ local function raiseSequence(sequence, drawn)
   end
   return string.format('%d', current)
 end
+
+-- The id of the `drawn`-th value of the sequence: the value itself, or for shard s of a model sharded n ways
+-- (drawn - 1) * n + s + 1, so that shards draw distinct ids and an id names its shard ((id - 1) mod n).
+local function sequenceId(model, drawn)
+  if model.stride then
+    return sequenceText((drawn - 1) * tonumber(model.stride) + tonumber(model.shard) + 1, model.sequence)
+  end
+  return sequenceText(drawn, model.sequence)
+end
+
+-- Draws the id of a new object from the model's sequence (drawSequence above); an id past 2^53 - 1
+-- (a sharded model's ids run ahead of its draws) takes the draw back before it is refused.
+local function drawSequenceId(model)
+  local drawn = drawSequence(model.sequence, 1)
+  if model.stride and (drawn - 1) * tonumber(model.stride) + tonumber(model.shard) + 1 > 9007199254740991 then
+    redis.call('DECR', model.sequence)
+  end
+  return sequenceId(model, drawn)
+end
