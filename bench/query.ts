@@ -16,9 +16,10 @@
  *                                                        createdAt index scoped by   loadMany
  *                                                        authorId
  * Then, for each size, the kinds nohm has no query for (K1 notIn, K2 exists, K3 a keyset page 1,000 deep, K4
- * countBy; K5 hasAny, K6 hasAll, K7 a compound index's window in its order, on a tagged copy of the posts), each
- * against the hand-written node-redis commands on redis-record's keys (workloads/query-kinds.ts and
- * workloads/tag-compound-kinds.ts).
+ * countBy; K5 hasAny, K6 hasAll, K7 a compound index's window in its order, on a tagged copy of the posts; C1 a
+ * many-to-many's findBy, C2 an ordered list's page, C3 its push and C4 its move, on items holding the posts'
+ * topic and createdAt), each against the hand-written node-redis commands on redis-record's keys
+ * (workloads/query-kinds.ts, workloads/tag-compound-kinds.ts and workloads/collection-kinds.ts).
  * Each query runs the two libraries alternately, `reps` times each, or fewer when a library has spent `budget`
  * seconds on it (never fewer than 5); every answer is checked against the data, outside the timed call: Q1 and
  * Q2 must name exactly the posts the data says (mapped back from each library's ids to the posts it loaded, so
@@ -60,6 +61,7 @@ import {
 } from './workloads/query-data';
 import { kindWorkloads, measureKinds } from './workloads/query-kinds';
 import { tagCompoundWorkloads } from './workloads/tag-compound-kinds';
+import { collectionWorkloads } from './workloads/collection-kinds';
 
 const IORedis = nohmIORedis();
 
@@ -508,6 +510,7 @@ async function main(): Promise<void> {
       const kinds = [
         ...(await kindWorkloads(RecordPost, raw, `${recordPrefix}:{QueryBenchPost}`)),
         ...(await tagCompoundWorkloads(posts, size, raw, recordPrefix)),
+        ...(await collectionWorkloads(posts, size, raw, recordPrefix)),
       ];
       result.kinds = await measureKinds(kinds, Math.min(REPS, 50));
     }

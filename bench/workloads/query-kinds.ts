@@ -14,6 +14,8 @@ export interface KindWorkload {
   readonly hand: () => Promise<unknown>;
   /** The two answers in one comparable form (checked equal outside the timed calls). */
   readonly same: (record: unknown, hand: unknown) => boolean;
+  /** For a write on keys of its own per side: reads what each side left, checked equal after its first call and after the timed ones. */
+  readonly state?: { readonly record: () => Promise<unknown>; readonly hand: () => Promise<unknown> };
 }
 
 interface PostLike {
@@ -107,6 +109,12 @@ export async function kindWorkloads(Post: RecordQueries, raw: Client, base: stri
   ];
 }
 
+async function checkState(workload: KindWorkload): Promise<void> {
+  if (!workload.state) return;
+  const [record, hand] = [await workload.state.record(), await workload.state.hand()];
+  check(JSON.stringify(record) === JSON.stringify(hand), `${workload.label}: redis-record and the hand-written commands left different data`);
+}
+
 async function timed(run: () => Promise<unknown>): Promise<number> {
   const began = process.hrtime.bigint();
   await run();
@@ -124,12 +132,14 @@ export async function measureKinds(
       workload.same(await workload.record(), await workload.hand()),
       `${workload.label}: redis-record and the hand-written commands differ`,
     );
+    await checkState(workload);
     const record: number[] = [];
     const hand: number[] = [];
     for (let rep = 0; rep < reps; rep++) {
       const first = rep % 2 === 0 ? [workload.record, workload.hand] : [workload.hand, workload.record];
       for (const run of first) (run === workload.record ? record : hand).push(await timed(run));
     }
+    await checkState(workload);
     const recordMs = median(record);
     const handMs = median(hand);
     rows.push({ label: workload.label, recordMs, handMs, ratio: recordMs / handMs });
