@@ -45,7 +45,9 @@ export async function collectionWorkloads(
   const itemBase = `${base}:QueryBenchItem`;
   const shelfBase = `${base}:QueryBenchShelf`;
   for (let start = itemIds.length; start < count; start += 1000) {
-    const batch = posts.slice(start, Math.min(count, start + 1000)).map((post) => ({ topic: post.topic, createdAt: new Date(post.createdAt) }));
+    const batch = posts
+      .slice(start, Math.min(count, start + 1000))
+      .map((post) => ({ topic: post.topic, createdAt: new Date(post.createdAt) }));
     const { saved } = await Item.saveMany(batch);
     itemIds.push(...saved.map((item) => item.id));
   }

@@ -112,7 +112,10 @@ export async function kindWorkloads(Post: RecordQueries, raw: Client, base: stri
 async function checkState(workload: KindWorkload): Promise<void> {
   if (!workload.state) return;
   const [record, hand] = [await workload.state.record(), await workload.state.hand()];
-  check(JSON.stringify(record) === JSON.stringify(hand), `${workload.label}: redis-record and the hand-written commands left different data`);
+  check(
+    JSON.stringify(record) === JSON.stringify(hand),
+    `${workload.label}: redis-record and the hand-written commands left different data`,
+  );
 }
 
 async function timed(run: () => Promise<unknown>): Promise<number> {
