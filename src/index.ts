@@ -44,6 +44,8 @@ export {
   AfterLoad,
 } from './decorators/hooks';
 export { BaseEntity } from './entity/base-entity';
+export { transaction } from './entity/transaction/transaction';
+export type { Transaction } from './entity/transaction/transaction';
 export {
   RedisRecordError,
   ArgumentError,
@@ -62,6 +64,7 @@ export {
   CrossSlotError,
   WrongTypeError,
   RemovedEntityError,
+  TransactionRefusedError,
 } from './errors/errors';
 export { CommandError, OutcomeUnknownError, TransactionError } from './errors/command-errors';
 export type { AttributeFailure } from './errors/attribute-failure';

@@ -207,6 +207,35 @@ export class WrongTypeError extends RedisRecordError {
   }
 }
 
+/**
+ * A transaction refused because of one of its objects: a before-hook or validation failed, or Redis refused its
+ * write (a unique value taken, a missing parent, a stale version, an object gone, an onDelete 'restrict'). Nothing
+ * of the transaction was written. `cause` is the error the object's own save() or remove() would have given.
+ */
+export class TransactionRefusedError extends RedisRecordError {
+  constructor(
+    /** The position of the refused operation among the transaction's saves and removes, from 0. */
+    readonly index: number,
+    /** The instance whose save or remove was refused. */
+    readonly entity: object,
+    /** The model's name (`@Model({ name })`, by default the class name). */
+    readonly model: string,
+    /** The object's id; undefined for a new object whose id is drawn at the write. */
+    readonly id: string | undefined,
+    /** `'save'` or `'remove'`. */
+    readonly operation: 'save' | 'remove',
+    cause: unknown,
+  ) {
+    const which = id === undefined ? `a new ${model}` : `${model} ${JSON.stringify(id)}`;
+    super(
+      `transaction refused at its ${operation} #${index} (${which}), nothing was written: ${(cause as Error)?.message ?? String(cause)}`,
+      {
+        cause,
+      },
+    );
+  }
+}
+
 /** A query the indexes cannot answer (it names the attribute and the index it needs), or a malformed query. */
 export class QueryError extends RedisRecordError {}
 

@@ -33,6 +33,7 @@ export const LIBRARY_ORDER = [
   'update-indexed',
   'lists',
   'relations',
+  'transaction-checks',
   'indexed-removal',
   'batches',
   'gathered-removal',

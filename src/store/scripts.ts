@@ -48,6 +48,7 @@ export const scripts = {
   drawIds: script('draw-ids.lua'),
   repairExpiry: script('repair-expiry.lua'),
   trimCap: script('trim-cap.lua'),
+  transaction: script('transaction.lua'),
 };
 
 /** Functions that take a model's SPEC as their last argument (bound-script.ts). */

@@ -81,7 +81,7 @@ export async function runSaveLifecycle<T extends object>(
   for (let at = 0; at < entities.length; at++) {
     try {
       refuseRemoved(model, entities[at]);
-      if (stepsBefore) await before(model, entities[at], creating[at] === 1, settings.validate);
+      if (stepsBefore) await beforeWrite(model, entities[at], creating[at] === 1, settings.validate);
       ready[readyCount++] = at;
     } catch (error) {
       fail(indexes[at], entities[at], error);
@@ -124,8 +124,8 @@ export async function runSaveLifecycle<T extends object>(
   return saved;
 }
 
-/** The steps before an instance's write, in their order. */
-async function before(model: ModelDescriptor, entity: object, creating: boolean, validate: boolean): Promise<void> {
+/** The steps before an instance's write, in their order (also each save of a transaction's). */
+export async function beforeWrite(model: ModelDescriptor, entity: object, creating: boolean, validate: boolean): Promise<void> {
   await runHooks(model, entity, 'beforeValidate');
   if (validate) await validateEntity(model, entity);
   await runHooks(model, entity, 'beforeSave');

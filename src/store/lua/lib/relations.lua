@@ -5,6 +5,7 @@
 --   rule 'restrict' | 'cascade' | 'nullify'), m membership sides (my set prefix, other set prefix, then '1' or
 --   '0' for each: whether its sets are ordered lists, lists.lua).
 -- A dependent's objects are found in its foreign key's set index: <childBase>:idx:<fk>:<parentId>.
+-- readModels returns the table and the ARGV position after it (transaction.lua reads on from there).
 -- Guarantees: every restrict rule in the whole cascade, and the type of every key the removal writes
 -- (key-types.lua), is checked before the first write, so a refused remove writes nothing; otherwise children are removed (cascade, to any depth) or have their foreign key and
 -- its index entries cleared (nullify), and every many-to-many membership is removed from both sides, in the
@@ -37,7 +38,7 @@ local function readModels(from)
     at = at + 1 + 4 * #model.sides
     models[m] = model
   end
-  return models
+  return models, at
 end
 
 local function childrenOf(models, dep, id)
