@@ -73,7 +73,16 @@ export { CodecError } from './codecs/codec';
 export type { AttributeType } from './codecs/attribute-type';
 export type { ModelOptions, IdStrategy } from './model/model-descriptor';
 export type { ReplicaOptions } from './model/replica-policy';
-export type { AttributeName, WritableName, AttributeInput, CounterName, Persisted, EntityClass, SaveOptions } from './types/entity-types';
+export type {
+  AttributeName,
+  WritableName,
+  AttributeInput,
+  CounterName,
+  Persisted,
+  EntityClass,
+  SaveOptions,
+  CreateOptions,
+} from './types/entity-types';
 export type { UpdateInput, UpdateOptions, UpsertOptions, UpsertResult } from './types/write-types';
 export type {
   SaveManyItem,

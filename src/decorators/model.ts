@@ -16,6 +16,7 @@ import { isValidModelName } from '../model/model-name';
 import { decoratorCall } from '../model/decorator-call';
 import { runDeclarations } from '../model/deferred-declarations';
 import type { ModelDecorator } from './decorator-types';
+import { idempotencyTtlMs } from '../model/idempotency';
 
 /** The names `@Model` takes, and `cap` (any other is a SchemaError: a misspelt one would be ignored). */
 const MODEL_OPTIONS = [
@@ -28,6 +29,7 @@ const MODEL_OPTIONS = [
   'shards',
   'waitReplicas',
   'waitTimeoutMs',
+  'idempotencyTtl',
 ] as const satisfies ReadonlyArray<keyof ModelOptions>;
 const CAP_OPTIONS = ['by', 'keep', 'order', 'per'] as const satisfies ReadonlyArray<keyof CapOptions>;
 
@@ -152,6 +154,7 @@ function defineModel(target: Function, options: ModelOptions): void {
       relations,
       shards: resolveShards(target.name, options, relations.length > 0),
       replicas: modelReplicaPolicy(target.name, options),
+      idempotencyTtlMs: idempotencyTtlMs(options.idempotencyTtl, (message) => new SchemaError(`${target.name}: ${message}`)),
     }),
   );
 }

@@ -1,7 +1,8 @@
 import { descriptorOf } from '../model/model-registry';
-import { AttributeInput, CounterName, EntityClass, entityInstance, Persisted, SaveOptions } from '../types/entity-types';
+import { AttributeInput, CounterName, EntityClass, entityInstance, Persisted, SaveOptions, CreateOptions } from '../types/entity-types';
 import { isRemovedInstance, serialized, stateOf } from './entity-state';
 import { ModelWrites } from './model-writes';
+import { createEntity } from './create-once';
 import { removeEntity } from './remove-entity';
 import { saveEntity } from './save-entity';
 import { buildEntity } from './build-entity';
@@ -127,13 +128,13 @@ export abstract class BaseEntity extends ModelWrites {
     return buildEntity(this, attributes);
   }
 
-  /** Builds, validates and saves in one step. */
+  /** Builds, validates and saves in one step; with `idempotencyKey` once per key (docs/transactions-and-retries.md). */
   static async create<T extends BaseEntity>(
     this: EntityClass<T>,
     attributes: AttributeInput<T> = {},
-    options: SaveOptions = {},
+    options: CreateOptions = {},
   ): Promise<Persisted<T>> {
-    return buildEntity(this, attributes).save(options);
+    return createEntity(this, attributes, options);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { FindManyOptions, RemoveByOptions, RemoveManyOptions, SaveManyOptions } from '../types/bulk-types';
-import type { SaveOptions } from '../types/entity-types';
+import type { CreateOptions, SaveOptions } from '../types/entity-types';
 import type { UpdateOptions, UpsertOptions } from '../types/write-types';
 import type { LockOptions } from './locking';
 
@@ -12,6 +12,10 @@ export const SAVE_OPTIONS = [...REPLICA_OPTIONS, 'ttl'] as const satisfies Reado
 export const SAVE_MANY_OPTIONS = [...REPLICA_OPTIONS, 'chunkSize'] as const satisfies ReadonlyArray<keyof SaveManyOptions>;
 export const UPDATE_OPTIONS = ['validate', 'ttl'] as const satisfies ReadonlyArray<keyof UpdateOptions>;
 export const UPSERT_OPTIONS = [...UPDATE_OPTIONS, 'on', 'update'] as const satisfies ReadonlyArray<keyof UpsertOptions<object>>;
+/** create() with an idempotency key: its own time to live is not taken (the key's memo would outlive it). */
+export const CREATE_OPTIONS = [...REPLICA_OPTIONS, 'idempotencyKey', 'idempotencyTtl'] as const satisfies ReadonlyArray<
+  keyof CreateOptions
+>;
 export const REMOVE_MANY_OPTIONS = ['chunkSize'] as const satisfies ReadonlyArray<keyof RemoveManyOptions>;
 export const REMOVE_BY_OPTIONS = ['all', 'batchSize'] as const satisfies ReadonlyArray<keyof RemoveByOptions>;
 export const FIND_MANY_OPTIONS = ['chunkSize'] as const satisfies ReadonlyArray<keyof FindManyOptions>;

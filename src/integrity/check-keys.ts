@@ -26,7 +26,15 @@ export async function checkKeys(scope: ModelScope, findings: Findings, batchSize
     const memos: string[] = [];
     for (const key of page) {
       const rest = key.slice(base.length + 1);
-      if (rest === 'seq' || rest === 'all' || rest === 'exp' || rest.startsWith('tmp:') || rest.startsWith('lock:')) continue;
+      if (
+        rest === 'seq' ||
+        rest === 'all' ||
+        rest === 'exp' ||
+        rest.startsWith('tmp:') ||
+        rest.startsWith('lock:') ||
+        rest.startsWith('idem:')
+      )
+        continue;
       if (rest.startsWith('obj:')) hashes.push(rest.slice(4));
       else if (rest.startsWith('memo:')) memos.push(rest.slice(5));
       else if (rest.startsWith('rel:') || rest.startsWith('rev:')) await checkMembershipKey(scope, findings, key, rest, batchSize);

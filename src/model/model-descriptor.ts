@@ -47,6 +47,11 @@ export interface ModelOptions<K extends string = string> extends ReplicaOptions 
    * live in one shard); queries run in every shard and are merged (docs/cluster.md).
    */
   shards?: number;
+  /**
+   * Seconds a `create(attributes, { idempotencyKey })` remembers its key (default 86,400: 24 hours): a retry
+   * under the key within this time resolves with the object the first call stored. docs/transactions-and-retries.md.
+   */
+  idempotencyTtl?: number;
 }
 
 /**
@@ -100,6 +105,8 @@ export interface ModelDefinition {
   readonly shards: number;
   /** Replicas each write waits for (`@Model({ waitReplicas })`), undefined when writes do not wait. */
   readonly replicas?: ReplicaPolicy;
+  /** How long an idempotent create's key is remembered, in ms (`@Model({ idempotencyTtl })`); undefined: the default. */
+  readonly idempotencyTtlMs?: number;
 }
 
 /** Everything redis-record knows about one model class, built once by `@Model`. */
@@ -130,6 +137,8 @@ export class ModelDescriptor {
   readonly shards: number;
   /** Replicas each save, remove and increment waits for (WAIT), undefined when writes do not wait. */
   readonly replicas: ReplicaPolicy | undefined;
+  /** How long an idempotent create's key is remembered, in ms (`@Model({ idempotencyTtl })`); undefined: the default. */
+  readonly idempotencyTtlMs: number | undefined;
   private readonly hooks: ReadonlyMap<HookKind, readonly string[]>;
 
   constructor(definition: ModelDefinition) {
@@ -146,6 +155,7 @@ export class ModelDescriptor {
     this.relations = definition.relations;
     this.shards = definition.shards;
     this.replicas = definition.replicas;
+    this.idempotencyTtlMs = definition.idempotencyTtlMs;
     this.hooks = definition.hooks;
     this.definition = definition;
     this.attributes = attributes;

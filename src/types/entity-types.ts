@@ -80,3 +80,14 @@ export interface SaveOptions {
    */
   ttl?: number;
 }
+
+/** The options of `create()`: those of `save()`, and an idempotency key (docs/transactions-and-retries.md). */
+export interface CreateOptions extends SaveOptions {
+  /**
+   * Stores the object once however often the call is retried under this key (1 to 256 characters) within
+   * `idempotencyTtl`: a retry writes nothing and resolves with the object the first call stored.
+   */
+  idempotencyKey?: string;
+  /** Seconds the key is remembered (default: the model's `idempotencyTtl`, else 24 hours). */
+  idempotencyTtl?: number;
+}

@@ -1,6 +1,7 @@
 import { activeConnection, Connection } from '../../redis/connection';
 import { ReplicationError } from '../../errors/errors';
 import { ModelDescriptor } from '../../model/model-descriptor';
+import type { ReplicaPolicy } from '../../model/replica-policy';
 import { acknowledgingReplicas } from '../../redis/wait-replicas';
 import { afterSchema } from '../../schema/first-use';
 import { callScript } from '../../store/entry-script';
@@ -18,6 +19,8 @@ export interface TransactionRun {
   readonly validate: boolean;
   /** An idempotent create: its memo's key name under the object's key base (`idem:<key>`) and time to live. */
   readonly idempotency?: { readonly key: string; readonly ttlMs: number; readonly placement?: Placement };
+  /** A call's own `waitReplicas` policy, over the models'. */
+  readonly replicas?: ReplicaPolicy;
 }
 
 /**
@@ -26,7 +29,7 @@ export interface TransactionRun {
  * instances take what was stored, and the after-hooks run, in order. Resolves to the id an idempotency memo
  * names when an earlier call stored the object (nothing written), else undefined.
  */
-export async function runTransaction({ steps, validate, idempotency }: TransactionRun): Promise<string | undefined> {
+export async function runTransaction({ steps, validate, idempotency, replicas }: TransactionRun): Promise<string | undefined> {
   const connection = activeConnection();
   const sections = new Sections(connection);
   const models = steps.map(stepModel);
@@ -48,7 +51,7 @@ export async function runTransaction({ steps, validate, idempotency }: Transacti
     }
     keepOutcomes(sent, outcome);
   }
-  const shortfall = await replicaShortfall(connection, sections, prepared);
+  const shortfall = await replicaShortfall(connection, sections, prepared, replicas);
   await afterSteps(prepared);
   if (shortfall) throw shortfall;
   return undefined;
@@ -87,8 +90,9 @@ async function replicaShortfall(
   connection: Connection,
   sections: Sections,
   prepared: readonly PreparedStep[],
+  given: ReplicaPolicy | undefined,
 ): Promise<ReplicationError | undefined> {
-  const policies = prepared.map((step) => step.model.replicas).filter((policy) => policy !== undefined);
+  const policies = given ? [given] : prepared.map((step) => step.model.replicas).filter((policy) => policy !== undefined);
   if (policies.length === 0 || sections.list.length === 0) return undefined;
   const policy = policies.reduce((a, b) => (b.replicas > a.replicas ? b : a));
   const acknowledged = await acknowledgingReplicas(connection.transport, sections.list[0].keys.all, policy);
