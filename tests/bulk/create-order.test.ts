@@ -74,13 +74,14 @@ describe('a later item names an earlier item of the call as its parent', () => {
     const result = await OrdReply.saveMany([
       { text: 'too early', replyToId: String(first + 1) },
       { text: 'later' },
-      { text: 'fine', replyToId: String(first) },
+      { text: 'fine', replyToId: String(first + 1) },
     ]);
     expect(result.failed.map(({ index, error }) => [index, error.constructor])).toEqual([[0, RelationError]]);
-    // the refused item draws no id: the second takes `first`, and the third names it
+    // ids are drawn before the writes, in order (so that an item whose reply is lost keeps its id): the refused
+    // item leaves `first` unused, the second takes `first + 1`, and the third names it
     expect(result.saved.map(({ id, text }) => [id, text])).toEqual([
-      [String(first), 'later'],
-      [String(first + 1), 'fine'],
+      [String(first + 1), 'later'],
+      [String(first + 2), 'fine'],
     ]);
     await expectRelationsConsistent([OrdReply], redis.raw, redis.prefix);
   });

@@ -75,7 +75,9 @@ describe('saveMany and save() write the same', () => {
   it('same keys, same contents, same failures', async () => {
     const singleFailures: number[] = [];
     for (const [i, attributes] of items().entries()) {
-      await Single.create(attributes).catch(() => singleFailures.push(i));
+      // saveMany draws the ids of its new objects before the writes (a lost reply leaves each its id): an item
+      // refused at its write leaves its id unused, which the twin's create() does by hand
+      await Single.create(attributes).catch(() => singleFailures.push(i) && redis.raw.incr(`${redis.prefix}:{TwinSingle}:seq`));
     }
     const result = await Batch.saveMany(items(), { chunkSize: 50 });
     expect(result.failed.map((failure) => failure.index)).toEqual(singleFailures);

@@ -17,6 +17,8 @@ import { stateOf } from '../entity-state';
 import { prepareWrite, refusal, requiredGivenId } from '../write-entity';
 import { asError } from '../../errors/as-error';
 import { chunkRefusal } from './chunk-refusal';
+import { drawnIds } from './drawn-ids';
+import { LostReplies } from './unsure-creates';
 
 /** A new object on its way: its position among the entities, and what is sent for it. */
 interface PendingCreate extends NewObject {
@@ -46,11 +48,14 @@ export async function createMany(
   const connection = activeConnection();
   const store = new BulkStore(model, connection);
   const parents = parentChecks(model, connection);
+  const lost = new LostReplies(model);
+  // ids kept from a create whose reply was lost are sent again: not by position
+  const keptIds = model.idStrategy !== 'given' && entities.some((entity) => stateOf(entity).id !== undefined);
   // When every new object takes the plain path (sequence ids, nothing to check, no foreign key), one INCRBY
   // draws the ids of the whole call first, the entity at position p taking first + p: a chunk then needs no
   // round trip before its write, which would wait behind the chunks already sent. An entity its codecs refuse
   // leaves its id unused.
-  if (entities.length > 0 && parents.length === 0 && createsWithoutChecks(model)) {
+  if (entities.length > 0 && parents.length === 0 && createsWithoutChecks(model) && !keptIds) {
     const target = onlyTarget(model, connection.prefix);
     let first: number;
     try {
@@ -60,13 +65,23 @@ export async function createMany(
       return errors;
     }
     const fields = model.dynamicProperty === undefined ? snapshotFields(model) : undefined;
-    const create: PlainCreate = { model, store, target, first, entities, errors, fields };
+    const create: PlainCreate = { model, store, target, first, entities, errors, fields, lost };
     const insert = (from: number, to: number) => insertChunk(create, from, to);
     // a few small chunks one at a time, then the window (RAMP_CHUNKS in bulk-options.ts says why)
     const small = firstChunks(entities.length, chunkSize);
     await inRanges(0, small.objects, small.size, 1, insert);
     await inRanges(small.objects, entities.length, chunkSize, CREATES_IN_FLIGHT, insert);
+    await lost.settle();
     return errors;
+  }
+  let drawn: string[] | undefined;
+  if (model.idStrategy === 'sequence' && entities.length > 0) {
+    try {
+      drawn = await drawnIds(model, store, connection.prefix, entities);
+    } catch (error) {
+      refuseAll(model, entities, errors, error);
+      return errors;
+    }
   }
   const uuids = model.idStrategy === 'uuid';
   const given = model.idStrategy === 'given';
@@ -77,7 +92,8 @@ export async function createMany(
         prepareWrite(model, entities[at], true);
         const fields = encodeAttributes(model, entities[at]);
         refuseCrossSlotParent(parents, fields);
-        const id = given ? requiredGivenId(model, entities[at], stateOf(entities[at])) : uuids ? uuidv4() : '';
+        const state = stateOf(entities[at]);
+        const id = given ? requiredGivenId(model, entities[at], state) : uuids ? (state.id ?? uuidv4()) : drawn![at];
         pending.push({ at, id, fields });
       } catch (error) {
         errors[at] = asError(error);
@@ -93,6 +109,15 @@ export async function createMany(
         try {
           outcomes = await store.create(target, items, parents);
         } catch (error) {
+          if (
+            lost.take(
+              error,
+              items.map((item) => [stateOf(entities[item.at]), item.id, item.fields] as const),
+            )
+          ) {
+            for (const item of items) errors[item.at] = error as Error;
+            return;
+          }
           // the chunk refused before it wrote anything: its items fail, the others go on
           const refusal = chunkRefusal(error);
           if (!refusal) throw error;
@@ -104,6 +129,7 @@ export async function createMany(
       }),
     );
   });
+  await lost.settle();
   return errors;
 }
 
@@ -117,6 +143,7 @@ interface PlainCreate {
   readonly errors: Array<Error | undefined>;
   /** The model's fields, in the order its snapshots keep them (shared-snapshots.ts); none with dynamic attributes. */
   readonly fields: SnapshotFields | undefined;
+  readonly lost: LostReplies;
 }
 
 /**
@@ -126,7 +153,7 @@ interface PlainCreate {
  * those arguments themselves (hset-args.ts), without the key.
  */
 async function insertChunk(
-  { model, store, target, first, entities, errors, fields }: PlainCreate,
+  { model, store, target, first, entities, errors, fields, lost }: PlainCreate,
   from: number,
   to: number,
 ): Promise<void> {
@@ -153,6 +180,15 @@ async function insertChunk(
   try {
     await store.insertPlain(target, ids, hsets);
   } catch (error) {
+    if (
+      lost.take(
+        error,
+        ats.map((at, i) => [stateOf(entities[at]), ids[i], keptAfterWrite(hsets[i])] as const),
+      )
+    ) {
+      for (const at of ats) errors[at] = error as Error;
+      return;
+    }
     // the chunk refused before it wrote anything (a key of another type): its items fail, the others go on
     const refusal = chunkRefusal(error);
     if (!refusal) throw error;

@@ -16,6 +16,7 @@ import { isAttributeObject } from '../../util/attribute-object';
 import { operationReplicaPolicy } from '../../model/replica-policy';
 import { runSaveLifecycle, SaveBatch } from '../lifecycle/save-lifecycle';
 import { bulkWriter } from './save-writes';
+import { settleUnsure } from './unsure-creates';
 
 /**
  * Saves many entities as save() saves each one: the same lifecycle (lifecycle/save-lifecycle.ts: hooks in the
@@ -88,7 +89,11 @@ export async function saveMany<T extends StatefulEntity>(
 
   // Like save(), wait for whatever this call's instances are still doing, and make their next operation wait.
   const write = bulkWriter(model, batch.entities, batch.states, chunkSize);
-  const work = claims.idle().then(() => runSaveLifecycle(model, batch, { validate, replicas }, write, fail));
+  // instances whose earlier create lost its reply are settled first (unsure-creates.ts): created, or sent again
+  const work = claims
+    .idle()
+    .then(() => settleUnsure(batch.states))
+    .then(() => runSaveLifecycle(model, batch, { validate, replicas }, write, fail));
   holdAllUntil(batch.states, work);
   const saved = await work;
   failed.sort((a, b) => a.index - b.index);

@@ -162,7 +162,8 @@ local function createBatched()
   end
   callInSlices('DEL', nil, stray)
   for n, item in ipairs(accepted) do
-    local id, score = item.id, item.score or 0
+    -- sequence ids are scored by value, also one drawn before the call (saveMany draws them ahead)
+    local id, score = item.id, item.score or (model.numeric and item.id) or 0
     callWithArgs('HSET', stray[2 * n - 1], item.setFrom, item.setFrom + 2 * item.setCount - 1, '#id', id)
     members[#members + 1] = score
     members[#members + 1] = id
