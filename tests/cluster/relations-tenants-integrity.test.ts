@@ -8,6 +8,8 @@ import {
   ManyToMany,
   Model,
   RelationError,
+  transaction,
+  TransactionRefusedError,
   Unique,
   UniqueConstraintError,
 } from '../../src';
@@ -198,6 +200,32 @@ describe('relations across groups', () => {
     expect(updated.failed.map((failure) => failure.error.constructor.name)).toEqual(['CrossSlotError']);
     expect((await CrSameChild.findOrFail(bulk.saved[0].id)).parentId).toBeUndefined();
     expect(await CrSameChild.count()).toBe(2);
+  });
+});
+
+describe('transactions', () => {
+  it('write the models of one group all or nothing, and refuse two hash tags before sending anything', async () => {
+    const customer = CrCustomer.build({ email: 'tx@shop.io' });
+    const agent = CrAgent.build({ name: 'tx agent' });
+    await transaction((tx) => [tx.save(customer), tx.save(agent)]);
+    const order = CrOrder.build({ total: 12 });
+    order.customer.set(customer);
+    order.agent.set(agent);
+    const taken = CrCustomer.build({ email: 'tx@shop.io' });
+    const refused = await transaction((tx) => [tx.save(order), tx.save(taken)]).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(TransactionRefusedError);
+    expect((refused as TransactionRefusedError).cause).toBeInstanceOf(UniqueConstraintError);
+    expect([order.isPersisted(), await CrOrder.count()]).toEqual([false, 0]);
+    await transaction((tx) => [tx.save(order), tx.remove(agent)]);
+    expect([(await CrOrder.findOrFail(order.id!)).agentId, await CrAgent.exists(agent.id!)]).toEqual([undefined, false]);
+
+    const parent = CrFreeParent.build({ name: 'other tag' });
+    const before = await clusterKeysUnder(cluster.cluster, cluster.prefix);
+    await expect(transaction((tx) => [tx.save(CrCustomer.build({ email: 'tx2@shop.io' })), tx.save(parent)])).rejects.toThrow(
+      CrossSlotError,
+    );
+    expect(await clusterKeysUnder(cluster.cluster, cluster.prefix)).toEqual(before);
+    await expectShopConsistent();
   });
 });
 
