@@ -21,6 +21,7 @@ import { shardTag } from './shard-tags';
  *   <prefix>:{<Model>}:exp                                zset  id -> expiry time (ms) of objects with a TTL
  *   <prefix>:{<Model>}:memo:<id>                          hash  index entries of an object with a TTL or a cap
  *   <prefix>:{<Model>}:lock:<id>                          string the holder's token while withLock runs
+ *   <prefix>:{<Model>}:idem:<key>                         string the id an idempotent create stored (its key's TTL)
  * A sharded model's unique values are claimed across its shards, one key per value, tagged by the value's digest:
  *   <prefix>:{<Model>@<attr>:<sha1 of the value>}:claim  string `<id> <claimed at, ms>` (src/keys/claim-keys.ts)
  * The Lua scripts build the same names (src/store/lua/indexes.lua).

@@ -69,6 +69,7 @@ describe('the code of the guide', () => {
         'indexes-and-queries.md',
         'bulk-operations.md',
         'writes.md',
+        'transactions-and-retries.md',
         'examples.md',
       ]),
     );
