@@ -3,13 +3,14 @@ import { describeValue } from '../../util/describe-value';
 import { holdAllUntil, StateClaims, StatefulEntity, stateOf } from '../entity-state';
 import { runTransaction } from './run-transaction';
 import type { Step } from './transaction-steps';
+import type { BaseEntity } from '../base-entity';
 
 /** What a transaction's callback lists its writes with; they are made when the callback has returned. */
 export interface Transaction {
   /** Creates or updates the instance in the transaction, as its save() would. */
-  save(entity: StatefulEntity): void;
+  save(entity: BaseEntity): void;
   /** Removes the instance's object in the transaction, as its remove() would (cascades included). */
-  remove(entity: StatefulEntity): void;
+  remove(entity: BaseEntity): void;
 }
 
 /**
@@ -24,7 +25,7 @@ export async function transaction<R>(work: (tx: Transaction) => R | Promise<R>):
   if (typeof work !== 'function') throw new ArgumentError(`transaction: expected a function (tx) => { ... }, got ${describeValue(work)}`);
   const steps: Step[] = [];
   let open = true;
-  const add = (kind: Step['kind']) => (entity: StatefulEntity) => {
+  const add = (kind: Step['kind']) => (entity: BaseEntity) => {
     if (!open) throw new ArgumentError(`transaction: tx.${kind}() was called after the transaction's callback returned`);
     if (!(entity instanceof StatefulEntity))
       throw new ArgumentError(`transaction: tx.${kind}() expects an entity, got ${describeValue(entity)}`);
