@@ -63,6 +63,13 @@ class TxLine extends BaseEntity {
   @Attr() sku!: string;
 }
 
+@Model()
+@Unique(['userId', 'channelId'])
+class TxSubscription extends BaseEntity {
+  @Attr() userId!: string;
+  @Attr() channelId!: string;
+}
+
 @Model({ cap: { by: 'at', keep: 3 } })
 class TxCapped extends BaseEntity {
   @Attr() @Index() at!: number;
@@ -154,6 +161,28 @@ describe('transaction', () => {
     expect((await TxAccount.findOneBy({ email: 'keep@x.io' }))?.id).toBe(heir.id);
     expect((await TxAccount.findOneBy({ email: 'kept@x.io' }))?.id).toBe(renamed.id);
     await expectIndexesConsistent(TxAccount, redis.raw, redis.prefix);
+  });
+
+  it('checks composite uniques against the steps before, an update by the parts it keeps too', async () => {
+    const old = await TxSubscription.create({ userId: 'u1', channelId: 'c1' });
+    const other = await TxSubscription.create({ userId: 'u1', channelId: 'c2' });
+    const again = TxSubscription.build({ userId: 'u1', channelId: 'c1' });
+    await transaction((tx) => [tx.remove(old), tx.save(again)]);
+    other.channelId = 'c1';
+    const moved = await refusal(transaction((tx) => tx.save(other)));
+    expect([moved.id, moved.cause instanceof UniqueConstraintError]).toEqual([other.id, true]);
+    const twice = await refusal(
+      transaction((tx) => [
+        tx.save(TxSubscription.build({ userId: 'u2', channelId: 'c1' })),
+        tx.save(TxSubscription.build({ userId: 'u2', channelId: 'c1' })),
+      ]),
+    );
+    expect(twice.index).toBe(1);
+    expect((await TxSubscription.findBy({})).map((found) => [found.userId, found.channelId]).sort()).toEqual([
+      ['u1', 'c1'],
+      ['u1', 'c2'],
+    ]);
+    expect(await TxSubscription.check()).toMatchObject({ ok: true });
   });
 
   it('refuses before any write: a before-hook, validation, a stale version, an object gone', async () => {

@@ -1,7 +1,7 @@
 -- transaction-checks.lua: the checks of a transaction's operations (transaction.lua), each made against what Redis
 -- holds with the effects of the operations before it laid over: objects created and removed (cascades included),
 -- unique values taken and given up, and the members of the set indexes in which a parent finds its children.
--- Needs key-types.lua, indexes.lua, save-context.lua, save-object.lua and relations.lua before it.
+-- Needs key-types.lua, spec-lists.lua, indexes.lua, save-context.lua, save-object.lua and relations.lua before it.
 -- KEYS/ARGV: none of its own. A save's fields, specs and parent checks are read from ARGV at the positions the
 -- caller gives, in save.lua's layout; a removal's model table is relations.lua's (readModels).
 -- Guarantees: reads only (TYPE, GET, HGET, HMGET, SMEMBERS, ZSCORE), so a transaction runs every check before its
@@ -85,8 +85,10 @@ local function checkSave(overlay, model, op, seen)
       return false
     end
   end
+  -- the values after the save: a composite unique's value reads the parts an update does not write
+  after = after or written
   for _, spec in ipairs(op.specs) do
-    local value = isUnique(spec) and uniqueValue(spec, written)
+    local value = isUnique(spec) and uniqueValue(spec, spec.kind == 'M' and after or written)
     if value then
       local holder = ownerOf(overlay, base .. ':uniq:' .. spec.attr, value)
       if holder and holder ~= id and isLive(overlay, base .. ':obj:' .. holder) then
@@ -106,7 +108,6 @@ local function checkSave(overlay, model, op, seen)
     id = '#new' .. overlay.created
   end
   overlay.objects[base .. ':obj:' .. id] = true
-  after = after or written
   for _, spec in ipairs(op.specs) do
     if op.mode == 'c' or not sameEntry(spec, before, after) then
       local kind, entryKey, member = entryOf(base, spec, before, id)
