@@ -658,7 +658,7 @@ describe('option names a decorator does not take', () => {
     HasMany: untyped(HasMany),
     ManyToMany: untyped(ManyToMany),
   };
-  const MODEL_TAKES = '(@Model takes name, idStrategy, ttl, expirable, cap, group, shards, waitReplicas, waitTimeoutMs)';
+  const MODEL_TAKES = '(@Model takes name, idStrategy, ttl, expirable, cap, group, shards, waitReplicas, waitTimeoutMs, idempotencyTtl)';
 
   it.each<[string, () => unknown, string]>([
     [
