@@ -32,10 +32,10 @@ export function updateById<T extends StatefulEntity>(
   return onModel(ctor, async (model) => {
     const settings = knownOptions(`${model.name}.update`, options, UPDATE_OPTIONS);
     const normalized = normalizeId(model.name, id);
-    const { attributes: plain, operations } = isAttributeObject(attributes)
-      ? splitArrayOperations(model, attributes as Record<string, unknown>)
-      : { attributes, operations: [] };
-    const given = await givenWrite(model, ctor, plain, settings, 'update');
+    const split = isAttributeObject(attributes) ? splitArrayOperations(model, attributes as Record<string, unknown>) : undefined;
+    const operations = split?.operations ?? [];
+    // without operators the input goes on as given (an entity passed by mistake is refused as such)
+    const given = await givenWrite(model, ctor, operations.length > 0 ? split!.attributes : attributes, settings, 'update');
     // each operator's field is written by the script, from the stored array: its place among the fields set
     const write = withOperatedFields(given, operations);
     if (claimsUniques(model)) refusePartialComposite(model, write.given);

@@ -3,11 +3,13 @@ import type { AttributeName, WritableName, entityInstance, Persisted, SaveOption
 /**
  * An operator `Model.update` applies to a stored array attribute, inside its script: `push` appends the values,
  * `addToSet` those it does not hold yet, `pull` removes every element equal to one of them. One value or an array
- * of them. Only an array attribute takes one (`never` for any other type).
+ * of them; one operator per attribute. Only an array attribute takes one (`never` for any other type).
  */
 export type ArrayOperatorInput<V> =
   NonNullable<V> extends ReadonlyArray<infer E>
-    ? { push: E | readonly E[] } | { pull: E | readonly E[] } | { addToSet: E | readonly E[] }
+    ? | { push: E | readonly E[]; pull?: never; addToSet?: never }
+      | { pull: E | readonly E[]; push?: never; addToSet?: never }
+      | { addToSet: E | readonly E[]; push?: never; pull?: never }
     : never;
 
 /**
