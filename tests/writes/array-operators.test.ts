@@ -17,6 +17,7 @@ class AoPost extends BaseEntity {
   @Attr({ type: 'json' }) @Index({ each: true }) tags?: string[];
   @Attr({ type: 'json' }) scores?: number[];
   @Attr({ type: 'json' }) meta?: Record<string, unknown>;
+  @Attr({ type: 'json' }) items?: unknown[];
   @Version() version?: number;
 }
 
@@ -85,6 +86,27 @@ describe('Model.update with array operators', () => {
     expect((await AoPost.update(post.id, { scores: { pull: 1e21 } })).scores).toEqual([1, 2.5, 3]);
     expect((await AoPost.update(post.id, { scores: { addToSet: [2.5, 0.1] } })).scores).toEqual([1, 2.5, 3, 0.1]);
     expect((await AoPost.find(post.id))?.scores).toEqual([1, 2.5, 3, 0.1]);
+  });
+
+  it('keeps the elements it does not touch byte for byte, whatever their text holds', async () => {
+    const items = ['a,b', 'q"]', '\\', '\u2028 é', { k: [1, ']'], s: '}' }, [2, [3]], null, true, 0.1, 0.30000000000000004];
+    const post = await AoPost.create({ title: 't', items });
+    const field = `${redis.prefix}:{AoPost}:obj:${post.id}`;
+    const stored = (await redis.raw.hGet(field, 'items'))!;
+    const pushed = await AoPost.update(post.id, { items: { push: [{ n: 'x,]' }] } });
+    expect(pushed.items).toEqual([...items, { n: 'x,]' }]);
+    expect(await redis.raw.hGet(field, 'items')).toBe(`${stored.slice(0, -1)},{"n":"x,]"}]`);
+    const pulled = await AoPost.update(post.id, { items: { pull: [{ k: [1, ']'], s: '}' }, 'q"]', [2, [3]], null, { n: 'x,]' }] } });
+    expect(pulled.items).toEqual(['a,b', '\\', '\u2028 é', true, 0.1, 0.30000000000000004]);
+    expect((await AoPost.update(post.id, { items: { addToSet: ['a,b', false, 0.1] } })).items).toEqual([
+      'a,b',
+      '\\',
+      '\u2028 é',
+      true,
+      0.1,
+      0.30000000000000004,
+      false,
+    ]);
   });
 
   it('refuses a value that does not fit, naming the attribute, and writes nothing', async () => {
