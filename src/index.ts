@@ -83,7 +83,7 @@ export type {
   SaveOptions,
   CreateOptions,
 } from './types/entity-types';
-export type { UpdateInput, UpdateOptions, UpsertOptions, UpsertResult } from './types/write-types';
+export type { ArrayOperatorInput, UpdateInput, UpdateOptions, UpsertOptions, UpsertResult } from './types/write-types';
 export type {
   SaveManyItem,
   SaveManyOptions,

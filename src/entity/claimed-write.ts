@@ -23,7 +23,7 @@ export function claimsUniques(model: ModelDescriptor): boolean {
  * between the steps leaves a claim whose holder does not hold the value: it is taken over once stale, and
  * `check` reports it (docs/cluster.md).
  */
-export async function claimedWrite<O extends SaveOutcome>(
+export async function claimedWrite<O extends SaveOutcome | { notArray: string }>(
   model: ModelDescriptor,
   connection: Connection,
   id: string,

@@ -78,10 +78,25 @@ export function storedEntity<T extends StatefulEntity>(
   outcome: UpsertOutcome,
   id: string | undefined,
 ): Persisted<T> {
+  if ('notArray' in outcome) throw notArray(model, entity, outcome.notArray);
   if (!('fields' in outcome)) throw refusal(model, entity, outcome, id);
   // a cap's trim evicted the object at once: it is not stored
   if (outcome.fields.size === 0) throw new NotFoundError(model.name, outcome.id);
   return buildStored(ctor, model, outcome.id, outcome.fields);
+}
+
+/** An array operator's attribute (by `field`) whose stored value is no JSON array: a ValidationError naming it. */
+function notArray(model: ModelDescriptor, entity: object, field: string): ValidationError {
+  const property = model.attributes.find((attribute) => attribute.field === field)?.property ?? field;
+  return new ValidationError(model.name, [
+    attributeFailure(
+      entity,
+      property,
+      undefined,
+      'isArray',
+      `${property}: the stored value is not an array, so push, pull and addToSet cannot apply`,
+    ),
+  ]);
 }
 
 /** A capped model's objects hold the attribute the cap is by: removing it is a ValidationError, as save()'s. */

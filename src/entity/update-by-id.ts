@@ -1,4 +1,6 @@
 import { ArgumentError } from '../errors/errors';
+import { ArrayOperation, splitArrayOperations } from '../mapper/array-operations';
+import { isAttributeObject } from '../util/attribute-object';
 import { knownOptions } from '../errors/options-argument';
 import type { GivenAttributes } from '../mapper/given-attributes';
 import type { ModelDescriptor } from '../model/model-descriptor';
@@ -12,7 +14,7 @@ import type { EntityClass, Persisted } from '../types/entity-types';
 import type { UpdateInput, UpdateOptions } from '../types/write-types';
 import { claimedWrite, claimsUniques } from './claimed-write';
 import type { StatefulEntity } from './entity-state';
-import { givenWrite, storedEntity } from './given-write';
+import { GivenWrite, givenWrite, storedEntity } from './given-write';
 import { onModel } from './model-call';
 import { UPDATE_OPTIONS } from './option-names';
 
@@ -30,7 +32,12 @@ export function updateById<T extends StatefulEntity>(
   return onModel(ctor, async (model) => {
     const settings = knownOptions(`${model.name}.update`, options, UPDATE_OPTIONS);
     const normalized = normalizeId(model.name, id);
-    const write = await givenWrite(model, ctor, attributes, settings, 'update');
+    const split = isAttributeObject(attributes) ? splitArrayOperations(model, attributes as Record<string, unknown>) : undefined;
+    const operations = split?.operations ?? [];
+    // without operators the input goes on as given (an entity passed by mistake is refused as such)
+    const given = await givenWrite(model, ctor, operations.length > 0 ? split!.attributes : attributes, settings, 'update');
+    // each operator's field is written by the script, from the stored array: its place among the fields set
+    const write = withOperatedFields(given, operations);
     if (claimsUniques(model)) refusePartialComposite(model, write.given);
     const connection = activeConnection();
     const parents = parentChecks(model, connection);
@@ -46,6 +53,7 @@ export function updateById<T extends StatefulEntity>(
         changes: write.changes,
         indexes: touchedIndexes(model, write.changes),
         parents,
+        operations,
       });
     // a sharded model's unique values are claimed across shards first (claimed-write.ts); the object's values
     // are not known here, so every unique index the update sets or clears has its held value read and released
@@ -59,6 +67,14 @@ export function updateById<T extends StatefulEntity>(
       : await run();
     return storedEntity(ctor, model, write.entity, outcome, normalized);
   });
+}
+
+/** `write` with each operator's field among the fields set (valued '': the script writes it). */
+function withOperatedFields(write: GivenWrite, operations: readonly ArrayOperation[]): GivenWrite {
+  if (operations.length === 0) return write;
+  const set = new Map(write.changes.set);
+  for (const { field } of operations) set.set(field, '');
+  return { ...write, changes: { set, removed: write.changes.removed } };
 }
 
 /**

@@ -30,6 +30,7 @@ export const LIBRARY_ORDER = [
   'sequence-ids',
   'save-context',
   'save-object',
+  'json-arrays',
   'update-indexed',
   'lists',
   'relations',

@@ -1,10 +1,23 @@
 import type { AttributeName, WritableName, entityInstance, Persisted, SaveOptions } from './entity-types';
 
 /**
- * What `Model.update` writes: any subset of the attributes, each of its declared type; null removes the
- * attribute, a key holding undefined is left out (the stored value stays). No id: the object is named apart.
+ * An operator `Model.update` applies to a stored array attribute, inside its script: `push` appends the values,
+ * `addToSet` those it does not hold yet, `pull` removes every element equal to one of them. One value or an array
+ * of them; one operator per attribute. Only an array attribute takes one (`never` for any other type).
  */
-export type UpdateInput<T> = { [K in WritableName<T>]?: T[K] | null } & {
+export type ArrayOperatorInput<V> =
+  NonNullable<V> extends ReadonlyArray<infer E>
+    ? | { push: E | readonly E[]; pull?: never; addToSet?: never }
+      | { pull: E | readonly E[]; push?: never; addToSet?: never }
+      | { addToSet: E | readonly E[]; push?: never; pull?: never }
+    : never;
+
+/**
+ * What `Model.update` writes: any subset of the attributes, each of its declared type, or for an array attribute
+ * an array operator (ArrayOperatorInput); null removes the attribute, a key holding undefined is left out (the
+ * stored value stays). No id: the object is named apart.
+ */
+export type UpdateInput<T> = { [K in WritableName<T>]?: T[K] | ArrayOperatorInput<T[K]> | null } & {
   /** @hidden */
   readonly [entityInstance]?: never;
 };

@@ -4,7 +4,8 @@ import { useTestCluster } from '../support/test-cluster';
 /**
  * Tag and compound indexes on a 3-master cluster: a model sharded 8 ways (queries run in every shard and merge,
  * in the compound index's order with its mixed directions) and a tenant scope; each result is compared with the
- * same filter and order computed over the objects written, and check() finds nothing wrong.
+ * same filter and order computed over the objects written, and check() finds nothing wrong. Model.update's array
+ * operators move the tag entries of objects spread over the shards.
  */
 
 @Model({ shards: 8 })
@@ -61,6 +62,24 @@ describe('tag and compound indexes on a cluster', () => {
     const removed = (await model.findBy({ labels: { has: 'hot' } }, { limit: 3 })).map((event) => event.id);
     await model.removeMany(removed);
     expect(await model.count({ labels: { has: 'hot' } })).toBe(rows.filter((r) => r.labels.includes('hot')).length - 3);
+    expect((await model.check()).violations).toEqual([]);
+  });
+
+  it.each([
+    ['a sharded model', () => SpreadEvent],
+    ['a tenant of it', () => SpreadEvent.scope('ops')],
+  ])('move tag entries with push, pull and addToSet of Model.update in %s', async (_, modelOf) => {
+    const model = modelOf();
+    const events = await Promise.all(Array.from({ length: 6 }, (_, i) => model.create({ labels: [`x${i}`], level: i })));
+    await Promise.all(events.map((event) => model.update(event.id, { labels: { push: ['new', 'new'] } })));
+    await Promise.all(events.slice(0, 3).map((event) => model.update(event.id, { labels: { pull: 'new' } })));
+    const added = await Promise.all(events.map((event) => model.update(event.id, { labels: { addToSet: ['new', 'set'] } })));
+    expect(added.map((event) => event.labels)).toEqual(
+      events.map((event, i) => (i < 3 ? [`x${i}`, 'new', 'set'] : [`x${i}`, 'new', 'new', 'set'])),
+    );
+    const sorted = (list: string[]) => [...list].sort((a, b) => Number(a) - Number(b));
+    expect(sorted(await model.findIds({ labels: { hasAll: ['new', 'set'] } }))).toEqual(sorted(events.map((event) => event.id)));
+    expect(await model.findIds({ labels: { has: 'x4' } })).toEqual([events[4]!.id]);
     expect((await model.check()).violations).toEqual([]);
   });
 });

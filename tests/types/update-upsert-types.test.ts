@@ -1,4 +1,4 @@
-import { ArgumentError, Attr, BaseEntity, Model, Persisted, Unique, UpsertResult, ValidationError } from '../../src';
+import { ArgumentError, Attr, BaseEntity, Index, Model, Persisted, Unique, UpsertResult, ValidationError } from '../../src';
 import { useTestRedis } from '../support/test-redis';
 
 /**
@@ -16,6 +16,14 @@ class WtItem extends BaseEntity {
   label(): string {
     return `${this.title} (${this.views})`;
   }
+}
+
+@Model()
+class WtBag extends BaseEntity {
+  @Attr({ type: 'json' }) @Index({ each: true }) tags?: string[];
+  @Attr({ type: 'json' }) scores!: number[];
+  @Attr({ type: 'json' }) meta?: { push: string };
+  @Attr() title?: string;
 }
 
 /** Compiles only when X and Y are the same type. */
@@ -43,6 +51,29 @@ describe('the types of Model.update', () => {
     await expect(WtItem.update(item.id, item)).rejects.toThrow(ArgumentError);
     // @ts-expect-error update takes no waitReplicas
     await expect(WtItem.update(item.id, {}, { waitReplicas: 1 })).rejects.toThrow(ArgumentError);
+  });
+});
+
+describe('the types of the array operators of Model.update', () => {
+  it('take a value or an array of values of the element type, on array attributes only', async () => {
+    const bag = await WtBag.create({ tags: ['a'], scores: [1], meta: { push: 'p' } });
+    const pushed = await WtBag.update(bag.id, { tags: { push: 'b' }, scores: { addToSet: [1, 2] } });
+    sameType<typeof pushed, Persisted<WtBag>>(true);
+    expect(pushed.tags).toEqual(['a', 'b']);
+    expect((await WtBag.update(bag.id, { tags: { pull: ['a', 'b'] }, scores: { push: 3 } })).scores).toEqual([1, 2, 3]);
+
+    // @ts-expect-error an element of another type fails to compile
+    await expect(WtBag.update(bag.id, { tags: { push: 1 } })).rejects.toThrow(ValidationError);
+    // @ts-expect-error an array of elements of another type fails to compile
+    await expect(WtBag.update(bag.id, { tags: { addToSet: [1, 2] } })).rejects.toThrow(ValidationError);
+    // @ts-expect-error an unknown operator fails to compile
+    await expect(WtBag.update(bag.id, { tags: { append: 'x' } })).rejects.toThrow(ArgumentError);
+    // @ts-expect-error an operator on an attribute that is not an array fails to compile
+    await expect(WtBag.update(bag.id, { title: { push: 'x' } })).rejects.toThrow(ArgumentError);
+    // @ts-expect-error nor on a JSON object attribute
+    await expect(WtBag.update(bag.id, { meta: { pull: 'x' } })).rejects.toThrow(ValidationError);
+    // @ts-expect-error two operators in one object fail to compile
+    await expect(WtBag.update(bag.id, { tags: { push: 'x', pull: 'y' } })).rejects.toThrow(ArgumentError);
   });
 });
 

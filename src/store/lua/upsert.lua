@@ -22,14 +22,19 @@
 -- then     p; then p pairs (foreign key field, the parent model's object key prefix): each such field set must
 --          name a live parent
 -- then     q; then q index specs: every index for a capped model or when ARGV[12] is given, else 0
+-- then     r; then r groups (field, operator 'push' | 'pull' | 'addToSet', c, c JSON texts of values): 'u' only,
+--          array operators (json-arrays.lua), each applied to the field's stored value; the field is among the n
+--          pairs set, its value there the script's
 -- Returns: {created, id, field, value, ...}: 1 when the object was created, else 0, its id, and every field of its
 --          hash after the write (none when the write left no object: a cap's trim evicted it); or what save.lua
 --          returns for a refusal: false (the object to update is gone or expired, or the id to create exists),
---          {'unique', attribute}, {'stale'} (the stored version is not ARGV[6]), {'relation', field}.
+--          {'unique', attribute}, {'stale'} (the stored version is not ARGV[6]), {'relation', field}, {'notArray', field} (an array operator's field holds no JSON array).
 -- Guarantees: those of save.lua (save-object.lua's saveObject makes the write): every check runs before the first
 -- write, so a refused call writes nothing; the old index values are read here, never sent by the client; the
 -- hash, `all`, index, unique and memo entries change together, a capped model is trimmed in the same script.
 -- The look-up of the unique value and the write are one atomic step: upserts racing on one value make one object.
+-- An array operator reads the stored array in the same step as it writes it: writers racing on one array lose
+-- no update.
 --!include key-types.lua
 --!include indexes.lua
 --!include objects.lua
@@ -38,11 +43,14 @@
 --!include sequence-ids.lua
 --!include save-context.lua
 --!include save-object.lua
+--!include json-arrays.lua
 
 local mode, base = ARGV[1], KEYS[3]
 local model = saveContext(KEYS[1], KEYS[2], base, ARGV[3], ARGV[4], ARGV[5], ARGV[7], ARGV[8], ARGV[9], ARGV[10])
 local setFrom, setCount, delFrom, delCount, specs, fields, parentsFrom = readChange(model, 13)
 local updateTtl = tonumber(ARGV[12])
+local capSpecsAt = parentsFrom + 1 + 2 * tonumber(ARGV[parentsFrom])
+local operationsAt = capSpecsAt + 1 + 4 * tonumber(ARGV[capSpecsAt])
 
 -- The reply of a write that went through: the object as stored now.
 local function stored(created, id)
@@ -56,6 +64,30 @@ local function setVersion(readVersion)
   end
 end
 
+-- Writes into the pairs set the value of each array operator's field: the operator applied to the stored array.
+-- nil, or {'notArray', field} when a stored value is no JSON array (before any write).
+local function applyOperators(key)
+  local at = operationsAt + 1
+  for _ = 1, tonumber(ARGV[operationsAt]) do
+    local field, operator, count = ARGV[at], ARGV[at + 1], tonumber(ARGV[at + 2])
+    local values = {}
+    for v = 1, count do
+      values[v] = ARGV[at + 2 + v]
+    end
+    local array = applyArrayOperator(callOfType('hash', 'HGET', key, field), operator, values)
+    if not array then
+      return { 'notArray', field }
+    end
+    for i = 0, setCount - 1 do
+      if ARGV[setFrom + 2 * i] == field then
+        ARGV[setFrom + 2 * i + 1] = array
+      end
+    end
+    at = at + 3 + count
+  end
+  return nil
+end
+
 -- Updates live object `id`: saveObject's update, over `readVersion` (the stored one when the caller expects none).
 local function update(id, expected)
   local key = base .. ':obj:' .. id
@@ -64,6 +96,10 @@ local function update(id, expected)
     readVersion = callOfType('hash', 'HGET', key, model.versionField) or ''
   end
   setVersion(readVersion)
+  local notArray = applyOperators(key)
+  if notArray then
+    return notArray
+  end
   if updateTtl then
     expectType(base .. ':memo:' .. id, 'hash')
   end

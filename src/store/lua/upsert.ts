@@ -1,3 +1,4 @@
+import type { ArrayOperation } from '../../mapper/array-operations';
 import { ChangeSet } from '../../mapper/change-set';
 import { fieldsFromReply } from '../../mapper/attribute-encoder';
 import { EncodedFields } from '../../mapper/encoded-fields';
@@ -26,6 +27,8 @@ export interface UpsertInput {
   /** 'u': the indexes the change touches; 'o', 'i': every index. */
   readonly indexes: readonly IndexDescriptor[];
   readonly parents: ParentChecks;
+  /** 'u' only: the array operators to apply to stored values (their fields are in `changes.set`, valued ''). */
+  readonly operations?: readonly ArrayOperation[];
 }
 
 /** The write went through: the object as stored after it (no fields when a cap's trim evicted it at once). */
@@ -35,13 +38,13 @@ export interface Upserted {
   readonly fields: EncodedFields;
 }
 
-/** What upsert.lua came to: the object as stored, or save.lua's refusal. */
-export type UpsertOutcome = Upserted | Exclude<SaveOutcome, { id: string }>;
+/** What upsert.lua came to: the object as stored, save.lua's refusal, or an array operator's field holding no array. */
+export type UpsertOutcome = Upserted | Exclude<SaveOutcome, { id: string }> | { notArray: string };
 
 export const upsertScript: EntryScript<UpsertInput, UpsertOutcome> = {
   function: () => scripts.upsert(),
   keys: ({ model: { keys } }) => [keys.sequence, keys.all, keys.base],
-  args({ model, mode, id, ttl, expectedVersion, on, changes, indexes, parents }) {
+  args({ model, mode, id, ttl, expectedVersion, on, changes, indexes, parents, operations = [] }) {
     const given = ttl === undefined ? '' : String(ttl);
     const args: Array<string | Buffer> = [
       mode,
@@ -61,9 +64,12 @@ export const upsertScript: EntryScript<UpsertInput, UpsertOutcome> = {
     const set = model.version ? new Map([...changes.set, [model.version, '']]) : changes.set;
     pushChangeArgs(args, { set, removed: changes.removed }, indexes, parents);
     pushTrimSpecs(args, model, model.capped || given !== '');
+    args.push(String(operations.length));
+    for (const { field, operator, elements } of operations) args.push(field, operator, String(elements.length), ...elements);
     return args;
   },
   reply(reply) {
+    if (Array.isArray(reply) && reply[0] === 'notArray') return { notArray: String(reply[1]) };
     if (!Array.isArray(reply) || typeof reply[0] === 'string') return saveOutcomeOf(reply) as UpsertOutcome;
     return { created: Number(reply[0]) === 1, id: String(reply[1]), fields: fieldsFromReply(reply.slice(2)) };
   },

@@ -13,3 +13,10 @@ export class FeedItem extends BaseEntity {
   @Attr({ type: 'string' }) writer?: string;
   @Version() version?: number;
 }
+
+/** A bag whose tags several processes push onto (or addToSet) at once. */
+@Model()
+export class TagBag extends BaseEntity {
+  @Attr({ type: 'string' }) name!: string;
+  @Attr({ type: 'json' }) @Index({ each: true }) tags?: string[];
+}
