@@ -83,7 +83,16 @@ export type {
   SaveOptions,
   CreateOptions,
 } from './types/entity-types';
-export type { ArrayOperatorInput, UpdateInput, UpdateOptions, UpsertOptions, UpsertResult } from './types/write-types';
+export type {
+  AddToSetInput,
+  ArrayOperatorInput,
+  PullInput,
+  PushInput,
+  UpdateInput,
+  UpdateOptions,
+  UpsertOptions,
+  UpsertResult,
+} from './types/write-types';
 export type {
   SaveManyItem,
   SaveManyOptions,

@@ -5,12 +5,37 @@ import type { AttributeName, WritableName, entityInstance, Persisted, SaveOption
  * `addToSet` those it does not hold yet, `pull` removes every element equal to one of them. One value or an array
  * of them; one operator per attribute. Only an array attribute takes one (`never` for any other type).
  */
-export type ArrayOperatorInput<V> =
-  NonNullable<V> extends ReadonlyArray<infer E>
-    ? | { push: E | readonly E[]; pull?: never; addToSet?: never }
-      | { pull: E | readonly E[]; push?: never; addToSet?: never }
-      | { addToSet: E | readonly E[]; push?: never; pull?: never }
-    : never;
+export type ArrayOperatorInput<V> = NonNullable<V> extends ReadonlyArray<infer E> ? PushInput<E> | PullInput<E> | AddToSetInput<E> : never;
+
+/** `{ push }`: appends the value(s) to the stored array. */
+export interface PushInput<E> {
+  /** The value, or values, appended in order. */
+  push: E | readonly E[];
+  /** One operator per attribute. */
+  pull?: never;
+  /** One operator per attribute. */
+  addToSet?: never;
+}
+
+/** `{ pull }`: removes every element equal to the value, or to one of the values. */
+export interface PullInput<E> {
+  /** The value, or values, whose equal elements are removed. */
+  pull: E | readonly E[];
+  /** One operator per attribute. */
+  push?: never;
+  /** One operator per attribute. */
+  addToSet?: never;
+}
+
+/** `{ addToSet }`: appends the value(s) the stored array does not hold yet. */
+export interface AddToSetInput<E> {
+  /** The value, or values, appended when absent. */
+  addToSet: E | readonly E[];
+  /** One operator per attribute. */
+  push?: never;
+  /** One operator per attribute. */
+  pull?: never;
+}
 
 /**
  * What `Model.update` writes: any subset of the attributes, each of its declared type, or for an array attribute
