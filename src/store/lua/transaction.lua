@@ -52,14 +52,10 @@ for i = 1, tonumber(ARGV[at]) do
     op.models, at = readModels(at)
     at = at - 1
   else
-    op.setCount, op.setFrom = tonumber(ARGV[at]), at + 1
-    op.delCount = tonumber(ARGV[op.setFrom + 2 * op.setCount])
-    op.delFrom = op.setFrom + 2 * op.setCount + 1
-    local specsAt = op.delFrom + op.delCount
-    local specCount = tonumber(ARGV[specsAt])
-    op.specs, op.fields = readSpecs(specsAt + 1, specCount)
-    op.parentsFrom = specsAt + 1 + 4 * specCount
-    at = op.parentsFrom + 1 + 2 * tonumber(ARGV[op.parentsFrom]) - 1
+    for part, value in pairs(changeAt(at)) do
+      op[part] = value
+    end
+    at = op.parentsFrom + 1 + 2 * op.parentCount - 1
   end
   ops[i] = op
 end

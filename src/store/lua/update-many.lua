@@ -64,14 +64,8 @@ end
 
 local items = {}
 for i = 1, count do
-  local item = { id = ARGV[at], readVersion = ARGV[at + 1], setCount = tonumber(ARGV[at + 2]), setFrom = at + 3 }
-  item.delCount = tonumber(ARGV[item.setFrom + 2 * item.setCount])
-  item.delFrom = item.setFrom + 2 * item.setCount + 1
-  local specsAt = item.delFrom + item.delCount
-  local specCount = tonumber(ARGV[specsAt])
-  item.specs, item.fields = readSpecs(specsAt + 1, specCount)
-  item.parentsFrom = specsAt + 1 + 4 * specCount
-  item.parentCount = tonumber(ARGV[item.parentsFrom])
+  local item = changeAt(at + 2)
+  item.id, item.readVersion = ARGV[at], ARGV[at + 1]
   items[i] = item
   at = item.parentsFrom + 1 + 2 * item.parentCount
 end

@@ -49,20 +49,29 @@ local function saveContext(sequence, all, base, ttl, keepMemo, versionField, cap
   return known
 end
 
+-- Where each part of one object's change starts in ARGV, from `countAt` on (save.lua's header): setCount, then
+-- setCount field/value pairs from setFrom; delCount, then delCount fields from delFrom; the index specs the change
+-- moves (readSpecs: specs, fields); parentCount, then parentCount pairs from parentsFrom + 1.
+local function changeAt(countAt)
+  local change = { setCount = tonumber(ARGV[countAt]), setFrom = countAt + 1 }
+  change.delCount = tonumber(ARGV[change.setFrom + 2 * change.setCount])
+  change.delFrom = change.setFrom + 2 * change.setCount + 1
+  local specsAt = change.delFrom + change.delCount
+  local specCount = tonumber(ARGV[specsAt])
+  change.specs, change.fields = readSpecs(specsAt + 1, specCount)
+  change.parentsFrom = specsAt + 1 + 4 * specCount
+  change.parentCount = tonumber(ARGV[change.parentsFrom])
+  return change
+end
+
 -- The change of save.lua's layout from ARGV[countAt] (its n) on: n field, value pairs to set; m fields to
 -- remove; k index specs; p parent checks; q trim specs, which it sets on `model` (capSpecs, capFields).
 -- Returns setFrom, setCount, delFrom, delCount, the specs and their fields (readSpecs), and parentsFrom.
 local function readChange(model, countAt)
-  local setCount = tonumber(ARGV[countAt])
-  local setFrom = countAt + 1
-  local delCount = tonumber(ARGV[setFrom + 2 * setCount])
-  local delFrom = setFrom + 2 * setCount + 1
-  local specCount = tonumber(ARGV[delFrom + delCount])
-  local specs, fields = readSpecs(delFrom + delCount + 1, specCount)
-  local parentsFrom = delFrom + delCount + 1 + 4 * specCount
-  local capSpecsAt = parentsFrom + 1 + 2 * tonumber(ARGV[parentsFrom])
+  local change = changeAt(countAt)
+  local capSpecsAt = change.parentsFrom + 1 + 2 * change.parentCount
   model.capSpecs, model.capFields = readSpecs(capSpecsAt + 1, tonumber(ARGV[capSpecsAt]))
-  return setFrom, setCount, delFrom, delCount, specs, fields, parentsFrom
+  return change.setFrom, change.setCount, change.delFrom, change.delCount, change.specs, change.fields, change.parentsFrom
 end
 
 -- field -> value of the n pairs at ARGV[setFrom ..]: what the save writes.
