@@ -37,3 +37,11 @@ export function exactSequenceId(model: string, n: number): string {
   if (!Number.isSafeInteger(n)) throw new RedisRecordError(`${model}: the id sequence is past 2^53 - 1: ids would no longer be exact`);
   return String(n);
 }
+
+/**
+ * The id of the `drawn`-th value of shard `shard`'s sequence, for a model sharded `shards` ways: (drawn - 1) *
+ * shards + shard + 1, so that shards draw distinct ids and an id names its shard, as sequence-ids.lua draws them.
+ */
+export function shardSequenceId(model: string, shards: number, shard: number, drawn: number): string {
+  return exactSequenceId(model, (drawn - 1) * shards + shard + 1);
+}

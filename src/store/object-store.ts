@@ -6,7 +6,7 @@ import { ModelDescriptor } from '../model/model-descriptor';
 import { ChangeSet } from '../mapper/change-set';
 import { EncodedFields } from '../mapper/encoded-fields';
 import { ModelKeys } from '../keys/model-keys';
-import { exactSequenceId } from '../keys/id-format';
+import { shardSequenceId } from '../keys/id-format';
 import { nextShard } from './shard-turns';
 import { createsWithoutChecks, entryTemplates } from './new-object-entries';
 import { touchedIndexes } from '../mapper/touched-indexes';
@@ -85,7 +85,7 @@ export class ObjectStore {
         .incr(sequence)
         .catch((error: unknown) => namingWrongType(client, typedDrawError(demotedError(error), sequence), [[sequence, 'string']])),
     );
-    return exactSequenceId(this.model.name, (drawn - 1) * this.model.shards + shard + 1);
+    return shardSequenceId(this.model.name, this.model.shards, shard, drawn);
   }
 
   /**

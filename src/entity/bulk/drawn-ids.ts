@@ -1,3 +1,4 @@
+import { shardSequenceId } from '../../keys/id-format';
 import { ModelDescriptor } from '../../model/model-descriptor';
 import { BulkStore } from '../../store/bulk-store';
 import { nextShard } from '../../store/shard-turns';
@@ -21,12 +22,12 @@ export async function drawnIds(model: ModelDescriptor, store: BulkStore, prefix:
       else byShard.set(shard, [at]);
     }
   }
-  for (const [shard, positions] of byShard) {
-    const first = await store.drawIds({ keys: model.shardKeys(prefix)[shard] }, positions.length);
-    for (let k = 0; k < positions.length; k++) {
-      const drawn = first + k;
-      ids[positions[k]] = String(model.shards === 1 ? drawn : (drawn - 1) * model.shards + shard + 1);
-    }
-  }
+  // one draw per shard, sent together
+  await Promise.all(
+    [...byShard].map(async ([shard, positions]) => {
+      const first = await store.drawIds({ keys: model.shardKeys(prefix)[shard] }, positions.length);
+      positions.forEach((position, k) => (ids[position] = shardSequenceId(model.name, model.shards, shard, first + k)));
+    }),
+  );
   return ids;
 }
