@@ -5,6 +5,7 @@ import { knownOptions } from '../errors/options-argument';
 import type { GivenAttributes } from '../mapper/given-attributes';
 import type { ModelDescriptor } from '../model/model-descriptor';
 import { normalizeId } from '../keys/id-format';
+import { indexedAttributes } from '../model/index-descriptor';
 import { touchedIndexes } from '../mapper/touched-indexes';
 import { activeConnection } from '../redis/connection';
 import { refuseCrossSlotParent } from '../store/cross-slot';
@@ -61,7 +62,7 @@ export function updateById<T extends StatefulEntity>(
       ? await claimedWrite(model, connection, normalized, new Map(write.changes.set), new Map(), run, {
           readVersion: write.expectedVersion,
           cleared: model.indexes.filter(
-            (index) => index.kind === 'unique' && (index.parts ?? [index.attribute]).some((part) => write.given.cleared.includes(part)),
+            (index) => index.kind === 'unique' && indexedAttributes(index).some((part) => write.given.cleared.includes(part)),
           ),
         })
       : await run();

@@ -1,7 +1,7 @@
 import { v4 as uuidv4 } from 'uuid';
 import { ArgumentError } from '../errors/errors';
 import { knownOptions } from '../errors/options-argument';
-import { IndexDescriptor } from '../model/index-descriptor';
+import { IndexDescriptor, indexedAttributes } from '../model/index-descriptor';
 import { ModelDescriptor } from '../model/model-descriptor';
 import { activeConnection } from '../redis/connection';
 import { refuseCrossSlotParent } from '../store/cross-slot';
@@ -33,7 +33,7 @@ export function upsertEntity<T extends StatefulEntity>(
       throw new ArgumentError(`${model.name}.upsert: update must be true or false, got ${describeValue(settings.update)}`);
     }
     const write = await givenWrite(model, ctor, attributes, settings, 'upsert');
-    const missing = (on.parts ?? [on.attribute]).filter((attribute) => !write.changes.set.has(attribute.field));
+    const missing = indexedAttributes(on).filter((attribute) => !write.changes.set.has(attribute.field));
     if (missing.length > 0) {
       throw new ArgumentError(
         `${model.name}.upsert: the attributes hold no value of ${missing.map((attribute) => attribute.property).join(', ')}, which it is on`,

@@ -29,6 +29,11 @@ export interface IndexDescriptor {
   readonly parts?: readonly AttributeDescriptor[];
 }
 
+/** The attributes whose values an index holds: a composite's parts, else its one attribute. */
+export function indexedAttributes(index: IndexDescriptor): readonly AttributeDescriptor[] {
+  return index.parts ?? [index.attribute];
+}
+
 /** What joins the fields of a composite index's parts in its name (fields are identifiers: never one of theirs). */
 export const PART_SEPARATOR = '+';
 
