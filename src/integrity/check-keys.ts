@@ -1,4 +1,5 @@
-import { indexName, keyKindOf, StoredIndex } from '../schema/stored-definition';
+import { indexName, StoredIndex } from '../schema/stored-definition';
+import { indexOfKeyName } from '../schema/index-key-name';
 import { entriesFor, idOfLexMember, indexFields, isOwnMemoEntry, withFolds } from './expected-entries';
 import { idOfCompoundMember } from '../keys/compound-member';
 import { Findings } from './findings';
@@ -131,32 +132,10 @@ async function checkOrphans(scope: ModelScope, findings: Findings, ids: string[]
   });
 }
 
-const INDEX_KEY = /^(idx|lex|uniq|nil):([A-Za-z_$][\w$]*(?:\+[A-Za-z_$][\w$]*)*)(?:(@)([A-Za-z_$][\w$]*):|(:))?/;
-
-/**
- * The declared index a key belongs to, from its name (attribute names are identifiers: no ':', '@' or '+'; a
- * composite unique's or compound index's name joins its parts' with '+').
- */
-function indexOfKey(scope: ModelScope, rest: string): StoredIndex | undefined {
-  const match = INDEX_KEY.exec(rest);
-  if (!match) return undefined;
-  const [, family, attribute, at, scopeField, colon] = match;
-  // a unique hash and a `nil` set (the objects without a value of a set index) are named by the attribute alone
-  if ((family === 'uniq' || family === 'nil') && (at || colon || match[0].length !== rest.length)) return undefined;
-  if (family === 'lex' && colon) return undefined;
-  if (!at && !colon && match[0].length !== rest.length) return undefined;
-  // `nil:<attr>`: the objects without a value of a set index (a tag index: without an element)
-  const kind = family === 'uniq' ? 'unique' : family === 'lex' ? 'lex' : colon || family === 'nil' ? 'set' : 'score';
-  // a tag index's keys are named as a set index's (one per element), a compound index's as a lex index's
-  return scope.definition.indexes.find(
-    (index) => keyKindOf(index) === kind && index.attribute === attribute && index.scope === (at ? scopeField : null),
-  );
-}
-
 async function checkIndexKey(scope: ModelScope, findings: Findings, key: string, rest: string, batchSize: number): Promise<void> {
-  const index = indexOfKey(scope, rest);
+  const index = indexOfKeyName(scope.definition, rest);
   if (!index) {
-    const isIndexKey = /^(idx|lex|uniq|nil):/.test(rest);
+    const isIndexKey = index === undefined;
     findings.add(
       'unknownKey',
       { key },
