@@ -1,4 +1,4 @@
-import { spawn } from 'child_process';
+import { BenchRun, runBenchScript } from './run-bench-script';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -12,11 +12,10 @@ import { transpileWorkers, TranspiledWorkers } from '../support/worker-processes
  * it wrote are checked against each other. Figures are not judged here: speed is the benchmarks' business.
  */
 const PEERS = ['redis-record', 'hand-written', 'nohm', 'redis-om'];
-const ROOT = join(__dirname, '..', '..');
 
 let compiled: TranspiledWorkers;
 let out: string;
-let run: { code: number | null; stdout: string; stderr: string };
+let run: BenchRun;
 let results: SuiteResults;
 let page: string;
 let chart: string;
@@ -24,25 +23,8 @@ let chart: string;
 beforeAll(async () => {
   compiled = transpileWorkers('bench-smoke', ['bench', 'tools']);
   out = mkdtempSync(join(tmpdir(), 'redis-record-bench-'));
-  const env = { ...process.env };
-  delete env.REDIS_URL;
-  const child = spawn(process.execPath, [compiled.script('bench/all.ts'), '--quick', '--out', out], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const code = await new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000); // a set amount of work: slower when loaded
-    child.once('close', (exitCode) => {
-      clearTimeout(timer);
-      resolve(exitCode);
-    });
-  });
-  run = { code, stdout, stderr };
+  run = await runBenchScript(compiled, 'bench/all.ts', ['--quick', '--out', out], 300_000);
+  const { code } = run;
   if (code === 0) {
     results = JSON.parse(readFileSync(join(out, 'benchmarks', 'results.json'), 'utf8')) as SuiteResults;
     page = readFileSync(join(out, 'benchmarks.md'), 'utf8');

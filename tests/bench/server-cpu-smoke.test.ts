@@ -1,5 +1,4 @@
-import { spawn } from 'child_process';
-import { join } from 'path';
+import { BenchRun, runBenchScript } from './run-bench-script';
 import { transpileWorkers, TranspiledWorkers } from '../support/worker-processes/transpile';
 
 /**
@@ -7,32 +6,13 @@ import { transpileWorkers, TranspiledWorkers } from '../support/worker-processes
  * redis-server, never the tests' one), then its tables are read. Figures are not judged here: speed is the
  * benchmarks' business. The benchmark checks its own answers (every object stored, moved and removed).
  */
-const ROOT = join(__dirname, '..', '..');
 
 let compiled: TranspiledWorkers;
-let run: { code: number | null; stdout: string; stderr: string };
+let run: BenchRun;
 
 beforeAll(async () => {
   compiled = transpileWorkers('server-cpu-smoke', ['bench', 'tools']);
-  const env = { ...process.env };
-  delete env.REDIS_URL;
-  const child = spawn(process.execPath, [compiled.script('bench/server-cpu.ts'), '--n', '50'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const code = await new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 50_000);
-    child.once('close', (exitCode) => {
-      clearTimeout(timer);
-      resolve(exitCode);
-    });
-  });
-  run = { code, stdout, stderr };
+  run = await runBenchScript(compiled, 'bench/server-cpu.ts', ['--n', '50'], 50_000);
 }, 60_000);
 
 afterAll(() => compiled?.remove());
